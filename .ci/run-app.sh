@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `make run`: the embedded default. SQLite in var/, a real Celery worker on kombu's filesystem
+# broker (no Redis), demo data, the app served on http://HOST:PORT/. Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HOST=${1:-127.0.0.1}; PORT=${2:-8000}
+PY=.venv/bin/python
+export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
+broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
+mkdir -p var "$broker_dir/queue" "$broker_dir/processed"
+
+$PY manage.py migrate --noinput -v 0
+$PY manage.py collectstatic --noinput -v 0
+$PY manage.py load_demo
+
+$PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo &
+WORKER_PID=$!
+trap 'kill $WORKER_PID 2>/dev/null || true' EXIT INT TERM
+
+echo "Sổ Tôm: http://$HOST:$PORT/  (Ctrl-C để dừng / to stop)"
+$PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application

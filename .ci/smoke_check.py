@@ -1,0 +1,60 @@
+"""Smoke checks against a server started by .ci/smoke.sh on the embedded default."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+base = sys.argv[1]
+checks: list[tuple[str, bool]] = []
+
+
+def fetch(path: str, body: object | None = None) -> tuple[int, str]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+for _ in range(100):
+    try:
+        fetch("/")
+        break
+    except OSError:
+        time.sleep(0.2)
+
+status, page = fetch("/")
+checks.append(("trang Tính điểm bằng tiếng Việt", status == 200 and "Tính điểm" in page and "Cước sắc" in page))
+status, page = fetch("/le-lang/")
+checks.append(("trang Lệ làng", status == 200 and "Lệ làng" in page))
+status, page = fetch("/static/css/sotom.css")
+checks.append(("tài nguyên tĩnh phục vụ tại chỗ", status == 200))
+req = {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen_bi_tu", "thap_dieu", "chi_nay"]}
+status, body = fetch("/api/v1/score", req)
+checks.append(("API score = 46", status == 200 and json.loads(body).get("points") == 46))
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
+import django  # noqa: E402
+
+django.setup()
+from scoring.tasks import health_check  # noqa: E402
+
+try:
+    result = health_check.delay().get(timeout=60)
+    checks.append(("Celery worker trên broker filesystem", result.get("worker") == "ok"))
+except Exception as exc:  # noqa: BLE001 - reported as a failed check
+    print(f"celery: {exc!r}")
+    checks.append(("Celery worker trên broker filesystem", False))
+
+for name, ok in checks:
+    print(f"  smoke {'ok  ' if ok else 'FAIL'} {name}")
+failed = sum(not ok for _, ok in checks)
+print(f"smoke: {len(checks) - failed} ok, {failed} failed")
+sys.exit(1 if failed else 0)

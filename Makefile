@@ -1,0 +1,48 @@
+# Sổ Tôm: every set-up step lives here, so a fresh machine needs only `make run` or `make test`.
+SHELL := /bin/bash
+export UV_PYTHON_DOWNLOADS := never
+export UV_LINK_MODE := copy
+PY := .venv/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-slow bench lint deps system-deps-test system-deps-run messages demo clean
+
+# ---- set-up -------------------------------------------------------------------------------
+.venv/.synced: pyproject.toml uv.lock
+	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet uv
+	uv sync --locked --quiet
+	@touch $@
+
+deps: .venv/.synced
+
+# Debian packages, installed only when missing (apt needs `apt-get update` once first).
+system-deps-run:
+	@bash .ci/apt.sh gettext
+
+system-deps-test:
+	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core
+
+messages: deps system-deps-run
+	@$(PY) manage.py compilemessages --ignore=.venv -v 0
+
+# ---- the two commands of the README ----------------------------------------------------------
+run: deps messages
+	@bash .ci/run-app.sh $(HOST) $(PORT)
+
+test: deps system-deps-test messages
+	@bash .ci/test.sh
+
+# ---- extras ---------------------------------------------------------------------------------
+test-slow: deps system-deps-test messages
+	@bash .ci/test.sh --slow
+
+bench: deps
+	$(PY) bench/hands.py
+
+lint: deps
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check . || true
+
+clean:
+	rm -rf var/ .pytest_cache

@@ -1,0 +1,1 @@
+"""The HTTP API (DRF), mounted at /api/v1/."""

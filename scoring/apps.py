@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ScoringConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "scoring"
+    verbose_name = "Tính điểm và sổ điểm"

@@ -1,0 +1,1 @@
+"""Writes: each service is keyword-only, typed, and runs in one transaction."""

@@ -1,0 +1,1 @@
+"""Pages (plain function views on an htmx-aware request; thin: parse, call, render)."""

@@ -1,0 +1,242 @@
+"""Lệ làng: every rule set's table side by side, and a form to save a village's own numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+
+from scoring.engine.cuoc import CATALOGUE, khoi_name
+from scoring.engine.errors import EngineError
+from scoring.engine.games import ScoringFamily
+from scoring.engine.rules import (
+    PRESETS,
+    BaoRegime,
+    GaNgoaiKind,
+    GaTrongRegime,
+    KinhTuCoPolicy,
+    RuleSet,
+    load_rules,
+)
+from scoring.models import VillageRuleSet
+from scoring.services.rules import village_rules_save
+
+FAMILY_NAMES = {
+    ScoringFamily.TO_TOM: "Tổ Tôm (Bí Ngũ, Bí Tứ, Điếm)",
+    ScoringFamily.TAI_BAN: "Tài Bàn",
+    ScoringFamily.CHAN: "Chắn",
+    ScoringFamily.PHOM: "Phỏm",
+}
+
+#: The top-level options the form offers, with their Vietnamese labels and choices.
+CHOICE_LABELS: dict[str, tuple[str, dict[str, str]]] = {
+    "kinh_tu_co_policy": (
+        "Kính Tứ Cố khi đánh gom",
+        {KinhTuCoPolicy.POINTS: "tính điểm như cước khác", KinhTuCoPolicy.HET_HOI: "hết hội: lấy cả làng"},
+    ),
+    "ga_ngoai": (
+        "Gà ngoài",
+        {GaNgoaiKind.NONE: "không", GaNgoaiKind.DON: "gà ngoài đơn", GaNgoaiKind.CHONG: "gà ngoài chồng"},
+    ),
+    "ga_trong": (
+        "Gà trong",
+        {
+            GaTrongRegime.NONE: "không",
+            GaTrongRegime.LANG: "gà làng",
+            GaTrongRegime.CONG_NGHIEP: "gà công nghiệp",
+            GaTrongRegime.NHA: "gà nhà",
+            GaTrongRegime.RUNG: "gà rừng",
+        },
+    ),
+    "bao_regime": (
+        "Báo trong khi chơi",
+        {BaoRegime.DEN_LANG: "đền làng", BaoRegime.NGOI_DAY: "ngồi đấy", BaoRegime.CHEO_DO: "chèo đò"},
+    ),
+}
+NUMBER_LABELS: dict[str, str] = {
+    "suong": "Suông (S)",
+    "dich": "Dịch (D)",
+    "stake": "Tiền cược N (Tài Bàn)",
+    "gom": "Gom mỗi người (để trống = tự tính)",
+    "den_lang_amount": "Đền làng (để trống = Suông)",
+    "chan_ga_points": "Điểm gà (Chắn)",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    slug: str
+    name: str
+    rules: RuleSet
+    saved: bool
+
+
+def _columns() -> list[Column]:
+    columns = [Column(slug, load_rules(slug).name, load_rules(slug), False) for slug in PRESETS]
+    for village in VillageRuleSet.objects.select_related("snapshot"):
+        columns.append(Column(village.slug, village.name, village.rules(), True))
+    return columns
+
+
+def _cell(rules: RuleSet, slug: str) -> str:
+    try:
+        main, dich = rules.value_of(slug)
+    except EngineError:
+        return "—"
+    return f"{main} / {dich}"
+
+
+def _streak_cell(rules: RuleSet, n: int) -> str:
+    try:
+        main, dich = rules.khoi_value(n)
+    except EngineError:
+        return "—"
+    return f"{main} / {dich}"
+
+
+def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any]:
+    cols = [c for c in columns if c.rules.family == family]
+    slugs = [s for s in CATALOGUE if any(s in c.rules.cuoc for c in cols)]
+    rows = [("S / D", [f"{c.rules.suong} / {c.rules.dich}" for c in cols])]
+    if family == ScoringFamily.TAI_BAN:
+        rows.append(("N", [str(c.rules.stake) for c in cols]))
+    rows += [(CATALOGUE[s].name, [_cell(c.rules, s) for c in cols]) for s in slugs]
+    if family in (ScoringFamily.TO_TOM, ScoringFamily.CHAN):
+        for n in (2, 3, 4, 8):
+            label = "Thông" if n == 2 else khoi_name(n)
+            if family == ScoringFamily.CHAN and n > 2:
+                continue
+            rows.append((label, [_streak_cell(c.rules, n) for c in cols]))
+    if family == ScoringFamily.TO_TOM:
+        rows.append(("Tứ Trụ cộng dịch", ["có" if c.rules.tu_tru_cong_dich else "không" for c in cols]))
+        rows.append(("Gom mỗi người (5 người)", [str(c.rules.gom_amount(5)) for c in cols]))
+    if family == ScoringFamily.PHOM:
+        rows = [
+            ("Nhất/nhì/ba/bét trả", [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
+            ("Ù: mỗi người trả", [str(c.rules.phom_u_stake) for c in cols]),
+        ]
+    return {"family": family, "name": FAMILY_NAMES[family], "columns": cols, "rows": rows}
+
+
+def rules_table(request: HttpRequest) -> HttpResponse:
+    columns = _columns()
+    tables = [_family_table(f, columns) for f in ScoringFamily]
+    return render(request, "scoring/rules.html", {"tables": [t for t in tables if t["columns"]], "nav": "rules"})
+
+
+# -- the form -------------------------------------------------------------------------------------
+
+
+def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
+    """The values to show: what was posted, else the preset's."""
+    cuoc_rows = []
+    for slug in (s for s in CATALOGUE if s in rules.cuoc):
+        main, dich = rules.value_of(slug)
+        cuoc_rows.append(
+            {
+                "slug": slug,
+                "name": CATALOGUE[slug].name,
+                "main": data.get(f"main_{slug}", main) if data else main,
+                "dich": data.get(f"dich_{slug}", dich) if data else dich,
+            }
+        )
+    numbers = []
+    for key, label in NUMBER_LABELS.items():
+        value = getattr(rules, key)
+        numbers.append({"key": key, "label": label, "value": data.get(key, value) if data else value})
+    choices = []
+    for key, (label, options) in CHOICE_LABELS.items():
+        value = data.get(key, getattr(rules, key)) if data else getattr(rules, key)
+        choices.append({"key": key, "label": label, "value": str(value), "options": options.items()})
+    cong = (data.get("tu_tru_cong_dich") == "on") if data else rules.tu_tru_cong_dich
+    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong}
+
+
+def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
+    raw = (raw or "").strip()
+    if raw == "" and optional:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise EngineError(f"'{label}' phải là một số nguyên (nhận được '{raw}').") from None
+    return value
+
+
+def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
+    """Only what differs from the base preset becomes an override (a village's own numbers)."""
+    overrides: dict[str, Any] = {}
+    for key, label in NUMBER_LABELS.items():
+        if key not in data:
+            continue
+        value = _parse_int(data[key], label, optional=getattr(base, key) is None or key == "gom")
+        if value != getattr(base, key):
+            overrides[key] = value
+    for key in CHOICE_LABELS:
+        if key in data and data[key] != str(getattr(base, key)):
+            overrides[key] = data[key]
+    cong = data.get("tu_tru_cong_dich") == "on"
+    if cong != base.tu_tru_cong_dich:
+        overrides["tu_tru_cong_dich"] = cong
+    # Resolve Tứ Trụ against the *new* S, D and cộng dịch, so only the cells the user edited count.
+    probe = load_rules({"preset": base.preset, **overrides})
+    table: dict[str, Any] = {}
+    for slug in (s for s in CATALOGUE if s in base.cuoc):
+        main, dich = probe.value_of(slug)
+        name = CATALOGUE[slug].name
+        new_main = _parse_int(data.get(f"main_{slug}", str(main)), f"{name}: điểm")
+        new_dich = _parse_int(data.get(f"dich_{slug}", str(dich)), f"{name}: dịch")
+        entry: dict[str, Any] = {}
+        if new_main != main:
+            entry["main"] = new_main
+        if new_dich != dich:
+            entry["dich"] = new_dich
+        if entry:
+            table[slug] = entry
+    if table:
+        overrides["cuoc"] = table
+    return overrides
+
+
+def rules_new(request: HttpRequest) -> HttpResponse:
+    source = request.POST if request.method == "POST" else request.GET
+    preset = source.get("preset") or "luat-2005"
+    if preset not in PRESETS:
+        preset = "luat-2005"
+    base = load_rules(preset)
+    error = None
+    if request.method == "POST" and not request.POST.get("reload"):
+        try:
+            overrides = overrides_from_post(base, request.POST)
+            village = village_rules_save(
+                name=request.POST.get("name", ""),
+                preset=preset,
+                overrides=overrides,
+                description=request.POST.get("description", ""),
+            )
+        except EngineError as exc:
+            error = exc.message
+        else:
+            messages.success(request, f"Đã lưu lệ làng “{village.name}” (mã {village.slug}).")
+            return redirect("scoring:rules")
+    posted = request.POST if request.method == "POST" and not request.POST.get("reload") else None
+    context = {
+        "nav": "rules",
+        "presets": [(slug, load_rules(slug).name) for slug in PRESETS],
+        "preset": preset,
+        "base": base,
+        "name": request.POST.get("name", ""),
+        "description": request.POST.get("description", ""),
+        "error": error,
+        **_form_fields(base, posted),
+    }
+    template = "scoring/rules_new.html"
+    if getattr(request, "htmx", False):
+        template += "#fields"
+    response = render(request, template, context, status=400 if error else 200)
+    patch_vary_headers(response, ("HX-Request",))
+    return response

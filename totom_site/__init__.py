@@ -1,0 +1,5 @@
+"""Sổ Tôm site: settings, URLs, Celery app, ASGI/WSGI."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,21 @@
+"""URLs by audience: pages (Vietnamese unprefixed, English under /en/), the API, the admin."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog, set_language
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+urlpatterns += i18n_patterns(
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("admin/", admin.site.urls),
+    path("", include(("scoring.urls", "scoring"), namespace="scoring")),
+    prefix_default_language=False,
+)

@@ -1,0 +1,1 @@
+"""Events, tables (chiếu), rounds, seating and leaderboards (see the tournaments issue)."""
