@@ -12,7 +12,7 @@ from scoring.engine.cuoc import khoi_name
 from scoring.engine.errors import EngineError
 from scoring.engine.games import GAMES, get_game
 from scoring.engine.points import score
-from scoring.selectors import DEFAULT_PRESET, chips, rules_choices, scored_games
+from scoring.selectors.rules import DEFAULT_PRESET, chips, rules_choices, scored_games
 from scoring.services.rules import resolve_rules
 
 MAX_STREAK = 30

@@ -1,0 +1,246 @@
+"""Points of a win: main value of the highest cước + D × extra dịch of the others (RULES.md §6).
+
+:func:`score` returns an immutable :class:`Breakdown` whose lines explain every point in
+Vietnamese, so the UI and the API can show it as is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine.cuoc import get_cuoc, khoi_name
+from scoring.engine.errors import CuocError, RuleError
+from scoring.engine.games import Game, GameSlug, ScoringFamily, get_game
+from scoring.engine.rules import RuleSet, load_rules
+
+__all__ = ["Breakdown", "BreakdownLine", "score"]
+
+_BOI_NAMES = {
+    2: "nhị",
+    3: "tam",
+    4: "tứ",
+    5: "ngũ",
+    6: "lục",
+    7: "thất",
+    8: "bát",
+    9: "cửu",
+    10: "thập",
+    12: "thập nhị",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BreakdownLine:
+    """One line of a breakdown: a cước and the points it brings."""
+
+    #: Slug of the cước (``khoi`` for any N-Khôi, ``ga`` for Chắn gà points).
+    cuoc: str
+    #: Vietnamese name ("Thập Điều", "Bát Khôi", "Gà").
+    name: str
+    #: Points this line brings.
+    points: int
+    #: Extra dịch counted (None on the main line and the gà line).
+    dich: int | None
+    #: Vietnamese explanation ("bội tam: 3 × 4 + 3 dịch × 2").
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cuoc": self.cuoc, "name": self.name}
+        if self.dich is not None:
+            out["dich"] = self.dich
+        out.update(points=self.points, why=self.why)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """The points of one win and why: main line first, then the others by points."""
+
+    #: Total points of the win (the sum of the lines).
+    points: int
+    #: Slug of the cước counted at its main value.
+    main: str
+    #: Every line, main first, then by points (desc) and slug.
+    lines: tuple[BreakdownLine, ...]
+    #: Fingerprint of the rule set used.
+    rules_fingerprint: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "points": self.points,
+            "main": self.main,
+            "lines": [line.to_dict() for line in self.lines],
+            "rules_fingerprint": self.rules_fingerprint,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    slug: str
+    name: str
+    main: int
+    dich: int
+    main_why: str
+
+
+def score(
+    game: str | GameSlug | Game,
+    rules: RuleSet | str | Mapping[str, Any],
+    cuoc: Sequence[str],
+    streak: int = 1,
+) -> Breakdown:
+    """Score a win of ``game`` under ``rules`` with the declared ``cuoc`` (slugs, any order).
+
+    ``streak`` is the number of consecutive valid wins ending with this one (2 = Thông,
+    N ≥ 3 = N-Khôi; Chắn: Thông for any streak ≥ 2). An empty ``cuoc`` is a plain win.
+    Raises CuocError / RuleError / GameError with a Vietnamese message naming the faulty item.
+    """
+    the_game = get_game(game)
+    rule_set = load_rules(rules)
+    _check_family(the_game, rule_set)
+    _check_streak(streak)
+    slugs = _declared(the_game, cuoc)
+    slugs = _drop_streak_duplicates(rule_set, slugs, streak)
+    slugs, subsumed = _apply_subsumption(rule_set, slugs)
+    items = [_item(rule_set, s) for s in slugs]
+    streak_item = _streak_item(rule_set, streak)
+    if streak_item is not None:
+        items.append(streak_item)
+    if not items:
+        items = [_item(rule_set, rule_set.plain_cuoc)]
+    elif len(items) > 1:
+        items = [it for it in items if it.slug != rule_set.plain_cuoc] or items[:1]
+    return _breakdown(rule_set, items, subsumed, slugs)
+
+
+def _check_family(game: Game, rules: RuleSet) -> None:
+    if game.family is ScoringFamily.PHOM:
+        raise CuocError(
+            "Phỏm không tính điểm theo cước: mỗi ván được tính theo thứ hạng (nhất, nhì, ba, bét, ù, đền) "
+            "khi quyết toán."
+        )
+    if rules.family is not game.family:
+        raise RuleError(
+            f"Bộ luật '{rules.preset}' ({rules.name}) dành cho nhóm '{rules.family.value}', "
+            f"không dùng được cho trò chơi '{game.slug.value}' ({game.name_vi})."
+        )
+
+
+def _check_streak(streak: object) -> None:
+    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 1:
+        raise CuocError(f"Chuỗi thắng (streak) phải là số nguyên ≥ 1, nhận được {streak!r}.")
+
+
+def _declared(game: Game, cuoc: Sequence[str]) -> list[str]:
+    if isinstance(cuoc, str):
+        raise CuocError(f"Danh sách cước phải là một danh sách, không phải chuỗi {cuoc!r}.")
+    slugs: list[str] = []
+    for raw in cuoc:
+        if not isinstance(raw, str):
+            raise CuocError(f"Cước phải là tên (slug) dạng chuỗi, nhận được {raw!r}.")
+        entry = get_cuoc(raw)
+        if not entry.in_game(game.slug):
+            raise CuocError(f"Cước '{entry.slug}' ({entry.name}) không có trong {game.name_vi}.")
+        slugs.append(entry.slug)
+    return slugs
+
+
+def _drop_streak_duplicates(rules: RuleSet, slugs: list[str], streak: int) -> list[str]:
+    """The streak adds its own line: an explicit ``thong``/``khoi`` then is not counted again."""
+    kind = rules.streak_cuoc(streak)
+    if "khoi" in slugs and kind != "khoi":
+        raise CuocError(
+            f"Cước 'khoi' (Khôi) cần từ 3 ván thắng liên tiếp trở lên; chuỗi thắng đang là {streak}."
+        )
+    if kind is None:  # a declared Thông counts once: there is only one streak
+        return [s for i, s in enumerate(slugs) if s != "thong" or "thong" not in slugs[:i]]
+    return [s for s in slugs if s not in ("thong", "khoi")]
+
+
+def _apply_subsumption(rules: RuleSet, slugs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Each subsuming cước (Chi Nẩy) cancels one of each cước it contains (its Lèo)."""
+    remaining = list(slugs)
+    subsumed: list[tuple[str, str]] = []
+    for slug in sorted(slugs):
+        for inner in rules.subsumes.get(slug, ()):
+            if inner in remaining:
+                remaining.remove(inner)
+                subsumed.append((inner, slug))
+    return remaining, subsumed
+
+
+def _main_why(rules: RuleSet, slug: str, main: int) -> str:
+    value = rules.cuoc.get(slug)
+    if value is None or value.main is not None or value.boi is None:
+        return f"giá trị chính: {main} điểm"
+    boi = value.boi
+    if rules.family is ScoringFamily.TAI_BAN:
+        return f"{boi} × mức cược N = {boi} × {rules.stake}"
+    if boi == 1:
+        return f"ù suông: {main} điểm"
+    text = f"bội {_BOI_NAMES.get(boi, str(boi))}: {boi} × {rules.suong}"
+    if main != boi * rules.suong:
+        text += f" + {boi} dịch × {rules.dich}"
+    return text
+
+
+def _item(rules: RuleSet, slug: str) -> _Item:
+    main, dich = rules.value_of(slug)
+    why = _main_why(rules, slug, main) if slug != "thong" else f"Thông: {main} điểm"
+    return _Item(slug, get_cuoc(slug).name, main, dich, why)
+
+
+def _streak_item(rules: RuleSet, streak: int) -> _Item | None:
+    kind = rules.streak_cuoc(streak)
+    if kind is None:
+        return None
+    main, dich = rules.khoi_value(streak)
+    if kind == "thong":
+        return _Item("thong", "Thông", main, dich, f"Thông (thắng {streak} ván liên tiếp): {main} điểm")
+    step = streak - rules.khoi_main_offset
+    why = f"{khoi_name(streak)} (thắng {streak} ván liên tiếp): {rules.suong} + {step} × {rules.dich}"
+    return _Item("khoi", khoi_name(streak), main, dich, why)
+
+
+def _breakdown(
+    rules: RuleSet, items: list[_Item], subsumed: list[tuple[str, str]], slugs: list[str]
+) -> Breakdown:
+    total_dich = sum(it.dich for it in items)
+
+    def total_with(main: _Item) -> int:
+        return main.main + rules.dich * (total_dich - main.dich)
+
+    ranked = sorted(items, key=lambda it: (-total_with(it), -it.main, it.slug))
+    main = ranked[0]
+    others = list(items)
+    others.remove(main)
+    lines = [BreakdownLine(main.slug, main.name, main.main, None, main.main_why)]
+    lines += [
+        BreakdownLine(it.slug, it.name, rules.dich * it.dich, it.dich, f"{it.dich} dịch × {rules.dich} điểm")
+        for it in others
+    ]
+    lines += [
+        BreakdownLine(
+            inner, get_cuoc(inner).name, 0, 0, f"đã nằm trong {get_cuoc(outer).name}: không tính thêm"
+        )
+        for inner, outer in subsumed
+    ]
+    ga = _ga_line(rules, slugs)
+    if ga is not None:
+        lines.append(ga)
+    lines[1:] = sorted(lines[1:], key=lambda line: (-line.points, line.cuoc))
+    return Breakdown(sum(line.points for line in lines), main.slug, tuple(lines), rules.fingerprint)
+
+
+def _ga_line(rules: RuleSet, slugs: list[str]) -> BreakdownLine | None:
+    if rules.family is not ScoringFamily.CHAN or not rules.chan_ga_cuoc:
+        return None
+    present = Counter(slugs)
+    count = sum(1 for entry in set(rules.chan_ga_cuoc) if all(present[p] for p in entry.split("+")))
+    if count == 0:
+        return None
+    points = count * rules.chan_ga_points
+    return BreakdownLine("ga", "Gà", points, None, f"{count} gà × {rules.chan_ga_points} điểm")

@@ -1,0 +1,1 @@
+"""Reads that build pages and API answers (selectors), one module per concern."""
