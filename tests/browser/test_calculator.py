@@ -48,3 +48,6 @@ def test_changing_the_game_offers_that_games_cuoc(live_server, phone) -> None:
 def test_english_is_second(live_server, phone) -> None:
     phone.goto(live_server.url + "/en/")
     assert phone.locator("html").get_attribute("lang") == "en"
+    assert phone.locator("h1").inner_text() == "Score a win"
+    # Domain words keep their Vietnamese names in English too.
+    assert phone.locator("label.chip[data-cuoc=chi_nay]").inner_text().startswith("Chi Nẩy")
