@@ -1,0 +1,98 @@
+"""The fixed context of a sitting (game, rule set, mode) and small shared helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from scoring.engine.cuoc import CATALOGUE
+from scoring.engine.errors import EngineError, GameError, RuleError, SettlementError
+from scoring.engine.games import Game, ScoringFamily
+from scoring.engine.points import Breakdown, score
+from scoring.engine.rules import RuleSet
+
+from .types import RESERVED_ACCOUNTS, Mode, SittingState
+
+__all__ = ["Table", "check_players", "cuoc_label", "in_van"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What stays fixed for a whole sitting: the game, its rule set, the payment mode."""
+
+    game: Game
+    rules: RuleSet
+    mode: Mode
+
+    @property
+    def family(self) -> ScoringFamily:
+        """How the game's wins are valued."""
+        return self.game.family
+
+    @property
+    def gom(self) -> bool:
+        """Whether the sitting is played đánh gom."""
+        return self.mode is Mode.GOM
+
+    def rules_for(self, state: SittingState) -> RuleSet:
+        """The rule set in force for the next ván (Tài Bàn: with the stake of the hội)."""
+        if state.stake is None or state.stake == self.rules.stake:
+            return self.rules
+        return replace(self.rules, stake=state.stake)
+
+    def den_lang_value(self, state: SittingState) -> int:
+        """Đền làng amount A when nothing was declared (Chắn: the "8 đỏ 2 lèo" fine)."""
+        if self.family is ScoringFamily.CHAN:
+            return self.rules.chan_fine_value()
+        return self.rules_for(state).den_lang_value()
+
+    def score(self, state: SittingState, cuoc: Sequence[str], streak: int, number: int) -> Breakdown:
+        """Score a win, naming the ván in any error."""
+        rules = self.rules_for(state)
+        return in_van(number, lambda: score(self.game, rules, list(cuoc), max(streak, 1)))
+
+
+def in_van(number: int, action: Callable[[], T]) -> T:
+    """Run ``action``; an engine error it raises is re-raised (same class) naming the ván."""
+    try:
+        return action()
+    except EngineError as exc:
+        if exc.message.startswith("Ván "):
+            raise
+        raise type(exc)(f"Ván {number}: {exc.message}") from exc
+
+
+def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode) -> tuple[str, ...]:
+    """Validate the seats of a sitting; return them as a tuple."""
+    names = tuple(players)
+    if not all(isinstance(name, str) and name.strip() for name in names):
+        raise SettlementError("'players' phải là danh sách tên người chơi (chuỗi không rỗng).")
+    if len(set(names)) != len(names):
+        raise SettlementError("'players' có tên người chơi lặp lại.")
+    reserved = sorted(RESERVED_ACCOUNTS & set(names))
+    if reserved:
+        raise SettlementError(f"Tên người chơi '{reserved[0]}' trùng với tên tài khoản của làng.")
+    if not game.accepts_players(len(names)):
+        span = (
+            str(game.players_min)
+            if game.players_min == game.players_max
+            else f"{game.players_min} đến {game.players_max}"
+        )
+        raise GameError(f"{game.name_vi} cần {span} người chơi (nhận được {len(names)}).")
+    if rules.family is not game.family:
+        raise RuleError(
+            f"Bộ luật '{rules.preset}' ({rules.name}) dành cho nhóm '{rules.family.value}', "
+            f"không dùng được cho trò chơi '{game.slug.value}' ({game.name_vi})."
+        )
+    if game.family is ScoringFamily.PHOM and mode is Mode.GOM:
+        raise SettlementError("Phỏm tính tiền theo thứ hạng giữa các nhà: không chơi đánh gom.")
+    return names
+
+
+def cuoc_label(cuoc: Sequence[str], plain: str) -> str:
+    """Vietnamese names of a win's cước ("Lèo, Tôm"); the plain win's name when empty."""
+    slugs = list(cuoc) or [plain]
+    return ", ".join(CATALOGUE[s].name if s in CATALOGUE else s for s in slugs)

@@ -1,0 +1,150 @@
+"""Gà: the gà trong pot (Chắn: gà nuôi) and gà ngoài (RULES.md §9, §12).
+
+* Gà trong contributions are in dịch (× D points) and feed the pot only when the rule set's
+  regime lists them (:meth:`RuleSet.ga_trong_applies`). Chắn's gà nuôi amounts are in points.
+* The pot is taken whole by the winner of a valid, paid win with an eligible tiếng.
+* Gà ngoài is extra points for listed tiếng, paid like the win (:mod:`.win`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from scoring.engine.errors import SettlementError
+from scoring.engine.games import ScoringFamily
+from scoring.engine.points import Breakdown
+from scoring.engine.rules import ChanGaNuoiContribution, GaContribution, GaNgoaiKind
+
+from .context import Table
+from .ledger import Book
+from .types import GA_TRONG, GaEvent, SittingState, VanRecord
+
+__all__ = [
+    "contribute",
+    "event_contributions",
+    "ga_ngoai_points",
+    "hoi_contributions",
+    "take_pot",
+    "van_contributions",
+]
+
+#: Vietnamese names of the gà trong contributions, for the transfers' reasons.
+GA_NAMES: Mapping[str, str] = {
+    "dau_hoi": "gà đầu hội",
+    "dau_van": "gà đầu ván",
+    "nhai": "gà nhái",
+    "danh_u": "gà đánh ù",
+    "thong": "gà thông",
+    "bo_u": "gà bỏ ù",
+    "u_lanh_lang": "gà ù lành làng",
+    "u_bao": "gà ù báo",
+    "den_lang": "gà đền làng",
+    "quan_lo": "gà quân lộ",
+    "bi_de_u": "gà bị đè ù",
+    "chiu_noc": "gà chíu nọc",
+    "chiu_discard": "gà chíu quân đánh",
+}
+
+#: Contributions paid by every *other* player than the one named in the event.
+_PAID_BY_OTHERS = frozenset({"nhai", "chiu_noc"})
+
+
+def _pot_name(table: Table) -> str:
+    return "gà nuôi" if table.family is ScoringFamily.CHAN else "gà trong"
+
+
+def _unit_points(table: Table, kind: str) -> int:
+    """Points of one unit of contribution ``kind`` under the table's rules (0: not played)."""
+    rules = table.rules
+    if table.family is ScoringFamily.CHAN:
+        return rules.chan_ga_nuoi_amounts.get(kind, 0)
+    if not rules.ga_trong_applies(kind):
+        return 0
+    return rules.ga_trong_amounts.get(kind, 0) * rules.dich
+
+
+def contribute(book: Book, table: Table, kind: str, payer: str, units: int = 1) -> int:
+    """``payer`` feeds the pot ``units`` × the contribution ``kind``; return the points paid."""
+    amount = _unit_points(table, kind) * units
+    why = f"{payer} góp {amount} điểm vào {_pot_name(table)}: {GA_NAMES.get(kind, kind)}"
+    return book.pay(payer, GA_TRONG, amount, why)
+
+
+def hoi_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
+    """Gà đầu hội from every player, when a hội opens."""
+    if table.family is not ScoringFamily.CHAN:
+        for player in players:
+            contribute(book, table, GaContribution.DAU_HOI, player)
+
+
+def van_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
+    """Gà đầu ván (Chắn: gà nuôi đầu ván) from every player, when a ván starts."""
+    if table.family is ScoringFamily.PHOM:
+        return
+    for player in players:
+        contribute(book, table, "dau_van", player)
+
+
+def _valid_kinds(table: Table) -> frozenset[str]:
+    if table.family is ScoringFamily.CHAN:
+        return frozenset(c.value for c in ChanGaNuoiContribution)
+    if table.family is ScoringFamily.PHOM:
+        return frozenset()
+    return frozenset(c.value for c in GaContribution)
+
+
+def _event(book: Book, table: Table, players: Sequence[str], folded: Sequence[str], event: GaEvent) -> None:
+    units = event.count
+    if event.chi_chi and table.family is ScoringFamily.CHAN:
+        units *= table.rules.chan_ga_nuoi_chi_chi_factor
+    if event.kind in _PAID_BY_OTHERS:
+        for other in players:
+            if other != event.player and other not in folded:
+                contribute(book, table, event.kind, other, units)
+    else:
+        contribute(book, table, event.kind, event.player, units)
+
+
+def event_contributions(book: Book, table: Table, state: SittingState, van: VanRecord) -> None:
+    """The gà events the scorekeeper recorded (nhái, quân lộ, bị đè ù, bỏ ù; Chắn: chíu, nhái)."""
+    kinds = _valid_kinds(table)
+    for event in van.ga:
+        if event.kind not in kinds:
+            allowed = ", ".join(sorted(kinds)) or "(không có)"
+            raise SettlementError(
+                f"Ván {van.number}: không có loại gà '{event.kind}' trong {table.game.name_vi}. "
+                f"Loại hợp lệ: {allowed}."
+            )
+        _event(book, table, state.players, van.chiu, event)
+
+
+def take_pot(book: Book, table: Table, winner: str, cuoc: Sequence[str], label: str) -> int:
+    """The winner takes the whole pot when the win's tiếng is eligible; return the points."""
+    rules = table.rules
+    if table.family is ScoringFamily.CHAN:
+        eligible = rules.takes_chan_ga_nuoi(cuoc)
+    else:
+        eligible = rules.takes_ga_trong(cuoc)
+    if not eligible or book.pot == 0:
+        return 0
+    amount = book.pot
+    return book.pay(GA_TRONG, winner, amount, f"{winner} ăn {_pot_name(table)} {amount} điểm: {label}")
+
+
+def _line_dich(table: Table, slug: str, dich: int | None, streak: int) -> int:
+    if dich is not None:
+        return dich
+    rules = table.rules
+    if slug in ("thong", "khoi"):
+        return rules.khoi_value(max(streak, 2))[1]
+    return rules.value_of(slug)[1]
+
+
+def ga_ngoai_points(table: Table, breakdown: Breakdown, cuoc: Sequence[str], streak: int) -> int:
+    """Gà ngoài of a win: the largest cước's dịch (đơn) or every cước's dịch (chồng), × D."""
+    rules = table.rules
+    if not rules.takes_ga_ngoai(cuoc):
+        return 0
+    dich = [_line_dich(table, line.cuoc, line.dich, streak) for line in breakdown.lines if line.cuoc != "ga"]
+    total = max(dich, default=0) if rules.ga_ngoai is GaNgoaiKind.DON else sum(dich)
+    return total * rules.dich

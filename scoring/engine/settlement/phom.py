@@ -1,0 +1,86 @@
+"""Phỏm: settled by rank, by ù, or by đền (RULES.md §13, seed 003).
+
+* Ranks (first to last): the k-th player (k ≥ 2) pays the first ``phom_rank_stakes[k − 2]``.
+* Ù: every other player pays the winner ``phom_u_stake`` ("the others lose equally").
+* Đền: the player who fed the ù winner three cards pays every loser's share alone.
+"""
+
+from __future__ import annotations
+
+from scoring.engine.errors import RuleError, SettlementError
+
+from .context import Table
+from .ledger import Book
+from .types import SittingState, VanRecord
+
+__all__ = ["settle_phom", "validate_phom"]
+
+_PHOM_KEYS = ("winner", "ranks", "den")
+
+
+def validate_phom(state: SittingState, van: VanRecord) -> None:
+    """A Phỏm ván is either ``ranks`` (every player once) or an ù ``winner`` (optional ``den``)."""
+    extra = [
+        key
+        for key, present in (
+            ("cuoc", bool(van.cuoc)),
+            ("declared", van.declared is not None),
+            ("discarder", van.discarder),
+            ("chiu", bool(van.chiu)),
+            ("fault", van.fault),
+            ("result", van.result),
+            ("bao", van.bao),
+            ("ga", bool(van.ga)),
+            ("den_lang", bool(van.den_lang)),
+            ("stake", van.stake),
+        )
+        if present
+    ]
+    if extra:
+        raise SettlementError(
+            f"Ván {van.number}: Phỏm không dùng khóa {', '.join(extra)}; chỉ dùng {', '.join(_PHOM_KEYS)}."
+        )
+    if (van.winner is None) == (not van.ranks):
+        raise SettlementError(
+            f"Ván {van.number}: Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."
+        )
+    if van.ranks and sorted(van.ranks) != sorted(state.players):
+        raise SettlementError(
+            f"Ván {van.number}: 'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần."
+        )
+    if van.den is not None and (van.winner is None or van.den == van.winner):
+        raise SettlementError(
+            f"Ván {van.number}: 'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."
+        )
+
+
+def settle_phom(book: Book, table: Table, state: SittingState, van: VanRecord) -> str:
+    """Pay a Phỏm ván; return the first player (who deals next)."""
+    rules = table.rules
+    if van.winner is not None:
+        winner = van.winner
+        losers = [p for p in state.players if p != winner]
+        stake = rules.phom_u_stake
+        if van.den is not None:
+            total = stake * len(losers)
+            book.pay(
+                van.den,
+                winner,
+                total,
+                f"{van.den} đền {winner} {total} điểm ({stake} × {len(losers)}): cho ăn ba quân, ù",
+            )
+        else:
+            for loser in losers:
+                book.pay(loser, winner, stake, f"{loser} trả {winner} {stake} điểm: ù")
+        return winner
+    first = van.ranks[0]
+    stakes = rules.phom_rank_stakes
+    if len(stakes) < len(van.ranks) - 1:
+        raise RuleError(
+            f"Luật: 'phom_rank_stakes' cần {len(van.ranks) - 1} mức cho {len(van.ranks)} người chơi "
+            f"(đang có {len(stakes)})."
+        )
+    for place, player in enumerate(van.ranks[1:], start=2):
+        amount = stakes[place - 2]
+        book.pay(player, first, amount, f"{player} trả {first} {amount} điểm: về thứ {place}")
+    return first
