@@ -82,3 +82,35 @@ def score_request(
     cuoc = _string_list(request.get("cuoc", []), "cuoc")
     streak = _streak(request.get("streak", 1))
     return score(game, rules, cuoc, streak).to_dict()
+
+
+CHECK_KEYS = frozenset({"game", "hand", "declared", "waits", "dealt_khan"})
+
+
+def check_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer one kiểm bài request.
+
+    ``{"game", "hand", "declared"?, "dealt_khan"?}`` → the verdict dict; with ``"waits": true``
+    and a hand one card short → ``{"waits": [...]}``.
+    """
+    from .checker import check_hand, find_waits  # the checker is the heaviest import of the engine
+
+    require_keys(request, CHECK_KEYS, ("game", "hand"))
+    if not isinstance(request["game"], str):
+        raise EngineError("'game' phải là một chuỗi, ví dụ \"to-tom-5\".")
+    game = get_game(request["game"])
+    hand = request["hand"]
+    if not isinstance(hand, str | list):
+        raise EngineError("'hand' phải là một chuỗi mã quân bài (\"7v 3m 3s …\") hoặc một danh sách.")
+    waits = request.get("waits", False)
+    if not isinstance(waits, bool):
+        raise EngineError("'waits' phải là true hoặc false.")
+    dealt_khan = request.get("dealt_khan")
+    if dealt_khan is not None and not isinstance(dealt_khan, bool):
+        raise EngineError("'dealt_khan' phải là true hoặc false.")
+    if waits:
+        return find_waits(game.slug, hand).to_dict()
+    declared = request.get("declared")
+    if declared is not None:
+        declared = _string_list(declared, "declared")
+    return check_hand(game.slug, hand, declared=declared, dealt_khan=dealt_khan).to_dict()

@@ -1,0 +1,116 @@
+"""Kiểm bài: tap the cards of a hand; see its arrangement, its cước, the verdict, or its waits."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card
+from scoring.engine.cuoc import CATALOGUE, Derivability, cuoc_for_game
+from scoring.engine.errors import EngineError
+from scoring.engine.games import GAMES, DeckKind, Game, ScoringFamily, get_game
+
+MAX_COPIES = 4
+
+
+def _games() -> list[Game]:
+    return [g for g in GAMES.values() if g.family != ScoringFamily.PHOM]
+
+
+def _deck(game: Game) -> tuple[Card, ...]:
+    return CHAN_CARDS if game.deck == DeckKind.CHAN else CARDS
+
+
+def _hand_after(data: Any, deck: tuple[Card, ...]) -> list[str]:
+    allowed = {c.code for c in deck}
+    hand = [c for c in (data.get("hand") or "").split() if c in allowed]
+    counts = Counter(hand)
+    add, remove = data.get("add"), data.get("remove")
+    if add in allowed and counts[add] < MAX_COPIES:
+        hand.append(add)
+    if remove in counts:
+        hand.remove(remove)
+    if data.get("clear"):
+        hand = []
+    order = {c.code: c.index for c in deck}
+    return sorted(hand, key=order.__getitem__)
+
+
+def _declarable(game: Game) -> list[tuple[str, str]]:
+    return [
+        (c.slug, c.name)
+        for c in cuoc_for_game(game)
+        if c.derivable == Derivability.CARDS and c.slug not in {"suong", "xuong"}
+    ]
+
+
+def _names(slugs: Any) -> list[str]:
+    return [CATALOGUE[s].name if s in CATALOGUE else s for s in slugs]
+
+
+def _analyse(game: Game, hand: list[str], declared: list[str]) -> dict[str, Any]:
+    from scoring.engine.checker import check_hand, find_waits
+
+    size = game.hand_size or 0
+    if len(hand) == size:
+        result = check_hand(game.slug, hand, declared=declared or None)
+        groups = [
+            {"cards": [CARD_BY_CODE[c] for c in phu], "lung": _lung_of(phu)} for phu in result.arrangement
+        ]
+        return {"check": result, "groups": groups, "cuoc_names": _names(result.cuoc)}
+    if len(hand) == size - 1:
+        waits = find_waits(game.slug, hand)
+        rows = [
+            {"card": w.card, "cuoc": _names(w.cuoc), "allows": _names(w.allows)} for w in waits.waits
+        ]
+        return {"waits": rows}
+    return {}
+
+
+def _lung_of(phu: tuple[str, ...]) -> str | None:
+    """Name of the lưng a displayed phu carries (highlighted on the page), if any."""
+    from scoring.engine.checker.phu import LUNG_TRIPLES
+
+    for slug, triple, _ in LUNG_TRIPLES:
+        if set(triple) <= set(phu):
+            return slug.name_vi
+    if len(phu) >= 3 and len(set(phu)) == 1:
+        return "Trùng Tứ" if len(phu) == 4 else "Trùng Tam"
+    return None
+
+
+def kiem_bai(request: HttpRequest) -> HttpResponse:
+    data = request.POST if request.method == "POST" else request.GET
+    game_slug = data.get("game") or "to-tom-5"
+    game = get_game(game_slug) if game_slug in GAMES else get_game("to-tom-5")
+    deck = _deck(game)
+    hand = _hand_after(data, deck)
+    counts = Counter(hand)
+    declarable = _declarable(game)
+    declared = [d for d in data.getlist("declared") if d in {s for s, _ in declarable}]
+    context: dict[str, Any] = {
+        "nav": "kiem_bai",
+        "games": _games(),
+        "game": game,
+        "deck": [{"card": c, "count": counts[c.code]} for c in deck],
+        "hand": hand,
+        "hand_str": " ".join(hand),
+        "size": game.hand_size,
+        "declarable": declarable,
+        "declared": declared,
+        "error": None,
+    }
+    try:
+        context.update(_analyse(game, hand, declared))
+    except EngineError as exc:
+        context["error"] = exc.message
+    template = "scoring/kiem_bai.html"
+    if getattr(request, "htmx", False):
+        template += "#picker"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
