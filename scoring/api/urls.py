@@ -1,7 +1,22 @@
 from django.urls import path
 
+from . import ledger
+from .check_hand import CheckHandView
 from .score import ScoreView
 
 urlpatterns = [
     path("score", ScoreView.as_view(), name="score"),
+    path("check-hand", CheckHandView.as_view(), name="check-hand"),
+    # Sổ điểm (scoring/api/ledger.py)
+    path("clubs", ledger.ClubsView.as_view(), name="clubs"),
+    path("players", ledger.PlayersView.as_view(), name="players"),
+    path("rule-sets", ledger.RuleSetsView.as_view(), name="rule-sets"),
+    path("sittings", ledger.SittingsView.as_view(), name="sittings"),
+    path("sittings/<int:pk>", ledger.SittingDetailView.as_view(), name="sitting"),
+    path("sittings/<int:pk>/balances", ledger.BalancesView.as_view(), name="sitting-balances"),
+    path("sittings/<int:pk>/history", ledger.HistoryView.as_view(), name="sitting-history"),
+    path("sittings/<int:pk>/settle-up", ledger.SettleUpView.as_view(), name="sitting-settle-up"),
+    path("sittings/<int:pk>/van", ledger.VanListView.as_view(), name="van-list"),
+    path("sittings/<int:pk>/van/preview", ledger.VanPreviewView.as_view(), name="van-preview"),
+    path("sittings/<int:pk>/van/<int:seq>/correct", ledger.VanCorrectView.as_view(), name="van-correct"),
 ]

@@ -1,5 +1,28 @@
 """Models of the scoring app, one module per concern; import them from here."""
 
+from scoring.models.idempotency import IdempotencyKey
+from scoring.models.ledger import PLAY_KINDS, Account, LedgerTransaction, Posting, TransactionKind
+from scoring.models.people import Club, ClubKind, Player
 from scoring.models.rules import RuleSetSnapshot, VillageRuleSet
+from scoring.models.sitting import Hoi, Mode, Seat, Sitting, Van, VanFault, VanOutcome
 
-__all__ = ["RuleSetSnapshot", "VillageRuleSet"]
+__all__ = [
+    "PLAY_KINDS",
+    "Account",
+    "Club",
+    "ClubKind",
+    "Hoi",
+    "IdempotencyKey",
+    "LedgerTransaction",
+    "Mode",
+    "Player",
+    "Posting",
+    "RuleSetSnapshot",
+    "Seat",
+    "Sitting",
+    "TransactionKind",
+    "Van",
+    "VanFault",
+    "VanOutcome",
+    "VillageRuleSet",
+]

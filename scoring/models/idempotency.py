@@ -1,0 +1,23 @@
+"""Idempotency keys (Stripe-like): a repeated write returns the first answer and writes nothing."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class IdempotencyKey(models.Model):
+    key = models.CharField("khóa", max_length=255, unique=True)
+    #: The operation the key was first used for ("van_record", "van_correct" …).
+    operation = models.CharField("thao tác", max_length=40)
+    #: sha256 of the canonical JSON of the operation, its target and its body.
+    request_hash = models.CharField("mã yêu cầu", max_length=64)
+    status = models.PositiveSmallIntegerField("mã trạng thái")
+    response = models.JSONField("câu trả lời")
+    created_at = models.DateTimeField("lúc", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "khóa chống gửi lặp"
+        verbose_name_plural = "khóa chống gửi lặp"
+
+    def __str__(self) -> str:
+        return f"{self.operation} · {self.key}"

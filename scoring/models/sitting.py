@@ -1,0 +1,178 @@
+"""A sitting (canh bài): its seats, its hội and its ván.
+
+A ván row holds what the scorekeeper recorded (``record``, in the engine's ``VanRecord`` JSON
+shape) and, as a cache of the engine's fold over the sitting's current ván, its points and
+streak. A correction never edits a ván: it supersedes it by a new version (``replaces``) and
+the ledger reverses and re-posts (see :mod:`scoring.services.sittings`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from scoring.engine.games import GAMES
+from scoring.engine.settlement import Fault
+from scoring.models.people import Club, Player
+from scoring.models.rules import RuleSetSnapshot
+
+GAME_CHOICES = [(slug.value, game.name_vi) for slug, game in GAMES.items()]
+
+
+class Mode(models.TextChoices):
+    """How wins are paid (RULES.md §8); the values are the engine's ``Mode``."""
+
+    QUANG = "quang", "Đánh quăng"
+    GOM = "gom", "Đánh gom"
+
+
+class VanOutcome(models.TextChoices):
+    """What a ván came to, derived from its record (RULES.md §7)."""
+
+    U = "u", "Ù"
+    U_LANH_LANG = "u_lanh_lang", "Ù lành làng"
+    U_BAO = "u_bao", "Ù báo"
+    HOA = "hoa", "Hòa"
+    BAO = "bao", "Báo"
+    XEP_HANG = "xep_hang", "Xếp hạng (Phỏm)"
+    PHAT = "phat", "Chỉ phạt"
+
+
+class VanFault(models.TextChoices):
+    """A fault recorded on a win; the values are the engine's ``Fault``."""
+
+    LANH_LANG = Fault.LANH_LANG.value, "Ù lành làng"
+    U_BAO = Fault.U_BAO.value, "Ù báo"
+    XUONG_THUA = Fault.XUONG_THUA.value, "Xướng thừa"
+    DANH_U_DEN = Fault.DANH_U_DEN.value, "Đánh ù đền"
+    DEN_CHONG = Fault.DEN_CHONG.value, "Đền chồng"
+
+
+class Sitting(models.Model):
+    """A canh bài: one game, the exact rule set it is scored under, one money mode."""
+
+    game = models.CharField("trò chơi", max_length=20, choices=GAME_CHOICES)
+    rules = models.ForeignKey(
+        RuleSetSnapshot, verbose_name="lệ làng", on_delete=models.PROTECT, related_name="sittings"
+    )
+    mode = models.CharField("cách tính", max_length=8, choices=Mode.choices, default=Mode.QUANG)
+    title = models.CharField("tên canh bài", max_length=160, blank=True)
+    club = models.ForeignKey(
+        Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="sittings",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người mở", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField("mở lúc", auto_now_add=True)
+    ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "canh bài"
+        verbose_name_plural = "canh bài"
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return self.title or f"Canh bài #{self.pk}"
+
+
+class Seat(models.Model):
+    """A player's seat; ``position`` 1, 2, … runs counter-clockwise (each plays after the one before).
+
+    ``name`` is the player's name in this sitting: the account the ledger and the records use.
+    """
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, verbose_name="người chơi", on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField("chỗ ngồi")
+    name = models.CharField("tên trong canh", max_length=80)
+
+    class Meta:
+        verbose_name = "chỗ ngồi"
+        verbose_name_plural = "chỗ ngồi"
+        ordering = ("sitting", "position")
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "position"], name="scoring_seat_unique_position"),
+            models.UniqueConstraint(fields=["sitting", "player"], name="scoring_seat_unique_player"),
+            models.UniqueConstraint(fields=["sitting", "name"], name="scoring_seat_unique_name"),
+            models.CheckConstraint(condition=models.Q(position__gte=1), name="scoring_seat_position_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.name}"
+
+
+class Hoi(models.Model):
+    """A hội (pool period): a projection of the engine's fold, refreshed on every write."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="hoi")
+    index = models.PositiveSmallIntegerField("hội số")
+    opened_before_van = models.PositiveIntegerField("mở trước ván")
+    closed_after_van = models.PositiveIntegerField("đóng sau ván", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "hội"
+        verbose_name_plural = "hội"
+        ordering = ("sitting", "index")
+        constraints = [models.UniqueConstraint(fields=["sitting", "index"], name="scoring_hoi_unique_index")]
+
+    def __str__(self) -> str:
+        return f"Hội {self.index}"
+
+    def to_dict(self) -> dict[str, int | None]:
+        return {
+            "index": self.index,
+            "opened_before_van": self.opened_before_van,
+            "closed_after_van": self.closed_after_van,
+        }
+
+
+class Van(models.Model):
+    """One ván as recorded; a correction supersedes it by a new version (``replaces``)."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="van")
+    seq = models.PositiveIntegerField("ván số")
+    record = models.JSONField("ghi nhận")
+    outcome = models.CharField("kết quả", max_length=12, choices=VanOutcome.choices)
+    winner = models.ForeignKey(
+        Seat, verbose_name="người ù", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    fault = models.CharField("lỗi", max_length=12, choices=VanFault.choices, blank=True)
+    cuoc = models.JSONField("cước thực có", default=list, blank=True)
+    declared = models.JSONField("cước đã xướng", null=True, blank=True)
+    #: Computed by the engine from the sitting's history, never typed in.
+    streak = models.PositiveSmallIntegerField("ù liền", default=0)
+    #: Computed by the engine: points of the win (0 when nobody won).
+    points = models.IntegerField("điểm", default=0)
+    cards = models.TextField("quân bài", blank=True)
+    kiem_bai = models.JSONField("kiểm bài", null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
+    is_current = models.BooleanField("bản hiện hành", default=True)
+    replaces = models.OneToOneField(
+        "self", verbose_name="sửa bản", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="replaced_by",
+    )
+    correction_reason = models.TextField("lý do sửa", blank=True)
+
+    class Meta:
+        verbose_name = "ván"
+        verbose_name_plural = "ván"
+        ordering = ("sitting", "seq", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sitting", "seq"], condition=models.Q(is_current=True), name="scoring_van_current_seq"
+            ),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="scoring_van_seq_positive"),
+            models.CheckConstraint(
+                condition=models.Q(replaces__isnull=True) | ~models.Q(correction_reason=""),
+                name="scoring_van_correction_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Ván {self.seq}" + ("" if self.is_current else " (đã sửa)")

@@ -1,0 +1,128 @@
+"""Idempotent writes (Stripe-like; ARCHITECTURE.md practice 7).
+
+A write carries a client-generated key. The first request with a key runs and its answer (HTTP
+status and JSON body) is stored with the key, in the same database transaction as the write. A
+repeat with the same key and the same request gets the stored answer and writes nothing; the
+same key with a different request is refused (:class:`IdempotencyMismatch`, HTTP 422). Failed
+requests store nothing, so a corrected retry may reuse the key.
+
+Concurrency: a service locks its target row (the sitting) *before* :func:`run_once` looks the
+key up, so concurrent repeats are serialised and each sees the first one's committed answer.
+Writes without a lockable target rely on the key's unique index: the loser of the race gets an
+IntegrityError, its transaction is rolled back and it is answered from the winner's row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+
+from scoring.engine.errors import EngineError
+from scoring.models import IdempotencyKey
+
+__all__ = [
+    "Answer",
+    "IdempotencyMismatch",
+    "check_key",
+    "request_hash",
+    "run_once",
+]
+
+MAX_KEY_LENGTH = 255
+
+
+class IdempotencyMismatch(EngineError):
+    """The key was already used for a different request (HTTP 422)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a write answered: its HTTP status and JSON body; ``replayed`` for a repeat."""
+
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+def check_key(key: str | None) -> str | None:
+    """Validate a client's key (None: the caller chose not to send one)."""
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise EngineError(f"Khóa chống gửi lặp (Idempotency-Key) phải có 1 đến {MAX_KEY_LENGTH} ký tự in được.")
+    return key
+
+
+def request_hash(operation: str, target: Any, payload: Any) -> str:
+    """sha256 of the canonical JSON of what the request asks for."""
+    blob = json.dumps(
+        {"operation": operation, "target": target, "payload": payload},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _stored(key: str, operation: str, digest: str) -> Answer | None:
+    row = IdempotencyKey.objects.filter(key=key).first()
+    if row is None:
+        return None
+    if row.operation != operation or row.request_hash != digest:
+        raise IdempotencyMismatch(
+            "Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; "
+            "hãy tạo khóa mới cho yêu cầu mới."
+        )
+    return Answer(row.status, row.response, replayed=True)
+
+
+def _plain_json(body: dict[str, Any]) -> dict[str, Any]:
+    """The body as it reads back from storage (dates as ISO strings), so repeats answer the same."""
+    return json.loads(json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False))
+
+
+def run_once(
+    *,
+    key: str | None,
+    operation: str,
+    target: Any,
+    payload: Any,
+    action: Callable[[], Answer],
+    lock: Callable[[], object] | None = None,
+) -> Answer:
+    """Run ``action`` once per key, in one transaction (after ``lock``, if given).
+
+    ``target`` and ``payload`` identify the request (their hash is compared on a repeat).
+    Exceptions raised by ``action`` roll everything back and store nothing.
+    """
+    key = check_key(key)
+    digest = request_hash(operation, target, payload)
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                if lock is not None:
+                    lock()
+                if key is not None:
+                    stored = _stored(key, operation, digest)
+                    if stored is not None:
+                        return stored
+                answer = action()
+                answer = Answer(answer.status, _plain_json(answer.body))
+                if key is not None:
+                    IdempotencyKey.objects.create(
+                        key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
+                    )
+                return answer
+        except IntegrityError:
+            # Lost a race on the key's unique index: answer from the winner's row.
+            if attempt == 2 or key is None or not IdempotencyKey.objects.filter(key=key).exists():
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,242 @@
+"""Posting the engine's settlements to the ledger, and folding a sitting's ván through the engine.
+
+Nothing here decides who pays whom: the engine does (:func:`settle_van`, a pure fold). This
+module only turns its transfers into balanced transactions of postings, reverses transactions
+for a correction, and keeps the hội rows in step with the engine's state. Callers hold the
+sitting's row lock and an open transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from scoring.engine.errors import InvariantError
+from scoring.engine.settlement import (
+    GA_TRONG,
+    POOL,
+    SittingState,
+    Transfer,
+    VanRecord,
+    VanSettlement,
+    initial_state,
+    make_table,
+    settle_van,
+)
+from scoring.engine.settlement.context import Table
+from scoring.engine.settlement.hoi import open_hoi
+from scoring.engine.settlement.ledger import Book
+from scoring.models import (
+    Account,
+    Hoi,
+    LedgerTransaction,
+    Posting,
+    Seat,
+    Sitting,
+    TransactionKind,
+    Van,
+)
+
+__all__ = [
+    "Fold",
+    "current_van",
+    "fold",
+    "opening_count",
+    "post_transfers",
+    "post_van",
+    "reverse_transaction",
+    "seats_by_name",
+    "settle_next",
+    "sitting_table",
+    "sync_hoi",
+]
+
+User = AbstractBaseUser
+
+
+def sitting_table(sitting: Sitting) -> Table:
+    """The engine's fixed context of the sitting: game, the snapshot's rule set, money mode."""
+    return make_table(sitting.game, sitting.rules.rules(), sitting.mode)
+
+
+def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
+    """The sitting's seats by account name, in seat order."""
+    return {seat.name: seat for seat in sitting.seats.order_by("position")}
+
+
+def current_van(sitting: Sitting) -> list[Van]:
+    """The current version of every ván of the sitting, by sequence number."""
+    return list(sitting.van.filter(is_current=True).order_by("seq"))
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """The engine's fold over a sitting's ván: the state before each ván, and each settlement."""
+
+    table: Table
+    initial: SittingState
+    settlements: tuple[VanSettlement, ...]
+
+    @property
+    def state(self) -> SittingState:
+        """The state after the last ván folded."""
+        return self.settlements[-1].state if self.settlements else self.initial
+
+    def state_before(self, index: int) -> SittingState:
+        """The state before the ``index``-th ván folded (0-based)."""
+        return self.settlements[index - 1].state if index else self.initial
+
+
+def fold(
+    sitting: Sitting,
+    records: Iterable[Mapping[str, Any]],
+    *,
+    table: Table | None = None,
+    names: Sequence[str] | None = None,
+) -> Fold:
+    """Fold :func:`settle_van` over ``records`` (the sitting's ván, in order) from an empty state."""
+    table = table or sitting_table(sitting)
+    names = names if names is not None else list(seats_by_name(sitting))
+    initial = initial_state(names, table.game, table.rules, table.mode)
+    state = initial
+    settlements: list[VanSettlement] = []
+    for record in records:
+        settled = settle_next(table, state, record)
+        settlements.append(settled)
+        state = settled.state
+    return Fold(table, initial, tuple(settlements))
+
+
+def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
+    """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot)."""
+    return settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)
+
+
+def opening_count(table: Table, before: SittingState, settled: VanSettlement) -> int:
+    """How many of the ván's leading transfers are the hội's opening (gom, gà đầu hội)."""
+    if not settled.hoi_opened:
+        return 0
+    scratch = Book(before)
+    open_hoi(scratch, table, before, settled.number)
+    count = len(scratch.transfers)
+    if tuple(scratch.transfers) != settled.transfers[:count]:
+        raise InvariantError(f"opening transfers of ván {settled.number} do not lead its settlement")
+    return count
+
+
+def _account(name: str, seats: Mapping[str, Seat]) -> tuple[str, Seat | None]:
+    if name == POOL:
+        return Account.POOL, None
+    if name == GA_TRONG:
+        return Account.GA_TRONG, None
+    seat = seats.get(name)
+    if seat is None:
+        raise InvariantError(f"transfer to unknown account {name!r}")
+    return Account.PLAYER, seat
+
+
+def post_transfers(
+    *,
+    sitting: Sitting,
+    kind: TransactionKind,
+    reason: str,
+    transfers: Sequence[Transfer],
+    seats: Mapping[str, Seat],
+    van: Van | None = None,
+    created_by: User | None = None,
+) -> LedgerTransaction | None:
+    """One balanced transaction: each transfer is a pair of postings (payer −, payee +).
+
+    Nothing is written when there is nothing to move.
+    """
+    transfers = [t for t in transfers if t.amount]
+    if not transfers:
+        return None
+    txn = LedgerTransaction.objects.create(
+        sitting=sitting, van=van, kind=kind, reason=reason, created_by=created_by
+    )
+    postings = []
+    for line, transfer in enumerate(transfers, start=1):
+        for name, amount in ((transfer.from_, -transfer.amount), (transfer.to, transfer.amount)):
+            account, seat = _account(name, seats)
+            postings.append(
+                Posting(
+                    transaction=txn, sitting=sitting, account=account, seat=seat,
+                    amount=amount, line=line, why=transfer.why,
+                )
+            )
+    Posting.objects.bulk_create(postings)
+    return txn
+
+
+def post_van(
+    *,
+    sitting: Sitting,
+    van: Van,
+    settled: VanSettlement,
+    before: SittingState,
+    table: Table,
+    seats: Mapping[str, Seat],
+    created_by: User | None,
+    note: str = "",
+) -> list[LedgerTransaction]:
+    """Post a ván's settlement: the hội's opening (gom) as its own transaction, then the ván's."""
+    suffix = f" ({note})" if note else ""
+    split = opening_count(table, before, settled)
+    posted = []
+    if split:
+        index = settled.state.hoi[-1].index if settled.state.hoi else 1
+        posted.append(
+            post_transfers(
+                sitting=sitting, van=van, kind=TransactionKind.GOM, seats=seats, created_by=created_by,
+                reason=f"Mở hội {index} trước ván {van.seq}{suffix}", transfers=settled.transfers[:split],
+            )
+        )
+    posted.append(
+        post_transfers(
+            sitting=sitting, van=van, kind=TransactionKind.VAN, seats=seats, created_by=created_by,
+            reason=f"Ván {van.seq}{suffix}", transfers=settled.transfers[split:],
+        )
+    )
+    return [txn for txn in posted if txn is not None]
+
+
+def reverse_transaction(*, txn: LedgerTransaction, reason: str, created_by: User | None) -> LedgerTransaction:
+    """A new transaction that exactly negates ``txn`` (the original is never touched)."""
+    reversal = LedgerTransaction.objects.create(
+        sitting_id=txn.sitting_id,
+        van_id=txn.van_id,
+        kind=TransactionKind.REVERSAL,
+        reverses=txn,
+        reason=reason,
+        created_by=created_by,
+    )
+    Posting.objects.bulk_create(
+        Posting(
+            transaction=reversal, sitting_id=p.sitting_id, account=p.account, seat_id=p.seat_id,
+            amount=-p.amount, line=p.line, why=f"Đảo: {p.why}",
+        )
+        for p in txn.postings.all()
+    )
+    return reversal
+
+
+def sync_hoi(sitting: Sitting, state: SittingState) -> None:
+    """Make the sitting's hội rows match the engine's state (they are a projection, not a record)."""
+    spans = {h.index: h for h in state.hoi}
+    for row in sitting.hoi.all():
+        span = spans.pop(row.index, None)
+        if span is None:
+            row.delete()
+        elif (row.opened_before_van, row.closed_after_van) != (span.opened_before_van, span.closed_after_van):
+            row.opened_before_van = span.opened_before_van
+            row.closed_after_van = span.closed_after_van
+            row.save(update_fields=["opened_before_van", "closed_after_van"])
+    Hoi.objects.bulk_create(
+        Hoi(sitting=sitting, index=s.index, opened_before_van=s.opened_before_van,
+            closed_after_van=s.closed_after_van)
+        for s in spans.values()
+    )

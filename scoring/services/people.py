@@ -1,0 +1,86 @@
+"""Writes for clubs, villages and players (keyword-only, one transaction each, idempotent)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from django.db import IntegrityError, transaction
+
+from scoring.engine.errors import EngineError
+from scoring.models import Club, ClubKind, Player
+from scoring.selectors.ledger import club_json, player_json
+from scoring.services.idempotency import Answer, run_once
+from scoring.text import vi_slugify
+
+__all__ = ["Written", "club_create", "player_for_name", "player_create"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Written(Generic[T]):
+    """A write's object and its answer (``answer.replayed``: an idempotent repeat, nothing written)."""
+
+    obj: T
+    answer: Answer
+
+
+def _name(value: str, what: str, limit: int) -> str:
+    name = (value or "").strip() if isinstance(value, str) else ""
+    if not name:
+        raise EngineError(f"Hãy nhập tên {what}.")
+    if len(name) > limit:
+        raise EngineError(f"Tên {what} dài quá {limit} ký tự.")
+    return name
+
+
+def club_create(
+    *, name: str, kind: str = ClubKind.VILLAGE, slug: str = "", idempotency_key: str | None = None
+) -> Written[Club]:
+    """Create a village or club; its slug comes from its name unless given."""
+    name = _name(name, "làng hoặc câu lạc bộ", 120)
+    if kind not in ClubKind.values:
+        raise EngineError(f"Loại '{kind}' không hợp lệ: dùng 'lang' (làng) hoặc 'clb' (câu lạc bộ).")
+    slug = vi_slugify(slug or name)[:60] or "lang"
+
+    def action() -> Answer:
+        if Club.objects.filter(slug=slug).exists():
+            raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.")
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(name=name, slug=slug, kind=kind)
+        except IntegrityError as exc:
+            raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.") from exc
+        return Answer(201, club_json(club))
+
+    answer = run_once(
+        key=idempotency_key, operation="club_create", target=None,
+        payload={"name": name, "kind": kind, "slug": slug}, action=action,
+    )
+    return Written(Club.objects.get(pk=answer.body["id"]), answer)
+
+
+def player_create(
+    *, name: str, club: Club | None = None, idempotency_key: str | None = None
+) -> Written[Player]:
+    """Add a player (to a village or club, or none: a guest)."""
+    name = _name(name, "người chơi", 80)
+
+    def action() -> Answer:
+        return Answer(201, player_json(Player.objects.create(name=name, club=club)))
+
+    answer = run_once(
+        key=idempotency_key, operation="player_create", target=club.pk if club else None,
+        payload={"name": name}, action=action,
+    )
+    return Written(Player.objects.select_related("club").get(pk=answer.body["id"]), answer)
+
+
+def player_for_name(name: str, *, club: Club | None = None) -> Player:
+    """Pick the one player of this name in the club (or among guests), or add one."""
+    name = _name(name, "người chơi", 80)
+    found = list(Player.objects.filter(name=name, club=club)[:2])
+    if len(found) == 1:
+        return found[0]
+    return Player.objects.create(name=name, club=club)

@@ -1,0 +1,342 @@
+"""Writes of the sổ điểm: open a sitting, record, preview and correct a ván, settle up.
+
+Every write is keyword-only, runs in one transaction, locks the sitting's row first
+(``select_for_update``) so writes to one sitting are serialised, is idempotent by key
+(:mod:`scoring.services.idempotency`) and announces itself after commit
+(:data:`sitting_changed`). Who pays whom is the engine's answer (``settle_van``, a pure fold
+over the sitting's current ván); this layer only records the ván and posts the transfers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+
+from scoring.engine.errors import EngineError
+from scoring.engine.rules import RuleSet
+from scoring.engine.settlement import GA_TRONG as POT
+from scoring.engine.settlement import (
+    POOL,
+    VAN_KEYS,
+    Transfer,
+    initial_state,
+    make_table,
+    parse_van,
+    settle_up,
+)
+from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van
+from scoring.selectors.ledger import balances, sitting_json, sitting_state_json, van_json
+from scoring.services.idempotency import Answer, run_once
+from scoring.services.ledger import (
+    current_van,
+    fold,
+    post_transfers,
+    post_van,
+    reverse_transaction,
+    seats_by_name,
+    settle_next,
+    sync_hoi,
+)
+from scoring.services.people import Written, player_for_name
+from scoring.services.rules import resolve_rules, snapshot_for
+from scoring.services.van import (
+    SequenceConflict,
+    SittingClosed,
+    check_cards,
+    van_fields,
+    van_preview,
+    van_reposted,
+)
+
+__all__ = [
+    "SequenceConflict",
+    "SittingClosed",
+    "sitting_changed",
+    "sitting_open",
+    "sitting_settle_up",
+    "van_correct",
+    "van_preview",
+    "van_record",
+]
+
+User = AbstractBaseUser
+
+#: Sent after the commit of every write to a sitting (``sitting_id``, ``action``): live pages,
+#: leaderboards and exports hook here.
+sitting_changed = Signal()
+
+
+def _announce(sitting_id: int, action: str) -> None:
+    transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action))
+
+
+def _locked(sitting: Sitting | int) -> Sitting:
+    pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+    found = Sitting.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise EngineError(f"Không có canh bài số {pk}.")
+    return found
+
+
+def _open_for_play(sitting: Sitting) -> None:
+    if sitting.ended_at is not None:
+        raise SittingClosed(
+            "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.", state=sitting_state_json(sitting)
+        )
+
+
+# -- open --------------------------------------------------------------------------------------
+
+
+def sitting_open(
+    *,
+    game: str,
+    rules: Any,
+    mode: str,
+    players: Sequence[Player | str | int],
+    title: str = "",
+    club: Club | None = None,
+    created_by: User | None = None,
+    idempotency_key: str | None = None,
+) -> Written[Sitting]:
+    """Open a sitting. ``rules``: a preset or saved village slug, ``{"preset": ..., changes}``, or a
+    RuleSet; ``players`` in seat order (counter-clockwise): Player objects, player ids, or names
+    (the club's one player of that name, else a new player)."""
+    if not isinstance(players, list | tuple):
+        raise EngineError("'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ).")
+    the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
+    spec = {"game": game, "rules": the_rules.fingerprint, "mode": mode, "title": title,
+            "players": [p.pk if isinstance(p, Player) else p for p in players]}
+
+    def action() -> Answer:
+        table = make_table(game, the_rules, mode)
+        seated = [_player(p, club) for p in players]
+        initial_state([p.name for p in seated], table.game, table.rules, table.mode)  # the engine checks seats
+        sitting = Sitting.objects.create(
+            game=table.game.slug.value, rules=snapshot_for(the_rules), mode=table.mode.value,
+            title=(title or "").strip()[:160], club=club, created_by=created_by,
+        )
+        Seat.objects.bulk_create(
+            Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
+        )
+        _announce(sitting.pk, "open")
+        return Answer(201, sitting_json(sitting))
+
+    answer = run_once(key=idempotency_key, operation="sitting_open", target=club.pk if club else None,
+                      payload=spec, action=action)
+    return Written(Sitting.objects.get(pk=answer.body["id"]), answer)
+
+
+def _player(ref: Player | str | int, club: Club | None) -> Player:
+    if isinstance(ref, Player):
+        return ref
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        found = Player.objects.filter(pk=ref).first()
+        if found is None:
+            raise EngineError(f"Không có người chơi số {ref}.")
+        return found
+    if isinstance(ref, str):
+        return player_for_name(ref, club=club)
+    raise EngineError("Mỗi người chơi phải là một tên hoặc một mã số người chơi.")
+
+
+# -- record ------------------------------------------------------------------------------------
+
+
+def _clean_record(record: Any) -> dict[str, Any]:
+    if not isinstance(record, Mapping):
+        raise EngineError("Ván phải là một đối tượng JSON, ví dụ {\"winner\": \"An\", \"cuoc\": [\"tom\"]}.")
+    unknown = sorted(set(record) - VAN_KEYS)
+    if unknown:
+        raise EngineError(
+            f"Khóa không hợp lệ: {', '.join(unknown)}. Các khóa được dùng: {', '.join(sorted(VAN_KEYS))}."
+        )
+    return dict(record)
+
+
+def van_record(
+    *,
+    sitting: Sitting | int,
+    seq: int,
+    record: Mapping[str, Any],
+    idempotency_key: str | None,
+    entered_by: User | None = None,
+    cards: str = "",
+) -> Written[Van]:
+    """Record ván number ``seq`` (the next one) and post its settlement.
+
+    A ``seq`` already taken (or skipping one) raises :class:`SequenceConflict` with the current
+    state; never appended silently. Streak and points are computed by the engine.
+    """
+    record = _clean_record(record)
+    pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+    box: dict[str, Sitting] = {}
+
+    def lock() -> None:
+        box["s"] = _locked(pk)
+
+    def action() -> Answer:
+        s = box["s"]
+        _open_for_play(s)
+        vans = current_van(s)
+        expected = len(vans) + 1
+        if seq != expected:
+            raise SequenceConflict.for_seq(s, seq, expected)
+        seats = seats_by_name(s)
+        folded = fold(s, [v.record for v in vans], names=list(seats))
+        parsed = parse_van(record, list(seats), seq)
+        settled = settle_next(folded.table, folded.state, parsed)
+        van = Van.objects.create(
+            sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
+            kiem_bai=check_cards(s.game, parsed, cards), **van_fields(parsed, settled, seats),
+        )
+        post_van(sitting=s, van=van, settled=settled, before=folded.state, table=folded.table,
+                 seats=seats, created_by=entered_by)
+        sync_hoi(s, settled.state)
+        _announce(s.pk, "van_record")
+        return Answer(201, {"van": van_json(van), "sitting": sitting_state_json(s)})
+
+    answer = run_once(key=idempotency_key, operation="van_record", target=pk,
+                      payload={"seq": seq, "record": record, "cards": cards or ""}, action=action, lock=lock)
+    return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
+
+
+# -- correct -----------------------------------------------------------------------------------
+
+
+def van_correct(
+    *,
+    van: Van | int,
+    record: Mapping[str, Any],
+    reason: str,
+    corrected_by: User | None,
+    idempotency_key: str | None,
+    cards: str = "",
+) -> Written[Van]:
+    """Correct a ván: reverse the ledger transactions of it and of every later ván (reversing
+    transactions, never edits), supersede it by a new version, and re-post the settlements of
+    the corrected history. Balances then equal the replay of the current ván."""
+    record = _clean_record(record)
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise EngineError("Hãy ghi lý do sửa ván.")
+    van_pk = van.pk if isinstance(van, Van) else van
+    found = Van.objects.filter(pk=van_pk).values_list("sitting_id", "seq").first()
+    if found is None:
+        raise EngineError(f"Không có ván số hiệu {van_pk}.")
+    sitting_pk, seq = found
+    box: dict[str, Sitting] = {}
+
+    def lock() -> None:
+        box["s"] = _locked(sitting_pk)
+
+    def action() -> Answer:
+        s = box["s"]
+        _open_for_play(s)
+        old = Van.objects.get(pk=van_pk)
+        if not old.is_current:
+            raise SequenceConflict("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.",
+                                   state=sitting_state_json(s))
+        new = _supersede(s, old, record, reason, corrected_by, cards)
+        _announce(s.pk, "van_correct")
+        return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
+
+    # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
+    # the version it named has been superseded by then.
+    answer = run_once(key=idempotency_key, operation="van_correct", target=[sitting_pk, seq],
+                      payload={"record": record, "reason": reason, "cards": cards or ""}, action=action, lock=lock)
+    return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
+
+
+def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str) -> Van:
+    vans = current_van(s)
+    k = old.seq
+    later = vans[k:]
+    for txn in s.transactions.filter(
+        van__in=vans[k - 1:], kind__in=[TransactionKind.GOM, TransactionKind.VAN], reversed_by__isnull=True
+    ).order_by("-id"):
+        reverse_transaction(txn=txn, reason=f"Sửa ván {k}: {reason}", created_by=by)
+    old.is_current = False
+    old.save(update_fields=["is_current"])
+    seats = seats_by_name(s)
+    names = list(seats)
+    folded = fold(s, [v.record for v in vans[: k - 1]], names=names)
+    parsed = parse_van(record, names, k)
+    settled = settle_next(folded.table, folded.state, parsed)
+    new = Van.objects.create(
+        sitting=s, seq=k, record=record, cards=(cards or "").strip(), entered_by=by, replaces=old,
+        correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards), **van_fields(parsed, settled, seats),
+    )
+    post_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
+             created_by=by)
+    state = settled.state
+    for van in later:
+        parsed = parse_van(van.record, names, van.seq)
+        before = state
+        settled = settle_next(folded.table, state, parsed)
+        van_reposted(van, settled)
+        post_van(sitting=s, van=van, settled=settled, before=before, table=folded.table, seats=seats,
+                 created_by=by, note=f"tính lại sau khi sửa ván {k}")
+        state = settled.state
+    sync_hoi(s, state)
+    return new
+
+
+# -- settle up ---------------------------------------------------------------------------------
+
+
+def _pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
+    """The pool and the gà pot go back to the players in equal shares; the points that do not
+    divide go one each to the first seats (a house choice where RULES.md is silent)."""
+    out = []
+    for account, amount, label in ((POOL, pool, "điểm làng"), (POT, pot, "gà trong")):
+        share, rest = divmod(amount, len(players))
+        for i, name in enumerate(players):
+            got = share + (1 if i < rest else 0)
+            if got:
+                out.append(Transfer(account, name, got, f"Trả lại {name} {got} điểm còn trong {label} khi kết thúc"))
+    return out
+
+
+def sitting_settle_up(
+    *, sitting: Sitting | int, settled_by: User | None, idempotency_key: str | None
+) -> Written[Sitting]:
+    """End the sitting: return what is left in the pool and the gà pot to the players, then record
+    the fewest transfers that bring every balance to zero, as settlement entries (not play)."""
+    pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+    box: dict[str, Sitting] = {}
+
+    def lock() -> None:
+        box["s"] = _locked(pk)
+
+    def action() -> Answer:
+        s = box["s"]
+        _open_for_play(s)
+        seats = seats_by_name(s)
+        now = balances(s)
+        returns = _pot_returns(list(seats), now.pool, now.ga_trong)
+        after = dict(now.players)
+        for t in returns:
+            after[t.to] += t.amount
+        plan = settle_up(after)
+        post_transfers(sitting=s, kind=TransactionKind.SETTLEMENT, transfers=returns, seats=seats,
+                       created_by=settled_by, reason="Trả lại điểm làng và gà khi kết thúc")
+        # A debtor paying a creditor clears the debt: in points, the creditor's balance goes down
+        # by what the debtor's goes up, so the postings run against the payment.
+        clearing = [Transfer(t.to, t.from_, t.amount, t.why) for t in plan]
+        post_transfers(sitting=s, kind=TransactionKind.SETTLEMENT, transfers=clearing, seats=seats,
+                       created_by=settled_by, reason="Thanh toán cuối canh")
+        s.ended_at = timezone.now()
+        s.save(update_fields=["ended_at"])
+        _announce(s.pk, "settle_up")
+        return Answer(200, {"sitting": sitting_json(s),
+                            "transfers": [t.to_dict() for t in (*returns, *plan)]})
+
+    answer = run_once(key=idempotency_key, operation="sitting_settle_up", target=pk, payload={},
+                      action=action, lock=lock)
+    return Written(Sitting.objects.get(pk=pk), answer)

@@ -1,0 +1,157 @@
+"""A ván between the engine and the database: its derived fields, the preview, the 409 errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine.contract import check_request
+from scoring.engine.errors import EngineError
+from scoring.engine.settlement import Transfer, VanRecord, VanSettlement, parse_van
+from scoring.models import Seat, Sitting, Van, VanOutcome
+from scoring.selectors.ledger import sitting_state_json, streak_label, van_json
+from scoring.services.ledger import current_van, fold, seats_by_name, settle_next
+
+__all__ = [
+    "Preview",
+    "check_cards",
+    "SequenceConflict",
+    "SittingClosed",
+    "van_fields",
+    "van_preview",
+    "van_reposted",
+]
+
+
+class SequenceConflict(EngineError):
+    """The write does not fit the sitting as it stands (HTTP 409); ``state`` is the current state."""
+
+    def __init__(self, message: str, *, state: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.state = dict(state)
+
+    @classmethod
+    def for_seq(cls, sitting: Sitting, seq: int, expected: int) -> SequenceConflict:
+        state = sitting_state_json(sitting)
+        if 1 <= seq < expected:
+            taken = sitting.van.select_related("winner", "entered_by", "sitting").get(is_current=True, seq=seq)
+            state["van"] = van_json(taken)
+            return cls(
+                f"Ván số {seq} đã được ghi; ván tiếp theo là số {expected}. "
+                f"Nếu ván {seq} ghi sai, hãy dùng chức năng sửa ván.",
+                state=state,
+            )
+        return cls(f"Ván tiếp theo là số {expected}, không phải số {seq}.", state=state)
+
+
+class SittingClosed(SequenceConflict):
+    """The sitting is settled and ended: no more ván (HTTP 409)."""
+
+
+def _outcome(record: VanRecord) -> VanOutcome:
+    if record.result == "hoa":
+        return VanOutcome.HOA
+    if record.ranks:
+        return VanOutcome.XEP_HANG
+    if record.winner is not None:
+        fault = record.fault.value if record.fault else None
+        return {"lanh_lang": VanOutcome.U_LANH_LANG, "u_bao": VanOutcome.U_BAO}.get(fault or "", VanOutcome.U)
+    if record.bao is not None:
+        return VanOutcome.BAO
+    return VanOutcome.PHAT
+
+
+def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:
+    """The columns of a ván derived from its record and its settlement (streak is computed)."""
+    return {
+        "outcome": _outcome(record),
+        "winner": seats[record.winner] if record.winner else None,
+        "fault": record.fault.value if record.fault else "",
+        "cuoc": list(record.cuoc),
+        "declared": list(record.declared) if record.declared is not None else None,
+        "streak": settled.streak,
+        "points": settled.points,
+    }
+
+
+def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | None:
+    """Kiểm bài: the checker's verdict on the winner's cards against what was declared (None: no
+    cards given). Only recorded; the scorekeeper's record decides the settlement."""
+    cards = (cards or "").strip()
+    if not cards:
+        return None
+    if record.winner is None:
+        raise EngineError(f"Ván {record.number}: chỉ ghi quân bài (kiểm bài) cho ván có người ù.")
+    declared = record.declared if record.declared is not None else record.cuoc
+    request: dict[str, Any] = {"game": game, "hand": cards}
+    if declared:
+        request["declared"] = list(declared)
+    try:
+        return check_request(request)
+    except EngineError as exc:
+        raise EngineError(f"Ván {record.number}: kiểm bài: {exc.message}") from exc
+
+
+def van_reposted(van: Van, settled: VanSettlement) -> None:
+    """Refresh a later ván's computed streak and points after an earlier one was corrected."""
+    if (van.streak, van.points) != (settled.streak, settled.points):
+        van.streak = settled.streak
+        van.points = settled.points
+        van.save(update_fields=["streak", "points"])
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What recording a ván would do: nothing is written."""
+
+    seq: int
+    points: int
+    streak: int
+    transfers: tuple[Transfer, ...]
+    #: Accounts after the ván (for a correction preview: after that ván, before later ones).
+    balances: dict[str, int]
+    pool: int
+    ga_trong: int
+    hoi_opened: bool
+    hoi_closed: bool
+    breakdown: Mapping[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "points": self.points,
+            "streak": self.streak,
+            "streak_label": streak_label(self.streak),
+            "transfers": [t.to_dict() for t in self.transfers],
+            "balances": self.balances,
+            "pool": self.pool,
+            "ga_trong": self.ga_trong,
+            "hoi_opened": self.hoi_opened,
+            "hoi_closed": self.hoi_closed,
+            "breakdown": dict(self.breakdown) if self.breakdown is not None else None,
+        }
+
+
+def van_preview(*, sitting: Sitting, record: Mapping[str, Any], seq: int | None = None) -> Preview:
+    """Points, streak and every transfer (with its reason) of a ván, without writing anything.
+
+    ``seq`` None (or the next number) previews the next ván; an earlier ``seq`` previews that
+    ván's replacement (a correction) as it would settle after the ván before it.
+    """
+    if not isinstance(record, Mapping):
+        raise EngineError("Ván phải là một đối tượng JSON.")
+    vans = current_van(sitting)
+    expected = len(vans) + 1
+    seq = expected if seq is None else seq
+    if not 1 <= seq <= expected:
+        raise EngineError(f"Ván số {seq} không có; ván tiếp theo là số {expected}.")
+    names = list(seats_by_name(sitting))
+    folded = fold(sitting, [v.record for v in vans[: seq - 1]], names=names)
+    settled = settle_next(folded.table, folded.state, parse_van(record, names, seq))
+    state = settled.state
+    return Preview(
+        seq=seq, points=settled.points, streak=settled.streak, transfers=settled.transfers,
+        balances=state.balance_map(), pool=state.pool, ga_trong=state.ga_trong,
+        hoi_opened=settled.hoi_opened, hoi_closed=settled.hoi_closed, breakdown=settled.breakdown,
+    )

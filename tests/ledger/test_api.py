@@ -1,0 +1,163 @@
+"""The sổ điểm API: a sitting from start to settle-up, preview, history, and the schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.models import LedgerTransaction, Van
+from tests.factories import UserFactory, new_key
+
+pytestmark = pytest.mark.django_db
+
+FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
+
+
+def post(client: APIClient, url: str, body: dict[str, Any] | None = None, key: str | None = "new") -> Any:
+    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": new_key() if key == "new" else key}
+    return client.post(url, body or {}, format="json", **headers)
+
+
+def open_via_api(client: APIClient, **body: Any) -> int:
+    response = post(client, "/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
+                                                 "players": FIVE, **body})
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def test_clubs_players_and_rule_sets() -> None:
+    client = APIClient()
+    club = post(client, "/api/v1/clubs", {"name": "Làng Đông Ngạc"})
+    assert club.status_code == 201 and club.json()["slug"] == "lang-dong-ngac"
+    player = post(client, "/api/v1/players", {"name": "Cụ Tư", "club": "lang-dong-ngac"})
+    assert player.status_code == 201
+    assert client.get("/api/v1/players?club=lang-dong-ngac").json() == [player.json()]
+    slugs = {r["slug"] for r in client.get("/api/v1/rule-sets?game=chan").json()}
+    assert slugs == {"chan"}
+    assert post(client, "/api/v1/players", {"name": "X", "club": "khong-co"}).json() == {
+        "error": "Không có làng hoặc câu lạc bộ mang mã 'khong-co'."
+    }
+
+
+def test_a_sitting_from_opening_to_settle_up() -> None:
+    client = APIClient()
+    user = UserFactory()
+    client.force_authenticate(user)
+    pk = open_via_api(client, title="Canh Tết")
+    # Preview shows the streak and every transfer, and writes nothing.
+    preview = client.post(f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["tom"]}, format="json")
+    assert preview.status_code == 200
+    assert (preview.json()["points"], len(preview.json()["transfers"])) == (8, 4)
+    assert not Van.objects.exists()
+    first = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
+    assert first.status_code == 201
+    assert first.json()["sitting"]["balances"] == {"An": 32, "Bình": -8, "Chi": -8, "Dũng": -8, "Em": -8}
+    preview = client.post(f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["leo"]}, format="json")
+    assert (preview.json()["streak"], preview.json()["streak_label"], preview.json()["points"]) == (2, "Thông", 12)
+    second = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["leo"]})
+    assert second.json()["van"]["streak"] == 2 and second.json()["van"]["entered_by"] == user.username
+    listed = client.get(f"/api/v1/sittings/{pk}/van").json()
+    assert [v["points"] for v in listed] == [8, 12]
+    balances = client.get(f"/api/v1/sittings/{pk}/balances").json()
+    assert balances["balances"]["An"] == 80 and balances["integrity"]["ok"] is True
+    settle = post(client, f"/api/v1/sittings/{pk}/settle-up")
+    assert settle.status_code == 200
+    # Everyone owes An 20: four transfers, the fewest possible.
+    assert sorted((t["from"], t["to"], t["amount"]) for t in settle.json()["transfers"]) == [
+        (name, "An", 20) for name in sorted(FIVE[1:])
+    ]
+    detail = client.get(f"/api/v1/sittings/{pk}").json()
+    assert detail["balances"] == dict.fromkeys(FIVE, 0)
+    assert detail["play_balances"]["An"] == 80
+    assert detail["ended_at"] is not None
+    late = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 3, "result": "hoa"})
+    assert late.status_code == 409 and "kết thúc" in late.json()["error"]
+
+
+def test_history_shows_who_entered_and_corrected_what() -> None:
+    client = APIClient()
+    pk = open_via_api(client)
+    client.force_authenticate(UserFactory(username="thu-ky"))
+    post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
+    client.force_authenticate(UserFactory(username="trong-tai"))
+    fixed = post(client, f"/api/v1/sittings/{pk}/van/1/correct",
+                 {"winner": "Bình", "cuoc": ["tom"], "reason": "Ghi nhầm người ù"})
+    assert fixed.status_code == 201, fixed.json()
+    history = client.get(f"/api/v1/sittings/{pk}/history").json()
+    van_events = [(e["event"], e["by"], e["reason"]) for e in history if e["event"] != "but_toan"]
+    assert van_events == [("ghi_van", "thu-ky", None), ("sua_van", "trong-tai", "Ghi nhầm người ù")]
+    kinds = [e["kind"] for e in history if e["event"] == "but_toan"]
+    assert kinds == ["van", "dao", "van"]
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "status", "fragment"),
+    [
+        ("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE[:3]},
+         400, "cần 5"),
+        ("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-1999", "mode": "quang", "players": FIVE},
+         400, "luat-1999"),
+        ("/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "Bin"}, 400, "không có người chơi 'Bin'"),
+        ("/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "streak": 2}, 400, "streak"),
+        ("/api/v1/sittings/{pk}/van", {"winner": "An"}, 400, "'seq'"),
+        ("/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An"}, 409, "Ván tiếp theo là số 1"),
+        ("/api/v1/sittings/999999/van", {"seq": 1, "winner": "An"}, 404, "Không có canh bài"),
+        ("/api/v1/sittings/{pk}/van/1/correct", {"winner": "An", "reason": "x"}, 404, "không có ván số 1"),
+    ],
+    ids=["player-count", "unknown-rules", "unknown-player", "typed-streak", "no-seq", "gap", "no-sitting",
+         "no-van"],
+)
+def test_errors_are_vietnamese_with_the_right_status(url: str, body: dict, status: int, fragment: str) -> None:
+    client = APIClient()
+    pk = open_via_api(client)
+    response = post(client, url.format(pk=pk), body)
+    assert response.status_code == status
+    assert fragment in response.json()["error"]
+    assert not LedgerTransaction.objects.exists()
+
+
+def test_a_write_without_an_idempotency_key_is_refused() -> None:
+    client = APIClient()
+    pk = open_via_api(client)
+    response = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "result": "hoa"}, key=None)
+    assert response.status_code == 400 and "Idempotency-Key" in response.json()["error"]
+    assert not Van.objects.exists()
+
+
+def test_the_openapi_schema_documents_the_ledger_endpoints() -> None:
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
+    for operation in ("van_create", "van_preview", "van_correct", "sittings_balances", "sittings_history",
+                      "sittings_settle_up", "clubs_list", "players_create", "rule_sets_list"):
+        assert operation in schema
+    assert "Idempotency-Key" in schema
+
+
+@pytest.mark.parametrize("n_van", [1, 6])
+def test_reading_a_sitting_takes_the_same_queries_however_many_van(django_assert_num_queries: Any, n_van: int) -> None:
+    client = APIClient()
+    pk = open_via_api(client)
+    for seq in range(1, n_van + 1):
+        post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
+    # The sitting, its ván (with winners and who entered them), the postings of their transfers.
+    with django_assert_num_queries(3):
+        assert len(client.get(f"/api/v1/sittings/{pk}/van").json()) == n_van
+    # The sitting, seats, ván count, balances (2), hội, play balances (2).
+    with django_assert_num_queries(8):
+        client.get(f"/api/v1/sittings/{pk}")
+
+
+TOM_HAND = "7v 3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v oc 4s 5s 6s 1m"
+
+
+def test_cards_given_with_a_win_are_checked_and_kept() -> None:
+    client = APIClient()
+    pk = open_via_api(client)
+    # The cards show a Tôm but the winner declared Lèo: kiểm bài says xướng thừa.
+    answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["leo"], "cards": TOM_HAND})
+    assert answer.status_code == 201
+    van = answer.json()["van"]
+    assert (van["cards"], van["kiem_bai"]["verdict"]) == (TOM_HAND, "xuong_thua")
+    bad = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["tom"], "cards": "7v x9"})
+    assert bad.status_code == 400 and "Ván 2: kiểm bài" in bad.json()["error"]
