@@ -1,0 +1,167 @@
+"""Helpers shared by the sitting pages: rendering (partials for htmx), the ván form's context,
+the preview, and the small parsing of hidden fields."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+from scoring.engine.errors import EngineError
+from scoring.engine.games import ScoringFamily
+from scoring.engine.settlement import parse_van
+from scoring.models import Sitting
+from scoring.selectors.rules import chips
+from scoring.services.sittings import van_preview
+from scoring.services.van import check_cards
+from scoring.views.sitting.context import Table, describe, signed, transfer_rows
+from scoring.views.sitting.form import FAULT_CHOICES, HOA, REGIME_NAMES, VanForm, card_codes, ga_kinds
+
+
+def respond(
+    request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None, status: int = 200
+) -> HttpResponse:
+    """The full page, or only ``partial`` of it for an htmx request; always ``Vary: HX-Request``."""
+    name = f"{template}#{partial}" if partial and getattr(request, "htmx", False) else template
+    return vary(render(request, name, context, status=status))
+
+
+def vary(response: HttpResponse) -> HttpResponse:
+    """Every answer of these pages may differ for htmx: say so to caches."""
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def get_sitting(pk: int) -> Sitting:
+    found = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
+    if found is None:
+        raise Http404(f"Không có canh bài số {pk}.")
+    return found
+
+
+def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A sitting or ván that does not exist: a Vietnamese page with status 404."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Http404 as exc:
+            context = {"nav": "sitting", "message": str(exc)}
+            return respond(request, "scoring/sitting_missing.html", context, status=404)
+
+    return wrapper
+
+
+def user_of(request: HttpRequest) -> Any:
+    user = getattr(request, "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
+def new_key() -> str:
+    """A fresh idempotency key, put in a hidden field when a form is rendered."""
+    return str(uuid.uuid4())
+
+
+def posted_key(request: HttpRequest) -> str:
+    key = (request.POST.get("key") or "").strip()
+    if not key:
+        raise EngineError("Thiếu khóa chống gửi lặp của biểu mẫu: hãy tải lại trang rồi ghi lại.")
+    return key
+
+
+def posted_seq(value: Any) -> int:
+    try:
+        seq = int(value)
+    except (TypeError, ValueError):
+        raise EngineError("Thiếu số thứ tự ván của biểu mẫu: hãy tải lại trang rồi ghi lại.") from None
+    if seq < 1:
+        raise EngineError(f"Số thứ tự ván phải từ 1 trở lên (nhận được {seq}).")
+    return seq
+
+
+def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
+    """What the ván form needs: seats, the game's cước chips, faults, báo regimes, gà events."""
+    family = table.game.family
+    regime = table.rules.bao_regime
+    return {
+        "form": form,
+        "key": key,
+        "seq": seq,
+        "chips": chips(table.game, table.rules) if family is not ScoringFamily.PHOM else [],
+        "fault_choices": FAULT_CHOICES,
+        "regime_choices": list(REGIME_NAMES.items()),
+        "default_regime": REGIME_NAMES.get(regime, regime),
+        "ga_kinds": ga_kinds(table.game, table.rules),
+        "is_phom": family is ScoringFamily.PHOM,
+        "is_tai_ban": family is ScoringFamily.TAI_BAN,
+        "checks_cards": family is not ScoringFamily.PHOM,
+        "rank_rows": [{"place": i, "value": form.ranks[i - 1] if i <= len(form.ranks) else ""}
+                      for i in range(1, table.sitting.seats.count() + 1)],
+        "HOA": HOA,
+    }
+
+
+def kiem_bai(table: Table, form: VanForm, record: dict[str, Any], seq: int) -> dict[str, Any] | None:
+    """The hand checker's verdict on the typed cards, exactly as recording will store it (the
+    service's ``check_cards``); None when no cards were typed."""
+    if not card_codes(form.cards) or table.game.family is ScoringFamily.PHOM:
+        return None
+    names = [s.name for s in table.sitting.seats.order_by("position")]
+    try:
+        verdict = check_cards(table.game.slug.value, parse_van(record, names, seq), form.cards)
+    except EngineError as exc:
+        return {"error": exc.message}
+    if verdict is None:
+        return None
+    return {"valid": verdict.get("valid", False), "message": verdict.get("message", ""),
+            "cuoc": table.cuoc_names(verdict.get("cuoc", []))}
+
+
+def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
+    """The preview of the tapped ván (``van_preview``: nothing is written), or why there is none."""
+    if form.empty:
+        return {"idle": True}
+    try:
+        record = form.record(table.game)
+        answer = van_preview(sitting=table.sitting, record=record, seq=seq)
+    except EngineError as exc:
+        return {"error": exc.message}
+    delta: dict[str, int] = defaultdict(int)
+    for t in answer.transfers:
+        delta[t.from_] -= t.amount
+        delta[t.to] += t.amount
+    after = [{"name": name, "balance": signed(value), "delta": delta[name], "shown": signed(delta[name])}
+             for name, value in answer.balances.items()]
+    lines = (answer.breakdown or {}).get("lines", [])
+    return {
+        "seq": answer.seq,
+        "summary": describe(table, record),
+        "points": answer.points,
+        "streak": answer.streak,
+        "streak_name": table.streak_name(answer.streak),
+        "transfers": transfer_rows(table, answer.transfers),
+        "after": after,
+        "pool": answer.pool,
+        "ga_trong": answer.ga_trong,
+        "hoi_note": _hoi_note(table, answer.hoi_opened, answer.hoi_closed),
+        "lines": lines,
+        "won": "winner" in record,
+        "kiem_bai": kiem_bai(table, form, record, answer.seq),
+    }
+
+
+def _hoi_note(table: Table, opened: bool, closed: bool) -> str:
+    notes = []
+    if opened:
+        gom = table.sitting.mode == "gom"
+        notes.append("Mở hội mới trước ván này" + (": mọi người góp gom vào điểm làng." if gom else "."))
+    if closed:
+        notes.append("Điểm làng hết: hội đóng sau ván này.")
+    return " ".join(notes)

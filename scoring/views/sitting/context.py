@@ -1,0 +1,241 @@
+"""What the sitting pages show, built from the selectors (balances come from the postings).
+
+Nothing here writes or decides points: it arranges the selectors' answers (and the engine's
+fold, for who holds the streak and who deals next) for the templates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from scoring.engine.cuoc import CATALOGUE
+from scoring.engine.errors import EngineError
+from scoring.engine.games import Game, ScoringFamily, get_game
+from scoring.engine.rules import RuleSet
+from scoring.engine.settlement import GA_TRONG, POOL, Transfer
+from scoring.models import Sitting
+from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
+from scoring.services.ledger import fold
+from scoring.views.sitting.form import FAULT_CHOICES, REGIME_NAMES
+
+GUEST = "khách (chưa đăng nhập)"
+FAULT_NAMES = {slug: label.split(" (")[0] for slug, label in FAULT_CHOICES}
+GA_EVENT_NAMES = {
+    "nhai": "nhái", "quan_lo": "quân lộ", "bi_de_u": "bị đè ù", "bo_u": "bỏ ù",
+    "chiu_noc": "chíu nọc", "chiu_discard": "chíu quân đánh",
+}
+HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa"}
+
+
+@dataclass(frozen=True)
+class Table:
+    """The fixed facts of a sitting the pages need: its game and its rule set snapshot."""
+
+    sitting: Sitting
+    game: Game
+    rules: RuleSet
+
+    @classmethod
+    def of(cls, sitting: Sitting) -> Table:
+        return cls(sitting, get_game(sitting.game), sitting.rules.rules())
+
+    @property
+    def pot_name(self) -> str:
+        return "Gà nuôi" if self.game.family is ScoringFamily.CHAN else "Gà trong"
+
+    def account(self, name: str) -> str:
+        """How an account is shown: a player's name, "Điểm làng", "Gà trong"."""
+        return {POOL: "Điểm làng", GA_TRONG: self.pot_name}.get(name, name)
+
+    def streak_name(self, n: int) -> str:
+        """"Thông", "Tam Khôi" … as this rule set names the n-th win in a row ("" for fewer than 2)."""
+        kind = self.rules.streak_cuoc(n)
+        if kind is None:
+            return ""
+        return "Thông" if kind == "thong" else streak_label(n)
+
+    def cuoc_names(self, slugs: Iterable[str]) -> list[str]:
+        return [CATALOGUE[s].name if s in CATALOGUE else s for s in slugs]
+
+
+def signed(n: int) -> str:
+    """A change of points as shown: "+8", "−8", "0" (a real minus sign)."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def when(iso: str | None) -> datetime | None:
+    return datetime.fromisoformat(iso) if iso else None
+
+
+def _win_parts(table: Table, record: Mapping[str, Any]) -> list[str]:
+    parts: list[str] = []
+    if record.get("result") == "hoa":
+        parts.append("Hòa")
+    if record.get("winner"):
+        cuoc = table.cuoc_names(record.get("cuoc") or [table.rules.plain_cuoc])
+        if table.game.family is ScoringFamily.PHOM:
+            cuoc = ["ù"]
+        parts.append(f"{record['winner']} ù: {', '.join(cuoc)}")
+    if record.get("declared"):
+        parts.append(f"xướng {', '.join(table.cuoc_names(record['declared']))}")
+    if record.get("fault"):
+        parts.append(FAULT_NAMES.get(record["fault"], record["fault"]))
+    if record.get("discarder"):
+        parts.append(f"{record['discarder']} đánh ra quân ù")
+    return parts
+
+
+def _ga_part(event: Mapping[str, Any]) -> str:
+    count = f" ×{event['count']}" if event.get("count", 1) != 1 else ""
+    return f"gà {GA_EVENT_NAMES.get(event.get('kind', ''), event.get('kind'))}: {event.get('player')}{count}"
+
+
+#: How the other keys of a record read, in the order shown.
+_OTHER_PARTS: tuple[tuple[str, Any], ...] = (
+    ("chiu", lambda v: f"chịu: {', '.join(v)}"),
+    ("den_lang", lambda v: f"đền làng: {', '.join(v)}"),
+    ("dau_ke", lambda v: f"đầu kê: {v}"),
+    ("stake", lambda v: f"mức cược N = {v}"),
+    ("ranks", lambda v: "xếp hạng: " + " › ".join(v)),
+    ("den", lambda v: f"{v} đền (cho ăn ba quân)"),
+)
+
+
+def describe(table: Table, record: Mapping[str, Any]) -> str:
+    """A ván record in one Vietnamese line ("An ù: Tôm, Lèo · Bình đánh ra quân ù")."""
+    parts = _win_parts(table, record)
+    if record.get("bao"):
+        regime = REGIME_NAMES.get(record.get("regime") or table.rules.bao_regime, "báo")
+        parts.append(f"{record['bao']}: {regime.lower()}")
+    parts += [_ga_part(e) for e in record.get("ga") or [] if isinstance(e, Mapping)]
+    parts += [show(record[key]) for key, show in _OTHER_PARTS if record.get(key)]
+    return " · ".join(parts) or "—"
+
+
+def transfer_rows(table: Table, transfers: Iterable[Transfer | Mapping[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for t in transfers:
+        data = t.to_dict() if isinstance(t, Transfer) else t
+        rows.append({"from": table.account(data["from"]), "to": table.account(data["to"]),
+                     "amount": data["amount"], "why": data["why"]})
+    return rows
+
+
+def _decorate(table: Table, van: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **van,
+        "summary": describe(table, van["record"]),
+        "streak_name": table.streak_name(van["streak"]) if van["winner"] else "",
+        "transfer_rows": transfer_rows(table, van["transfers"]),
+        "by": van["entered_by"] or GUEST,
+        "at": when(van["created_at"]),
+    }
+
+
+def van_rows(table: Table, vans: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Current ván newest first, each with its superseded versions (struck through on the page)."""
+    by_id = {v["id"]: v for v in vans}
+    rows = []
+    for van in sorted((v for v in vans if v["is_current"]), key=lambda v: v["seq"], reverse=True):
+        older, newer = [], van
+        while newer["replaces"] and newer["replaces"] in by_id:
+            old = by_id[newer["replaces"]]
+            older.append({**_decorate(table, old), "reason": newer["correction_reason"],
+                          "corrector": newer["entered_by"] or GUEST, "corrected_at": when(newer["created_at"])})
+            newer = old
+        rows.append({**_decorate(table, van), "older": older})
+    return rows
+
+
+def hoi_summary(table: Table, current: Sequence[dict[str, Any]], hoi: Sequence[Mapping[str, Any]],
+                names: Sequence[str]) -> dict[str, Any]:
+    """Points moved per account in each hội and in the whole sitting (play only), with totals."""
+    by_seq = {v["seq"]: v["transfers"] for v in current}
+    last = max(by_seq, default=0)
+    columns: list[dict[str, Any]] = []
+    spans = [(f"Hội {h['index']}", h["opened_before_van"], h["closed_after_van"]) for h in hoi]
+    for label, first, closed in [*spans, ("Cả canh", 1, None)]:
+        net: dict[str, int] = defaultdict(int)
+        end = closed or last
+        for seq in range(first, end + 1):
+            for t in by_seq.get(seq, []):
+                net[t["from"]] -= t["amount"]
+                net[t["to"]] += t["amount"]
+        span = f"ván {first}–{end}" if end >= first else "chưa có ván"
+        columns.append({"label": label, "span": span, "open": closed is None and label != "Cả canh",
+                        "net": net, "total": sum(net.values())})
+    accounts = [*names, POOL, GA_TRONG]
+    rows = [{"name": table.account(a), "cells": [signed(c["net"].get(a, 0)) for c in columns]} for a in accounts]
+    return {"columns": columns, "rows": rows}
+
+
+def history_rows(sitting: Sitting) -> list[dict[str, Any]]:
+    out = []
+    for event in sitting_history(sitting):
+        row = {**event, "at": when(event["at"]), "by": event.get("by") or GUEST}
+        if event["event"] in HISTORY_KINDS:
+            row["text"] = f"{HISTORY_KINDS[event['event']]} ván {event['seq']}"
+        else:
+            row["text"] = f"bút toán #{event['transaction_id']} ({event['kind_label']}): {event['reason']}"
+        out.append(row)
+    return out
+
+
+def streak_info(table: Table, current: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Who is on a streak (and what the next win would be), and who deals next (engine's fold)."""
+    if table.game.family is ScoringFamily.PHOM:
+        return {}
+    state = fold(table.sitting, [v["record"] for v in current]).state
+    info: dict[str, Any] = {"dealer": state.dealer}
+    if state.streak_holder and state.streak >= 1:
+        info.update(holder=state.streak_holder, streak=state.streak,
+                    label=table.streak_name(state.streak) or "vừa ù", next=table.streak_name(state.streak + 1))
+    return info
+
+
+def sitting_data(sitting: Sitting) -> dict[str, Any]:
+    """Everything the sitting page shows except the ván form."""
+    table = Table.of(sitting)
+    ended = sitting.ended_at is not None
+    live = balances(sitting, play_only=ended)
+    vans = van_list(sitting, include_superseded=True)
+    current = [v for v in vans if v["is_current"]]
+    names = list(live.players)
+    hoi = [h.to_dict() for h in sitting.hoi.order_by("index")]
+    check = integrity(sitting)
+    final = balances(sitting) if ended else live
+    return {
+        "sitting": sitting,
+        "table": table,
+        "game": table.game,
+        "rules": table.rules,
+        "ended": ended,
+        "seats": [{"position": i, "name": n, "balance": b, "shown": signed(b)}
+                  for i, (n, b) in enumerate(live.players.items(), 1)],
+        "pool": live.pool,
+        "ga_trong": live.ga_trong,
+        "pot_name": table.pot_name,
+        "total": sum(live.players.values()) + live.pool + live.ga_trong,
+        "final_zero": not any(final.players.values()) and not final.pool and not final.ga_trong,
+        "next_seq": len(current) + 1,
+        "van_rows": van_rows(table, vans),
+        "hoi": hoi_summary(table, current, hoi, names),
+        "integrity": check,
+        "history": history_rows(sitting),
+        "streak": streak_info(table, current),
+        "names": names,
+        "gom_amount": _gom_amount(table, sitting, len(names)),
+    }
+
+
+def _gom_amount(table: Table, sitting: Sitting, n_players: int) -> int | None:
+    if sitting.mode != "gom":
+        return None
+    try:
+        return table.rules.gom_amount(n_players)
+    except EngineError:
+        return None

@@ -1,0 +1,138 @@
+"""Correcting a ván (with a required reason) and settling up at the end of a sitting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring.engine.errors import EngineError
+from scoring.models import Posting, Sitting, TransactionKind, Van
+from scoring.selectors.ledger import balances
+from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.sittings import SequenceConflict, sitting_settle_up, van_correct
+from scoring.views.sitting.common import (
+    get_sitting,
+    missing_in_vietnamese,
+    new_key,
+    posted_key,
+    preview,
+    respond,
+    user_of,
+    van_form_context,
+    vary,
+)
+from scoring.views.sitting.context import GUEST, Table, describe, transfer_rows
+from scoring.views.sitting.form import VanForm
+
+CORRECT = "scoring/sitting_correct.html"
+SETTLE = "scoring/sitting_settle.html"
+
+
+def _after_write(request: HttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+    messages.success(request, notice)
+    url = reverse("scoring:sitting", kwargs={"pk": sitting.pk})
+    if getattr(request, "htmx", False):
+        return vary(HttpResponseClientRedirect(url))
+    return vary(redirect(url))
+
+
+def correct_context(
+    sitting: Sitting, van: Van, *, form: VanForm, key: str, reason: str = "", **extra: Any
+) -> dict[str, Any]:
+    table = Table.of(sitting)
+    context = van_form_context(table, form, key=key, seq=van.seq)
+    return {
+        "nav": "sitting", "sitting": sitting, "table": table, "game": table.game, "van": van,
+        "van_summary": describe(table, van.record), "by": van.entered_by.get_username() if van.entered_by else GUEST,
+        "names": [s.name for s in sitting.seats.order_by("position")], "reason": reason,
+        "preview": preview(table, form, seq=van.seq), **context, **extra,
+    }
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@missing_in_vietnamese
+def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
+    """The ván's form prefilled with its record, a required reason, preview, then ``van_correct``."""
+    sitting = get_sitting(pk)
+    van = Van.objects.select_related("entered_by").filter(sitting=sitting, seq=seq, is_current=True).first()
+    if van is None:
+        raise Http404(f"Canh bài số {pk} không có ván số {seq}.")
+    n_seats = sitting.seats.count()
+    if request.method != "POST":
+        form = VanForm.from_record(van.record, van.cards, n_seats)
+        return respond(request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct")
+    form = VanForm.from_post(request.POST, n_seats)
+    reason = (request.POST.get("reason") or "").strip()
+    key = request.POST.get("key") or new_key()
+    try:
+        record = form.record(Table.of(sitting).game)
+        van_correct(van=van.pk, record=record, reason=reason, corrected_by=user_of(request),
+                    idempotency_key=posted_key(request), cards=form.cards)
+    except (IdempotencyMismatch, SequenceConflict) as exc:
+        status = 422 if isinstance(exc, IdempotencyMismatch) else 409
+        context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)
+        return respond(request, CORRECT, context, partial="correct", status=status)
+    except EngineError as exc:
+        context = correct_context(sitting, van, form=form, key=key, reason=reason, error=exc.message)
+        return respond(request, CORRECT, context, partial="correct", status=400)
+    return _after_write(request, sitting, f"Đã sửa ván {seq}. Lý do: {reason}")
+
+
+def _settle_plan(sitting: Sitting) -> list[dict[str, Any]]:
+    """What settling up would post: the service's own answer, in a transaction rolled back."""
+    with transaction.atomic():
+        written = sitting_settle_up(sitting=sitting.pk, settled_by=None, idempotency_key=None)
+        transaction.set_rollback(True)
+    return list(written.answer.body["transfers"])
+
+
+def _settled_lines(sitting: Sitting) -> list[dict[str, Any]]:
+    """The settlement entries as posted (each line's reason and amount)."""
+    rows = (
+        Posting.objects.filter(sitting=sitting, transaction__kind=TransactionKind.SETTLEMENT, amount__gt=0)
+        .order_by("transaction_id", "line")
+        .values_list("why", "amount")
+    )
+    return [{"why": why, "amount": amount} for why, amount in rows]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@missing_in_vietnamese
+def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Preview the fewest transfers, then record them as settlement entries and end the sitting."""
+    sitting = get_sitting(pk)
+    table = Table.of(sitting)
+    error, status = None, 200
+    if request.method == "POST" and sitting.ended_at is None:
+        try:
+            sitting_settle_up(sitting=sitting.pk, settled_by=user_of(request), idempotency_key=posted_key(request))
+        except SequenceConflict as exc:
+            error, status = exc.message, 409
+        except EngineError as exc:
+            error, status = exc.message, (422 if isinstance(exc, IdempotencyMismatch) else 400)
+        else:
+            return _after_write(request, sitting, "Đã thanh toán và kết thúc canh bài.")
+        sitting.refresh_from_db()
+    context: dict[str, Any] = {
+        "nav": "sitting", "sitting": sitting, "table": table, "game": table.game, "error": error,
+        "ended": sitting.ended_at is not None, "ended_at": sitting.ended_at, "key": new_key(),
+    }
+    if context["ended"]:
+        context["settled"] = _settled_lines(sitting)
+        context["play"] = balances(sitting, play_only=True)
+    else:
+        now = balances(sitting)
+        context["now"] = now
+        try:
+            context["plan"] = transfer_rows(table, _settle_plan(sitting))
+        except EngineError as exc:
+            context["error"] = context["error"] or exc.message
+    return respond(request, SETTLE, context, status=status)
+

@@ -1,0 +1,200 @@
+"""The ván form: what the scorekeeper tapped (raw values) and the engine's ván record it makes.
+
+The form never decides anything about points: it only turns taps into the record shape of
+:mod:`scoring.engine.settlement` (``winner``, ``cuoc``, ``result``, ``chiu`` …); the services
+validate and settle it. A correction prefills the same form from a stored record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.engine.errors import EngineError
+from scoring.engine.games import Game, ScoringFamily
+from scoring.engine.rules import BaoRegime, GaTrongRegime, RuleSet
+from scoring.models import VanFault
+
+#: The value of the winner buttons meaning a draw (hòa).
+HOA = "__hoa__"
+#: Rows of gà events the form offers.
+GA_ROWS = 3
+
+FAULT_CHOICES: list[tuple[str, str]] = [
+    (VanFault.LANH_LANG, "Ù lành làng (không được trả, mất ù liền)"),
+    (VanFault.U_BAO, "Ù báo (người ù đền làng)"),
+    (VanFault.XUONG_THUA, "Xướng thừa (đền theo cước đã xướng)"),
+    (VanFault.DANH_U_DEN, "Đánh ù đền (người đánh ra trả cả ván)"),
+    (VanFault.DEN_CHONG, "Đền chồng (đánh ù đền và đền làng)"),
+]
+REGIME_NAMES: dict[str, str] = {
+    BaoRegime.DEN_LANG: "Báo đền làng",
+    BaoRegime.NGOI_DAY: "Báo ngồi đấy",
+    BaoRegime.CHEO_DO: "Báo chèo đò",
+}
+GA_KINDS: dict[ScoringFamily, list[tuple[str, str]]] = {
+    ScoringFamily.TO_TOM: [
+        ("nhai", "Bị nhái (mọi nhà khác góp)"),
+        ("quan_lo", "Quân lộ (số quân)"),
+        ("bi_de_u", "Bị đè ù"),
+        ("bo_u", "Bỏ ù"),
+    ],
+    ScoringFamily.CHAN: [
+        ("chiu_noc", "Chíu nọc (mọi nhà khác góp)"),
+        ("chiu_discard", "Chíu quân đánh (người đánh góp)"),
+        ("nhai", "Bị nhái (mọi nhà khác góp)"),
+    ],
+}
+GA_KINDS[ScoringFamily.TAI_BAN] = GA_KINDS[ScoringFamily.TO_TOM]
+
+
+def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, str]]:
+    """The gà events worth offering: none when the rule set keeps no gà trong pot."""
+    if game.family is ScoringFamily.CHAN:
+        return GA_KINDS[ScoringFamily.CHAN]
+    if rules.ga_trong is GaTrongRegime.NONE:
+        return []
+    return GA_KINDS.get(game.family, [])
+
+
+@dataclass
+class GaRow:
+    kind: str = ""
+    player: str = ""
+    count: str = "1"
+
+
+def _ga_rows(rows: list[GaRow]) -> list[GaRow]:
+    return rows + [GaRow() for _ in range(GA_ROWS - len(rows))]
+
+
+@dataclass
+class VanForm:
+    """The values of the ván form as typed (strings), kept as they were when an error is shown."""
+
+    winner: str = ""
+    cuoc: list[str] = field(default_factory=list)
+    declared: list[str] = field(default_factory=list)
+    discarder: str = ""
+    chiu: list[str] = field(default_factory=list)
+    fault: str = ""
+    bao: str = ""
+    regime: str = ""
+    ga: list[GaRow] = field(default_factory=lambda: _ga_rows([]))
+    den_lang: list[str] = field(default_factory=list)
+    dau_ke: str = ""
+    stake: str = ""
+    ranks: list[str] = field(default_factory=list)
+    den: str = ""
+    cards: str = ""
+
+    @property
+    def empty(self) -> bool:
+        """Nothing tapped yet that makes a ván (no preview to show)."""
+        return not (self.winner or self.bao or any(self.ranks))
+
+    @classmethod
+    def from_post(cls, data: Any, n_seats: int) -> VanForm:
+        def one(key: str) -> str:
+            value = data.get(key, "")
+            return value.strip() if isinstance(value, str) else ""
+
+        def many(key: str) -> list[str]:
+            return [v.strip() for v in data.getlist(key) if isinstance(v, str) and v.strip()]
+
+        rows = [
+            GaRow(one(f"ga_kind_{i}"), one(f"ga_player_{i}"), one(f"ga_count_{i}") or "1")
+            for i in range(1, GA_ROWS + 1)
+        ]
+        return cls(
+            winner=one("winner"), cuoc=many("cuoc"), declared=many("declared"), discarder=one("discarder"),
+            chiu=many("chiu"), fault=one("fault"), bao=one("bao"), regime=one("regime"), ga=rows,
+            den_lang=many("den_lang"), dau_ke=one("dau_ke"), stake=one("stake"),
+            ranks=[one(f"rank_{i}") for i in range(1, n_seats + 1)], den=one("den"), cards=one("cards"),
+        )
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], cards: str, n_seats: int) -> VanForm:
+        """Prefill the form from a stored ván record (a correction starts from it)."""
+        winner = HOA if record.get("result") == "hoa" else str(record.get("winner") or "")
+        rows = [
+            GaRow(str(e.get("kind", "")), str(e.get("player", "")), str(e.get("count", 1)))
+            for e in record.get("ga") or [] if isinstance(e, Mapping)
+        ][:GA_ROWS]
+        ranks = [str(r) for r in record.get("ranks") or []]
+        return cls(
+            winner=winner, cuoc=list(record.get("cuoc") or []), declared=list(record.get("declared") or []),
+            discarder=str(record.get("discarder") or ""), chiu=list(record.get("chiu") or []),
+            fault=str(record.get("fault") or ""), bao=str(record.get("bao") or ""),
+            regime=str(record.get("regime") or ""), ga=_ga_rows(rows), den_lang=list(record.get("den_lang") or []),
+            dau_ke=str(record.get("dau_ke") or ""),
+            stake="" if record.get("stake") is None else str(record["stake"]),
+            ranks=ranks + [""] * (n_seats - len(ranks)), den=str(record.get("den") or ""), cards=cards or "",
+        )
+
+    def record(self, game: Game) -> dict[str, Any]:
+        """The engine's ván record. Win-only taps are left out when nobody won (e.g. after Hòa)."""
+        if game.family is ScoringFamily.PHOM:
+            return self._phom_record()
+        out: dict[str, Any] = {}
+        won = bool(self.winner) and self.winner != HOA
+        if self.winner == HOA:
+            out["result"] = "hoa"
+        elif won:
+            out["winner"] = self.winner
+            _put(out, "cuoc", self.cuoc)
+            _put(out, "declared", self.declared)
+            _put(out, "discarder", self.discarder)
+            _put(out, "fault", self.fault)
+        _put(out, "chiu", self.chiu)
+        if self.bao:
+            out["bao"] = self.bao
+            _put(out, "regime", self.regime)
+        _put(out, "ga", self._ga_events())
+        _put(out, "den_lang", self.den_lang)
+        _put(out, "dau_ke", self.dau_ke)
+        if self.stake:
+            out["stake"] = _positive(self.stake, "Mức cược N (Tài Bàn)")
+        return out
+
+    def _phom_record(self) -> dict[str, Any]:
+        ranks = [r for r in self.ranks if r]
+        if self.winner and self.winner != HOA:
+            out: dict[str, Any] = {"winner": self.winner}
+            _put(out, "den", self.den)
+            return out
+        return {"ranks": ranks} if ranks else {}
+
+    def _ga_events(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        for row in self.ga:
+            if not (row.kind and row.player):
+                continue
+            event: dict[str, Any] = {"kind": row.kind, "player": row.player}
+            count = _positive(row.count or "1", "Số lần / số quân của gà")
+            if count != 1:
+                event["count"] = count
+            events.append(event)
+        return events
+
+
+def _put(out: dict[str, Any], key: str, value: Any) -> None:
+    if value:
+        out[key] = value
+
+
+def _positive(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise EngineError(f"{what} phải là một số nguyên dương (nhận được '{text}').") from None
+    if value < 1:
+        raise EngineError(f"{what} phải là một số nguyên dương (nhận được {value}).")
+    return value
+
+
+def card_codes(cards: str) -> list[str]:
+    """The card codes typed in the cards field (spaces or commas between them)."""
+    return [c for c in cards.replace(",", " ").split() if c]
+

@@ -1,0 +1,96 @@
+"""The list of sittings and the form that opens one (game, rule set, mode, players in seat order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Max, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods
+
+from scoring.engine.errors import EngineError
+from scoring.engine.games import GAMES, Game, ScoringFamily, get_game
+from scoring.models import Club, Mode, Player, Seat, Sitting
+from scoring.selectors.rules import DEFAULT_PRESET, rules_choices
+from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.rules import resolve_rules
+from scoring.services.sittings import sitting_open
+from scoring.views.sitting.common import new_key, respond, user_of, vary
+
+NEW = "scoring/sitting_new.html"
+RECENT = 50
+KNOWN_PLAYERS = 300
+
+
+@require_http_methods(["GET", "HEAD"])
+def sitting_list(request: HttpRequest) -> HttpResponse:
+    """Recent sittings: game, mode, players, number of ván and last activity."""
+    recent = (
+        Sitting.objects.select_related("rules", "club")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
+        .annotate(last_van=Max("van__created_at"), van_count=Count("van", filter=Q(van__is_current=True)))
+        .order_by("-created_at", "-id")[:RECENT]
+    )
+    rows = []
+    for s in recent:
+        moments = [m for m in (s.created_at, s.last_van, s.ended_at) if m is not None]
+        rows.append({
+            "sitting": s, "game": get_game(s.game).name_vi,
+            "rules": s.rules.spec.get("name") or s.rules.preset, "mode": s.get_mode_display(),
+            "players": [seat.name for seat in s.seats.all()], "van_count": s.van_count, "last": max(moments),
+        })
+    return respond(request, "scoring/sitting_list.html", {"nav": "sitting", "rows": rows})
+
+
+def _gom_amount(rules_slug: str, game: Game) -> int | None:
+    try:
+        return resolve_rules(rules_slug).gom_amount(game.players_max)
+    except EngineError:
+        return None
+
+
+def _form_state(data: Any) -> dict[str, Any]:
+    """The start form as typed (kept whole when an error is shown), with the game's choices."""
+    slug = data.get("game") or "to-tom-5"
+    game = get_game(slug) if slug in GAMES else get_game("to-tom-5")
+    choices = rules_choices(game)
+    rules_slug = data.get("rules") or DEFAULT_PRESET[game.family]
+    if rules_slug not in {c.slug for c in choices}:
+        rules_slug = DEFAULT_PRESET[game.family]
+    modes = [Mode.QUANG] if game.family is ScoringFamily.PHOM else [Mode.QUANG, Mode.GOM]
+    mode = data.get("mode") if data.get("mode") in {m.value for m in modes} else Mode.QUANG.value
+    typed = [p.strip() for p in data.getlist("player")][: game.players_max]
+    players = typed + [""] * (game.players_max - len(typed))
+    clubs = list(Club.objects.order_by("name"))
+    club_slug = data.get("club") or ""
+    club = next((c for c in clubs if c.slug == club_slug), None)
+    known = Player.objects.filter(club=club).order_by("name").values_list("name", flat=True).distinct()
+    return {
+        "nav": "sitting", "games": list(GAMES.values()), "game": game, "rules_choices": choices,
+        "rules_slug": rules_slug, "modes": [(m.value, m.label) for m in modes], "mode": mode,
+        "gom": _gom_amount(rules_slug, game), "players": players, "title": (data.get("title") or "").strip(),
+        "clubs": clubs, "club": club, "known": list(known[:KNOWN_PLAYERS]),
+        "key": data.get("key") or new_key(),
+    }
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sitting_new(request: HttpRequest) -> HttpResponse:
+    """Open a sitting; errors are shown next to the form with everything typed kept."""
+    if request.method != "POST":
+        return respond(request, NEW, _form_state(request.GET), partial="new-form")
+    state = _form_state(request.POST)
+    try:
+        written = sitting_open(
+            game=state["game"].slug.value, rules=state["rules_slug"], mode=state["mode"],
+            players=[p for p in state["players"] if p], title=state["title"], club=state["club"],
+            created_by=user_of(request), idempotency_key=state["key"],
+        )
+    except IdempotencyMismatch as exc:
+        state.update(error=exc.message, key=new_key())
+        return respond(request, NEW, state, partial="new-form", status=422)
+    except EngineError as exc:
+        state["error"] = exc.message
+        return respond(request, NEW, state, partial="new-form", status=400)
+    return vary(redirect("scoring:sitting", pk=written.obj.pk))

@@ -1,0 +1,146 @@
+"""The sitting page: live balances, the ván list, and recording a ván (preview, then save).
+
+htmx: every change of the ván form posts to the preview (``#preview`` is swapped); "Lưu ván"
+posts to the record view, which answers with the whole ``#sitting`` partial (new balances, the
+ván list and a fresh form with a new idempotency key). Without JavaScript the same forms post
+normally and the pages redirect after a write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.engine.errors import EngineError
+from scoring.models import Sitting, Van
+from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.sittings import SequenceConflict, van_record
+from scoring.views.sitting.common import (
+    get_sitting,
+    missing_in_vietnamese,
+    new_key,
+    posted_key,
+    posted_seq,
+    preview,
+    respond,
+    user_of,
+    van_form_context,
+    vary,
+)
+from scoring.views.sitting.context import Table, describe, sitting_data
+from scoring.views.sitting.form import VanForm
+
+DETAIL = "scoring/sitting_detail.html"
+CORRECT = "scoring/sitting_correct.html"
+
+
+def page_context(
+    sitting: Sitting, *, form: VanForm | None = None, key: str | None = None, seq: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The sitting page's context; a fresh form (new key, next number) unless given."""
+    data = sitting_data(sitting)
+    table: Table = data["table"]
+    form = form or VanForm(ranks=[""] * len(data["names"]))
+    context = {**data, **van_form_context(table, form, key=key or new_key(), seq=seq or data["next_seq"])}
+    context.setdefault("preview", {"idle": True})
+    return {"nav": "sitting", **context, **extra}
+
+
+@require_http_methods(["GET", "HEAD"])
+@missing_in_vietnamese
+def sitting_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting(pk)
+    return respond(request, DETAIL, page_context(sitting), partial="sitting")
+
+
+@require_POST
+@missing_in_vietnamese
+def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Preview the tapped ván (the next one, or with ``correct_seq`` the correction of that one)."""
+    sitting = get_sitting(pk)
+    table = Table.of(sitting)
+    form = VanForm.from_post(request.POST, sitting.seats.count())
+    correct_seq = request.POST.get("correct_seq")
+    try:
+        seq = posted_seq(correct_seq) if correct_seq else None
+    except EngineError as exc:
+        shown: dict[str, Any] = {"error": exc.message}
+    else:
+        shown = preview(table, form, seq=seq)
+    status = 400 if "error" in shown else 200
+    if getattr(request, "htmx", False):
+        return respond(request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status)
+    if seq is not None:
+        from scoring.views.sitting.correct import correct_context  # the correction page, prefilled
+
+        van = Van.objects.filter(sitting=sitting, seq=seq, is_current=True).first()
+        if van is not None:
+            context = correct_context(sitting, van, form=form, key=request.POST.get("key") or new_key(),
+                                      reason=request.POST.get("reason", ""), preview=shown)
+            return respond(request, CORRECT, context, status=status)
+    context = page_context(sitting, form=form, key=request.POST.get("key") or None,
+                           seq=_seq_or_none(request.POST.get("seq")), preview=shown)
+    return respond(request, DETAIL, context, status=status)
+
+
+def _seq_or_none(value: Any) -> int | None:
+    try:
+        return posted_seq(value)
+    except EngineError:
+        return None
+
+
+@require_POST
+@missing_in_vietnamese
+def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record ván ``seq`` with the form's idempotency key: a repeat answers as the first time did;
+    a number someone else took is refused (409) with the sitting as it stands now."""
+    sitting = get_sitting(pk)
+    table = Table.of(sitting)
+    form = VanForm.from_post(request.POST, sitting.seats.count())
+    key = request.POST.get("key") or None
+    try:
+        key = posted_key(request)
+        seq = posted_seq(request.POST.get("seq"))
+        record = form.record(table.game)
+        written = van_record(sitting=sitting.pk, seq=seq, record=record, idempotency_key=key,
+                             entered_by=user_of(request), cards=form.cards)
+    except IdempotencyMismatch as exc:
+        return _refused(request, sitting, form, exc.message, 422)
+    except SequenceConflict as exc:
+        return _refused(request, sitting, form, exc.message, 409, taken=exc.state.get("van"))
+    except EngineError as exc:
+        sitting.refresh_from_db()
+        context = page_context(sitting, form=form, key=key, seq=_seq_or_none(request.POST.get("seq")),
+                               error=exc.message, preview=preview(table, form, seq=None))
+        return respond(request, DETAIL, context, partial="sitting", status=400)
+    van = written.obj
+    notice = (f"Ván {van.seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì."
+              if written.answer.replayed else f"Đã lưu ván {van.seq}: {describe(table, van.record)}.")
+    if getattr(request, "htmx", False):
+        sitting.refresh_from_db()
+        return respond(request, DETAIL, page_context(sitting, notice=notice), partial="sitting")
+    messages.success(request, notice)
+    return vary(redirect("scoring:sitting", pk=sitting.pk))
+
+
+def _refused(
+    request: HttpRequest, sitting: Sitting, form: VanForm, message: str, status: int,
+    taken: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """Show the sitting as it stands now with the message; the taps are kept, under a new key and
+    the next free number, so nothing is appended unless the scorekeeper taps "Lưu ván" again."""
+    sitting.refresh_from_db()
+    table = Table.of(sitting)
+    shown = None
+    if taken:
+        shown = {"seq": taken["seq"], "summary": describe(table, taken["record"]),
+                 "by": taken.get("entered_by") or "khách (chưa đăng nhập)"}
+    context = page_context(sitting, form=form, error=message, conflict=shown,
+                           preview=preview(table, form, seq=None) if sitting.ended_at is None else {"idle": True})
+    return respond(request, DETAIL, context, partial="sitting", status=status)
