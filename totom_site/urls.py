@@ -16,6 +16,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    path("", include(("tournaments.urls", "tournaments"), namespace="tournaments")),
     path("", include(("scoring.urls", "scoring"), namespace="scoring")),
     prefix_default_language=False,
 )

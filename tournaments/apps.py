@@ -5,3 +5,10 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = "Giải đấu và hội làng"
+
+    def ready(self) -> None:
+        from scoring.services.sittings import sitting_changed
+        from tournaments.services.van import on_sitting_changed
+
+        # Writes to an event's sitting made outside tournaments.services.van still recompute.
+        sitting_changed.connect(on_sitting_changed, dispatch_uid="tournaments.on_sitting_changed")

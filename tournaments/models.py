@@ -1,1 +1,207 @@
-"""Events, tables (chiếu), rounds, seating and leaderboards (see the tournaments issue)."""
+"""Events (a festival or a club season), registrations, rounds, tables (chiếu) and leaderboards.
+
+A table of a round is one sitting of the ledger (:class:`scoring.models.Sitting`): its seats are
+the sitting's seats, its points the sitting's postings. A :class:`Leaderboard` is stored, rebuilt
+from the ledger by a Celery task (:mod:`tournaments.tasks`), and never computed per request.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from scoring.models import Mode, Player, RuleSetSnapshot, Sitting
+from scoring.models.sitting import GAME_CHOICES
+from tournaments.seating import Method, Remainder
+
+
+class EventKind(models.TextChoices):
+    FESTIVAL = "hoi", "Hội làng / giải đấu"
+    SEASON = "mua", "Mùa giải câu lạc bộ"
+
+
+class RoundFormat(models.TextChoices):
+    """How long a round lasts: a fixed number of ván, or a time limit (the table page shows the clock)."""
+
+    VAN = "van", "Số ván cố định"
+    TIME = "gio", "Giới hạn thời gian"
+
+
+class TieBreak(models.TextChoices):
+    POINTS = "points", "Tổng điểm"
+    WINS = "wins", "Số ván ù"
+    BEST_WIN = "best_win", "Ván ù lớn nhất"
+    PER_VAN = "per_van", "Điểm mỗi ván"
+    FEWER_VAN = "fewer_van", "Ít ván hơn"
+
+
+DEFAULT_TIE_BREAKS = [TieBreak.POINTS.value, TieBreak.WINS.value, TieBreak.BEST_WIN.value]
+
+
+def default_tie_breaks() -> list[str]:
+    return list(DEFAULT_TIE_BREAKS)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Event(models.Model):
+    name = models.CharField("tên giải", max_length=160)
+    slug = models.SlugField("mã", max_length=80, unique=True)
+    kind = models.CharField("loại", max_length=4, choices=EventKind.choices, default=EventKind.FESTIVAL)
+    date = models.DateField("ngày")
+    #: "mùng 6 tháng Giêng": computed from ``date`` when left empty (:mod:`tournaments.lunar`).
+    lunar_label = models.CharField("ngày âm lịch", max_length=60, blank=True)
+    game = models.CharField("trò chơi", max_length=20, choices=GAME_CHOICES)
+    rules = models.ForeignKey(
+        RuleSetSnapshot, verbose_name="lệ làng", on_delete=models.PROTECT, related_name="events"
+    )
+    mode = models.CharField("cách tính", max_length=8, choices=Mode.choices, default=Mode.QUANG)
+    is_public = models.BooleanField("bảng điểm công khai", default=True)
+    round_format = models.CharField(
+        "thể thức vòng", max_length=4, choices=RoundFormat.choices, default=RoundFormat.VAN
+    )
+    van_per_round = models.PositiveSmallIntegerField("số ván mỗi vòng", default=8)
+    minutes_per_round = models.PositiveSmallIntegerField("số phút mỗi vòng", default=45)
+    #: Ranking keys in order (values of :class:`TieBreak`); the player's name settles the rest.
+    tie_breaks = models.JSONField("thứ tự xếp hạng", default=default_tie_breaks)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name="ban tổ chức", related_name="organised_events", blank=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người tạo", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField("tạo lúc", auto_now_add=True)
+    #: Results are final (no longer provisional) once set.
+    finished_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
+    #: Bumped in the same transaction as every change the standings read (a ván written at one of
+    #: the event's tables, a registration): a leaderboard built from a snapshot that read
+    #: ``ledger_seq = n`` holds every change up to n.
+    ledger_seq = models.BigIntegerField("số lần sổ thay đổi", default=0)
+    #: Debounce marker: a recompute is already queued to run at this time (see services.leaderboard).
+    recompute_due_at = models.DateTimeField("tính lại lúc", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "giải đấu"
+        verbose_name_plural = "giải đấu"
+        ordering = ("-date", "-id")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "dang_ky", "Đã đăng ký"
+    CHECKED_IN = "co_mat", "Đã điểm danh"
+    WITHDRAWN = "rut", "Đã rút"
+
+
+class Registration(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, verbose_name="người chơi", on_delete=models.PROTECT, related_name="+")
+    #: Village, hamlet (giáp) or team the player stands for; standings are also summed by it.
+    team = models.CharField("làng / giáp / đội", max_length=120, blank=True)
+    status = models.CharField(
+        "trạng thái", max_length=8, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
+    )
+    #: The secret of the player's personal check-in link (shown as a QR code at the gate).
+    token = models.CharField("mã điểm danh", max_length=40, unique=True, default=new_token)
+    checked_in_at = models.DateTimeField("điểm danh lúc", null=True, blank=True)
+    created_at = models.DateTimeField("đăng ký lúc", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "đăng ký"
+        verbose_name_plural = "đăng ký"
+        ordering = ("event", "id")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="tournaments_registration_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.event}"
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField("vòng số")
+    method = models.CharField(
+        "cách xếp chỗ", max_length=10,
+        choices=[(Method.RANDOM.value, "Bốc thăm"), (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
+                 (Method.STANDINGS.value, "Theo bảng điểm")],
+    )
+    remainder = models.CharField(
+        "người dư", max_length=8,
+        choices=[(Remainder.BYE.value, "Nghỉ vòng này"), (Remainder.SMALLER.value, "Chiếu ít người hơn")],
+        default=Remainder.BYE.value,
+    )
+    seed = models.BigIntegerField("hạt giống bốc thăm", default=0)
+    #: Ids of the players who sit out this round.
+    byes = models.JSONField("người nghỉ", default=list, blank=True)
+    created_at = models.DateTimeField("xếp lúc", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "vòng"
+        verbose_name_plural = "vòng"
+        ordering = ("event", "number")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="tournaments_round_number_once"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="tournaments_round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Vòng {self.number}"
+
+
+class Table(models.Model):
+    """A chiếu of a round: one sitting of the ledger (its seats are the sitting's)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField("chiếu số")
+    sitting = models.OneToOneField(
+        Sitting, verbose_name="canh bài", on_delete=models.PROTECT, related_name="event_table"
+    )
+    #: Denormalised from the round, so the event's sittings are one indexed look-up.
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    started_at = models.DateTimeField("bắt đầu lúc", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "chiếu"
+        verbose_name_plural = "chiếu"
+        ordering = ("round", "number")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="tournaments_table_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Chiếu {self.number}"
+
+
+class Leaderboard(models.Model):
+    """The stored standings of an event, as last rebuilt from the ledger.
+
+    ``version`` only increases (``F() + 1`` on every write); ``ledger_seq`` is the event's
+    :attr:`Event.ledger_seq` the rows were built from, and a write happens only when it is newer
+    (a conditional UPDATE), so a stale result never overwrites a newer one.
+    """
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="leaderboard")
+    version = models.PositiveBigIntegerField("phiên bản", default=0)
+    ledger_seq = models.BigIntegerField("dựng từ sổ thay đổi số", default=-1)
+    computed_at = models.DateTimeField("tính lúc", null=True, blank=True)
+    #: Players, ranked: see :func:`tournaments.selectors.standings.compute_standings`.
+    rows = models.JSONField("bảng người chơi", default=list, blank=True)
+    #: Villages, hamlets or teams, ranked.
+    teams = models.JSONField("bảng làng / đội", default=list, blank=True)
+    van_count = models.PositiveIntegerField("số ván", default=0)
+    duration_ms = models.PositiveIntegerField("thời gian tính (ms)", default=0)
+
+    class Meta:
+        verbose_name = "bảng xếp hạng"
+        verbose_name_plural = "bảng xếp hạng"
+
+    def __str__(self) -> str:
+        return f"{self.event} · v{self.version}"

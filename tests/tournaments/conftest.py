@@ -1,0 +1,162 @@
+"""Fixtures of the tournaments tests: an event with its players, and a real Celery worker.
+
+The worker is a subprocess (``celery -A totom_site worker --pool=solo``) on the suite's Redis
+broker and pytest-django's PostgreSQL *test* database, started once per session after the test
+database exists and stopped by its own PID. Tests that need it are marked ``celery`` and use
+``django_db(transaction=True)`` so the worker sees their commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = [
+    ("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"), ("Em", "Giáp Đông"),
+    ("Giang", "Giáp Đoài"), ("Hà", "Giáp Đoài"), ("Khánh", "Giáp Đoài"), ("Lan", "Giáp Đoài"), ("Minh", "Giáp Đoài"),
+]
+
+
+def _database_url() -> str:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail(
+            "Các bài kiểm tra Celery cần PostgreSQL (DATABASE_URL=postgres://…): the worker must share "
+            "the test database. Run them through `make test` or .ci/services.sh start_postgres.",
+            pytrace=False,
+        )
+    auth = quote(db["USER"] or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker.startswith("redis://"):
+        pytest.fail(
+            f"Celery tests need a Redis broker, got CELERY_BROKER_URL={broker!r}. "
+            "`make test` provides one; by hand: source .ci/services.sh; start_redis.",
+            pytrace=False,
+        )
+    from totom_site.celery import app
+
+    name = f"tournaments-tests-{os.getpid()}@localhost"
+    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker}
+    log = tempfile.NamedTemporaryFile(prefix="celery-worker-", suffix=".log", delete=False)  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "totom_site", "worker", "--pool=solo", "--concurrency=1",
+         "-l", "WARNING", "-n", name, "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 40
+        while not app.control.ping(destination=[name], timeout=0.5):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Celery worker did not start:\n{Path(log.name).read_text()}", pytrace=False)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+        os.unlink(log.name)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """The pages keep rendered boards and event states in the (per-process) cache: start empty."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _worker_for_celery_tests(request: pytest.FixtureRequest) -> None:
+    """Tests marked ``celery`` get the session's real worker (started on first use)."""
+    if request.node.get_closest_marker("celery"):
+        request.getfixturevalue("celery_worker_process")
+
+
+def wait_for(check: Callable[[], Any], *, timeout: float = 15.0, every: float = 0.1) -> Any:
+    """Poll ``check`` until it returns something truthy; fail with its last value on timeout."""
+    deadline = time.monotonic() + timeout
+    value = check()
+    while not value:
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting (last value: {value!r})")
+        time.sleep(every)
+        value = check()
+    return value
+
+
+@pytest.fixture
+def make_event() -> Callable[..., Any]:
+    """An event of Tổ Tôm Bí Ngũ (luật 2005, đánh quăng) with the 10 players registered."""
+    from tournaments.services.events import check_in, event_create, registration_add
+
+    def make(*, checked_in: int = 10, **options: Any) -> Any:
+        fields = {"name": "Hội làng Xuân Ất Tỵ", "date": dt.date(2025, 2, 3), "game": "to-tom-5",
+                  "rules": "luat-2005", "mode": "quang", **options}
+        event = event_create(**fields)
+        for i, (name, team) in enumerate(PLAYERS):
+            reg = registration_add(event=event, name=name, team=team)
+            if i < checked_in:
+                check_in(registration=reg)
+        return event
+
+    return make
+
+
+def seat_names(table: Any) -> list[str]:
+    return [s.name for s in table.sitting.seats.order_by("position")]
+
+
+@pytest.fixture
+def seated(make_event: Callable[..., Any]) -> tuple[Any, list[Any]]:
+    """The event with round 1 seated (random draw, seed 11): two tables of five."""
+    from tournaments.models import Table
+    from tournaments.services.rounds import round_seat
+
+    event = make_event()
+    round_seat(event=event, method="random", seed=11)
+    return event, list(Table.objects.filter(event=event).order_by("number").select_related("sitting"))
+
+
+def record(table: Any, seq: int, winner: str, cuoc: list[str]) -> None:
+    """Record a won ván at an event's table through the tournaments service."""
+    from tournaments.services.van import event_van_record
+
+    event_van_record(table=table, seq=seq, record={"winner": winner, "cuoc": cuoc}, idempotency_key=None)
+
+
+def settled_board(event: Any) -> Any:
+    """Wait until no recompute is due and the stored board reflects every change; return it."""
+    from django.utils import timezone
+
+    from tournaments.models import Event, Leaderboard
+
+    def check() -> Any:
+        fresh = Event.objects.get(pk=event.pk)
+        board = Leaderboard.objects.get(event=event)
+        due = fresh.recompute_due_at
+        quiet = due is None or due < timezone.now() - dt.timedelta(milliseconds=300)
+        return quiet and board.ledger_seq == fresh.ledger_seq and board
+
+    return wait_for(check)

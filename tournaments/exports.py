@@ -1,0 +1,78 @@
+"""CSV exports: the standings (from the stored leaderboard) and each player's statement (from
+the ledger). UTF-8 with a byte-order mark, so Excel opens the Vietnamese names correctly."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from django.utils import timezone
+
+from scoring.text import vi_slugify
+from tournaments.models import Event
+from tournaments.selectors.pages import board_state, cuoc_name, player_statement, registration_for
+
+__all__ = ["csv_response", "standings_csv", "statement_csv"]
+
+BOM = "\ufeff"
+
+
+def csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> HttpResponse:
+    buffer = io.StringIO()
+    buffer.write(BOM)
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows([_safe(v) for v in row] for row in rows)
+    response = HttpResponse(buffer.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _safe(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula ("=…", "+…", "@…") is quoted with an apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _cuoc(counts: dict[str, int]) -> str:
+    return "; ".join(f"{cuoc_name(slug)} ×{n}" for slug, n in counts.items())
+
+
+def standings_csv(event: Event) -> HttpResponse:
+    """The stored standings, by player (one row each), then by village/hamlet/team."""
+    state = board_state(event)
+    suffix = "-tam-tinh" if state.provisional else ""
+    header = ["Hạng", "Người chơi", "Làng / giáp / đội", "Điểm", "Số ván", "Ván ù", "Ván ù lớn nhất",
+              "Điểm mỗi ván", "Cước", "Ghi chú"]
+    rows: list[list[Any]] = [
+        [r["rank"], r["name"], r["team"], r["points"], r["van"], r["wins"], r["best_win"], r["per_van"],
+         _cuoc(r["cuoc"]), ", ".join(n for n, on in (("đồng hạng", r["tied"]), ("đã rút", r["withdrawn"])) if on)]
+        for r in state.board.rows
+    ]
+    rows.append([])
+    rows.append(["Hạng", "Làng / giáp / đội", "Số người", "Điểm", "Số ván", "Ván ù", "Ván ù lớn nhất",
+                 "Điểm mỗi ván", "Cước", ""])
+    rows.extend(
+        [t["rank"], t["name"], t["players"], t["points"], t["van"], t["wins"], t["best_win"], t["per_van"],
+         _cuoc(t["cuoc"]), ""]
+        for t in state.board.teams
+    )
+    return csv_response(f"{event.slug}-bang-xep-hang{suffix}.csv", header, rows)
+
+
+def statement_csv(event: Event, player_id: int) -> HttpResponse:
+    """One player's statement (sao kê): every point won or paid at the event, with why."""
+    reg = registration_for(event, player_id)
+    if reg is None:
+        raise Http404("Người này không đăng ký giải.")
+    header = ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
+    rows = [
+        [r["round"], r["table"], r["van"], timezone.localtime(r["at"]).strftime("%d/%m/%Y %H:%M"), r["amount"],
+         r["total"], r["why"]]
+        for r in player_statement(event, player_id)
+    ]
+    return csv_response(f"{event.slug}-sao-ke-{vi_slugify(reg.player.name) or player_id}.csv", header, rows)

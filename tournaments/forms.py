@@ -1,0 +1,59 @@
+"""Forms of the organiser's pages (validation only: the services do the writing)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from scoring.engine.games import GAMES
+from scoring.models import Mode
+from scoring.selectors.ledger import rule_sets
+from tournaments.models import EventKind, RoundFormat
+from tournaments.seating import Method, Remainder
+
+TIE_BREAK_CHOICES = [
+    ("points,wins,best_win", "Điểm → số ván ù → ván ù lớn nhất"),
+    ("points,per_van,wins", "Điểm → điểm mỗi ván → số ván ù"),
+    ("points,best_win,wins", "Điểm → ván ù lớn nhất → số ván ù"),
+    ("wins,points,best_win", "Số ván ù → điểm → ván ù lớn nhất"),
+    ("per_van,points,wins", "Điểm mỗi ván → điểm → số ván ù"),
+]
+
+METHOD_CHOICES = [
+    (Method.RANDOM.value, "Bốc thăm ngẫu nhiên"),
+    (Method.ROTATION.value, "Xoay vòng, tránh gặp lại đối thủ"),
+    (Method.STANDINGS.value, "Theo bảng điểm (mạnh gặp mạnh)"),
+]
+REMAINDER_CHOICES = [
+    (Remainder.BYE.value, "Người dư nghỉ vòng này"),
+    (Remainder.SMALLER.value, "Xếp chiếu ít người hơn (nếu trò chơi cho phép)"),
+]
+
+
+def _rules_choices() -> list[tuple[str, str]]:
+    return [(r["slug"], r["name"] + (" ★" if r["saved"] else "")) for r in rule_sets()]
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label="Tên giải", max_length=160)
+    date = forms.DateField(label="Ngày (dương lịch)", widget=forms.DateInput(attrs={"type": "date"}))
+    lunar = forms.CharField(label="Ngày âm lịch (để trống: tự tính)", max_length=60, required=False)
+    kind = forms.ChoiceField(label="Loại giải", choices=EventKind.choices)
+    game = forms.ChoiceField(label="Trò chơi", choices=[(s.value, g.name_vi) for s, g in GAMES.items()])
+    rules = forms.ChoiceField(label="Lệ làng", choices=_rules_choices)
+    mode = forms.ChoiceField(label="Cách tính", choices=Mode.choices)
+    round_format = forms.ChoiceField(label="Thể thức mỗi vòng", choices=RoundFormat.choices)
+    van_per_round = forms.IntegerField(label="Số ván mỗi vòng", min_value=1, max_value=200, initial=8)
+    minutes_per_round = forms.IntegerField(label="Số phút mỗi vòng", min_value=1, max_value=600, initial=45)
+    tie_breaks = forms.ChoiceField(label="Xếp hạng theo", choices=TIE_BREAK_CHOICES)
+    is_public = forms.BooleanField(label="Bảng điểm công khai", required=False, initial=True)
+
+
+class RegistrationForm(forms.Form):
+    name = forms.CharField(label="Tên người chơi", max_length=80)
+    team = forms.CharField(label="Làng / giáp / đội", max_length=120, required=False)
+    check_in = forms.BooleanField(label="Điểm danh luôn", required=False)
+
+
+class SeatRoundForm(forms.Form):
+    method = forms.ChoiceField(label="Cách xếp chỗ", choices=METHOD_CHOICES)
+    remainder = forms.ChoiceField(label="Người dư", choices=REMAINDER_CHOICES)

@@ -1,0 +1,150 @@
+"""Reads behind the pages: who may see what, the board's live state, a table, a player's statement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from scoring.engine.cuoc import CATALOGUE
+from scoring.models import Account, Posting, TransactionKind
+from scoring.selectors.ledger import balances, van_list
+from tournaments.models import Event, Leaderboard, Registration, Round, RoundFormat, Table
+
+__all__ = [
+    "BoardState",
+    "board_state",
+    "cuoc_name",
+    "cuoc_scorers",
+    "is_organiser",
+    "player_statement",
+    "rounds_with_tables",
+    "table_view",
+    "visible_events",
+]
+
+
+def is_organiser(user: Any, event: Event) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or event.organisers.filter(pk=user.pk).exists())
+
+
+def visible_events(user: Any) -> QuerySet[Event]:
+    """Public events, and the ones the user organises."""
+    events = Event.objects.all()
+    if getattr(user, "is_staff", False):
+        return events
+    if getattr(user, "is_authenticated", False):
+        return events.filter(Q(is_public=True) | Q(organisers=user)).distinct()
+    return events.filter(is_public=True)
+
+
+def cuoc_name(slug: str) -> str:
+    cuoc = CATALOGUE.get(slug)
+    return cuoc.name if cuoc else slug
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    event: Event
+    board: Leaderboard
+    #: A ván was recorded after the stored board was built: a recompute is on its way.
+    pending: bool
+
+    @property
+    def provisional(self) -> bool:
+        return self.event.finished_at is None or self.pending
+
+    @property
+    def tag(self) -> str:
+        """What the polling page already shows: the same tag answers 204 (nothing to swap)."""
+        return f"{self.board.version}.{int(self.pending)}.{int(self.event.finished_at is not None)}"
+
+
+def board_state(event: Event) -> BoardState:
+    """The stored leaderboard of an event (already loaded with ``select_related``: no query)."""
+    board = getattr(event, "leaderboard", None) or Leaderboard(event=event)
+    return BoardState(event, board, board.ledger_seq < event.ledger_seq)
+
+
+def cuoc_scorers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who scored which cước (rarest first): "Chi Nẩy: Bình ×1"."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for row in rows:
+        for slug, n in row.get("cuoc", {}).items():
+            found.setdefault(slug, []).append((row["name"], n))
+    out = [
+        {"slug": slug, "name": cuoc_name(slug), "total": sum(n for _, n in who),
+         "who": sorted(who, key=lambda w: (-w[1], w[0]))}
+        for slug, who in found.items()
+    ]
+    return sorted(out, key=lambda c: (c["total"], c["name"]))
+
+
+def rounds_with_tables(event: Event) -> list[Round]:
+    rounds = list(Round.objects.filter(event=event).order_by("-number").prefetch_related("tables__sitting__seats"))
+    return rounds
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table: Table
+    seats: list[tuple[str, int]]
+    van: list[dict[str, Any]]
+    next_seq: int
+    deadline: datetime | None
+    van_limit: int | None
+
+    @property
+    def over(self) -> bool:
+        if self.deadline is not None:
+            return timezone.now() >= self.deadline
+        return self.van_limit is not None and self.next_seq > self.van_limit
+
+
+def table_view(table: Table) -> TableView:
+    event = table.event
+    sitting = table.sitting
+    van = van_list(sitting)
+    for v in van:
+        v["cuoc_names"] = [cuoc_name(slug) for slug in v["cuoc"]]
+    timed = event.round_format == RoundFormat.TIME
+    return TableView(
+        table=table,
+        seats=list(balances(sitting, play_only=True).players.items()),
+        van=van,
+        next_seq=len(van) + 1,
+        deadline=table.started_at + timedelta(minutes=event.minutes_per_round) if timed else None,
+        van_limit=None if timed else event.van_per_round,
+    )
+
+
+def player_statement(event: Event, player_id: int) -> list[dict[str, Any]]:
+    """Every posting of the player at the event's tables as the ledger stands (reversed ones and
+    their reversals left out, settle-up left out), with a running total. 1 query."""
+    rows = (
+        Posting.objects.filter(
+            sitting__event_table__event=event, account=Account.PLAYER, seat__player_id=player_id,
+            transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
+            transaction__reversed_by__isnull=True,
+        )
+        .order_by("sitting__event_table__round__number", "sitting__event_table__number",
+                  "transaction__van__seq", "transaction_id", "line")
+        .values_list("sitting__event_table__round__number", "sitting__event_table__number",
+                     "transaction__van__seq", "transaction__created_at", "amount", "why")
+    )
+    total = 0
+    out = []
+    for round_no, table_no, seq, at, amount, why in rows:
+        total += amount
+        out.append({"round": round_no, "table": table_no, "van": seq, "at": at, "amount": amount,
+                    "total": total, "why": why})
+    return out
+
+
+def registration_for(event: Event, player_id: int) -> Registration | None:
+    return Registration.objects.filter(event=event, player_id=player_id).select_related("player").first()

@@ -1,0 +1,183 @@
+"""Events, registrations and check-in."""
+
+from __future__ import annotations
+
+from datetime import date as Date
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.engine.errors import EngineError
+from scoring.engine.games import get_game
+from scoring.engine.rules import RuleSet
+from scoring.engine.settlement import initial_state
+from scoring.models import Player
+from scoring.services.people import player_create
+from scoring.services.rules import resolve_rules, snapshot_for
+from scoring.text import vi_slugify
+from tournaments.lunar import lunar_label
+from tournaments.models import (
+    Event,
+    EventKind,
+    Leaderboard,
+    Registration,
+    RegistrationStatus,
+    RoundFormat,
+    TieBreak,
+    default_tie_breaks,
+)
+from tournaments.services.leaderboard import ledger_changed
+
+__all__ = [
+    "check_in",
+    "check_in_by_token",
+    "event_create",
+    "event_finish",
+    "registration_add",
+    "registration_withdraw",
+]
+
+User = AbstractBaseUser
+
+
+def _unique_slug(base: str) -> str:
+    base = (vi_slugify(base) or "giai")[:70]
+    slug, n = base, 1
+    while Event.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _tie_breaks(value: list[str] | None) -> list[str]:
+    if not value:
+        return default_tie_breaks()
+    unknown = [v for v in value if v not in TieBreak.values]
+    if unknown:
+        raise EngineError(f"Tiêu chí xếp hạng không hợp lệ: {', '.join(unknown)}.")
+    return list(dict.fromkeys(value))
+
+
+def _check_game(game: str, rules: RuleSet, mode: str) -> None:
+    spec = get_game(game)
+    names = [f"Người {i}" for i in range(1, spec.players_max + 1)]
+    initial_state(names, game, rules, mode)  # the engine refuses a rule set of another game
+
+
+@transaction.atomic
+def event_create(
+    *,
+    name: str,
+    date: Date,
+    game: str,
+    rules: Any,
+    mode: str = "quang",
+    kind: str = EventKind.FESTIVAL,
+    lunar: str = "",
+    is_public: bool = True,
+    round_format: str = RoundFormat.VAN,
+    van_per_round: int = 8,
+    minutes_per_round: int = 45,
+    tie_breaks: list[str] | None = None,
+    slug: str = "",
+    created_by: User | None = None,
+) -> Event:
+    """Create an event with its (empty) stored leaderboard; the creator becomes an organiser.
+
+    ``rules``: a preset or saved village rule set's slug, a spec, or a RuleSet (snapshotted, so a
+    later change of the village's rules never rewrites the event). ``lunar`` empty: computed.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise EngineError("Hãy đặt tên cho giải.")
+    if kind not in EventKind.values or round_format not in RoundFormat.values:
+        raise EngineError("Loại giải hoặc thể thức vòng không hợp lệ.")
+    if van_per_round < 1 or minutes_per_round < 1:
+        raise EngineError("Số ván và số phút mỗi vòng phải lớn hơn 0.")
+    the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
+    _check_game(game, the_rules, mode)
+    event = Event.objects.create(
+        name=name[:160], slug=_unique_slug(slug or name), kind=kind, date=date,
+        lunar_label=(lunar or "").strip()[:60] or lunar_label(date), game=game, rules=snapshot_for(the_rules),
+        mode=mode, is_public=is_public, round_format=round_format, van_per_round=van_per_round,
+        minutes_per_round=minutes_per_round, tie_breaks=_tie_breaks(tie_breaks), created_by=created_by,
+    )
+    if created_by is not None:
+        event.organisers.add(created_by)
+    Leaderboard.objects.create(event=event)
+    return event
+
+
+def event_finish(*, event: Event) -> Event:
+    """Mark the results final: the scoreboard stops saying "tạm tính"."""
+    Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now())
+    event.refresh_from_db(fields=["finished_at"])
+    return event
+
+
+@transaction.atomic
+def registration_add(
+    *, event: Event, name: str = "", player: Player | None = None, team: str = ""
+) -> Registration:
+    """Register a player (an existing one, or a new one by name) with their village/hamlet/team.
+
+    Names are unique within an event: a table's seats are named after the players.
+    """
+    if player is None:
+        player = player_create(name=name).obj
+    team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
+    clash = Registration.objects.filter(event=event, player__name=player.name).exclude(player=player)
+    if clash.exists():
+        raise EngineError(
+            f"Giải đã có người tên '{player.name}'; hãy thêm tên làng hoặc giáp để phân biệt, "
+            f"ví dụ '{player.name} ({team or 'Đông'})'."
+        )
+    earlier = Registration.objects.filter(event=event, player=player).first()
+    if earlier is not None:
+        if earlier.status != RegistrationStatus.WITHDRAWN:
+            raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.")
+        earlier.status, earlier.checked_in_at, earlier.team = RegistrationStatus.REGISTERED, None, team
+        earlier.save(update_fields=["status", "checked_in_at", "team"])
+        ledger_changed(event.pk)
+        return earlier
+    try:
+        with transaction.atomic():
+            reg = Registration.objects.create(event=event, player=player, team=team)
+    except IntegrityError:
+        raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.") from None
+    ledger_changed(event.pk)  # the standings list every registered player
+    return reg
+
+
+def _check_in(reg: Registration) -> Registration:
+    if reg.status == RegistrationStatus.WITHDRAWN:
+        raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
+    Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
+        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now()
+    )
+    reg.refresh_from_db(fields=["status", "checked_in_at"])
+    return reg
+
+
+def check_in(*, registration: Registration) -> Registration:
+    """Check a player in (by an organiser). Checking in twice changes nothing."""
+    return _check_in(registration)
+
+
+def check_in_by_token(*, token: str) -> Registration:
+    """Check in through the player's personal link (the QR code at the gate)."""
+    reg = Registration.objects.select_related("player", "event").filter(token=token).first()
+    if reg is None:
+        raise EngineError("Mã điểm danh không đúng hoặc đã hết hạn; hãy hỏi ban tổ chức.")
+    return _check_in(reg)
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """Withdraw a player: no longer seated in later rounds (points already won stay)."""
+    Registration.objects.filter(pk=registration.pk).update(status=RegistrationStatus.WITHDRAWN)
+    ledger_changed(registration.event_id)  # the standings mark them
+    registration.refresh_from_db(fields=["status"])
+    return registration

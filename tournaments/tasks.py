@@ -1,0 +1,21 @@
+"""Celery tasks of the tournaments app. Thin: an id in, a rebuild from the ledger, idempotent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from tournaments.models import Event
+from tournaments.services.leaderboard import rebuild_leaderboard
+
+
+@shared_task(
+    name="tournaments.recompute_leaderboard", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] | None:
+    """Rebuild the event's leaderboard from the ledger; running it twice, late or concurrently
+    stores the same table (a stale result is never written over a newer one)."""
+    if not Event.objects.filter(pk=event_id).exists():
+        return None
+    return rebuild_leaderboard(event_id=event_id, force=force).to_dict()

@@ -1,0 +1,161 @@
+"""The organiser's pages: create an event, register and check in players, seat rounds,
+recompute the leaderboard (with its progress), close the event."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from scoring.engine.errors import EngineError
+from tournaments.forms import EventForm, RegistrationForm, SeatRoundForm
+from tournaments.models import Event, Registration, RegistrationStatus
+from tournaments.selectors.pages import board_state, rounds_with_tables
+from tournaments.services import leaderboard
+from tournaments.services.events import (
+    check_in,
+    event_create,
+    event_finish,
+    registration_add,
+    registration_withdraw,
+)
+from tournaments.services.rounds import round_seat
+from tournaments.views.common import is_htmx, organised_event, page
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = event_create(
+                name=data["name"], date=data["date"], lunar=data["lunar"], kind=data["kind"], game=data["game"],
+                rules=data["rules"], mode=data["mode"], round_format=data["round_format"],
+                van_per_round=data["van_per_round"], minutes_per_round=data["minutes_per_round"],
+                tie_breaks=data["tie_breaks"].split(","), is_public=data["is_public"], created_by=request.user,
+            )
+        except EngineError as exc:
+            error = exc.message
+        else:
+            return redirect("tournaments:manage", slug=event.slug)
+    return page(request, "tournaments/event_new.html", {"form": form, "error": error},
+                status=422 if error or form.errors else 200)
+
+
+def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
+    regs = list(Registration.objects.filter(event=event).select_related("player").order_by("id"))
+    present = sum(1 for r in regs if r.status == RegistrationStatus.CHECKED_IN)
+    link = reverse("tournaments:check_in_link", args=[event.slug, "TOKEN"])
+    return {
+        "event": event, "registrations": regs, "present": present, "rounds": rounds_with_tables(event),
+        "state": board_state(event), "done": True, "since": "",
+        "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
+        "check_in_base": request.build_absolute_uri(link).replace("TOKEN", ""), **extra,
+    }
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    event = organised_event(request, slug)
+    return page(request, "tournaments/manage.html", _manage_context(request, event))
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    event = organised_event(request, slug)
+    form = RegistrationForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            reg = registration_add(event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"])
+            if form.cleaned_data["check_in"]:
+                check_in(registration=reg)
+        except EngineError as exc:
+            error = exc.message
+    else:
+        error = "Hãy nhập tên người chơi."
+    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+                partial="players", status=422 if error else 200)
+
+
+def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: Any) -> HttpResponse:
+    event = organised_event(request, slug)
+    reg = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=reg_id)
+    error = None
+    try:
+        action(registration=reg)
+    except EngineError as exc:
+        error = exc.message
+    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+                partial="players", status=422 if error else 200)
+
+
+@login_required
+@require_POST
+def check_in_player(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
+    return _registration_action(request, slug, reg_id, check_in)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
+    return _registration_action(request, slug, reg_id, registration_withdraw)
+
+
+@login_required
+@require_POST
+def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
+    event = organised_event(request, slug)
+    form = SeatRoundForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            round_seat(event=event, method=form.cleaned_data["method"], remainder=form.cleaned_data["remainder"],
+                       created_by=request.user)
+        except EngineError as exc:
+            error = exc.message
+    else:
+        error = "Hãy chọn cách xếp chỗ."
+    return page(request, "tournaments/manage.html", _manage_context(request, event, seat_error=error),
+                partial="rounds", status=422 if error else 200)
+
+
+def _since(request: HttpRequest) -> datetime | None:
+    try:
+        return datetime.fromisoformat(request.GET.get("since", ""))
+    except ValueError:
+        return None
+
+
+@login_required
+def recompute(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: queue a full recompute (the organiser's button). GET: its progress, polled by htmx."""
+    event = organised_event(request, slug)
+    since = _since(request)
+    if request.method == "POST":
+        since = timezone.now()
+        leaderboard.queue_recompute(event.pk, force=True)
+    event = Event.objects.select_related("leaderboard").get(pk=event.pk)
+    state = board_state(event)
+    done = since is None or (state.board.computed_at is not None and state.board.computed_at >= since)
+    context = {"event": event, "state": state, "since": since.isoformat() if since else "", "done": done}
+    if not is_htmx(request) and request.method == "POST":
+        return redirect("tournaments:manage", slug=event.slug)
+    return page(request, "tournaments/manage.html", {**_manage_context(request, event), **context},
+                partial="recompute")
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, slug: str) -> HttpResponse:
+    event_finish(event=organised_event(request, slug))
+    return redirect("tournaments:manage", slug=slug)

@@ -1,0 +1,101 @@
+"""Public pages: the list of events, the scoreboard, the projector, the check-in link, exports.
+
+The scoreboard and the projector are served from the stored leaderboard (one query for the
+event and its board), never computed per request. Their board partial polls every 2 s with the
+tag of what it shows; while nothing changed the answer is an empty 204 (htmx swaps nothing).
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_http_methods
+
+from scoring.engine.errors import EngineError
+from tournaments.exports import standings_csv, statement_csv
+from tournaments.models import Leaderboard, Registration
+from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, is_organiser, visible_events
+from tournaments.services.events import check_in_by_token
+from tournaments.views.common import is_htmx, page, public_event
+
+#: Rows the projector shows (the crowd reads the top of the table from afar).
+PROJECTOR_ROWS = 12
+#: A rendered board is kept this long (its key changes with every new leaderboard version).
+BOARD_CACHE_SECONDS = 600
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = visible_events(request.user).order_by("-date", "-id")[:100]
+    return page(request, "tournaments/event_list.html", {"events": events})
+
+
+def _board_html(request: HttpRequest, template: str, state: BoardState, limit: int | None) -> str:
+    """The board partial, rendered once per leaderboard state and page (a per-process cache): a
+    polling phone or projector then costs one small query and a cache look-up, not a render.
+
+    The page's own query leaves the board's rows out; they are read only to render."""
+    def key(tag: str) -> str:
+        return f"tournaments:board:{state.event.pk}:{tag}:{template}:{limit}:{request.path}"
+
+    html = cache.get(key(state.tag))
+    if html is None:
+        board = Leaderboard.objects.filter(pk=state.board.pk).first() or state.board
+        state = BoardState(state.event, board, board.ledger_seq < state.event.ledger_seq)
+        context = {
+            "event": state.event, "state": state, "board": board, "rows": board.rows[:limit] if limit else board.rows,
+            "teams": board.teams, "cuoc": cuoc_scorers(board.rows),
+        }
+        html = render_to_string(f"{template}#board", context, request)
+        cache.set(key(state.tag), html, BOARD_CACHE_SECONDS)
+    return mark_safe(html)  # noqa: S308 - our own template's output
+
+
+def _board(request: HttpRequest, slug: str, template: str, limit: int | None) -> HttpResponse:
+    event = public_event(request, slug)
+    state = board_state(event)
+    if is_htmx(request) and request.GET.get("v") == state.tag:
+        response = HttpResponse(status=204)
+        response["Vary"] = "HX-Request"
+        return response
+    board_html = _board_html(request, template, state, limit)
+    if is_htmx(request):
+        response = HttpResponse(board_html)
+        response["Vary"] = "HX-Request"
+    else:
+        context = {"event": event, "board_html": board_html, "organiser": is_organiser(request.user, event)}
+        response = page(request, template, context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
+    return _board(request, slug, "tournaments/scoreboard.html", None)
+
+
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    return _board(request, slug, "tournaments/projector.html", PROJECTOR_ROWS)
+
+
+@require_http_methods(["GET", "POST"])
+def check_in_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The player's personal link (the QR code): a big button; the POST checks them in."""
+    reg = get_object_or_404(Registration.objects.select_related("player", "event"), event__slug=slug, token=token)
+    error = None
+    if request.method == "POST":
+        try:
+            reg = check_in_by_token(token=token)
+        except EngineError as exc:
+            error = exc.message
+    return page(request, "tournaments/check_in.html", {"reg": reg, "event": reg.event, "error": error},
+                partial="status", status=422 if error else 200)
+
+
+def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    return standings_csv(public_event(request, slug, fresh=True))
+
+
+def export_statement(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    return statement_csv(public_event(request, slug, fresh=True), player_id)
