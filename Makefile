@@ -18,10 +18,10 @@ deps: .venv/.synced
 
 # Debian packages, installed only when missing (apt needs `apt-get update` once first).
 system-deps-run:
-	@bash .ci/apt.sh gettext
+	@bash .ci/apt.sh gettext libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 
 system-deps-test:
-	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core
+	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
 
 messages: deps system-deps-run
 	@$(PY) manage.py compilemessages --ignore=.venv -v 0
