@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 
 from scoring.engine.errors import RuleError
 from scoring.engine.rules import PRESETS, RuleSet, load_rules, merge_overrides
@@ -30,7 +30,7 @@ def resolve_rules(spec: Any) -> RuleSet:
     if isinstance(spec, str):
         if spec in PRESETS:
             return load_rules(spec)
-        village = VillageRuleSet.objects.select_related("snapshot").filter(slug=spec).first()
+        village = _saved(spec)
         if village is None:
             raise RuleError(
                 f"Không có bộ luật '{spec}'. Bộ luật có sẵn: {', '.join(PRESETS)}, "
@@ -38,11 +38,21 @@ def resolve_rules(spec: Any) -> RuleSet:
             )
         return village.rules()
     if isinstance(spec, Mapping) and isinstance(spec.get("preset"), str) and spec["preset"] not in PRESETS:
-        village = VillageRuleSet.objects.filter(slug=spec["preset"]).first()
+        village = _saved(spec["preset"])
         if village is not None:
             changes = {k: v for k, v in spec.items() if k != "preset"}
             return load_rules(merge_overrides(village.spec(), changes))
     return load_rules(spec)
+
+
+def _saved(slug: str) -> VillageRuleSet | None:
+    """The saved village rule set of that slug; None when there is none (or no database yet:
+    the CLI commands work on presets before ``migrate`` has ever run)."""
+    try:
+        with transaction.atomic():
+            return VillageRuleSet.objects.select_related("snapshot").filter(slug=slug).first()
+    except DatabaseError:
+        return None
 
 
 @transaction.atomic
