@@ -7,6 +7,7 @@ environment to guess where it runs.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 
@@ -40,6 +41,8 @@ INSTALLED_APPS = [
     "django_celery_results",
     "scoring",
     "tournaments",
+    "django_eventstream",
+    "tournaments.console",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +161,20 @@ CELERY_TIMEZONE = TIME_ZONE
 
 LOGIN_URL = "/admin/login/"
 
+# Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
+# stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
+# set, events sent from any process (Celery, another app server) reach every display.
+EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])
+if env.str("REDIS_URL", default=""):
+    _redis_url = urlsplit(env.str("REDIS_URL"))
+    EVENTSTREAM_REDIS = {
+        "host": _redis_url.hostname or "127.0.0.1",
+        "port": _redis_url.port or 6379,
+        "db": int(_redis_url.path.strip("/") or 0),
+        **({"password": _redis_url.password} if _redis_url.password else {}),
+    }
+
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
     X_FRAME_OPTIONS = "DENY"
@@ -165,6 +182,14 @@ if not DEBUG:
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HSTS (docs/reliability.md): off by default (a club laptop serves plain HTTP on the LAN); a
+# deployment behind TLS sets these. Behind a TLS-terminating proxy, also set
+# DJANGO_SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO,https so the SSL redirect does not loop.
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+if env.str("DJANGO_SECURE_PROXY_SSL_HEADER", default=""):
+    SECURE_PROXY_SSL_HEADER = tuple(env.list("DJANGO_SECURE_PROXY_SSL_HEADER"))
 
 LOGGING = {
     "version": 1,

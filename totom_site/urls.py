@@ -4,11 +4,15 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
+from django_eventstream.views import events as event_stream
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
+    path("api/v1/", include(("tournaments.console.api_urls", "console-api"), namespace="console-api")),
+    # Live audience display of a festival table: one SSE channel per table (django-eventstream).
+    path("su-kien/ban/<int:table_id>/", event_stream, {"format-channels": ["ban-{table_id}"]}, name="console-events"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
@@ -17,6 +21,7 @@ urlpatterns += i18n_patterns(
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("", include(("tournaments.urls", "tournaments"), namespace="tournaments")),
+    path("", include(("tournaments.console.urls", "console"), namespace="console")),
     path("", include(("scoring.urls", "scoring"), namespace="scoring")),
     prefix_default_language=False,
 )

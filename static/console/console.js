@@ -1,0 +1,90 @@
+/* Sổ Tôm: the Trung Quân console. htmx does the taps; this file adds a fresh Idempotency-Key to
+   every tap, keeps the ván timer running, and listens to the table's event stream so signals sent
+   by drum pads (the hardware API) or another tablet show here too (no polling). */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("tq");
+  if (!root) { return; }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return "k-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.verb === "post") { event.detail.headers["Idempotency-Key"] = newKey(); }
+  });
+
+  /* ---- the ván timer ---------------------------------------------------------------------- */
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function tick() {
+    var el = document.querySelector("[data-timer]");
+    if (!el) { return; }
+    var since = el.getAttribute("data-since");
+    if (!since) { el.textContent = "—"; return; }
+    var offset = Date.parse(el.getAttribute("data-now")) - (el._loadedAt || (el._loadedAt = Date.now()));
+    var secs = Math.max(0, Math.floor((Date.now() + offset - Date.parse(since)) / 1000));
+    el.textContent = pad(Math.floor(secs / 60)) + ":" + pad(secs % 60);
+  }
+  window.setInterval(tick, 1000);
+  document.body.addEventListener("htmx:afterSwap", tick);
+  tick();
+
+  /* ---- live: the table's event stream ----------------------------------------------------- */
+
+  var lastId = root.getAttribute("data-stream-id") || "";
+  var source = null;
+
+  /* Re-render the live part; one request at a time, and once more if an event came meanwhile
+     (so the last event is always shown, whatever order the answers arrive in). */
+  var inFlight = false;
+  var again = false;
+  function refresh() {
+    if (inFlight) { again = true; return; }
+    inFlight = true;
+    htmx.ajax("GET", root.getAttribute("data-live-url"), { target: "#tq-live", swap: "outerHTML" })
+      .then(done, done);
+  }
+  function done() {
+    inFlight = false;
+    if (again) { again = false; refresh(); }
+  }
+
+  function openVanForm(seat) {
+    var slot = document.getElementById("tq-van");
+    if (!slot || slot.querySelector("form")) { return; }
+    htmx.ajax("GET", root.getAttribute("data-van-form-url") + "?winner=" + encodeURIComponent(seat),
+              { target: "#tq-van", swap: "innerHTML" });
+  }
+
+  function listen(type, fn) {
+    source.addEventListener(type, function (event) {
+      if (event.lastEventId) { lastId = event.lastEventId; }
+      var data = null;
+      try { data = JSON.parse(event.data); } catch (e) { data = null; }
+      fn(data);
+    });
+  }
+
+  function connect() {
+    var url = root.getAttribute("data-events-url") + (lastId ? "?lastEventId=" + encodeURIComponent(lastId) : "");
+    source = new EventSource(url);
+    listen("signal", function (data) {
+      refresh();
+      if (data && data.signal.effect === "u" && data.signal.seat !== "trung_quan") { openVanForm(data.signal.seat); }
+    });
+    listen("state", refresh);
+    listen("announce", refresh);
+    source.addEventListener("stream-reset", refresh);
+    source.onerror = function () {
+      if (source.readyState === EventSource.CLOSED) { window.setTimeout(connect, 3000); }
+    };
+  }
+
+  window.addEventListener("offline", function () { if (source) { source.close(); } });
+  window.addEventListener("online", function () { connect(); refresh(); });
+  if (window.EventSource) { connect(); }
+})();

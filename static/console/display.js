@@ -1,0 +1,242 @@
+/* Sổ Tôm: the audience display of a Tổ Tôm Điếm table. Read-only, live by Server-Sent Events
+   (no polling). Every event carries the table's whole state; signal events also flash the seat,
+   join the ticker and play their drum pattern. The stream resumes from the last event id after a
+   disconnection (Last-Event-ID), so nothing is missed; a display too far behind (the server no
+   longer has the events it missed, or a gap in the ids) reloads its state. */
+(function () {
+  "use strict";
+
+  var body = document.body;
+  var eventsUrl = body.getAttribute("data-events-url");
+  var lastId = body.getAttribute("data-stream-id") || "";
+  var state = JSON.parse(document.getElementById("dp-state").textContent);
+  var recent = JSON.parse(document.getElementById("dp-recent").textContent);
+  var clockOffset = 0;          // server time − this screen's time, in ms
+  var source = null;
+  var retryTimer = null;
+  var retryDelay = 1000;
+  var offlineSince = null;
+  var seen = {};
+  var TICKER_SIZE = 8;
+  var LONG_TEXT = 12;           // a longer display text ("Ăn hai đánh một, trả chén") is set smaller
+  var SOUND_MAX_AGE_MS = 5000;  // replayed (old) signals are shown, not played
+  var TOO_LONG_OFFLINE_MS = 10 * 60 * 1000;
+
+  var api = window.totomDisplay = { received: [], lastId: lastId, reloads: 0 };
+
+  function $(id) { return document.getElementById(id); }
+  function seatEl(position) { return document.querySelector('.dp-seat[data-seat="' + position + '"]'); }
+  function role(el, name) { return el.querySelector('[data-role="' + name + '"]'); }
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "−" + (-n) : "0"; }
+
+  function setConn(kind, text) {
+    var el = $("dp-conn");
+    el.setAttribute("data-state", kind);
+    el.textContent = text;
+  }
+
+  /* ---- state ------------------------------------------------------------------------------ */
+
+  function renderSeat(seat) {
+    var el = seatEl(seat.position);
+    if (!el) { return; }
+    el.classList.toggle("is-dealer", !!seat.dealer);
+    el.classList.toggle("is-turn", !!seat.turn);
+    el.classList.toggle("is-u", !!seat.u);
+    el.classList.toggle("is-chiu", !!seat.chiu);
+    el.querySelector(".dp-name").textContent = seat.name;
+    el.querySelector(".dp-cai").hidden = !seat.dealer;
+    var last = seat.last;
+    role(el, "icon").textContent = last ? last.icon : "";
+    role(el, "display").textContent = last ? last.display : "";
+    role(el, "display").classList.toggle("is-long", !!last && last.display.length > LONG_TEXT);
+    role(el, "label").textContent = last ? last.label : "";
+    role(el, "signal").setAttribute("data-signal", last ? last.signal : "");
+    var flags = role(el, "flags");
+    flags.textContent = "";
+    seat.flags.forEach(function (f) {
+      if (f.signal === "co-vang") { return; }
+      var span = document.createElement("span");
+      span.className = "dp-flag";
+      span.style.setProperty("--flag", f.color || "#888");
+      span.textContent = f.display;
+      flags.appendChild(span);
+    });
+    if (seat.bat_thuc > 0) {
+      var bt = document.createElement("span");
+      bt.className = "dp-flag dp-batthuc";
+      bt.textContent = "Bất thực ×" + seat.bat_thuc;
+      flags.appendChild(bt);
+    }
+    role(el, "balance").textContent = signed(seat.balance) + " điểm";
+  }
+
+  function renderAnnouncement(a) {
+    var box = $("dp-announce");
+    if (!a) { box.hidden = true; return; }
+    $("dp-announce-head").textContent = "Ván " + a.van_seq;
+    if (a.winner) {
+      $("dp-announce-winner").textContent = "Ù! " + a.winner;
+      var cuoc = (a.cuoc && a.cuoc.length ? a.cuoc.join(", ") : "Ù suông");
+      $("dp-announce-cuoc").textContent = cuoc + (a.streak_label ? " · " + a.streak_label : "");
+      $("dp-announce-points").textContent = a.points + " điểm";
+    } else {
+      $("dp-announce-winner").textContent = a.outcome_label;
+      $("dp-announce-cuoc").textContent = "";
+      $("dp-announce-points").textContent = "";
+    }
+    var list = $("dp-standings");
+    list.textContent = "";
+    (a.standings || []).forEach(function (row) {
+      var li = document.createElement("li");
+      li.innerHTML = "<span></span><b></b>";
+      li.firstChild.textContent = row.name;
+      li.lastChild.textContent = signed(row.balance);
+      list.appendChild(li);
+    });
+    box.hidden = false;
+  }
+
+  function apply(next) {
+    state = next;
+    if (next.server_now) { clockOffset = Date.parse(next.server_now) - Date.now(); }
+    $("dp-van").textContent = next.van_seq;
+    $("dp-noc").textContent = next.noc_left;
+    $("dp-draw").hidden = next.noc_left > next.draw_at;
+    $("dp-dealer").textContent = next.dealer_name || "—";
+    var tq = next.trung_quan;
+    $("dp-tq").textContent = tq ? "Trung Quân: " + tq.display : "";
+    next.seats.forEach(renderSeat);
+    renderAnnouncement(next.announcement);
+    tick();
+  }
+
+  function tick() {
+    var el = $("dp-timer");
+    if (!state.van_started_at) { el.textContent = "—"; return; }
+    var secs = Math.max(0, Math.floor((Date.now() + clockOffset - Date.parse(state.van_started_at)) / 1000));
+    el.textContent = pad(Math.floor(secs / 60)) + ":" + pad(secs % 60);
+  }
+
+  /* ---- signals ---------------------------------------------------------------------------- */
+
+  function addToTicker(sig, via) {
+    if (seen[sig.id]) { return false; }
+    seen[sig.id] = true;
+    var list = $("dp-ticker");
+    var li = document.createElement("li");
+    var at = new Date(Date.parse(sig.created_at));
+    li.setAttribute("data-signal-id", sig.id);
+    li.setAttribute("data-via", via);
+    li.innerHTML = '<time></time> <span class="who"></span> <span class="what"></span>';
+    li.children[0].textContent = pad(at.getHours()) + ":" + pad(at.getMinutes()) + ":" + pad(at.getSeconds());
+    li.children[1].textContent = sig.seat_name;
+    li.children[2].textContent = sig.label + " → " + sig.display;
+    list.appendChild(li);
+    while (list.children.length > TICKER_SIZE) { list.removeChild(list.firstChild); }
+    return true;
+  }
+
+  function flash(sig) {
+    var el = sig.seat === "trung_quan" ? $("dp-tq") : seatEl(sig.seat);
+    if (!el) { return; }
+    el.classList.remove("is-flash");
+    void el.offsetWidth;  // restart the animation
+    el.classList.add("is-flash");
+  }
+
+  function onSignal(data) {
+    var sig = data.signal;
+    api.received.push(sig.id);
+    apply(data.state);
+    if (!addToTicker(sig, "sse")) { return; }
+    flash(sig);
+    var age = Date.now() + clockOffset - Date.parse(sig.created_at);
+    if (age < SOUND_MAX_AGE_MS && window.SoTomSound) { window.SoTomSound.play(sig.pattern); }
+  }
+
+  function onAnnounce(data) {
+    apply(data.state);
+    if (window.SoTomSound) { window.SoTomSound.play("B B"); }
+  }
+
+  /* ---- the stream ------------------------------------------------------------------------- */
+
+  function idNumber(id) {
+    var at = id.lastIndexOf(":");
+    var n = at < 0 ? NaN : parseInt(id.slice(at + 1), 10);
+    return isNaN(n) ? null : n;
+  }
+
+  function reloadState() {
+    api.reloads += 1;
+    window.location.reload();
+  }
+
+  /* Follow the stream position; a gap means events were lost: reload the state. */
+  function advance(event) {
+    var id = event.lastEventId;
+    if (!id) { return true; }
+    var before = idNumber(lastId);
+    var now = idNumber(id);
+    if (before !== null && now !== null && now <= before) { return false; }  // already applied
+    if (before !== null && now !== null && now > before + 1) { reloadState(); return false; }
+    lastId = api.lastId = id;
+    return true;
+  }
+
+  function handler(fn) {
+    return function (event) {
+      if (!advance(event)) { return; }
+      var data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      fn(data);
+    };
+  }
+
+  function connect() {
+    if (source) { source.close(); }
+    window.clearTimeout(retryTimer);
+    setConn("connecting", "Đang kết nối…");
+    var url = eventsUrl + (lastId ? "?lastEventId=" + encodeURIComponent(lastId) : "");
+    source = new EventSource(url);
+    source.addEventListener("stream-open", function () { retryDelay = 1000; setConn("live", "Trực tiếp"); });
+    source.addEventListener("signal", handler(onSignal));
+    source.addEventListener("state", handler(function (d) { apply(d.state); }));
+    source.addEventListener("announce", handler(onAnnounce));
+    source.addEventListener("stream-reset", function () { reloadState(); });
+    source.addEventListener("stream-error", function () { source.close(); scheduleRetry(); });
+    source.onerror = function () {
+      setConn("lost", "Mất kết nối — đang thử lại…");
+      if (source.readyState === EventSource.CLOSED) { scheduleRetry(); }
+    };
+  }
+
+  function scheduleRetry() {
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 15000);
+  }
+
+  window.addEventListener("offline", function () {
+    offlineSince = Date.now();
+    if (source) { source.close(); source = null; }
+    window.clearTimeout(retryTimer);
+    setConn("lost", "Mất mạng — chờ kết nối lại…");
+  });
+  window.addEventListener("online", function () {
+    var away = offlineSince === null ? 0 : Date.now() - offlineSince;
+    offlineSince = null;
+    if (away > TOO_LONG_OFFLINE_MS) { reloadState(); return; }
+    connect();
+  });
+
+  /* ---- start ------------------------------------------------------------------------------ */
+
+  recent.forEach(function (sig) { addToTicker(sig, "page"); });
+  apply(state);
+  window.setInterval(tick, 1000);
+  if (window.SoTomSound) { window.SoTomSound.bindToggle($("dp-sound")); }
+  connect();
+})();

@@ -1,0 +1,218 @@
+"""The hardware API: ``POST /api/v1/tables/{id}/signals`` (token auth, per-table permission,
+idempotency keys, Vietnamese errors) and the events it leaves for the displays."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django_eventstream.models import Event as StreamEvent
+from django_eventstream.storage import DjangoModelStorage
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tournaments.console.models import SignalEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def url(table: Any) -> str:
+    return f"/api/v1/tables/{table.pk}/signals"
+
+
+def client_for(user: Any = None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def post(client: APIClient, table: Any, body: Any, key: str | None = None) -> Any:
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(url(table), body, format="json", **headers)
+
+
+def stream(table: Any) -> list[tuple[str, dict[str, Any]]]:
+    rows = StreamEvent.objects.filter(channel=f"ban-{table.pk}", eid__gt=0).order_by("eid")
+    return [(row.type, json.loads(json.loads(row.data))) for row in rows]
+
+
+# -- who may send -------------------------------------------------------------------------------
+
+
+def test_anonymous_gets_401_asking_for_a_token(festival: Any) -> None:
+    response = post(APIClient(), festival.table, {"seat": 3, "signal": "tung-tung"})
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"].startswith("Token")
+    assert "Authorization: Token" in response.json()["error"]
+    assert not SignalEvent.objects.exists()
+
+
+def test_a_bad_token_gets_401(festival: Any) -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token khong-phai-token")
+    assert post(client, festival.table, {"seat": 3, "signal": "tung-tung"}).status_code == 401
+
+
+def test_another_user_gets_403(festival: Any, django_user_model: Any) -> None:
+    someone = django_user_model.objects.create_user("nguoi-xem")
+    response = post(client_for(someone), festival.table, {"seat": 3, "signal": "tung-tung"})
+    assert response.status_code == 403
+    assert response.json() == {"error": "Chỉ Trung Quân của chiếu này và ban tổ chức mới được gửi hiệu."}
+    assert not SignalEvent.objects.exists()
+
+
+def test_the_trung_quan_sends_tung_tung_and_the_display_hears_phong(
+    festival: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client_for(festival.trung_quan), festival.table, {"seat": 3, "signal": "tung-tung"})
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["seat"], body["seat_name"], body["label"], body["display"]) == (3, "Chi", "Tùng tùng", "Phỗng")
+    assert body["pattern"] == "TT" and body["van_seq"] == 1
+    event = SignalEvent.objects.get()
+    assert (event.seat, event.signal.slug, event.created_by) == (3, "tung-tung", festival.trung_quan)
+    [(kind, data)] = stream(festival.table)
+    assert kind == "signal"
+    assert data["signal"]["display"] == "Phỗng"
+    seat3 = data["state"]["seats"][2]
+    assert (seat3["position"], seat3["last"]["display"]) == (3, "Phỗng")
+
+
+def test_staff_may_send_to_any_table(festival: Any, django_user_model: Any) -> None:
+    staff = django_user_model.objects.create_user("ban-to-chuc", is_staff=True)
+    response = post(client_for(staff), festival.table, {"seat": "trung_quan", "signal": "khai-hoi"})
+    assert response.status_code == 201
+    assert response.json()["seat"] == "trung_quan"
+
+
+def test_unknown_table_is_404(festival: Any) -> None:
+    response = client_for(festival.trung_quan).post("/api/v1/tables/999999/signals", {"seat": 1, "signal": "cac"},
+                                                    format="json")
+    assert response.status_code == 404
+    assert response.json()["error"] == "Không có chiếu số 999999."
+
+
+# -- retries are safe -------------------------------------------------------------------------------
+
+
+def test_a_repeat_with_the_same_key_answers_the_same_and_stores_one_signal(
+    festival: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = client_for(festival.trung_quan)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = post(client, festival.table, {"seat": 2, "signal": "co-do"}, key="trong-ban-2-0001")
+        again = post(client, festival.table, {"seat": 2, "signal": "co-do"}, key="trong-ban-2-0001")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in first
+    assert SignalEvent.objects.count() == 1
+    assert SignalEvent.objects.get().idempotency_key == "trong-ban-2-0001"
+    assert [kind for kind, _ in stream(festival.table)] == ["signal"]  # the display hears it once
+
+
+def test_the_same_key_with_another_body_is_refused_with_422(festival: Any) -> None:
+    client = client_for(festival.trung_quan)
+    assert post(client, festival.table, {"seat": 2, "signal": "cac"}, key="k-1").status_code == 201
+    response = post(client, festival.table, {"seat": 4, "signal": "cac"}, key="k-1")
+    assert response.status_code == 422
+    assert "đã được dùng cho một yêu cầu khác" in response.json()["error"]
+    assert SignalEvent.objects.count() == 1
+
+
+# -- mistakes ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"seat": 6, "signal": "tung"}, 'Chỗ ngồi phải là số từ 1 đến 5 hoặc "trung_quan"'),
+        ({"seat": "bảy", "signal": "tung"}, "Chỗ ngồi phải là số từ 1 đến 5"),
+        ({"seat": True, "signal": "tung"}, "Chỗ ngồi phải là số từ 1 đến 5"),
+        ({"signal": "tung"}, "Chỗ ngồi phải là số từ 1 đến 5"),
+        ({"seat": 1, "signal": "tung-tung-tung-tung-tung"}, "Không có hiệu 'tung-tung-tung-tung-tung'"),
+        ({"seat": 1}, 'Hãy gửi mã hiệu trong "signal"'),
+        ({"seat": 1, "signal": "khai-hoi"}, "trống cái của Trung Quân"),
+        ({"seat": "trung_quan", "signal": "tung-tung"}, "hiệu của người chơi"),
+        (["tung"], "Nội dung phải là một đối tượng JSON"),
+    ],
+)
+def test_bad_seat_or_signal_is_400_in_vietnamese(festival: Any, body: Any, message: str) -> None:
+    response = post(client_for(festival.trung_quan), festival.table, body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not SignalEvent.objects.exists()
+
+
+def test_a_village_signal_is_accepted_only_at_its_village(festival: Any) -> None:
+    from scoring.models import Club
+    from tournaments.console.models import Signal
+
+    club = Club.objects.create(name="Làng Đông Ngạc", slug="dong-ngac")
+    Signal.objects.create(slug="tam-nghi", label="Cắc cắc tùng", display="Tạm nghỉ", meaning="Xin nghỉ một lát.",
+                          kind="drum", pattern="CCT", club=club)
+    response = post(client_for(festival.trung_quan), festival.table, {"seat": 1, "signal": "tam-nghi"})
+    assert response.status_code == 400  # this table's sitting is not of that village
+    festival.table.sitting.club = club
+    festival.table.sitting.save(update_fields=["club"])
+    response = post(client_for(festival.trung_quan), festival.table, {"seat": 1, "signal": "tam-nghi"})
+    assert response.status_code == 201 and response.json()["display"] == "Tạm nghỉ"
+
+
+# -- reading, replaying, documenting ----------------------------------------------------------------
+
+
+def test_the_signals_given_are_listed_in_order_publicly(festival: Any) -> None:
+    client = client_for(festival.trung_quan)
+    for seat, slug in [(1, "cac"), (2, "tung"), (3, "tung-tung")]:
+        post(client, festival.table, {"seat": seat, "signal": slug})
+    response = APIClient().get(url(festival.table))
+    assert response.status_code == 200
+    assert [(r["seat"], r["display"]) for r in response.json()] == [(1, "Không ăn"), (2, "Ăn"), (3, "Phỗng")]
+
+
+def test_stored_events_let_a_display_resume_after_the_last_one_it_saw(
+    festival: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = client_for(festival.trung_quan)
+    with django_capture_on_commit_callbacks(execute=True):
+        for seat, slug in [(1, "cac"), (2, "tung"), (3, "tung-tung"), (4, "tung-tung-tung")]:
+            post(client, festival.table, {"seat": seat, "signal": slug})
+    channel = f"ban-{festival.table.pk}"
+    storage = DjangoModelStorage()
+    assert storage.get_current_id(channel) == 4
+    missed = storage.get_events(channel, 1)  # the display saw event 1, then lost the connection
+    assert [json.loads(e.data)["signal"]["display"] for e in missed] == ["Ăn", "Phỗng", "Dậy khàn"]
+
+
+def test_the_endpoint_is_in_the_openapi_schema() -> None:
+    response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = json.loads(response.content)
+    operation = schema["paths"]["/api/v1/tables/{table_id}/signals"]["post"]
+    assert {p["name"] for p in operation["parameters"]} >= {"table_id", "Idempotency-Key"}
+    assert set(operation["responses"]) >= {"201", "400", "401", "403", "422"}
+    assert any("tokenAuth" in s for s in operation["security"])
+
+
+def test_the_organisers_of_the_event_may_send_at_its_chieu(festival: Any, django_user_model: Any) -> None:
+    """A festival table opened for an event's chiếu: the event's organisers run it, others may not."""
+    import datetime as dt
+
+    from tournaments.console.services import table_open
+    from tournaments.models import Event, Round, Table
+
+    sitting = festival.table.sitting
+    festival.table.delete()  # the sitting becomes the event's chiếu instead
+    event = Event.objects.create(name="Hội làng Đông Ngạc", slug="hoi-dong-ngac", date=dt.date(2026, 2, 22),
+                                 game=sitting.game, rules=sitting.rules)
+    chieu = Table.objects.create(round=Round.objects.create(event=event, number=1, method="random"), number=1,
+                                 sitting=sitting, event=event)
+    table = table_open(name="", event_table=chieu)
+    organiser = django_user_model.objects.create_user("ban-to-chuc-hoi")
+    event.organisers.add(organiser)
+    outsider = django_user_model.objects.create_user("nguoi-lang-ben")
+    assert post(client_for(organiser), table, {"seat": 5, "signal": "co-vang"}).status_code == 201
+    assert post(client_for(outsider), table, {"seat": 5, "signal": "co-vang"}).status_code == 403

@@ -1,0 +1,154 @@
+"""The API for hardware: drum pads and buttons at a festival table send their signals here.
+
+``POST /api/v1/tables/{table_id}/signals`` with ``{"seat": 1-5 | "trung_quan", "signal": "<slug>"}``,
+token auth (only the table's Trung Quân, its event's organisers and staff), an optional
+``Idempotency-Key`` header (a repeat answers the first answer and stores nothing; the same key
+with another body is refused with 422). ``GET`` lists the signals given (public, read-only).
+Errors are ``{"error": "<Vietnamese message>"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.engine.errors import EngineError
+from scoring.services.idempotency import IdempotencyMismatch
+from tournaments.console.models import FestivalTable
+from tournaments.console.permissions import CanRunTable
+from tournaments.console.selectors import seat_names, signal_json
+from tournaments.console.services import signal_send
+
+__all__ = ["TableSignalsView"]
+
+NOT_AUTHENTICATED = 'Cần đăng nhập: gửi tiêu đề "Authorization: Token <khóa của Trung Quân>".'
+
+Error = inline_serializer("ConsoleError", {"error": serializers.CharField()})
+SignalIn = inline_serializer(
+    "SignalCreate",
+    {
+        "seat": serializers.JSONField(help_text='Chỗ ngồi 1–5 (ngược chiều kim đồng hồ), hoặc "trung_quan".'),
+        "signal": serializers.CharField(help_text='Mã hiệu, ví dụ "tung-tung" (phỗng), "co-do" (ù).'),
+    },
+)
+SignalOut = inline_serializer(
+    "SignalGiven",
+    {
+        "id": serializers.IntegerField(),
+        "table": serializers.IntegerField(),
+        "van_seq": serializers.IntegerField(help_text="Ván đang chơi"),
+        "seat": serializers.JSONField(help_text='1–5 hoặc "trung_quan"'),
+        "seat_name": serializers.CharField(),
+        "signal": serializers.CharField(),
+        "label": serializers.CharField(help_text="Tên hiệu: “Tùng tùng”"),
+        "display": serializers.CharField(help_text="Chữ trên màn hình: “Phỗng”"),
+        "meaning": serializers.CharField(),
+        "kind": serializers.ChoiceField(choices=["drum", "big_drum", "flag"]),
+        "pattern": serializers.CharField(help_text="T tùng, C cắc, R hồi dài, B trống cái"),
+        "icon": serializers.CharField(),
+        "color": serializers.CharField(),
+        "effect": serializers.CharField(),
+        "noc_left": serializers.IntegerField(),
+        "created_at": serializers.DateTimeField(),
+    },
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Khóa do thiết bị tạo cho mỗi lần bấm (ví dụ một UUID). Gửi lại cùng khóa (mạng chập chờn) "
+    "thì nhận lại câu trả lời cũ và không có hiệu trùng; cùng khóa mà nội dung khác thì bị từ chối (422).",
+)
+
+
+DESCRIPTION = (
+    "Cho trống, nút bấm hay bảng trống điện tử ở từng chiếu gửi hiệu lên màn hình khán giả. "
+    'Gửi {"seat": 1–5 hoặc "trung_quan", "signal": "<mã hiệu>"} với tiêu đề "Authorization: Token <khóa>" '
+    "của Trung Quân chiếu ấy (hoặc ban tổ chức). Nên gửi kèm Idempotency-Key: gửi lại cùng khóa thì nhận "
+    "lại câu trả lời cũ, không có hiệu trùng; cùng khóa mà nội dung khác thì bị từ chối (422). "
+    "Mã hiệu: cac, cac-cac-cac, tung, tung-cac, tung-tung (phỗng), tung-tung-tung (dậy khàn), "
+    "tung-x4 (dậy thiên khai), hoi-dai (ù), ba-hoi-dai (ù Chi Nẩy), tung-tung-cac, tung-tung-tung-cac, "
+    "khai-hoi, trong-nhac (trống cái, chỉ Trung Quân), co-do (ù), co-trang (chịu), co-vang (bất thực), "
+    "và các hiệu riêng của làng."
+)
+
+
+def _error(message: str, code: int) -> Response:
+    return Response({"error": message}, status=code)
+
+
+class TableSignalsView(APIView):
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [AllowAny()] if self.request.method == "GET" else [CanRunTable()]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            response = super().handle_exception(exc)
+            response.data = {"error": NOT_AUTHENTICATED}
+            return response
+        if isinstance(exc, exceptions.PermissionDenied):
+            response = super().handle_exception(exc)
+            response.data = {"error": CanRunTable.message}
+            return response
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        operation_id="table_signals_create",
+        summary="Gửi một hiệu trống / cờ từ chiếu (thiết bị của làng)",
+        description=DESCRIPTION,
+        parameters=[IDEMPOTENCY_KEY],
+        request=SignalIn,
+        responses={201: SignalOut, 400: Error, 401: Error, 403: Error, 404: Error, 422: Error},
+        examples=[
+            OpenApiExample("Phỗng ở chỗ 3", value={"seat": 3, "signal": "tung-tung"}, request_only=True),
+            OpenApiExample("Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"},
+                           request_only=True),
+        ],
+        tags=["Tổ Tôm Điếm"],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = FestivalTable.objects.select_related("sitting", "event_table").filter(pk=table_id).first()
+        if table is None:
+            return _error(f"Không có chiếu số {table_id}.", status.HTTP_404_NOT_FOUND)
+        self.check_object_permissions(request, table)
+        if not isinstance(request.data, dict):
+            return _error('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.', 400)
+        try:
+            written = signal_send(table=table, seat=request.data.get("seat"), signal=request.data.get("signal"),
+                                  by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
+        except IdempotencyMismatch as exc:
+            return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
+        except EngineError as exc:
+            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        response = Response(written.answer.body, status=written.answer.status)
+        if written.answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    @extend_schema(
+        operation_id="table_signals_list",
+        summary="Các hiệu đã đánh ở một chiếu (theo thứ tự; ?van=N cho một ván)",
+        parameters=[OpenApiParameter("van", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
+        responses={200: SignalOut.__class__(many=True), 404: Error},
+        tags=["Tổ Tôm Điếm"],
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = FestivalTable.objects.select_related("sitting").filter(pk=table_id).first()
+        if table is None:
+            return _error(f"Không có chiếu số {table_id}.", status.HTTP_404_NOT_FOUND)
+        rows = table.signals.select_related("signal", "table").order_by("id")
+        van: Any = request.query_params.get("van")
+        if van is not None:
+            if not str(van).isdigit():
+                return _error(f"'van' phải là số ván (nhận được {van!r}).", 400)
+            rows = rows.filter(van_seq=int(van))
+        names = seat_names(table)
+        return Response([signal_json(ev, names) for ev in rows])

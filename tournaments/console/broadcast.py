@@ -1,0 +1,37 @@
+"""Sending a table's live events to its displays (SSE by django-eventstream, one channel per table).
+
+Events are sent after the commit of the write that caused them (never for a rolled-back write)
+and stored by the eventstream storage (``EVENTSTREAM_STORAGE_CLASS``), so a display that
+reconnects with ``Last-Event-ID`` gets every event it missed, in order. Each event carries the
+table's whole state, so a display that applies the newest event is always right.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django_eventstream import send_event
+
+__all__ = ["EventType", "channel_for", "publish"]
+
+
+class EventType:
+    SIGNAL = "signal"  #: a signal was given: {"signal": …, "state": …}
+    STATE = "state"  #: nọc, dealer, turn, ván start…: {"state": …}
+    ANNOUNCE = "announce"  #: a ván was recorded: {"announcement": …, "state": …}
+
+
+def channel_for(table_id: int) -> str:
+    return f"ban-{table_id}"
+
+
+def publish(table_id: int, event_type: str, data: dict[str, Any]) -> None:
+    """Send ``data`` to the table's displays once the current transaction commits."""
+    channel = channel_for(table_id)
+    # Compact UTF-8 JSON: every display receives every event, so bytes count (Vietnamese names
+    # would take 6 bytes a letter as \u escapes).
+    body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    transaction.on_commit(lambda: send_event(channel, event_type, body, json_encode=False))

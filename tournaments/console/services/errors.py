@@ -1,0 +1,5 @@
+from scoring.engine.errors import EngineError
+
+
+class ConsoleError(EngineError):
+    """A Trung Quân's or a device's mistake (bad seat, unknown signal, closed sitting): HTTP 400."""

@@ -1,0 +1,204 @@
+"""A festival table's life: open it, move the nọc, the turn and the dealer, start and record a ván."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.engine.games import GameSlug
+from scoring.models import Club, Player, Sitting, Van
+from scoring.selectors.ledger import sitting_state_json
+from scoring.services.people import Written
+from scoring.services.sittings import sitting_open, van_record
+from tournaments.console.broadcast import EventType, publish
+from tournaments.console.models import FestivalTable
+from tournaments.console.selectors import cuoc_names, initial_noc, table_state
+from tournaments.console.services.errors import ConsoleError
+
+__all__ = [
+    "dealer_set",
+    "locked",
+    "noc_change",
+    "open_for_play",
+    "table_open",
+    "turn_set",
+    "van_finish",
+    "van_start",
+]
+
+User = AbstractBaseUser
+GAME = GameSlug.TO_TOM_DIEM.value
+SEATS = 5
+
+
+def locked(table: FestivalTable | int) -> FestivalTable:
+    """The table's row, locked for the rest of the transaction."""
+    pk = table.pk if isinstance(table, FestivalTable) else table
+    found = FestivalTable.objects.select_for_update(of=("self",)).select_related("sitting").filter(pk=pk).first()
+    if found is None:
+        raise ConsoleError(f"Không có chiếu số {pk}.")
+    return found
+
+
+def open_for_play(table: FestivalTable) -> None:
+    if table.sitting.ended_at is not None:
+        raise ConsoleError("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa.")
+
+
+def _user(user: User | None) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _check_sitting(sitting: Sitting) -> None:
+    if sitting.game != GAME or sitting.seats.count() != SEATS:
+        raise ConsoleError("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi.")
+
+
+def table_open(
+    *,
+    name: str,
+    players: Sequence[Player | str | int] = (),
+    rules: Any = "luat-2005",
+    mode: str = "quang",
+    club: Club | None = None,
+    trung_quan: User | None = None,
+    created_by: User | None = None,
+    event_table: Any = None,
+    idempotency_key: str | None = None,
+) -> FestivalTable:
+    """Open a festival table: a new sitting of five (``players`` in seat order, counter-clockwise),
+    or the sitting of an event's chiếu (``event_table``)."""
+    name = (name or "").strip()[:160]
+    with transaction.atomic():
+        if event_table is not None:
+            sitting = event_table.sitting
+            _check_sitting(sitting)
+            if FestivalTable.objects.filter(sitting=sitting).exists():
+                raise ConsoleError("Chiếu này đã có bàn Trung Quân.")
+        else:
+            if len(players) != SEATS:
+                raise ConsoleError(f"Tổ Tôm Điếm cần đúng {SEATS} người chơi (nhận được {len(players)}).")
+            sitting = sitting_open(game=GAME, rules=rules, mode=mode, players=list(players), title=name,
+                                   club=club, created_by=_user(created_by), idempotency_key=idempotency_key).obj
+            found = FestivalTable.objects.filter(sitting=sitting).first()
+            if found is not None:  # an idempotent repeat of the same opening
+                return found
+        return FestivalTable.objects.create(
+            sitting=sitting, event_table=event_table, name=name or str(sitting), trung_quan=trung_quan,
+            created_by=_user(created_by), van_seq=sitting_state_json(sitting)["next_seq"],
+            noc_left=initial_noc(sitting.game),
+        )
+
+
+def _changed(t: FestivalTable, fields: list[str]) -> FestivalTable:
+    t.save(update_fields=fields)
+    publish(t.pk, EventType.STATE, {"state": table_state(t)})
+    return t
+
+
+def _seat(value: int | None, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SEATS:
+        raise ConsoleError(f"{what} phải là chỗ ngồi từ 1 đến {SEATS} (nhận được {value!r}).")
+    return value
+
+
+@transaction.atomic
+def noc_change(*, table: FestivalTable | int, delta: int | None = None, value: int | None = None) -> FestivalTable:
+    """Draw from the nọc (``delta=-1``), undo (``+1``) or set its count (``value``)."""
+    t = locked(table)
+    open_for_play(t)
+    full = initial_noc(t.sitting.game)
+    new = t.noc_left + (delta or 0) if value is None else value
+    if not 0 <= new <= full:
+        raise ConsoleError(f"Nọc chỉ có từ 0 đến {full} quân (nhận được {new}).")
+    t.noc_left = new
+    return _changed(t, ["noc_left"])
+
+
+@transaction.atomic
+def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bool = False) -> FestivalTable:
+    """Give the turn to ``seat``, or pass it on counter-clockwise (``advance``)."""
+    t = locked(table)
+    if advance:
+        t.turn = (t.turn or t.dealer or SEATS) % SEATS + 1
+    else:
+        t.turn = _seat(seat, "Lượt")
+    return _changed(t, ["turn"])
+
+
+@transaction.atomic
+def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
+    """Give cái to ``seat`` (it plays first)."""
+    t = locked(table)
+    t.dealer = _seat(seat, "Nhà cái")
+    if t.van_started_at is None:
+        t.turn = t.dealer
+    return _changed(t, ["dealer", "turn"])
+
+
+@transaction.atomic
+def van_start(*, table: FestivalTable | int) -> FestivalTable:
+    """Start the ván under way: full nọc, the dealer's turn, the timer running, last win cleared."""
+    t = locked(table)
+    open_for_play(t)
+    t.noc_left = initial_noc(t.sitting.game)
+    t.turn = t.dealer
+    t.van_started_at = timezone.now()
+    t.announcement = None
+    return _changed(t, ["noc_left", "turn", "van_started_at", "announcement"])
+
+
+def _announcement(t: FestivalTable, body: Mapping[str, Any]) -> dict[str, Any]:
+    van, state = body["van"], body["sitting"]
+    positions = dict(t.sitting.seats.values_list("name", "position"))
+    standings = sorted(({"name": n, "balance": b} for n, b in state["balances"].items()), key=lambda r: -r["balance"])
+    return {
+        "van_seq": van["seq"],
+        "outcome": van["outcome"],
+        "outcome_label": van["outcome_label"],
+        "winner": van["winner"],
+        "seat": positions.get(van["winner"]) if van["winner"] else None,
+        "cuoc": cuoc_names(van["cuoc"]),
+        "points": van["points"],
+        "streak_label": van["streak_label"],
+        "standings": standings,
+        "at": timezone.now().isoformat(),
+    }
+
+
+def van_finish(
+    *,
+    table: FestivalTable | int,
+    seq: int,
+    record: Mapping[str, Any],
+    by: User | None,
+    idempotency_key: str | None,
+) -> Written[Van]:
+    """Record the ván under way in the ledger (``van_record``) and announce it on the display.
+
+    The winner (or, after a draw, the đầu kê) gets cái for the next ván (RULES.md §3). A repeat
+    with the same key answers the first answer and changes nothing.
+    """
+    with transaction.atomic():
+        t = locked(table)
+        written = van_record(sitting=t.sitting_id, seq=seq, record=record, idempotency_key=idempotency_key,
+                             entered_by=_user(by))
+        if written.answer.replayed:
+            return written
+        body = written.answer.body
+        t.announcement = _announcement(t, body)
+        nxt = t.announcement["seat"]
+        if nxt is None and record.get("dau_ke"):
+            nxt = t.sitting.seats.filter(name=record["dau_ke"]).values_list("position", flat=True).first()
+        t.dealer = nxt or t.dealer
+        t.turn = t.dealer
+        t.van_seq = body["sitting"]["next_seq"]
+        t.noc_left = initial_noc(t.sitting.game)
+        t.van_started_at = None
+        t.save(update_fields=["announcement", "dealer", "turn", "van_seq", "noc_left", "van_started_at"])
+        publish(t.pk, EventType.ANNOUNCE, {"announcement": t.announcement, "state": table_state(t)})
+        return written

@@ -1,0 +1,1 @@
+"""Pages of the console: the Trung Quân's (login, per-table permission) and the public display."""

@@ -1,0 +1,98 @@
+"""Pieces shared by the console's pages: finding a table the user may run, the live context."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
+from django_eventstream import get_current_event_id
+
+from scoring.engine.games import get_game
+from scoring.selectors.rules import chips
+from tournaments.console.broadcast import channel_for
+from tournaments.console.models import FestivalTable, SignalKind
+from tournaments.console.permissions import can_run
+from tournaments.console.selectors import signals_for, table_state
+from tournaments.console.services import ConsoleError
+
+__all__ = ["console_context", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
+
+CONSOLE = "console/console.html"
+
+#: The console's own sign-in page: the admin's refuses accounts that are not staff, and a
+#: village's Trung Quân usually is not.
+tq_login_required = login_required(login_url="console:login")
+
+
+def run_table(request: HttpRequest, pk: int) -> FestivalTable:
+    """The table, if the signed-in user may run it (403 otherwise)."""
+    table = get_object_or_404(FestivalTable.objects.select_related("sitting", "event_table", "trung_quan"), pk=pk)
+    if not can_run(request.user, table):
+        raise PermissionDenied("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân.")
+    return table
+
+
+def stream_id(table: FestivalTable) -> str:
+    """The id of the newest event of the table's channel (a display resumes after it)."""
+    return str(get_current_event_id([channel_for(table.pk)]))
+
+
+def intval(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def console_context(table: FestivalTable) -> dict[str, Any]:
+    """What the whole console page shows (the live part, the pads, the helpers)."""
+    signals = list(signals_for(table))
+    state = table_state(table)
+    return {
+        "table": table,
+        "state": state,
+        "seats": state["seats"],
+        "player_signals": [s for s in signals if s.kind != SignalKind.BIG_DRUM],
+        "big_drum": [s for s in signals if s.kind == SignalKind.BIG_DRUM],
+        "nav": "console",
+    }
+
+
+def van_form_context(table: FestivalTable, *, winner: int | None = None, hoa: bool = False,
+                     error: str | None = None, picked: list[str] | None = None) -> dict[str, Any]:
+    """The ván form, pre-filled with the winner (the seat that signalled ù)."""
+    sitting = table.sitting
+    state = table_state(table)
+    if winner is None and state["u_seats"]:
+        winner = state["u_seats"][0]
+    return {
+        "table": table,
+        "state": state,
+        "seats": state["seats"],
+        "winner": winner,
+        "hoa": hoa,
+        "chips": chips(get_game(sitting.game), sitting.rules.rules()),
+        "picked": picked or [],
+        "seq": table.van_seq,
+        "key": uuid.uuid4().hex,
+        "error": error,
+    }
+
+
+def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None = None,
+                extra: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+    """The live part of the console (state, seats, this ván's signals), for htmx swaps."""
+    table.refresh_from_db()
+    context = {**console_context(table), "error": error, **(extra or {})}
+    response = render(request, f"{CONSOLE}#live", context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def user_error(exc: ConsoleError | Exception) -> str:
+    return getattr(exc, "message", str(exc))

@@ -1,0 +1,76 @@
+"""The Trung Quân's list of festival tables, and opening a new one (or one for an event's chiếu)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from scoring.engine.errors import EngineError
+from scoring.engine.games import get_game
+from scoring.models import Mode
+from scoring.selectors.rules import rules_choices
+from tournaments.console import services
+from tournaments.console.permissions import tables_run_by
+from tournaments.console.services.tables import GAME
+from tournaments.console.views.common import intval, tq_login_required, user_error
+from tournaments.models import Table as EventTable
+
+__all__ = ["table_list"]
+
+DEFAULT_NAMES = ("Giáp Nhất", "Giáp Nhị", "Giáp Tam", "Giáp Tứ", "Giáp Ngũ")
+
+
+def _event_tables(user: Any) -> QuerySet[EventTable]:
+    """Chiếu of Tổ Tôm Điếm events the user organises that have no Trung Quân table yet."""
+    rows = EventTable.objects.select_related("event", "round").filter(
+        sitting__game=GAME, festival_table__isnull=True
+    )
+    return rows if user.is_staff else rows.filter(Q(event__organisers=user)).distinct()
+
+
+def _open(request: HttpRequest) -> str | None:
+    data = request.POST
+    linked = intval(data.get("event_table"))
+    try:
+        if linked:
+            event_table = _event_tables(request.user).filter(pk=linked).first()
+            if event_table is None:
+                return "Không có chiếu này, hoặc bạn không phải ban tổ chức của giải."
+            name = data.get("name") or f"{event_table.event.name} · {event_table}"
+            table = services.table_open(name=name, event_table=event_table, trung_quan=request.user,
+                                        created_by=request.user)
+        else:
+            players = [data.get(f"player{i}", "").strip() for i in range(1, 6)]
+            table = services.table_open(name=data.get("name", ""), players=players, rules=data.get("rules"),
+                                        mode=data.get("mode", Mode.QUANG), trung_quan=request.user,
+                                        created_by=request.user, idempotency_key=data.get("key") or None)
+    except EngineError as exc:
+        return user_error(exc)
+    request.session["console_opened"] = table.pk
+    return None
+
+
+@tq_login_required
+def table_list(request: HttpRequest) -> HttpResponse:
+    error = None
+    if request.method == "POST":
+        error = _open(request)
+        if error is None:
+            return redirect("console:console", pk=request.session.pop("console_opened"))
+    game = get_game(GAME)
+    context = {
+        "tables": tables_run_by(request.user)[:50],
+        "rules": rules_choices(game),
+        "modes": Mode.choices,
+        "event_tables": _event_tables(request.user)[:50],
+        "default_names": DEFAULT_NAMES,
+        "key": uuid.uuid4().hex,
+        "error": error,
+        "form": request.POST if error else None,
+        "nav": "console",
+    }
+    return render(request, "console/table_list.html", context, status=422 if error else 200)
