@@ -1,14 +1,19 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tournaments.models import Event, Leaderboard, Registration, Round, Table
+from tournaments.models import Event, Leaderboard, Registration, Round, ScorekeeperToken, Table, TableSitting
 
 
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
     raw_id_fields = ("player",)
-    readonly_fields = ("token", "checked_in_at")
+    readonly_fields = ("token", "checked_in_at", "changed_seq")
+    #: Registrations change through the services (they bump the leaderboard): no add or delete here.
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Event)
@@ -29,13 +34,38 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ("event",)
 
 
+class TableSittingInline(admin.TabularInline):
+    model = TableSitting
+    extra = 0
+    can_delete = False
+    readonly_fields = ("number", "sitting", "changed_seq", "van", "van_stamp")
+    exclude = ("event",)
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class TokenInline(admin.TabularInline):
+    model = ScorekeeperToken
+    extra = 0
+    can_delete = False
+    readonly_fields = ("pin", "label", "created_by", "created_at", "revoked_at")
+    exclude = ("secret",)
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("event", "round", "number", "sitting")
+    list_display = ("event", "round", "number", "sitting", "ends_at", "closed_at")
     raw_id_fields = ("sitting",)
+    readonly_fields = ("sitting", "closed_at")
+    inlines = [TableSittingInline, TokenInline]
 
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(admin.ModelAdmin):
-    list_display = ("event", "version", "ledger_seq", "computed_at", "van_count", "duration_ms")
-    readonly_fields = ("version", "ledger_seq", "computed_at", "rows", "teams", "van_count", "duration_ms")
+    list_display = ("event", "version", "ledger_seq", "computed_at", "van_count", "duration_ms", "built_by")
+    readonly_fields = ("version", "ledger_seq", "computed_at", "rows", "teams", "van_count", "duration_ms",
+                       "built_by")

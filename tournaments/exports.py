@@ -15,7 +15,7 @@ from scoring.text import vi_slugify
 from tournaments.models import Event
 from tournaments.selectors.pages import board_state, cuoc_name, player_statement, registration_for
 
-__all__ = ["csv_response", "standings_csv", "statement_csv"]
+__all__ = ["csv_response", "standings_csv", "standings_table", "statement_csv", "statement_table"]
 
 BOM = "\ufeff"
 
@@ -44,6 +44,11 @@ def _cuoc(counts: dict[str, int]) -> str:
 
 def standings_csv(event: Event) -> HttpResponse:
     """The stored standings, by player (one row each), then by village/hamlet/team."""
+    return csv_response(*standings_table(event))
+
+
+def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
+    """File name, header and rows of the standings export (shared by the CSV and the XLSX)."""
     state = board_state(event)
     suffix = "-tam-tinh" if state.provisional else ""
     header = ["Hạng", "Người chơi", "Làng / giáp / đội", "Điểm", "Số ván", "Ván ù", "Ván ù lớn nhất",
@@ -61,11 +66,16 @@ def standings_csv(event: Event) -> HttpResponse:
          _cuoc(t["cuoc"]), ""]
         for t in state.board.teams
     )
-    return csv_response(f"{event.slug}-bang-xep-hang{suffix}.csv", header, rows)
+    return f"{event.slug}-bang-xep-hang{suffix}.csv", header, rows
 
 
 def statement_csv(event: Event, player_id: int) -> HttpResponse:
     """One player's statement (sao kê): every point won or paid at the event, with why."""
+    return csv_response(*statement_table(event, player_id))
+
+
+def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[list[Any]]]:
+    """File name, header and rows of a player's statement (shared by the CSV and the XLSX)."""
     reg = registration_for(event, player_id)
     if reg is None:
         raise Http404("Người này không đăng ký giải.")
@@ -75,4 +85,4 @@ def statement_csv(event: Event, player_id: int) -> HttpResponse:
          r["total"], r["why"]]
         for r in player_statement(event, player_id)
     ]
-    return csv_response(f"{event.slug}-sao-ke-{vi_slugify(reg.player.name) or player_id}.csv", header, rows)
+    return f"{event.slug}-sao-ke-{vi_slugify(reg.player.name) or player_id}.csv", header, rows

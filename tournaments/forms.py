@@ -44,6 +44,10 @@ class EventForm(forms.Form):
     round_format = forms.ChoiceField(label="Thể thức mỗi vòng", choices=RoundFormat.choices)
     van_per_round = forms.IntegerField(label="Số ván mỗi vòng", min_value=1, max_value=200, initial=8)
     minutes_per_round = forms.IntegerField(label="Số phút mỗi vòng", min_value=1, max_value=600, initial=45)
+    van_per_sitting = forms.IntegerField(
+        label="Số ván mỗi canh (để trống: cả vòng một canh)", min_value=0, max_value=200, required=False,
+        help_text="Khi một canh đủ số ván này, chiếu sang canh mới với cùng người chơi.",
+    )
     tie_breaks = forms.ChoiceField(label="Xếp hạng theo", choices=TIE_BREAK_CHOICES)
     is_public = forms.BooleanField(label="Bảng điểm công khai", required=False, initial=True)
 

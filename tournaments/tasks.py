@@ -7,15 +7,16 @@ from typing import Any
 from celery import shared_task
 
 from tournaments.models import Event
-from tournaments.services.leaderboard import rebuild_leaderboard
+from tournaments.services.leaderboard import recompute
 
 
 @shared_task(
     name="tournaments.recompute_leaderboard", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] | None:
-    """Rebuild the event's leaderboard from the ledger; running it twice, late or concurrently
-    stores the same table (a stale result is never written over a newer one)."""
+    """Bring the event's leaderboard up to the ledger: only the canh changed since the stored
+    board (``force``: the full rebuild). Running it twice, late or concurrently stores the same
+    table (a stale result is never written over a newer one)."""
     if not Event.objects.filter(pk=event_id).exists():
         return None
-    return rebuild_leaderboard(event_id=event_id, force=force).to_dict()
+    return recompute(event_id=event_id, force=force).to_dict()

@@ -95,3 +95,35 @@ def _crowd_watches(crowd, page, base: str, path: str, tables: list[str]) -> None
     assert "Chi Nẩy" in crowd.get_by_test_id("cuoc").inner_text()
     # Updated in place by htmx polling: the crowd's page never reloaded.
     assert crowd.evaluate("performance.getEntriesByType('navigation').length") == 1
+
+
+def test_the_table_clock_counts_down_live_and_offers_to_close_when_time_is_up(organiser_phone, live_server):
+    """The clock runs in the page (no reload) from the table's stored end time."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tests.tournaments.conftest import PLAYERS as NAMES
+    from tournaments.models import Table
+    from tournaments.services.events import check_in, event_create, registration_add
+    from tournaments.services.rounds import round_seat
+
+    event = event_create(name="Giải giờ", date=timezone.localdate(), game="to-tom-5", rules="luat-2005",
+                         round_format="gio", minutes_per_round=5)
+    event.organisers.add(get_user_model().objects.get(username="ong-truong-ban"))
+    for name, team in NAMES:
+        check_in(registration=registration_add(event=event, name=name, team=team))
+    round_seat(event=event, method="random", seed=1)
+    table = Table.objects.filter(event=event).order_by("number").first()
+    Table.objects.filter(pk=table.pk).update(ends_at=timezone.now() + timedelta(seconds=3))
+    page = organiser_phone
+    page.goto(f"{live_server.url}/giai/{event.slug}/chieu/{table.pk}/")
+    left = page.locator(".clock-left")
+    first = left.inner_text()
+    assert re.fullmatch(r"0:0[0-3]", first), first
+    page.locator(".clock.over").wait_for(timeout=8_000)
+    assert left.inner_text() == "Đã hết giờ"
+    close = page.get_by_test_id("close-table")
+    assert "secondary" not in (close.get_attribute("class") or "")  # now the main button
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1

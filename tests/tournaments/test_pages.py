@@ -179,7 +179,7 @@ def test_recompute_command_prints_its_progress(seated) -> None:
     call_command("recompute_leaderboards", event.slug, stdout=out)
     call_command("recompute_leaderboards", str(event.pk), stdout=out)
     text = out.getvalue()
-    assert "10 người chơi, 2 chiếu" in text and "đã đếm 1 ván" in text
+    assert "10 người chơi, 2 canh" in text and "đã đếm 1 ván" in text
     assert "xong, phiên bản 1" in text and "xong, phiên bản 2" in text
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from scoring.engine.cuoc import CATALOGUE
 from scoring.models import Account, Posting, TransactionKind
 from scoring.selectors.ledger import balances, van_list
-from tournaments.models import Event, Leaderboard, Registration, Round, RoundFormat, Table
+from tournaments.models import Event, Leaderboard, Registration, Round, RoundFormat, Table, TableSitting
 
 __all__ = [
     "BoardState",
@@ -71,17 +71,19 @@ def board_state(event: Event) -> BoardState:
     return BoardState(event, board, board.ledger_seq < event.ledger_seq)
 
 
-def cuoc_scorers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Who scored which cước (rarest first): "Chi Nẩy: Bình ×1"."""
+def cuoc_scorers(rows: list[dict[str, Any]], *, limit: int | None = None) -> list[dict[str, Any]]:
+    """Who scored which cước (rarest first): "Chi Nẩy: Bình ×1". ``limit``: name at most that many
+    scorers of each cước (the most often first); ``more`` says how many are left out."""
     found: dict[str, list[tuple[str, int]]] = {}
     for row in rows:
         for slug, n in row.get("cuoc", {}).items():
             found.setdefault(slug, []).append((row["name"], n))
-    out = [
-        {"slug": slug, "name": cuoc_name(slug), "total": sum(n for _, n in who),
-         "who": sorted(who, key=lambda w: (-w[1], w[0]))}
-        for slug, who in found.items()
-    ]
+    out = []
+    for slug, who in found.items():
+        ranked = sorted(who, key=lambda w: (-w[1], w[0]))
+        shown = ranked if limit is None else ranked[:limit]
+        out.append({"slug": slug, "name": cuoc_name(slug), "total": sum(n for _, n in who), "who": shown,
+                    "more": len(ranked) - len(shown)})
     return sorted(out, key=lambda c: (c["total"], c["name"]))
 
 
@@ -93,33 +95,71 @@ def rounds_with_tables(event: Event) -> list[Round]:
 @dataclass(frozen=True, slots=True)
 class TableView:
     table: Table
+    #: The players in seat order of the current canh, with their points at this table this round.
     seats: list[tuple[str, int]]
+    #: The current canh's ván.
     van: list[dict[str, Any]]
     next_seq: int
-    deadline: datetime | None
+    #: The current canh's number, and every canh's (number, ván count) so far.
+    canh_number: int
+    canh: list[tuple[int, int]]
+    #: Ván per canh (None: one canh for the whole round).
+    van_per_canh: int | None
+    #: Ván at this table this round, and the round's fixed ván (None: a time limit).
+    round_van: int
     van_limit: int | None
+    #: When the table's time is up (None: a fixed number of ván).
+    deadline: datetime | None
+
+    @property
+    def closed(self) -> bool:
+        return self.table.closed_at is not None
 
     @property
     def over(self) -> bool:
+        """The round is over at this table: time is up, or its ván are all played."""
         if self.deadline is not None:
             return timezone.now() >= self.deadline
-        return self.van_limit is not None and self.next_seq > self.van_limit
+        return self.van_limit is not None and self.round_van >= self.van_limit
+
+    @property
+    def can_record(self) -> bool:
+        return not self.closed and not (self.van_limit is not None and self.round_van >= self.van_limit)
+
+    @property
+    def can_substitute(self) -> bool:
+        return not self.closed and self.round_van == 0 and len(self.canh) == 1
+
+
+def _deadline(table: Table, event: Event) -> datetime | None:
+    if event.round_format != RoundFormat.TIME:
+        return None
+    return table.ends_at or table.started_at + timedelta(minutes=event.minutes_per_round)
 
 
 def table_view(table: Table) -> TableView:
     event = table.event
-    sitting = table.sitting
+    canh = list(TableSitting.objects.filter(table=table).select_related("sitting").order_by("number"))
+    current = next((c for c in canh if c.sitting_id == table.sitting_id), canh[-1] if canh else None)
+    sitting = current.sitting if current else table.sitting
     van = van_list(sitting)
     for v in van:
         v["cuoc_names"] = [cuoc_name(slug) for slug in v["cuoc"]]
+    points: dict[str, int] = {}
+    counts, names = [], []
+    for c in canh:
+        sheet = balances(c.sitting, play_only=True).players
+        for name, amount in sheet.items():
+            points[name] = points.get(name, 0) + amount
+        if c is current:
+            names = list(sheet)
+        counts.append((c.number, len(van) if c is current else c.sitting.van.filter(is_current=True).count()))
     timed = event.round_format == RoundFormat.TIME
     return TableView(
-        table=table,
-        seats=list(balances(sitting, play_only=True).players.items()),
-        van=van,
-        next_seq=len(van) + 1,
-        deadline=table.started_at + timedelta(minutes=event.minutes_per_round) if timed else None,
-        van_limit=None if timed else event.van_per_round,
+        table=table, seats=[(name, points.get(name, 0)) for name in names], van=van, next_seq=len(van) + 1,
+        canh_number=current.number if current else 1, canh=counts, van_per_canh=event.van_per_sitting or None,
+        round_van=sum(n for _, n in counts), van_limit=None if timed else event.van_per_round,
+        deadline=_deadline(table, event),
     )
 
 
@@ -128,21 +168,22 @@ def player_statement(event: Event, player_id: int) -> list[dict[str, Any]]:
     their reversals left out, settle-up left out), with a running total. 1 query."""
     rows = (
         Posting.objects.filter(
-            sitting__event_table__event=event, account=Account.PLAYER, seat__player_id=player_id,
+            sitting__event_canh__event=event, account=Account.PLAYER, seat__player_id=player_id,
             transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
             transaction__reversed_by__isnull=True,
         )
-        .order_by("sitting__event_table__round__number", "sitting__event_table__number",
-                  "transaction__van__seq", "transaction_id", "line")
-        .values_list("sitting__event_table__round__number", "sitting__event_table__number",
-                     "transaction__van__seq", "transaction__created_at", "amount", "why")
+        .order_by("sitting__event_canh__table__round__number", "sitting__event_canh__table__number",
+                  "sitting__event_canh__number", "transaction__van__seq", "transaction_id", "line")
+        .values_list("sitting__event_canh__table__round__number", "sitting__event_canh__table__number",
+                     "sitting__event_canh__number", "transaction__van__seq", "transaction__created_at", "amount",
+                     "why")
     )
     total = 0
     out = []
-    for round_no, table_no, seq, at, amount, why in rows:
+    for round_no, table_no, canh_no, seq, at, amount, why in rows:
         total += amount
-        out.append({"round": round_no, "table": table_no, "van": seq, "at": at, "amount": amount,
-                    "total": total, "why": why})
+        out.append({"round": round_no, "table": table_no, "canh": canh_no, "van": seq, "at": at,
+                    "amount": amount, "total": total, "why": why})
     return out
 
 

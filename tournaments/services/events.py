@@ -80,6 +80,7 @@ def event_create(
     round_format: str = RoundFormat.VAN,
     van_per_round: int = 8,
     minutes_per_round: int = 45,
+    van_per_sitting: int = 0,
     tie_breaks: list[str] | None = None,
     slug: str = "",
     created_by: User | None = None,
@@ -88,6 +89,8 @@ def event_create(
 
     ``rules``: a preset or saved village rule set's slug, a spec, or a RuleSet (snapshotted, so a
     later change of the village's rules never rewrites the event). ``lunar`` empty: computed.
+    ``round_format``: a round lasts ``van_per_round`` ván or ``minutes_per_round`` minutes;
+    ``van_per_sitting`` > 0 splits a table's round into canh of that many ván.
     """
     name = (name or "").strip()
     if not name:
@@ -96,13 +99,16 @@ def event_create(
         raise EngineError("Loại giải hoặc thể thức vòng không hợp lệ.")
     if van_per_round < 1 or minutes_per_round < 1:
         raise EngineError("Số ván và số phút mỗi vòng phải lớn hơn 0.")
+    if van_per_sitting < 0:
+        raise EngineError("Số ván mỗi canh không được âm (0: cả vòng một canh).")
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     _check_game(game, the_rules, mode)
     event = Event.objects.create(
         name=name[:160], slug=_unique_slug(slug or name), kind=kind, date=date,
         lunar_label=(lunar or "").strip()[:60] or lunar_label(date), game=game, rules=snapshot_for(the_rules),
         mode=mode, is_public=is_public, round_format=round_format, van_per_round=van_per_round,
-        minutes_per_round=minutes_per_round, tie_breaks=_tie_breaks(tie_breaks), created_by=created_by,
+        minutes_per_round=minutes_per_round, van_per_sitting=van_per_sitting, tie_breaks=_tie_breaks(tie_breaks),
+        created_by=created_by,
     )
     if created_by is not None:
         event.organisers.add(created_by)
@@ -140,14 +146,14 @@ def registration_add(
             raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.")
         earlier.status, earlier.checked_in_at, earlier.team = RegistrationStatus.REGISTERED, None, team
         earlier.save(update_fields=["status", "checked_in_at", "team"])
-        ledger_changed(event.pk)
+        ledger_changed(event.pk, registrations=[earlier.pk])
         return earlier
     try:
         with transaction.atomic():
             reg = Registration.objects.create(event=event, player=player, team=team)
     except IntegrityError:
         raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.") from None
-    ledger_changed(event.pk)  # the standings list every registered player
+    ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
     return reg
 
 
@@ -178,6 +184,6 @@ def check_in_by_token(*, token: str) -> Registration:
 def registration_withdraw(*, registration: Registration) -> Registration:
     """Withdraw a player: no longer seated in later rounds (points already won stay)."""
     Registration.objects.filter(pk=registration.pk).update(status=RegistrationStatus.WITHDRAWN)
-    ledger_changed(registration.event_id)  # the standings mark them
+    ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them
     registration.refresh_from_db(fields=["status"])
     return registration

@@ -1,15 +1,22 @@
 """Leaderboards: rebuilt from the ledger, versioned, and recomputed at most once a second.
 
-**Rebuild, never deltas.** :func:`rebuild_leaderboard` reads the event's whole ledger in one
-snapshot (PostgreSQL ``REPEATABLE READ``) and writes the result with a conditional UPDATE:
+**Rebuild, never deltas.** Both ways of computing the standings read the ledger in one
+snapshot (PostgreSQL ``REPEATABLE READ``) and write the result with a conditional UPDATE:
 
 * the snapshot first reads :attr:`Event.ledger_seq`, which every write to one of the event's
-  tables bumps (in the write's own transaction when it goes through
-  :mod:`tournaments.services.van`, right after its commit otherwise), so the rows hold every
-  change up to that number;
+  canh bumps (in the write's own transaction when it goes through
+  :mod:`tournaments.services.van`, right after its commit otherwise) together with the canh's
+  :attr:`TableSitting.changed_seq` (or the registration's), so the rows hold every change up to
+  that number and say which canh changed after any earlier number;
 * the UPDATE only applies ``WHERE ledger_seq < seen`` and sets ``version = version + 1``: a
   result built from an older snapshot never overwrites a newer one, the version only increases,
   and two recomputes of the same snapshot (retries, concurrent runs) write once.
+
+:func:`rebuild_leaderboard` is the full rebuild (the organiser's button, the command);
+:func:`update_leaderboard` is what a recorded ván triggers: it rebuilds only the lines of the
+players of the canh changed since the stored board, from per-canh tallies that are themselves
+rebuilt from each canh's own ledger (:mod:`tournaments.services.incremental`), and falls back to
+the full rebuild when there is no usable base. Both give the same rows.
 
 No lock is held while computing: concurrent recomputes are safe, not serialised.
 
@@ -25,22 +32,41 @@ shared cache; the default cache here is per-process memory, which would not coal
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.models import Event, Leaderboard
-from tournaments.selectors.standings import compute_standings
+from tournaments.models import BuiltBy, Event, Leaderboard, Registration, TableSitting, dump_json
+from tournaments.selectors.standings import Standings, compute_standings
+from tournaments.services.incremental import (
+    Plan,
+    incremental_standings,
+    remember,
+    rows_json,
+    store_caches,
+    store_canh_van,
+)
 
-__all__ = ["DEBOUNCE", "Rebuilt", "ledger_changed", "queue_recompute", "rebuild_leaderboard", "request_recompute"]
+__all__ = [
+    "DEBOUNCE",
+    "Rebuilt",
+    "ledger_changed",
+    "queue_recompute",
+    "rebuild_leaderboard",
+    "recompute",
+    "request_recompute",
+    "update_leaderboard",
+]
 
 #: At most one recompute per event per this window.
 DEBOUNCE = timedelta(seconds=1)
+
+Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +79,13 @@ class Rebuilt:
     players: int
     van_count: int
     duration_ms: int
+    built_by: str = BuiltBy.FULL
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _snapshot(outermost: bool) -> None:
+def snapshot(outermost: bool) -> None:
     """Make the transaction just opened read one consistent snapshot (PostgreSQL; inside a
     caller's transaction, the caller's isolation applies)."""
     if outermost and connection.vendor == "postgresql":
@@ -66,10 +93,42 @@ def _snapshot(outermost: bool) -> None:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
 
-def rebuild_leaderboard(
-    *, event_id: int, force: bool = False, progress: Callable[[str], None] | None = None
-) -> Rebuilt:
-    """Rebuild the event's standings from the ledger and store them if they are newer.
+STORE = """
+UPDATE tournaments_leaderboard SET version = version + 1, ledger_seq = %s, rows = %s, teams = %s, van_count = %s,
+    computed_at = %s, duration_ms = %s, built_by = %s
+WHERE event_id = %s AND (ledger_seq < %s OR (%s AND ledger_seq = %s)) RETURNING version, computed_at
+"""
+
+
+def store(event_id: int, standings: Standings, *, force: bool, started: float, built_by: str,
+          say: Progress, plan: Plan | None = None) -> Rebuilt:
+    """Write the standings if they are newer than the stored ones (``force``: or as new); one
+    statement, which answers the new version. ``plan``: the incremental pass's rows, already
+    encoded."""
+    duration = round((time.perf_counter() - started) * 1000)
+    seen = standings.ledger_seq
+    if plan is not None and plan.rows_text is not None:
+        rows_text, tails = plan.rows_text, plan.tails
+    else:
+        rows_text, tails = rows_json(standings.players, {}, ())
+    params = [seen, rows_text, dump_json(standings.teams), standings.van_count, timezone.now(),
+              duration, built_by, event_id, seen, force, seen]
+    with connection.cursor() as cursor:
+        cursor.execute(STORE, params)
+        row = cursor.fetchone()
+    if row is None:
+        Leaderboard.objects.get_or_create(event_id=event_id)  # an event made before boards existed
+        version = Leaderboard.objects.filter(event_id=event_id).values_list("version", flat=True).get()
+    written, version = (True, row[0]) if row else (False, version)
+    if row:
+        remember(event_id, row[0], row[1], standings, tails)  # the next pass in this process starts here
+    say(f"{'đã lưu' if written else 'không lưu (đã có bản mới hơn)'}: phiên bản {version}, {duration} ms")
+    return Rebuilt(event_id, written, version, seen, len(standings.players), standings.van_count, duration,
+                   built_by)
+
+
+def rebuild_leaderboard(*, event_id: int, force: bool = False, progress: Progress | None = None) -> Rebuilt:
+    """Rebuild the event's standings from the whole ledger and store them if they are newer.
 
     ``force``: also store a result of the same ledger state (an organiser's full recompute).
     """
@@ -77,20 +136,37 @@ def rebuild_leaderboard(
     started = time.perf_counter()
     outermost = not connection.in_atomic_block
     with transaction.atomic():
-        _snapshot(outermost)
+        snapshot(outermost)
         event = Event.objects.get(pk=event_id)
         standings = compute_standings(event, progress=say)
-    duration = round((time.perf_counter() - started) * 1000)
-    seen = standings.ledger_seq
-    newer = Q(ledger_seq__lte=seen) if force else Q(ledger_seq__lt=seen)
-    Leaderboard.objects.get_or_create(event_id=event_id)
-    written = Leaderboard.objects.filter(newer, event_id=event_id).update(
-        version=F("version") + 1, ledger_seq=seen, rows=standings.players, teams=standings.teams,
-        van_count=standings.van_count, computed_at=timezone.now(), duration_ms=duration,
-    )
-    version = Leaderboard.objects.filter(event_id=event_id).values_list("version", flat=True).get()
-    say(f"{'đã lưu' if written else 'không lưu (đã có bản mới hơn)'}: phiên bản {version}, {duration} ms")
-    return Rebuilt(event_id, bool(written), version, seen, len(standings.players), standings.van_count, duration)
+    store_canh_van(standings.stale_canh)
+    return store(event_id, standings, force=force, started=started, built_by=BuiltBy.FULL, say=say)
+
+
+def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Rebuilt:
+    """Bring the stored standings up to the ledger by rebuilding only the lines of the players
+    of the canh (and registrations) changed since; the full rebuild when there is no usable base."""
+    say = progress or (lambda _msg: None)
+    started = time.perf_counter()
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        snapshot(outermost)
+        plan = incremental_standings(event_id)
+        full = compute_standings(Event.objects.get(pk=event_id), progress=say) if plan is None else None
+    if full is not None:
+        store_canh_van(full.stale_canh)
+        return store(event_id, full, force=False, started=started, built_by=BuiltBy.FULL, say=say)
+    assert plan is not None
+    store_caches(event_id, plan)
+    return store(event_id, plan.standings, force=False, started=started, built_by=BuiltBy.INCREMENTAL, say=say,
+                 plan=plan)
+
+
+def recompute(*, event_id: int, force: bool = False, progress: Progress | None = None) -> Rebuilt:
+    """The task's body: the incremental update, or the full rebuild when ``force``."""
+    if force:
+        return rebuild_leaderboard(event_id=event_id, force=True, progress=progress)
+    return update_leaderboard(event_id=event_id, progress=progress)
 
 
 def queue_recompute(event_id: int, *, force: bool = False, eta: Any = None) -> None:
@@ -117,8 +193,24 @@ def request_recompute(event_id: int) -> bool:
     return bool(claimed)
 
 
-def ledger_changed(event_id: int) -> None:
-    """A change the standings read (a ván at one of the event's tables, a registration): bump
-    the event's number in the caller's transaction, ask for a recompute after commit."""
-    Event.objects.filter(pk=event_id).update(ledger_seq=F("ledger_seq") + 1)
+def _bump(event_id: int) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tournaments_event SET ledger_seq = ledger_seq + 1 WHERE id = %s RETURNING ledger_seq", [event_id]
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def ledger_changed(event_id: int, *, sittings: Iterable[int] = (), registrations: Iterable[int] = ()) -> int:
+    """A change the standings read: a ván, a correction or a settle-up at the event's canh
+    ``sittings``, or a change of ``registrations``. Bump the event's number and stamp what
+    changed with it, in the caller's transaction; ask for a recompute after commit."""
+    seq = _bump(event_id)
+    sittings, registrations = list(sittings), list(registrations)
+    if sittings:
+        TableSitting.objects.filter(event_id=event_id, sitting_id__in=sittings).update(changed_seq=seq)
+    if registrations:
+        Registration.objects.filter(event_id=event_id, pk__in=registrations).update(changed_seq=seq)
     transaction.on_commit(lambda: request_recompute(event_id))
+    return seq

@@ -1,18 +1,30 @@
-"""Seating a round: the checked-in players on tables, each table a new sitting of the ledger."""
+"""Seating a round: the checked-in players on tables, each table a new sitting of the ledger
+(its canh 1); a round with a time limit stores each table's end time for the page's clock."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
 from scoring.models import Player, Seat
 from scoring.services.sittings import sitting_open
-from tournaments.models import Event, Leaderboard, Registration, RegistrationStatus, Round, Table
+from tournaments.models import (
+    Event,
+    Leaderboard,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundFormat,
+    Table,
+    TableSitting,
+)
 from tournaments.seating import Method, Remainder, seat_round
 
 __all__ = ["round_seat"]
@@ -85,10 +97,13 @@ def round_seat(
                                seed=seed, byes=list(seating.byes))
     people = Player.objects.in_bulk(players)
     rules = event.rules.rules()
+    now = timezone.now()
+    ends_at = now + timedelta(minutes=event.minutes_per_round) if event.round_format == RoundFormat.TIME else None
     for t, seated in enumerate(seating.tables, start=1):
         sitting = sitting_open(
             game=event.game, rules=rules, mode=event.mode, players=[people[p] for p in seated],
             title=f"{event.name} · Vòng {number} · Chiếu {t}", created_by=created_by,
         ).obj
-        Table.objects.create(round=rnd, number=t, sitting=sitting, event=event)
+        table = Table.objects.create(round=rnd, number=t, sitting=sitting, event=event, ends_at=ends_at)
+        TableSitting.objects.create(table=table, sitting=sitting, event=event, number=1)
     return rnd

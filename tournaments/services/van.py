@@ -1,8 +1,10 @@
 """Recording and correcting the ván of an event's table: the ledger's services, plus a recompute.
 
 :func:`event_van_record` and :func:`event_van_correct` call the scoring services (which own the
-ván and the postings) inside one transaction that also bumps the event's ledger number; the
-leaderboard recompute is queued after commit, so a rolled-back ván queues nothing.
+ván and the postings) inside one transaction that also bumps the event's ledger number and
+stamps the canh; the leaderboard recompute is queued after commit, so a rolled-back ván queues
+nothing. Recording also keeps the round's format: no ván beyond a fixed-ván round, and the next
+canh opened when one reaches the event's ván per canh (:mod:`tournaments.services.tables`).
 
 Writes made to an event's sitting by other means (the scorekeeper's own pages or the API) are
 caught by :func:`on_sitting_changed`, connected to the scoring app's ``sitting_changed`` signal,
@@ -12,29 +14,43 @@ which is sent after their commit.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 
+from scoring.engine.errors import EngineError
 from scoring.models import Van
 from scoring.services.people import Written
 from scoring.services.sittings import van_correct, van_record
-from tournaments.models import Event, Table
-from tournaments.services.leaderboard import ledger_changed, request_recompute
+from tournaments.models import RoundFormat, Table, TableSitting
+from tournaments.services.leaderboard import ledger_changed
+from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, table_van, wrapped
 
-__all__ = ["event_van_correct", "event_van_record", "on_sitting_changed"]
+__all__ = ["CanhMoved", "event_van_correct", "event_van_record", "on_sitting_changed"]
 
 User = AbstractBaseUser
 
-#: Set while one of this module's services runs: its own commit already bumped the event.
-_WRAPPED: ContextVar[bool] = ContextVar("tournaments_van_wrapped", default=False)
+
+class CanhMoved(EngineError):
+    """The page recorded into a canh the table has moved on from (a stale page)."""
 
 
-def _table(table: Table | int) -> Table:
-    return table if isinstance(table, Table) else Table.objects.get(pk=table)
+class _NotReplay(Exception):
+    pass
+
+
+def _replay_only(sitting_id: int, **kwargs: Any) -> Written[Van]:
+    """A ván posted to a canh that is no longer the table's current one: only an idempotent
+    repeat of a ván already recorded there is answered (a double tap on the last ván of a canh)."""
+    try:
+        with transaction.atomic():
+            written = van_record(sitting=sitting_id, **kwargs)
+            if not written.answer.replayed:
+                raise _NotReplay
+            return written
+    except _NotReplay:
+        raise CanhMoved("Chiếu đã sang canh mới; hãy tải lại trang rồi ghi ván vào canh mới.") from None
 
 
 def event_van_record(
@@ -45,19 +61,29 @@ def event_van_record(
     idempotency_key: str | None,
     entered_by: User | None = None,
     cards: str = "",
+    sitting: int | None = None,
 ) -> Written[Van]:
-    """Record ván ``seq`` at an event's table (see :func:`scoring.services.sittings.van_record`)."""
-    table = _table(table)
-    token = _WRAPPED.set(True)
-    try:
+    """Record ván ``seq`` at an event's table (see :func:`scoring.services.sittings.van_record`),
+    in the table's current canh (``sitting``: the canh the page showed; a stale one is refused)."""
+    kwargs: dict[str, Any] = {"seq": seq, "record": record, "idempotency_key": idempotency_key,
+                              "entered_by": entered_by, "cards": cards}
+    with wrapped(), transaction.atomic():
+        the_table = locked_table(table)
+        event = the_table.event
+        target = the_table.sitting_id if sitting is None else sitting
+        if target != the_table.sitting_id:
+            if not TableSitting.objects.filter(table=the_table, sitting_id=target).exists():
+                raise EngineError("Canh này không thuộc chiếu này.")
+            return _replay_only(target, **kwargs)
         with transaction.atomic():
-            written = van_record(sitting=table.sitting_id, seq=seq, record=record,
-                                 idempotency_key=idempotency_key, entered_by=entered_by, cards=cards)
-            if not written.answer.replayed:
-                ledger_changed(table.event_id)
-        return written
-    finally:
-        _WRAPPED.reset(token)
+            written = van_record(sitting=target, **kwargs)
+            if written.answer.replayed:
+                return written
+            if event.round_format == RoundFormat.VAN and table_van(the_table) > event.van_per_round:
+                raise EngineError(f"Chiếu đã đủ {event.van_per_round} ván của vòng; không ghi thêm được.")
+        ledger_changed(event.pk, sittings=[target])
+        maybe_next_canh(the_table, event, by=entered_by)
+    return written
 
 
 def event_van_correct(
@@ -71,26 +97,22 @@ def event_van_correct(
 ) -> Written[Van]:
     """Correct a ván of an event's table (see :func:`scoring.services.sittings.van_correct`)."""
     van_pk = van.pk if isinstance(van, Van) else van
-    event_id = Table.objects.filter(sitting__van=van_pk).values_list("event_id", flat=True).first()
-    token = _WRAPPED.set(True)
-    try:
-        with transaction.atomic():
-            written = van_correct(van=van_pk, record=record, reason=reason, corrected_by=corrected_by,
-                                  idempotency_key=idempotency_key, cards=cards)
-            if event_id is not None and not written.answer.replayed:
-                ledger_changed(event_id)
-        return written
-    finally:
-        _WRAPPED.reset(token)
+    canh = TableSitting.objects.filter(sitting__van=van_pk).values_list("event_id", "sitting_id").first()
+    with wrapped(), transaction.atomic():
+        written = van_correct(van=van_pk, record=record, reason=reason, corrected_by=corrected_by,
+                              idempotency_key=idempotency_key, cards=cards)
+        if canh is not None and not written.answer.replayed:
+            ledger_changed(canh[0], sittings=[canh[1]])
+    return written
 
 
 def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: Any) -> None:
-    """After the commit of a write to a sitting made outside this module: if the sitting is an
-    event's table, bump the event's ledger number and ask for a (coalesced) recompute."""
-    if _WRAPPED.get() or action == "open":
+    """After the commit of a write to a sitting made outside this module: if the sitting is one
+    of an event's canh, bump the event's ledger number, stamp the canh, ask for a recompute."""
+    if WRAPPED.get() or action == "open":
         return
-    event_id = Table.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
+    event_id = TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
     if event_id is None:
         return
-    Event.objects.filter(pk=event_id).update(ledger_seq=F("ledger_seq") + 1)
-    request_recompute(event_id)
+    with transaction.atomic():
+        ledger_changed(event_id, sittings=[sitting_id])  # the recompute is asked for on commit

@@ -11,11 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from scoring.engine.errors import EngineError
 from tournaments.forms import EventForm, RegistrationForm, SeatRoundForm
 from tournaments.models import Event, Registration, RegistrationStatus
+from tournaments.qr import qr_svg
 from tournaments.selectors.pages import board_state, rounds_with_tables
 from tournaments.services import leaderboard
 from tournaments.services.events import (
@@ -40,7 +42,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 name=data["name"], date=data["date"], lunar=data["lunar"], kind=data["kind"], game=data["game"],
                 rules=data["rules"], mode=data["mode"], round_format=data["round_format"],
                 van_per_round=data["van_per_round"], minutes_per_round=data["minutes_per_round"],
-                tie_breaks=data["tie_breaks"].split(","), is_public=data["is_public"], created_by=request.user,
+                van_per_sitting=data["van_per_sitting"] or 0, tie_breaks=data["tie_breaks"].split(","), is_public=data["is_public"], created_by=request.user,
             )
         except EngineError as exc:
             error = exc.message
@@ -159,3 +161,33 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
 def finish(request: HttpRequest, slug: str) -> HttpResponse:
     event_finish(event=organised_event(request, slug))
     return redirect("tournaments:manage", slug=slug)
+
+
+def _check_in_url(request: HttpRequest, event: Event, reg: Registration) -> str:
+    return request.build_absolute_uri(reverse("tournaments:check_in_link", args=[event.slug, reg.token]))
+
+
+@login_required
+def check_in_qr(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
+    """The QR code of a player's check-in link, as an inline SVG fragment (the registration list
+    loads it when the organiser opens the player's link, so the list itself stays light)."""
+    event = organised_event(request, slug)
+    reg = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=reg_id)
+    svg = qr_svg(_check_in_url(request, event, reg), title=f"Điểm danh: {reg.player.name}")
+    return HttpResponse(format_html('<div class="qr-code" data-testid="qr">{}</div>', svg))
+
+
+@login_required
+def check_in_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Printable check-in cards (thẻ điểm danh): each player's name, village and QR code, to hand
+    out before the festival; ``?reg=ID`` prints one card."""
+    event = organised_event(request, slug)
+    regs = (Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
+            .select_related("player").order_by("team", "player__name"))
+    if request.GET.get("reg", "").isdigit():
+        regs = regs.filter(pk=int(request.GET["reg"]))
+    cards = []
+    for reg in regs:
+        url = _check_in_url(request, event, reg)
+        cards.append({"reg": reg, "url": url, "qr": qr_svg(url, scale=5, title=f"Điểm danh: {reg.player.name}")})
+    return page(request, "tournaments/check_in_cards.html", {"event": event, "cards": cards})

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from scoring.engine.errors import EngineError
@@ -23,6 +26,10 @@ from tournaments.views.common import is_htmx, page, public_event
 
 #: Rows the projector shows (the crowd reads the top of the table from afar).
 PROJECTOR_ROWS = 12
+#: Rows the scoreboard shows; the whole table is one link away ("xem tất cả").
+SCOREBOARD_ROWS = 50
+#: Scorers named per cước on the board (the others are counted).
+CUOC_NAMES = 8
 #: A rendered board is kept this long (its key changes with every new leaderboard version).
 BOARD_CACHE_SECONDS = 600
 
@@ -46,11 +53,32 @@ def _board_html(request: HttpRequest, template: str, state: BoardState, limit: i
         state = BoardState(state.event, board, board.ledger_seq < state.event.ledger_seq)
         context = {
             "event": state.event, "state": state, "board": board, "rows": board.rows[:limit] if limit else board.rows,
-            "teams": board.teams, "cuoc": cuoc_scorers(board.rows),
+            "total": len(board.rows), "limited": bool(limit) and len(board.rows) > (limit or 0),
+            "teams": board.teams, "cuoc": cuoc_scorers(board.rows, limit=CUOC_NAMES),
         }
         html = render_to_string(f"{template}#board", context, request)
         cache.set(key(state.tag), html, BOARD_CACHE_SECONDS)
     return mark_safe(html)  # noqa: S308 - our own template's output
+
+
+#: Stands for the CSRF token in a page rendered once for every anonymous visitor; each answer
+#: puts that visitor's own token in its place.
+CSRF_SLOT = "csrf-slot-7d1f0c2b9e"
+
+
+def _anonymous_page(request: HttpRequest, template: str, state: BoardState, board_html: str) -> HttpResponse:
+    """The whole page for a visitor who is not signed in (no organiser links, no messages):
+    rendered once per leaderboard state, language and address, like the board itself."""
+    key = f"tournaments:page:{state.event.pk}:{state.tag}:{template}:{get_language()}:{request.get_full_path()}"
+    html = cache.get(key)
+    if html is None:
+        context = {"nav": "tournaments", "event": state.event, "board_html": board_html, "organiser": False,
+                   "csrf_token": CSRF_SLOT}
+        html = render_to_string(template, context, request)
+        cache.set(key, html, BOARD_CACHE_SECONDS)
+    response = HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _board(request: HttpRequest, slug: str, template: str, limit: int | None) -> HttpResponse:
@@ -64,6 +92,8 @@ def _board(request: HttpRequest, slug: str, template: str, limit: int | None) ->
     if is_htmx(request):
         response = HttpResponse(board_html)
         response["Vary"] = "HX-Request"
+    elif not request.user.is_authenticated:
+        response = _anonymous_page(request, template, state, board_html)
     else:
         context = {"event": event, "board_html": board_html, "organiser": is_organiser(request.user, event)}
         response = page(request, template, context)
@@ -72,6 +102,11 @@ def _board(request: HttpRequest, slug: str, template: str, limit: int | None) ->
 
 
 def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The top of the standings (a phone in the crowd); the whole table is :func:`scoreboard_all`."""
+    return _board(request, slug, "tournaments/scoreboard.html", SCOREBOARD_ROWS)
+
+
+def scoreboard_all(request: HttpRequest, slug: str) -> HttpResponse:
     return _board(request, slug, "tournaments/scoreboard.html", None)
 
 

@@ -1,23 +1,40 @@
-"""The table (chiếu) page: seats and points, the ván so far, the round's clock or ván count, and
-the ván entry (who won, with which cước) for the table's scorekeeper."""
+"""The table (chiếu) page: seats and points, the ván so far, the round's live clock or ván count,
+and the ván entry for the table's scorekeeper: an organiser, or whoever holds one of the table's
+tokens (its QR link or its PIN). The organiser also closes the table, seats a substitute before
+the first ván, and issues or revokes the tokens there."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
 from scoring.selectors.rules import chips
-from tournaments.models import Table
-from tournaments.selectors.pages import table_view
+from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
+from tournaments.qr import qr_svg
+from tournaments.selectors.pages import TableView, is_organiser, table_view
+from tournaments.services.tables import table_close, table_substitute
+from tournaments.services.tokens import (
+    token_for_pin,
+    token_for_secret,
+    token_issue,
+    token_revoke,
+    token_valid,
+)
 from tournaments.services.van import event_van_record
 from tournaments.views.common import organised_event, page
+
+#: Session key: table id → the token this device entered with (checked again on every request).
+SESSION_TOKENS = "tournaments_table_tokens"
 
 
 def _scorekeeper_url(table: Table) -> str | None:
@@ -30,6 +47,27 @@ def _scorekeeper_url(table: Table) -> str | None:
     return None
 
 
+def _table(slug: str, table_id: int) -> tuple[Event, Table]:
+    event = get_object_or_404(Event, slug=slug)
+    table = get_object_or_404(Table.objects.select_related("round", "sitting__rules", "event"), event=event,
+                              pk=table_id)
+    return event, table
+
+
+def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> None:
+    tokens = dict(request.session.get(SESSION_TOKENS, {}))
+    tokens[str(table.pk)] = token.pk
+    request.session[SESSION_TOKENS] = tokens
+
+
+def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
+    """Who may enter ván here: "organiser", "token" (a live token of this table), or nobody."""
+    if is_organiser(request.user, event):
+        return "organiser"
+    token_id = request.session.get(SESSION_TOKENS, {}).get(str(table.pk))
+    return "token" if token_valid(table, token_id) else None
+
+
 def _record(request: HttpRequest, table: Table) -> str | None:
     """Record the posted ván; the Vietnamese error message if the entry is wrong."""
     data = request.POST
@@ -40,26 +78,150 @@ def _record(request: HttpRequest, table: Table) -> str | None:
         return "Hãy chọn người ù (hoặc Hòa)."
     try:
         seq = int(data.get("seq", ""))
+        sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
         return "Thiếu số ván; hãy tải lại trang."
+    user = request.user if request.user.is_authenticated else None
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
-                         entered_by=request.user)
+                         entered_by=user, sitting=sitting)
     except EngineError as exc:
         return exc.message
     return None
 
 
-@login_required
+def _organiser_context(request: HttpRequest, event: Event, table: Table, view: TableView) -> dict[str, Any]:
+    tokens = list(ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).order_by("id"))
+    entry = request.build_absolute_uri(reverse("tournaments:table", args=[event.slug, table.pk]))
+    for token in tokens:
+        token.link = f"{entry}?ma={token.secret}"  # type: ignore[attr-defined]
+        token.qr = qr_svg(token.link, title=f"Chiếu {table.number}: ghi điểm")  # type: ignore[attr-defined]
+    context: dict[str, Any] = {
+        "tokens": tokens, "entry_url": entry, "entry_qr": qr_svg(entry, title=f"Chiếu {table.number}"),
+    }
+    if view.can_substitute:
+        seated = {p for _name, p in table.sitting.seats.values_list("name", "player_id")}
+        busy = set(table.round.tables.values_list("sitting__seats__player_id", flat=True))
+        context["out_choices"] = list(table.sitting.seats.order_by("position").values_list("player_id", "name"))
+        context["in_choices"] = [
+            r for r in Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
+            .select_related("player").order_by("player__name") if r.player_id not in busy | seated
+        ]
+    return context
+
+
+@require_http_methods(["GET", "POST"])
 def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    event = organised_event(request, slug)
-    table = get_object_or_404(Table.objects.select_related("round", "sitting__rules", "event"), event=event,
-                              pk=table_id)
+    event, table = _table(slug, table_id)
+    secret = request.GET.get("ma", "")
+    if secret:  # the QR link: remember the token on this device, then drop the secret from the address
+        token = token_for_secret(table, secret)
+        if token is not None:
+            _remember(request, table, token)
+            return redirect(request.path)
+    access = _access(request, event, table)
+    if access is None:
+        return _pin_page(request, event, table, error=None, status=403)
     error = _record(request, table) if request.method == "POST" else None
+    table.refresh_from_db(fields=["sitting", "closed_at"])
+    view = table_view(table)
     game = get_game(event.game)
     context = {
-        "event": event, "table": table, "view": table_view(table), "error": error,
+        "event": event, "table": table, "view": view, "error": error, "organiser": access == "organiser",
         "chips": chips(game, event.rules.rules()) if game.family != "phom" else [],
-        "key": uuid.uuid4().hex, "scorekeeper_url": _scorekeeper_url(table),
+        "key": uuid.uuid4().hex, "now": timezone.now(),
+        "scorekeeper_url": _scorekeeper_url(table) if access == "organiser" else None,
     }
+    if access == "organiser":
+        context.update(_organiser_context(request, event, table, view))
     return page(request, "tournaments/table.html", context, partial="table", status=422 if error else 200)
+
+
+def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:
+    context = {"event": event, "table": table, "error": error}
+    return page(request, "tournaments/table_pin.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """Typing the table's PIN lets this device enter ván there (until the token is revoked)."""
+    event, table = _table(slug, table_id)
+    if request.method == "GET":
+        return _pin_page(request, event, table, error=None, status=200)
+    token = token_for_pin(table, request.POST.get("pin", ""))
+    if token is None:
+        return _pin_page(request, event, table, error="Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức.",
+                         status=422)
+    _remember(request, table, token)
+    return redirect("tournaments:table", slug=event.slug, table_id=table.pk)
+
+
+def _organised_table(request: HttpRequest, slug: str, table_id: int) -> Table:
+    event = organised_event(request, slug)
+    return get_object_or_404(Table.objects.select_related("round", "event"), event=event, pk=table_id)
+
+
+def _act(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
+    """Run an organiser's action on the table; back to the table page with its outcome."""
+    try:
+        done = action()
+    except EngineError as exc:
+        messages.error(request, exc.message)
+    else:
+        if done:
+            messages.success(request, done)
+    return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _organised_table(request, slug, table_id)
+
+    def action() -> str:
+        table_close(table=table, closed_by=request.user)
+        return f"Đã đóng chiếu {table.number}; các canh đã được thanh toán."
+
+    return _act(request, table, action)
+
+
+@login_required
+@require_POST
+def substitute(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _organised_table(request, slug, table_id)
+
+    def action() -> str:
+        try:
+            out_player, reg_id = int(request.POST.get("out", "")), int(request.POST.get("in", ""))
+        except ValueError:
+            raise EngineError("Hãy chọn người rời chiếu và người vào thay.") from None
+        reg = get_object_or_404(Registration.objects.select_related("player"), event=table.event, pk=reg_id)
+        table_substitute(table=table, out_player=out_player, substitute=reg, by=request.user)
+        return f"{reg.player.name} đã vào thay."
+
+    return _act(request, table, action)
+
+
+@login_required
+@require_POST
+def token_new(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _organised_table(request, slug, table_id)
+
+    def action() -> str:
+        token = token_issue(table=table, label=request.POST.get("label", ""), created_by=request.user)
+        return f"Đã cấp mã ghi điểm: PIN {token.pin}."
+
+    return _act(request, table, action)
+
+
+@login_required
+@require_POST
+def token_end(request: HttpRequest, slug: str, table_id: int, token_id: int) -> HttpResponse:
+    table = _organised_table(request, slug, table_id)
+    token = get_object_or_404(ScorekeeperToken, table=table, pk=token_id)
+
+    def action() -> str:
+        token_revoke(token=token)
+        return f"Đã thu hồi mã {token.pin}: thiết bị dùng mã này không ghi được nữa."
+
+    return _act(request, table, action)

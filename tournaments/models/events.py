@@ -1,9 +1,4 @@
-"""Events (a festival or a club season), registrations, rounds, tables (chiếu) and leaderboards.
-
-A table of a round is one sitting of the ledger (:class:`scoring.models.Sitting`): its seats are
-the sitting's seats, its points the sitting's postings. A :class:`Leaderboard` is stored, rebuilt
-from the ledger by a Celery task (:mod:`tournaments.tasks`), and never computed per request.
-"""
+"""Events (a festival or a club season) and their registrations."""
 
 from __future__ import annotations
 
@@ -12,9 +7,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from scoring.models import Mode, Player, RuleSetSnapshot, Sitting
+from scoring.models import Mode, Player, RuleSetSnapshot
 from scoring.models.sitting import GAME_CHOICES
-from tournaments.seating import Method, Remainder
 
 
 class EventKind(models.TextChoices):
@@ -66,6 +60,9 @@ class Event(models.Model):
     )
     van_per_round = models.PositiveSmallIntegerField("số ván mỗi vòng", default=8)
     minutes_per_round = models.PositiveSmallIntegerField("số phút mỗi vòng", default=45)
+    #: A table's round is played as several canh (sittings of the ledger) of this many ván each:
+    #: a new canh opens when one reaches the count. 0: the whole round is one canh.
+    van_per_sitting = models.PositiveSmallIntegerField("số ván mỗi canh (0: cả vòng một canh)", default=0)
     #: Ranking keys in order (values of :class:`TieBreak`); the player's name settles the rest.
     tie_breaks = models.JSONField("thứ tự xếp hạng", default=default_tie_breaks)
     organisers = models.ManyToManyField(
@@ -112,6 +109,8 @@ class Registration(models.Model):
     token = models.CharField("mã điểm danh", max_length=40, unique=True, default=new_token)
     checked_in_at = models.DateTimeField("điểm danh lúc", null=True, blank=True)
     created_at = models.DateTimeField("đăng ký lúc", auto_now_add=True)
+    #: The event's :attr:`Event.ledger_seq` at the registration's last change the standings read.
+    changed_seq = models.BigIntegerField("đổi ở lần sổ thay đổi số", default=0)
 
     class Meta:
         verbose_name = "đăng ký"
@@ -123,85 +122,3 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} · {self.event}"
-
-
-class Round(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField("vòng số")
-    method = models.CharField(
-        "cách xếp chỗ", max_length=10,
-        choices=[(Method.RANDOM.value, "Bốc thăm"), (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
-                 (Method.STANDINGS.value, "Theo bảng điểm")],
-    )
-    remainder = models.CharField(
-        "người dư", max_length=8,
-        choices=[(Remainder.BYE.value, "Nghỉ vòng này"), (Remainder.SMALLER.value, "Chiếu ít người hơn")],
-        default=Remainder.BYE.value,
-    )
-    seed = models.BigIntegerField("hạt giống bốc thăm", default=0)
-    #: Ids of the players who sit out this round.
-    byes = models.JSONField("người nghỉ", default=list, blank=True)
-    created_at = models.DateTimeField("xếp lúc", auto_now_add=True)
-
-    class Meta:
-        verbose_name = "vòng"
-        verbose_name_plural = "vòng"
-        ordering = ("event", "number")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="tournaments_round_number_once"),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="tournaments_round_number_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"Vòng {self.number}"
-
-
-class Table(models.Model):
-    """A chiếu of a round: one sitting of the ledger (its seats are the sitting's)."""
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField("chiếu số")
-    sitting = models.OneToOneField(
-        Sitting, verbose_name="canh bài", on_delete=models.PROTECT, related_name="event_table"
-    )
-    #: Denormalised from the round, so the event's sittings are one indexed look-up.
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
-    started_at = models.DateTimeField("bắt đầu lúc", auto_now_add=True)
-
-    class Meta:
-        verbose_name = "chiếu"
-        verbose_name_plural = "chiếu"
-        ordering = ("round", "number")
-        constraints = [
-            models.UniqueConstraint(fields=["round", "number"], name="tournaments_table_number_once"),
-        ]
-
-    def __str__(self) -> str:
-        return f"Chiếu {self.number}"
-
-
-class Leaderboard(models.Model):
-    """The stored standings of an event, as last rebuilt from the ledger.
-
-    ``version`` only increases (``F() + 1`` on every write); ``ledger_seq`` is the event's
-    :attr:`Event.ledger_seq` the rows were built from, and a write happens only when it is newer
-    (a conditional UPDATE), so a stale result never overwrites a newer one.
-    """
-
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="leaderboard")
-    version = models.PositiveBigIntegerField("phiên bản", default=0)
-    ledger_seq = models.BigIntegerField("dựng từ sổ thay đổi số", default=-1)
-    computed_at = models.DateTimeField("tính lúc", null=True, blank=True)
-    #: Players, ranked: see :func:`tournaments.selectors.standings.compute_standings`.
-    rows = models.JSONField("bảng người chơi", default=list, blank=True)
-    #: Villages, hamlets or teams, ranked.
-    teams = models.JSONField("bảng làng / đội", default=list, blank=True)
-    van_count = models.PositiveIntegerField("số ván", default=0)
-    duration_ms = models.PositiveIntegerField("thời gian tính (ms)", default=0)
-
-    class Meta:
-        verbose_name = "bảng xếp hạng"
-        verbose_name_plural = "bảng xếp hạng"
-
-    def __str__(self) -> str:
-        return f"{self.event} · v{self.version}"

@@ -1,0 +1,22 @@
+"""QR codes drawn as inline SVG (segno): check-in links, a table's entry page, scorekeeper links."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import segno
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+__all__ = ["qr_svg"]
+
+
+@lru_cache(maxsize=4096)
+def qr_svg(data: str, *, scale: int = 4, title: str = "") -> SafeString:
+    """The QR code of ``data`` as an ``<svg>`` element to put in a page (medium error correction,
+    so a card printed on a village printer and creased in a pocket still scans)."""
+    code = segno.make(data, error="m", micro=False)
+    svg = code.svg_inline(scale=scale, border=2, title=title or None, svgclass="qr-svg", lineclass=None,
+                          dark="#000", light="#fff")
+    label = escape(title or data)
+    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))  # noqa: S308 - segno's own markup

@@ -1,0 +1,231 @@
+"""Event reports: standings as XLSX and printable PDF, each player's statement as XLSX and PDF
+(the rows of :mod:`tournaments.exports`, which also makes the CSV), score sheets of a round's
+tables with their QR codes, the chart of the leaders' points over the event, and the JSON backup
+of the whole event (format of :mod:`scoring.reports.backup`)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from scoring.models import Account, Posting, Sitting, TransactionKind
+from scoring.reports.backup import backup_envelope
+from scoring.reports.data import local
+from scoring.reports.pdf import pdf_response
+from scoring.reports.sheets import score_sheet
+from scoring.reports.tabular import Sheet, sheet_response
+from tournaments import models as tm
+from tournaments.exports import standings_table, statement_table
+from tournaments.models import Event, Round, RoundFormat, Table
+from tournaments.selectors.pages import board_state, cuoc_scorers, registration_for
+from tournaments.views.common import organised_event, public_event
+
+#: Players drawn on the event chart by default (the leaders): more lines cannot be read.
+CHART_PLAYERS = 8
+#: Above this many ván the event chart shows one point per round.
+CHART_MAX_POINTS = 300
+
+
+def _stem(filename: str) -> str:
+    return filename.rsplit(".", 1)[0]
+
+
+# -- standings ---------------------------------------------------------------------------------
+
+
+def standings_sheet(event: Event) -> tuple[str, Sheet]:
+    """The CSV's rows as a workbook: players on the first sheet, villages/teams on the second."""
+    filename, header, rows = standings_table(event)
+    gap = rows.index([]) if [] in rows else len(rows)
+    teams = rows[gap + 1:]
+    more = (Sheet("Lang - doi", teams[0], teams[1:]),) if teams else ()
+    return _stem(filename), Sheet("Bang xep hang", header, rows[:gap], more=more)
+
+
+@require_GET
+def standings_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    stem, sheet = standings_sheet(public_event(request, slug, fresh=True))
+    return sheet_response(sheet, "xlsx", stem)
+
+
+@require_GET
+def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings page, printable: players, villages/teams, who scored which cước."""
+    event = public_event(request, slug, fresh=True)
+    event = Event.objects.select_related("leaderboard", "rules").get(pk=event.pk)
+    state = board_state(event)
+    context = {
+        "event": event, "state": state, "rows": state.board.rows, "teams": state.board.teams,
+        "cuoc": cuoc_scorers(state.board.rows), "printed_at": local(timezone.now()),
+    }
+    stem = _stem(standings_table(event)[0])
+    return pdf_response("reports/standings.html", context, request, stem)
+
+
+# -- a player's statement ------------------------------------------------------------------------
+
+
+@require_GET
+def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) -> HttpResponse:
+    event = public_event(request, slug, fresh=True)
+    filename, header, rows = statement_table(event, player_id)
+    if fmt == "xlsx":
+        total = rows[-1][5] if rows else 0
+        sheet = Sheet("Sao ke", header, [*rows, ["Tổng", "", "", "", total, total, ""]])
+        return sheet_response(sheet, "xlsx", _stem(filename))
+    reg = registration_for(event, player_id)
+    assert reg is not None  # statement_table raised Http404 otherwise
+    context = {"event": event, "reg": reg, "header": header, "rows": rows,
+               "total": rows[-1][5] if rows else 0, "printed_at": local(timezone.now())}
+    return pdf_response("reports/event_statement.html", context, request, _stem(filename))
+
+
+# -- score sheets ----------------------------------------------------------------------------------
+
+
+def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, Any]:
+    sitting = table.sitting
+    url = request.build_absolute_uri(reverse("scoring:sitting", args=[sitting.pk]))
+    rows = event.van_per_round if event.round_format == RoundFormat.VAN else None
+    extra = [("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))]
+    return score_sheet(sitting, url, heading=f"Vòng {table.round.number} · Chiếu {table.number}",
+                       subheading=event.name, rows=rows, extra=extra)
+
+
+@require_GET
+def round_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Score sheets of every table of a round, one page each (for the organisers to print)."""
+    event = organised_event(request, slug)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    tables = rnd.tables.select_related("round", "sitting__rules").order_by("number")
+    sheets = [_sheet_for(request, event, t) for t in tables]
+    if not sheets:
+        raise Http404("Vòng này chưa có chiếu nào.")
+    return pdf_response("reports/score_sheets.html", {"sheets": sheets}, request,
+                        f"{event.slug}-vong-{number}-bang-diem")
+
+
+@require_GET
+def table_sheet_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    event = organised_event(request, slug)
+    table = get_object_or_404(Table.objects.select_related("round", "sitting__rules"), event=event, pk=table_id)
+    return pdf_response("reports/score_sheets.html", {"sheets": [_sheet_for(request, event, table)]}, request,
+                        f"{event.slug}-vong-{table.round.number}-chieu-{table.number}")
+
+
+# -- backup ------------------------------------------------------------------------------------------
+
+
+def sitting_rounds(event: Event) -> dict[int, int]:
+    """Sitting id → round number, for every sitting played at the event's tables (every canh)."""
+    found = dict(Table.objects.filter(event=event).values_list("sitting_id", "round__number"))
+    canh = getattr(tm, "TableSitting", None)  # tables may play several canh
+    if canh is not None:
+        found.update(canh.objects.filter(event=event).values_list("sitting_id", "table__round__number"))
+    return found
+
+
+def event_sittings(event: Event) -> list[Sitting]:
+    ids = sitting_rounds(event)
+    return list(Sitting.objects.filter(pk__in=ids).select_related("rules", "club", "created_by").order_by("id"))
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def event_backup(event: Event) -> dict[str, Any]:
+    """The whole event in the backup format: the event, its people, rounds, tables, every sitting
+    with its ván and ledger, and the rule sets they were scored under."""
+    regs = list(event.registrations.select_related("player").order_by("id"))
+    rounds = Round.objects.filter(event=event).prefetch_related("tables").order_by("number")
+    body = {"event": {
+        "name": event.name, "slug": event.slug, "kind": event.kind, "date": event.date.isoformat(),
+        "lunar_label": event.lunar_label, "game": event.game, "rules": event.rules.fingerprint, "mode": event.mode,
+        "is_public": event.is_public, "round_format": event.round_format, "van_per_round": event.van_per_round,
+        "minutes_per_round": event.minutes_per_round, "tie_breaks": event.tie_breaks,
+        "organisers": list(event.organisers.values_list("username", flat=True)),
+        "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
+        "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
+                           "checked_in_at": _iso(r.checked_in_at)} for r in regs],
+        "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
+                    "tables": [{"number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at)}
+                               for t in r.tables.all()]} for r in rounds],
+    }}
+    return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
+                           extra_rules=[event.rules])
+
+
+@require_GET
+def backup_json(request: HttpRequest, slug: str) -> HttpResponse:
+    event = organised_event(request, slug)
+    response = HttpResponse(json.dumps(event_backup(event), ensure_ascii=False, indent=1),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-sao-luu.json"'
+    return response
+
+
+# -- chart -------------------------------------------------------------------------------------------
+
+
+def _chosen(event: Event, request: HttpRequest) -> list[int]:
+    raw = request.GET.get("nguoi", "")
+    if raw:
+        return [int(x) for x in raw.split(",") if x.strip().isdigit()][:24]
+    board = board_state(Event.objects.select_related("leaderboard").get(pk=event.pk)).board
+    return [r["key"] for r in board.rows[:CHART_PLAYERS] if isinstance(r.get("key"), int)]
+
+
+def event_series(event: Event, players: list[int]) -> dict[str, Any]:
+    """Each chosen player's points after every ván of the event (chronological; one point per
+    round when the event has more than :data:`CHART_MAX_POINTS` ván), from the ledger."""
+    round_of = sitting_rounds(event)
+    rows = (
+        Posting.objects.filter(sitting_id__in=list(round_of), account=Account.PLAYER, seat__player_id__in=players,
+                               transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
+                               transaction__reversed_by__isnull=True, transaction__van__is_current=True)
+        .order_by("transaction_id")
+        .values_list("transaction__van_id", "sitting_id", "seat__player_id", "seat__player__name", "amount")
+    )
+    steps: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    rounds: dict[int, Any] = {}
+    names: dict[int, str] = {}
+    for van_id, sitting_id, player_id, name, amount in rows:
+        steps[van_id][player_id] += amount
+        rounds.setdefault(van_id, round_of.get(sitting_id))
+        names[player_id] = name
+    order = list(steps)
+    by_round = len(order) > CHART_MAX_POINTS
+    labels, running = ["Bắt đầu"], dict.fromkeys(players, 0)
+    series: dict[int, list[int]] = {p: [0] for p in players}
+    for i, van_id in enumerate(order):
+        for p, amount in steps[van_id].items():
+            running[p] += amount
+        last_of_round = i + 1 == len(order) or rounds[order[i + 1]] != rounds[van_id]
+        if by_round and not last_of_round:
+            continue
+        labels.append(f"Vòng {rounds[van_id]}" if by_round else f"{len(labels)}")
+        for p in players:
+            series[p].append(running[p])
+    return {"title": event.name, "labels": labels, "by_round": by_round,
+            "datasets": [{"label": names.get(p, str(p)), "player": p, "data": series[p]} for p in players]}
+
+
+@require_GET
+def chart_json(request: HttpRequest, slug: str) -> JsonResponse:
+    event = public_event(request, slug, fresh=True)
+    return JsonResponse(event_series(event, _chosen(event, request)), json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def chart_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = public_event(request, slug, fresh=True)
+    url = reverse("tournaments:report_chart_json", args=[event.slug])
+    return render(request, "reports/event_chart.html", {"nav": "tournaments", "event": event, "chart_url": url})
