@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from scoring.views import calculator, kiem_bai, rules
 from scoring.views import sitting as so_diem
@@ -18,4 +18,10 @@ urlpatterns = [
     path("so-diem/<int:pk>/van/", so_diem.van_record_view, name="van_record"),
     path("so-diem/<int:pk>/van/<int:seq>/sua/", so_diem.van_correct_view, name="van_correct"),
     path("so-diem/<int:pk>/thanh-toan/", so_diem.settle_up_view, name="settle_up"),
+]
+
+# Offline-first app (service worker, manifest, offline pack) and reports (PDF, CSV/XLSX, charts).
+urlpatterns += [
+    path("", include("scoring.offline.urls")),
+    path("", include("scoring.reports.urls")),
 ]

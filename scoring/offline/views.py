@@ -1,0 +1,124 @@
+"""The installable app: service worker (served at the site root so its scope covers every
+scorekeeper page), web app manifest, the sitting's offline pack, the offline fallback page."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from scoring.models import Sitting
+from scoring.offline.pack import offline_pack
+
+#: Static files the service worker caches at install: the app shell of the scorekeeper pages.
+SHELL = (
+    "django_htmx/htmx-2.min.js",
+    "css/sotom.css",
+    "css/sitting.css",
+    "offline/offline.css",
+    "offline/outbox.js",
+    "offline/indicator.js",
+    "offline/preview.js",
+    "offline/offline.js",
+    "offline/icons/so-tom-192.png",
+    "offline/icons/so-tom-512.png",
+)
+#: The service worker's own code (the view prepends its configuration).
+WORKER = "offline/sw.js"
+
+
+def _read(name: str) -> bytes:
+    found = finders.find(name)
+    if not found:
+        raise Http404(f"Thiếu tệp tĩnh {name}.")
+    return Path(str(found)).read_bytes()
+
+
+@lru_cache(maxsize=4)
+def _shell_version(mtimes: tuple[float, ...]) -> str:
+    """A digest of the worker and every shell file: a new digest makes browsers install anew."""
+    digest = hashlib.sha256()
+    for name in (WORKER, *SHELL):
+        digest.update(name.encode())
+        digest.update(_read(name))
+    return digest.hexdigest()[:12]
+
+
+def _mtimes() -> tuple[float, ...]:
+    out = []
+    for name in (WORKER, *SHELL):
+        found = finders.find(name)
+        out.append(Path(str(found)).stat().st_mtime if found else 0.0)
+    return tuple(out)
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js``: the worker, with the shell's URLs (as ``static()`` names them) and a version."""
+    config = {
+        "version": _shell_version(_mtimes()),
+        "shell": [static(name) for name in SHELL],
+        "offline": reverse("scoring:offline_page"),
+        "manifest": reverse("scoring:manifest"),
+    }
+    body = f"const SOTOM = {json.dumps(config)};\n".encode() + _read(WORKER)
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """``/manifest.webmanifest``: installable as "Sổ Tôm", opening the sổ điểm."""
+    icons = [
+        {"src": static(f"offline/icons/so-tom-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"}
+        for n in (192, 512)
+    ] + [
+        {"src": static(f"offline/icons/so-tom-maskable-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png",
+         "purpose": "maskable"}
+        for n in (192, 512)
+    ]
+    data = {
+        "name": "Sổ Tôm — sổ điểm Tổ Tôm",
+        "short_name": "Sổ Tôm",
+        "description": "Ghi điểm Tổ Tôm, Chắn, Tài Bàn ngay ở chiếu bài, cả khi mất mạng.",
+        "lang": "vi",
+        "dir": "ltr",
+        "start_url": reverse("scoring:sitting_list"),
+        "scope": "/",
+        "id": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": "#fbf6ee",
+        "theme_color": "#7a1414",
+        "icons": icons,
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+@require_GET
+def pack(request: HttpRequest, pk: int) -> JsonResponse:
+    """The sitting's offline pack (rules and history), refreshed by the page whenever it is online."""
+    sitting = Sitting.objects.select_related("rules").filter(pk=pk).first()
+    if sitting is None:
+        return JsonResponse({"error": f"Không có canh bài số {pk}."}, status=404)
+    response = JsonResponse(offline_pack(sitting), json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a page it has not kept: the sittings it has."""
+    return render(request, "offline/offline.html", {"nav": "sitting"})

@@ -1,0 +1,239 @@
+"""What the reports of a sitting show, read from the ledger (postings) and the engine's replay:
+the ledger and the ván list as tables, the sitting report, a player's statement, the balance
+series of the chart. Nothing is computed that the ledger does not already hold, except the
+breakdown of points (the engine's replay of the same ván, as ``ledger_check`` does)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.http import Http404
+from django.utils import timezone
+
+from scoring.engine.errors import EngineError
+from scoring.engine.settlement import GA_TRONG, POOL
+from scoring.models import Account, Posting, Sitting, TransactionKind
+from scoring.reports.tabular import Sheet
+from scoring.selectors.ledger import balances, integrity, user_name, van_list
+from scoring.services.ledger import fold
+from scoring.views.sitting.context import Table, describe, hoi_summary, signed
+
+__all__ = [
+    "balance_series",
+    "integrity_line",
+    "ledger_sheet",
+    "local",
+    "sitting_report",
+    "statement",
+    "statement_sheet",
+    "van_sheet",
+]
+
+
+def local(moment: Any) -> str:
+    """A moment as printed: "03/02/2025 20:15" in the site's time zone ("" for none)."""
+    return timezone.localtime(moment).strftime("%d/%m/%Y %H:%M") if moment else ""
+
+
+def _account(table: Table, posting: Posting) -> str:
+    return posting.seat.name if posting.seat_id else table.account(posting.account)
+
+
+def ledger_sheet(sitting: Sitting) -> Sheet:
+    """Every posting of the sitting, in the order written, and a total (which must be 0)."""
+    table = Table.of(sitting)
+    postings = (
+        Posting.objects.filter(sitting=sitting)
+        .select_related("transaction__van", "transaction__created_by", "seat")
+        .order_by("transaction_id", "line", "amount")
+    )
+    headers = ["Bút toán", "Loại", "Ván", "Dòng", "Tài khoản", "Điểm", "Vì sao", "Đảo bút toán số", "Lúc",
+               "Người ghi"]
+    rows: list[list[Any]] = []
+    total = 0
+    for p in postings:
+        txn = p.transaction
+        total += p.amount
+        rows.append([
+            txn.pk, txn.get_kind_display(), txn.van.seq if txn.van_id else "", p.line, _account(table, p),
+            p.amount, p.why, txn.reverses_id or "", local(txn.created_at), user_name(txn.created_by) or "",
+        ])
+    rows.append(["Tổng", "", "", "", "", total, "Mọi bút toán cộng lại phải bằng 0", "", "", ""])
+    return Sheet("So cai", headers, rows, more=(_balances_sheet(sitting, table),))
+
+
+def _balances_sheet(sitting: Sitting, table: Table) -> Sheet:
+    live = balances(sitting)
+    rows: list[list[Any]] = [[name, value] for name, value in live.players.items()]
+    rows += [[table.account(POOL), live.pool], [table.account(GA_TRONG), live.ga_trong]]
+    rows.append(["Tổng", sum(live.players.values()) + live.pool + live.ga_trong])
+    return Sheet("So du", ["Tài khoản", "Số dư"], rows)
+
+
+def _net(transfers: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    net: dict[str, int] = defaultdict(int)
+    for t in transfers:
+        net[t["from"]] -= t["amount"]
+        net[t["to"]] += t["amount"]
+    return net
+
+
+def van_sheet(sitting: Sitting) -> Sheet:
+    """The current ván, one row each with every account's change; the last row sums them (the
+    balances of play)."""
+    table = Table.of(sitting)
+    names = [s.name for s in sitting.seats.order_by("position")]
+    accounts = [*names, POOL, GA_TRONG]
+    headers = ["Ván", "Kết quả", "Người ù", "Cước", "Điểm", "Ù liền", "Diễn giải",
+               *[table.account(a) for a in accounts], "Người ghi", "Lúc", "Lý do sửa"]
+    rows: list[list[Any]] = []
+    totals: dict[str, int] = defaultdict(int)
+    for van in van_list(sitting):
+        net = _net(van["transfers"])
+        for a in accounts:
+            totals[a] += net.get(a, 0)
+        rows.append([
+            van["seq"], van["outcome_label"], van["winner"] or "", ", ".join(table.cuoc_names(van["cuoc"])),
+            van["points"] if van["winner"] else "", table.streak_name(van["streak"]) if van["winner"] else "",
+            describe(table, van["record"]), *[net.get(a, 0) for a in accounts], van["entered_by"] or "",
+            local(datetime.fromisoformat(van["created_at"])), van["correction_reason"] or "",
+        ])
+    rows.append(["Tổng", "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""])
+    return Sheet("Cac van", headers, rows)
+
+
+def integrity_line(sitting: Sitting) -> dict[str, Any]:
+    """The integrity line of the reports: every transaction sums to 0, pots never below 0."""
+    check = integrity(sitting)
+    live = balances(sitting)
+    total = sum(live.players.values()) + live.pool + live.ga_trong
+    ok = check.ok and total == 0
+    if ok:
+        text = "Mọi bút toán cân (tổng bằng 0); điểm làng và gà chưa lần nào âm."
+    else:
+        parts = []
+        if check.unbalanced:
+            parts.append("bút toán không cân: " + ", ".join(f"#{pk}" for pk in check.unbalanced))
+        if not check.pool_ok:
+            parts.append("điểm làng có lúc âm")
+        if not check.pot_ok:
+            parts.append("gà có lúc âm")
+        if total:
+            parts.append(f"tổng số dư là {total}, không phải 0")
+        text = "Sổ có chỗ không khớp: " + "; ".join(parts) + "."
+    return {"ok": ok, "text": text, "total": total}
+
+
+def _breakdowns(sitting: Sitting, current: Sequence[Mapping[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """The engine's breakdown of points of each current ván (its replay), by number."""
+    try:
+        replay = fold(sitting, [v["record"] for v in current])
+    except EngineError:
+        return {}
+    return {s.number: list((s.breakdown or {}).get("lines", [])) for s in replay.settlements}
+
+
+def sitting_report(sitting: Sitting) -> dict[str, Any]:
+    """Context of the sitting report: seats and balances, hội summary, every ván with its
+    breakdown and transfers, the settlement entries, the integrity line."""
+    table = Table.of(sitting)
+    current = van_list(sitting)
+    names = [s.name for s in sitting.seats.order_by("position")]
+    breakdown = _breakdowns(sitting, current)
+    play = balances(sitting, play_only=True)
+    final = balances(sitting)
+    vans = [{
+        **v, "summary": describe(table, v["record"]), "lines": breakdown.get(v["seq"], []),
+        "streak_name": table.streak_name(v["streak"]) if v["winner"] else "",
+        "transfer_rows": [{**t, "from": table.account(t["from"]), "to": table.account(t["to"])}
+                          for t in v["transfers"]],
+        "at": local(datetime.fromisoformat(v["created_at"])),
+    } for v in current]
+    settled = Posting.objects.filter(sitting=sitting, transaction__kind=TransactionKind.SETTLEMENT,
+                                     amount__gt=0).select_related("seat").order_by("transaction_id", "line")
+    hoi = [h.to_dict() for h in sitting.hoi.order_by("index")]
+    return {
+        "sitting": sitting, "table": table, "game": table.game, "rules": table.rules,
+        "seats": [{"position": i, "name": n, "play": play.players[n], "final": final.players[n],
+                   "shown": signed(play.players[n])} for i, n in enumerate(names, 1)],
+        "pool": play.pool, "ga_trong": play.ga_trong, "vans": vans,
+        "hoi": hoi_summary(table, current, hoi, names),
+        "settled": [{"to": _account(table, p), "amount": p.amount, "why": p.why} for p in settled],
+        "integrity": integrity_line(sitting), "printed_at": local(timezone.now()),
+    }
+
+
+def _seat_name(sitting: Sitting, position: int) -> str:
+    seat = sitting.seats.filter(position=position).first()
+    if seat is None:
+        raise Http404(f"Canh bài #{sitting.pk} không có chỗ ngồi số {position}.")
+    return seat.name
+
+
+def statement(sitting: Sitting, position: int) -> dict[str, Any]:
+    """A player's statement (sao kê) in a sitting: each ván's transfers that touch them, the
+    change and the running balance; settlement entries after."""
+    table = Table.of(sitting)
+    name = _seat_name(sitting, position)
+    rows, running = [], 0
+    for van in van_list(sitting):
+        mine = [t for t in van["transfers"] if name in (t["from"], t["to"])]
+        delta = _net(mine).get(name, 0)
+        running += delta
+        rows.append({
+            "seq": van["seq"], "summary": describe(table, van["record"]), "delta": delta, "shown": signed(delta),
+            "running": running, "lines": [
+                {"amount": t["amount"] if t["to"] == name else -t["amount"],
+                 "other": table.account(t["from"] if t["to"] == name else t["to"]), "why": t["why"]}
+                for t in mine
+            ],
+        })
+    settlement = Posting.objects.filter(
+        sitting=sitting, transaction__kind=TransactionKind.SETTLEMENT, seat__position=position,
+    ).order_by("transaction_id", "line")
+    settled = [{"amount": p.amount, "why": p.why} for p in settlement]
+    return {
+        "sitting": sitting, "table": table, "game": table.game, "rules": table.rules, "name": name,
+        "position": position, "rows": rows, "play": running, "settled": settled,
+        "final": running + sum(s["amount"] for s in settled),
+        "integrity": integrity_line(sitting), "printed_at": local(timezone.now()),
+    }
+
+
+def statement_sheet(context: Mapping[str, Any]) -> Sheet:
+    rows: list[list[Any]] = [[r["seq"], r["summary"], r["delta"], r["running"],
+                              "; ".join(f"{line['amount']:+d} ({line['other']}): {line['why']}" for line in r["lines"])]
+                             for r in context["rows"]]
+    rows += [["Thanh toán", s["why"], s["amount"], "", ""] for s in context["settled"]]
+    rows.append(["Tổng", "", context["final"], context["final"], ""])
+    return Sheet("Sao ke", ["Ván", "Diễn giải", "Điểm", "Cộng dồn", "Các khoản"], rows)
+
+
+def balance_series(sitting: Sitting) -> dict[str, Any]:
+    """Each player's balance after every ván (gom included), from the ledger: the chart's data."""
+    names = [s.name for s in sitting.seats.order_by("position")]
+    rows = (
+        Posting.objects.filter(sitting=sitting, account=Account.PLAYER)
+        .filter(Q(transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN]),
+                transaction__reversed_by__isnull=True, transaction__van__is_current=True)
+        .values_list("transaction__van__seq", "seat__name", "amount")
+    )
+    by_seq: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for seq, name, amount in rows:
+        by_seq[seq][name] += amount
+    last = max(by_seq, default=0)
+    running = dict.fromkeys(names, 0)
+    series: dict[str, list[int]] = {n: [0] for n in names}
+    for seq in range(1, last + 1):
+        for n in names:
+            running[n] += by_seq.get(seq, {}).get(n, 0)
+            series[n].append(running[n])
+    return {
+        "title": str(sitting),
+        "labels": ["Đầu canh", *[f"Ván {i}" for i in range(1, last + 1)]],
+        "datasets": [{"label": n, "data": series[n]} for n in names],
+    }

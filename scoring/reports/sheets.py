@@ -1,0 +1,56 @@
+"""Printable score sheets (phiếu ghi điểm): one page per table, with the seats, a summary of the
+rule set, a grid to write the ván by hand, and a QR code that opens the sitting's entry page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from scoring.engine.games import ScoringFamily
+from scoring.models import Sitting
+from scoring.reports.data import local
+from scoring.reports.qr import qr_svg
+from scoring.selectors.rules import chips
+from scoring.views.sitting.context import Table
+
+__all__ = ["DEFAULT_ROWS", "rules_summary", "score_sheet"]
+
+#: Ván rows of a sheet when the round does not say (fits one A4 landscape page).
+DEFAULT_ROWS = 16
+MAX_ROWS = 30
+
+
+def rules_summary(table: Table) -> dict[str, Any]:
+    """The rule set in a few lines: S, D, the cước values (main / extra dịch), streaks, money."""
+    rules = table.rules
+    lines = [f"Suông {rules.suong} điểm, dịch {rules.dich} điểm."]
+    if table.game.family is ScoringFamily.TO_TOM:
+        lines.append("Điểm một ván ù = giá trị chính của cước cao nhất + dịch × số dịch của các cước khác.")
+        if rules.streak_cuoc(2):
+            thong = rules.khoi_value(2)
+            lines.append(f"Thông (ù liền 2 ván): {thong[0]} điểm / {thong[1]} dịch; Tam Khôi trở lên theo bậc Khôi.")
+    mode = table.sitting.get_mode_display()
+    if table.sitting.mode == "gom":
+        try:
+            lines.append(f"{mode}: mỗi người góp {rules.gom_amount(table.sitting.seats.count())} điểm mỗi hội.")
+        except Exception:  # noqa: BLE001 - a rule set without Chi Nẩy has no derived gom; say the mode only
+            lines.append(f"{mode}.")
+    else:
+        lines.append(f"{mode}: mỗi nhà khác trả người ù số điểm của ván.")
+    cuoc = [{"name": c.name, "main": c.main, "dich": c.dich} for c in chips(table.game, rules)]
+    return {"name": rules.name, "lines": lines, "cuoc": cuoc}
+
+
+def score_sheet(
+    sitting: Sitting, url: str, *, heading: str = "", subheading: str = "", rows: int | None = None,
+    extra: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
+    """One sheet's context: ``url`` is the absolute address the QR code opens."""
+    table = Table.of(sitting)
+    seats = [{"position": s.position, "name": s.name} for s in sitting.seats.order_by("position")]
+    count = max(1, min(rows or DEFAULT_ROWS, MAX_ROWS))
+    return {
+        "sitting": sitting, "heading": heading or str(sitting), "subheading": subheading,
+        "game": table.game, "seats": seats, "rules": rules_summary(table), "rows": range(1, count + 1),
+        "qr": qr_svg(url), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
+    }

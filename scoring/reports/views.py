@@ -1,0 +1,107 @@
+"""Reports of a sitting: the "in và xuất" page (links and the balance chart), CSV/XLSX of the
+ledger, the ván and a player's statement, PDF report, statement and score sheet, JSON backup."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from scoring.models import Sitting
+from scoring.reports import data
+from scoring.reports.backup import backup_envelope
+from scoring.reports.pdf import pdf_response
+from scoring.reports.sheets import score_sheet
+from scoring.reports.tabular import sheet_response
+from scoring.text import vi_slugify
+
+FORMATS = ("csv", "xlsx")
+
+
+def _sitting(pk: int) -> Sitting:
+    found = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
+    if found is None:
+        raise Http404(f"Không có canh bài số {pk}.")
+    return found
+
+
+def _name(sitting: Sitting, what: str) -> str:
+    return f"canh-bai-{sitting.pk}-{what}"
+
+
+@require_GET
+def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every print and export of the sitting, and the chart of the balances over the ván."""
+    sitting = _sitting(pk)
+    seats = list(sitting.seats.order_by("position"))
+    return render(request, "reports/sitting_exports.html", {
+        "nav": "sitting", "sitting": sitting, "seats": seats, "formats": FORMATS,
+        "chart_url": reverse("scoring:report_chart", args=[pk]),
+    })
+
+
+@require_GET
+def ledger_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    sitting = _sitting(pk)
+    return sheet_response(data.ledger_sheet(sitting), fmt, _name(sitting, "so-cai"))
+
+
+@require_GET
+def van_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    sitting = _sitting(pk)
+    return sheet_response(data.van_sheet(sitting), fmt, _name(sitting, "cac-van"))
+
+
+@require_GET
+def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = _sitting(pk)
+    return pdf_response("reports/sitting_report.html", data.sitting_report(sitting), request,
+                        _name(sitting, "bao-cao"))
+
+
+@require_GET
+def statement_export(request: HttpRequest, pk: int, position: int, fmt: str) -> HttpResponse:
+    sitting = _sitting(pk)
+    context = data.statement(sitting, position)
+    filename = _name(sitting, "sao-ke-" + (vi_slugify(context["name"]) or str(position)))
+    if fmt == "pdf":
+        return pdf_response("reports/statement.html", context, request, filename)
+    return sheet_response(data.statement_sheet(context), fmt, filename)
+
+
+@require_GET
+def score_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """A blank score sheet for this sitting; its QR code opens the sitting's page."""
+    sitting = _sitting(pk)
+    url = request.build_absolute_uri(reverse("scoring:sitting", args=[pk]))
+    sheet = score_sheet(sitting, url, rows=_rows(request))
+    return pdf_response("reports/score_sheets.html", {"sheets": [sheet]}, request, _name(sitting, "phieu-ghi"))
+
+
+def _rows(request: HttpRequest) -> int | None:
+    try:
+        return int(request.GET.get("van", ""))
+    except ValueError:
+        return None
+
+
+@require_GET
+def backup_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sitting in the backup format (see :mod:`scoring.reports.backup`)."""
+    sitting = _sitting(pk)
+    document = backup_envelope("sitting", {"sitting": sitting.pk}, [sitting])
+    response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=1),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_name(sitting, "sao-luu")}.json"'
+    return response
+
+
+@require_GET
+def chart_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """Each player's balance after every ván: the data of the chart (Chart.js line datasets)."""
+    series: dict[str, Any] = data.balance_series(_sitting(pk))
+    return JsonResponse(series, json_dumps_params={"ensure_ascii": False})

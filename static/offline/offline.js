@@ -1,0 +1,527 @@
+/* Offline-first scorekeeping on the sổ điểm pages.
+ *
+ * - Registers the service worker (/sw.js) and asks it to keep this page, so it reopens offline.
+ * - Keeps the sitting's offline pack (rules and history) in IndexedDB while online.
+ * - With no network (or while earlier ván still wait, to keep their order), "Lưu ván" does not go
+ *   to the server: the ván is kept in the outbox with its idempotency key and number and shown as
+ *   "chờ gửi"; the preview is computed here and marked "tạm tính".
+ * - When the network returns, waiting ván are sent in order through the JSON API, each with its
+ *   own key on every retry (exactly once). A 409 (someone else recorded that number) stops the
+ *   sitting's queue and is shown with the server's state until a person decides; nothing merges.
+ *
+ * Needs outbox.js, indicator.js and preview.js (loaded before, all deferred).
+ */
+(function () {
+  "use strict";
+
+  const O = window.SoTomOutbox;
+  const P = window.SoTomPreview;
+  const I = window.SoTomIndicator;
+  const RETRY_MS = 5000;
+
+  const meta = document.querySelector('meta[name="sotom-offline"]');
+  const cfg = meta ? JSON.parse(meta.getAttribute("content")) : {};
+  const sitting = cfg.sitting ? Number(cfg.sitting) : null;
+
+  let flaky = false; // the last request failed although the browser believes it is online
+  let syncing = false;
+  let here = []; // this sitting's outbox items, by number (kept in step with IndexedDB)
+  let pack = null;
+  let idleHtml = null;
+  let notice = "";
+
+  function online() {
+    return navigator.onLine && !flaky;
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function csrf() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function apiUrl(pk) {
+    return cfg.api.replace(/\/0\/van$/, "/" + pk + "/van");
+  }
+
+  function markReady(part) {
+    const root = document.documentElement;
+    const parts = new Set((root.dataset.offlineParts || "").split(" ").filter(Boolean));
+    parts.add(part);
+    root.dataset.offlineParts = [...parts].join(" ");
+    const needed = sitting ? ["worker", "page", "pack"] : ["worker"];
+    if (needed.every((p) => parts.has(p))) root.dataset.offlineReady = "1";
+  }
+
+  // -- service worker and the kept copies -----------------------------------------------------
+
+  let registration = null;
+
+  async function register() {
+    if (!("serviceWorker" in navigator) || !cfg.sw) return;
+    try {
+      registration = await navigator.serviceWorker.register(cfg.sw, { scope: cfg.scope || "/" });
+      await navigator.serviceWorker.ready;
+      markReady("worker");
+      keepPage();
+    } catch (e) {
+      console.warn("Sổ Tôm: không đăng ký được service worker", e);
+    }
+  }
+
+  function keepPage() {
+    if (!sitting || !online()) return;
+    const worker = registration && registration.active;
+    if (worker) worker.postMessage({ type: "keep", url: location.pathname });
+  }
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      const data = event.data || {};
+      if (data.type === "kept" && data.ok && data.url === location.pathname) markReady("page");
+    });
+  }
+
+  async function refreshPack() {
+    if (!sitting) return;
+    if (online()) {
+      try {
+        const response = await fetch(cfg.pack, { credentials: "same-origin", headers: { Accept: "application/json" } });
+        if (response.ok) {
+          pack = await response.json();
+          await O.savePack(pack);
+          markReady("pack");
+          return;
+        }
+      } catch (e) {
+        flaky = true;
+      }
+    }
+    pack = pack || (await O.getPack(sitting));
+  }
+
+  // -- the outbox as shown ---------------------------------------------------------------------
+
+  async function reload() {
+    const all = await O.all();
+    here = sitting ? all.filter((it) => it.sitting === sitting) : [];
+    I.update({
+      online: online(),
+      sending: syncing,
+      waiting: all.filter((it) => it.status === "waiting").length,
+      conflicts: all.filter((it) => it.status !== "waiting").length,
+    });
+    renderOutbox(all);
+    adjustForm();
+    return all;
+  }
+
+  function section() {
+    let el = document.getElementById("outbox");
+    const anchor = document.getElementById("sitting");
+    if (!el && anchor) {
+      el = document.createElement("section");
+      el.id = "outbox";
+      el.className = "outbox";
+      el.dataset.testid = "outbox";
+      el.setAttribute("aria-live", "polite");
+      anchor.parentNode.insertBefore(el, anchor);
+      el.addEventListener("click", onOutboxClick);
+    }
+    return el;
+  }
+
+  function conflictHtml(it) {
+    const s = it.server || {};
+    const taken = s.van;
+    let html = '<div class="conflict-box" role="alert">';
+    html += "<p><b>" + P.esc(it.status === "conflict" ? "Xung đột — chưa ghi" : "Sổ từ chối — chưa ghi") + ":</b> " + P.esc(it.message || "") + "</p>";
+    if (taken) {
+      const takenSummary = pack ? P.describe(taken.record || {}, pack) : "";
+      html += '<p data-testid="conflict-server">Trên sổ, ván ' + taken.seq + " là: " + P.esc(takenSummary) +
+        (taken.points ? " · " + taken.points + " điểm" : "") + " (người ghi: " + P.esc(taken.entered_by || "khách") + ").</p>";
+    }
+    if (s.balances) {
+      html += '<p class="help">Số dư trên sổ lúc này: ' +
+        Object.entries(s.balances).map(([n, b]) => P.esc(n) + " " + P.signed(b)).join(", ") +
+        (s.next_seq ? " · ván tiếp theo là số " + s.next_seq : "") + ".</p>";
+    }
+    html += '<div class="actions">';
+    if (s.next_seq) {
+      html += '<button type="button" class="btn small" data-action="renumber" data-key="' + P.esc(it.key) +
+        '">Vẫn ghi, thành ván ' + s.next_seq + "</button>";
+    } else if (it.status === "error") {
+      html += '<button type="button" class="btn small" data-action="retry" data-key="' + P.esc(it.key) + '">Gửi lại</button>';
+    }
+    html += '<button type="button" class="btn small secondary" data-action="discard" data-key="' + P.esc(it.key) +
+      '">Bỏ ván này (không ghi)</button></div></div>';
+    return html;
+  }
+
+  function itemHtml(it, held) {
+    const status = it.status === "waiting" ? (held ? "chờ xem xung đột" : "chờ gửi") : it.status === "conflict" ? "xung đột" : "bị từ chối";
+    let html = '<li class="van outbox-item s-' + it.status + '" data-seq="' + it.seq + '" data-status="' + it.status +
+      '" data-testid="' + (it.status === "waiting" ? "outbox-item" : "outbox-conflict") + '">';
+    html += '<div class="van-head"><span class="van-seq">Ván ' + it.seq + '</span> <span class="wait-badge">' + status + "</span>";
+    if (it.points !== null && it.points !== undefined) html += ' <span class="van-points">' + it.points + " điểm</span>";
+    if (it.streakName) html += ' <span class="streak-badge">' + P.esc(it.streakName) + "</span>";
+    if (it.points !== null && it.points !== undefined) html += ' <span class="tam-tinh">tạm tính</span>';
+    html += '</div><div class="van-summary">' + P.esc(it.summary || "") + "</div>";
+    if (it.status !== "waiting") html += conflictHtml(it);
+    return html + "</li>";
+  }
+
+  function renderOutbox(all) {
+    const el = section();
+    if (!el) return;
+    const others = all.filter((it) => it.sitting !== sitting);
+    if (!here.length && !others.length && !notice) {
+      el.hidden = true;
+      el.innerHTML = "";
+      return;
+    }
+    el.hidden = false;
+    let html = "";
+    if (notice) html += '<p class="notice" role="status" data-testid="offline-notice">' + P.esc(notice) + "</p>";
+    if (here.length) {
+      html += "<h2>Ván trên máy này, chưa vào sổ (" + here.length + ")</h2>";
+      html += '<p class="help">Mỗi ván giữ khóa chống gửi lặp riêng: gửi lại bao nhiêu lần sổ cũng chỉ ghi một lần, theo đúng thứ tự.</p>';
+      let held = false;
+      html += '<ol class="van-list outbox-list">';
+      for (const it of here) {
+        html += itemHtml(it, held);
+        if (it.status !== "waiting") held = true;
+      }
+      html += "</ol>";
+    }
+    if (others.length) {
+      const ids = [...new Set(others.map((it) => it.sitting))];
+      html += '<p class="help">Còn ' + others.length + " ván của canh bài khác chờ gửi: " +
+        ids.map((pk) => '<a href="' + cfg.sittingUrl.replace(/\/0\/$/, "/" + pk + "/") + '">#' + pk + "</a>").join(", ") + ".</p>";
+    }
+    el.innerHTML = html;
+  }
+
+  // -- the ván form -------------------------------------------------------------------------
+
+  function vanForm() {
+    const form = document.getElementById("van-form");
+    return form && form.closest("#sitting") ? form : null;
+  }
+
+  function serverNext() {
+    const box = document.getElementById("sitting");
+    const fromPage = box ? Number(box.dataset.nextSeq || 0) : 0;
+    return Math.max(fromPage, pack ? pack.next_seq : 0);
+  }
+
+  function nextSeq() {
+    const queued = here.length ? Math.max(...here.map((it) => it.seq)) + 1 : 0;
+    return Math.max(serverNext(), queued);
+  }
+
+  function setNumber(form, seq) {
+    const input = form.querySelector('input[name="seq"]');
+    if (!input || Number(input.value) === seq) return;
+    input.value = String(seq);
+    input.setAttribute("value", String(seq));
+    const key = form.querySelector('input[name="key"]');
+    key.value = uuid(); // a new number is a new request: never reuse a key with another body
+    key.setAttribute("value", key.value);
+    const heading = document.getElementById("ghi-van");
+    if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(seq));
+    const save = form.querySelector('[data-testid="save"]');
+    if (save) save.textContent = save.textContent.replace(/\d+/, String(seq));
+  }
+
+  function adjustForm() {
+    const form = vanForm();
+    if (form && here.length) setNumber(form, nextSeq());
+  }
+
+  function showError(message) {
+    const box = document.getElementById("preview");
+    if (box) box.innerHTML = '<p class="error" role="alert" data-testid="preview-error">' + P.esc(message) + "</p>";
+  }
+
+  function queuedBefore(seq) {
+    return here.filter((it) => it.seq < seq && it.record).map((it) => ({ record: it.record }));
+  }
+
+  async function showPreview() {
+    const form = vanForm();
+    const box = document.getElementById("preview");
+    if (!form || !box) return;
+    pack = pack || (await O.getPack(sitting));
+    const data = new FormData(form);
+    if (!pack) return showError("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): không tính trước được.");
+    if (P.isEmpty(data, pack)) {
+      box.innerHTML = idleHtml || "";
+      return;
+    }
+    try {
+      const rec = P.record(data, pack);
+      const seq = Number(data.get("seq")) || nextSeq();
+      box.innerHTML = P.render(P.preview(pack, rec, seq, queuedBefore(seq)));
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function queueFromForm() {
+    const form = vanForm();
+    if (!form) return;
+    pack = pack || (await O.getPack(sitting));
+    if (!pack) return showError("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được ván.");
+    const data = new FormData(form);
+    if (P.isEmpty(data, pack)) return showError("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván.");
+    let rec;
+    try {
+      rec = P.record(data, pack);
+    } catch (e) {
+      return showError(e.message);
+    }
+    const seq = nextSeq();
+    const formSeq = Number(data.get("seq"));
+    const key = formSeq === seq && data.get("key") ? String(data.get("key")) : uuid();
+    const body = { seq, ...rec };
+    const cards = String(data.get("cards") || "").trim();
+    if (cards) body.cards = cards;
+    const view = P.preview(pack, rec, seq, queuedBefore(seq));
+    if (here.some((it) => it.key === key)) return; // the same form sent twice (a double tap)
+    await O.add({ key, sitting, seq, body, record: rec, summary: view.summary, points: view.points, streakName: view.streakName });
+    notice = "Đã giữ ván " + seq + " trên máy này: chờ gửi.";
+    form.reset();
+    await reload();
+    setNumber(form, nextSeq());
+    const box = document.getElementById("preview");
+    if (box) box.innerHTML = idleHtml || "";
+    if (navigator.onLine) sync();
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = vanForm();
+    const elt = event.detail && event.detail.elt;
+    if (!form || !elt) return;
+    const isSave = elt.matches && elt.matches('[data-testid="save"]') && form.contains(elt);
+    const isPreview = elt === form;
+    if (!isSave && !isPreview) return;
+    if (online() && !here.length) return; // the ordinary online path (htmx and the server)
+    event.preventDefault();
+    if (isSave) queueFromForm();
+    else showPreview();
+  });
+
+  document.addEventListener("htmx:sendError", (event) => {
+    const elt = event.detail && event.detail.elt;
+    const form = vanForm();
+    flaky = true;
+    I.update({ online: false });
+    if (form && elt && elt.matches && elt.matches('[data-testid="save"]') && form.contains(elt)) {
+      queueFromForm(); // the same key: safe to send again later
+    } else if (form && elt === form) {
+      showPreview();
+    } else if (elt && elt.closest) {
+      unsent(elt.closest("form") || elt);
+    }
+  });
+
+  /* Other writes (a correction, settling up) need the server: say so where the person tapped. */
+  function unsent(near) {
+    let note = near.querySelector ? near.querySelector('[data-testid="offline-error"]') : null;
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error";
+      note.setAttribute("role", "alert");
+      note.dataset.testid = "offline-error";
+      near.prepend(note);
+    }
+    note.textContent = "Mất mạng: chưa gửi được, chưa ghi gì. Sửa ván và thanh toán cần có mạng; hãy thử lại khi có mạng.";
+  }
+
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (!event.detail || !event.detail.target || event.detail.target.id !== "sitting") {
+      if (document.getElementById("sitting")) section();
+      return;
+    }
+    const box = document.getElementById("preview");
+    if (box && idleHtml === null) idleHtml = box.innerHTML;
+    section();
+    reload();
+    if (online()) {
+      keepPage();
+      refreshPack();
+    }
+  });
+
+  // -- sending ---------------------------------------------------------------------------------
+
+  async function send(item) {
+    let response;
+    try {
+      response = await fetch(apiUrl(item.sitting), {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": item.key, "X-CSRFToken": csrf() },
+        body: JSON.stringify(item.body),
+      });
+    } catch (e) {
+      flaky = true;
+      return "stop";
+    }
+    flaky = false;
+    let answer = {};
+    try {
+      answer = await response.json();
+    } catch (e) {
+      answer = {};
+    }
+    if (response.status === 200 || response.status === 201) {
+      await O.remove(item.key);
+      return "sent";
+    }
+    if (response.status >= 500 || response.status === 429 || response.status === 408) return "stop";
+    item.status = response.status === 409 ? "conflict" : "error";
+    item.message = answer.error || "Sổ từ chối ván này (mã " + response.status + ").";
+    item.server = answer.state || null;
+    await O.put(item);
+    return "held";
+  }
+
+  async function drain() {
+    const all = await O.all();
+    const changed = new Set();
+    for (const pk of [...new Set(all.map((it) => it.sitting))]) {
+      for (const item of all.filter((it) => it.sitting === pk)) {
+        if (item.status !== "waiting") break; // after a conflict, later ván wait for a person
+        const outcome = await send(item);
+        if (outcome !== "stop") changed.add(pk);
+        if (outcome !== "sent") {
+          if (outcome === "stop") return changed;
+          break;
+        }
+      }
+    }
+    return changed;
+  }
+
+  async function sync() {
+    if (syncing || !navigator.onLine) return;
+    const waiting = (await O.all()).some((it) => it.status === "waiting");
+    if (!waiting) return;
+    syncing = true;
+    I.update({ sending: true });
+    let changed = new Set();
+    try {
+      changed = navigator.locks ? await navigator.locks.request("sotom-outbox", drain) : await drain();
+    } finally {
+      syncing = false;
+    }
+    if (sitting && changed.has(sitting)) {
+      const left = (await O.list(sitting)).length;
+      notice = left ? "" : "Đã gửi hết các ván chờ: sổ đã ghi.";
+    }
+    await reload();
+    if (sitting && changed.has(sitting)) await refreshSitting();
+    // A ván kept while this round was sending: send it now rather than at the next retry.
+    if (changed.size && (await O.all()).some((it) => it.status === "waiting")) setTimeout(sync, 0);
+  }
+
+  async function refreshSitting() {
+    if (!document.getElementById("sitting") || !window.htmx) return;
+    await window.htmx.ajax("GET", location.pathname, { target: "#sitting", swap: "outerHTML" });
+  }
+
+  // -- a person resolves a conflict --------------------------------------------------------------
+
+  async function renumberFrom(item, start, dropFirst) {
+    const later = here.filter((it) => it.seq >= item.seq);
+    let seq = start;
+    for (const it of later) {
+      await O.remove(it.key);
+      if (dropFirst && it.key === item.key) continue;
+      const body = { ...it.body, seq };
+      await O.add({ ...it, key: uuid(), seq, body, status: "waiting", message: "", server: null, createdAt: it.createdAt });
+      seq += 1;
+    }
+  }
+
+  async function onOutboxClick(event) {
+    const button = event.target.closest("button[data-action]");
+    if (!button) return;
+    const item = here.find((it) => it.key === button.dataset.key);
+    if (!item) return;
+    button.disabled = true;
+    const next = item.server && item.server.next_seq;
+    if (button.dataset.action === "renumber" && next) {
+      await renumberFrom(item, next, false);
+      notice = "Ván giữ trên máy được đánh số lại từ ván " + next + ".";
+    } else if (button.dataset.action === "discard") {
+      await renumberFrom(item, next || item.seq, true);
+      notice = "Đã bỏ ván " + item.seq + " (không ghi vào sổ).";
+    } else if (button.dataset.action === "retry") {
+      await O.put({ ...item, status: "waiting", message: "" });
+    }
+    await reload();
+    await refreshSitting();
+    sync();
+  }
+
+  // -- the page for uncached pages -------------------------------------------------------------
+
+  async function listKept() {
+    const list = document.getElementById("offline-sittings");
+    if (!list) return;
+    const packs = await O.packs();
+    const all = await O.all();
+    list.innerHTML = packs.length
+      ? packs.map((p) => {
+        const n = all.filter((it) => it.sitting === p.sitting).length;
+        return '<li><a href="' + cfg.sittingUrl.replace(/\/0\/$/, "/" + p.sitting + "/") + '">' + P.esc(p.title) + "</a> · " +
+          P.esc(p.game_name) + (n ? " · " + n + " ván chờ gửi" : "") + "</li>";
+      }).join("")
+      : '<li class="help">Máy này chưa giữ canh bài nào.</li>';
+  }
+
+  // -- start -------------------------------------------------------------------------------------
+
+  async function start() {
+    const box = document.getElementById("preview");
+    idleHtml = box ? box.innerHTML : null;
+    if (sitting) {
+      pack = await O.getPack(sitting);
+    }
+    await reload();
+    register();
+    await refreshPack();
+    await reload();
+    listKept();
+    sync();
+    window.addEventListener("online", () => {
+      flaky = false;
+      reload();
+      keepPage();
+      refreshPack();
+      sync();
+    });
+    window.addEventListener("offline", () => reload());
+    setInterval(() => {
+      if (navigator.onLine) sync();
+    }, RETRY_MS);
+  }
+
+  window.SoTomOffline = { sync, reload, queueFromForm, showPreview };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

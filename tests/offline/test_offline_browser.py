@@ -1,0 +1,166 @@
+"""A scorekeeper at a mat with no signal, in real Chromium with a service worker on a real origin
+(``live_server``: http://localhost is a secure context).
+
+Offline, three ván are kept on the phone ("chờ gửi") with provisional points and streaks; the
+page reloads from the service worker's cache with the three still waiting; back online they are
+sent in order and the ledger holds exactly those three, once. Two phones that record the same
+ván number offline end with one accepted ván and one conflict shown for a person to resolve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from scoring.models import IdempotencyKey, Sitting, Van
+from scoring.selectors.ledger import balances
+from tests.factories import open_sitting
+from tests.tournaments.conftest import wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def new_phone(browser: Any) -> Iterator[Any]:
+    """Open as many separate phones (browser contexts, each with its own service worker) as asked."""
+    contexts: list[Any] = []
+
+    def make() -> tuple[Any, Any]:
+        context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True,
+                                      service_workers="allow")
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return context, page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def open_ready(page: Any, url: str) -> None:
+    """Open the sitting page and wait until the worker, the kept page and the pack are in place."""
+    page.goto(url)
+    page.wait_for_selector("html[data-offline-ready='1']", state="attached")
+
+
+def indicator(page: Any) -> Any:
+    return page.get_by_test_id("net-indicator")
+
+
+def tap_winner(page: Any, name: str) -> None:
+    page.locator(f"#van-form label.who-btn[data-winner='{name}'] span").tap()
+
+
+def tap_chip(page: Any, slug: str) -> None:
+    page.locator(f"#van-form label.chip[data-cuoc={slug}] span").tap()
+
+
+def keep(page: Any, n_waiting: int) -> None:
+    page.get_by_test_id("save").tap()
+    page.get_by_test_id("outbox-item").nth(n_waiting - 1).wait_for()
+
+
+def test_three_van_recorded_offline_survive_a_reload_and_reach_the_ledger_once(live_server, new_phone) -> None:
+    sitting = open_sitting()
+    url = f"{live_server.url}/so-diem/{sitting.pk}/"
+    context, page = new_phone()
+    open_ready(page, url)
+    assert indicator(page).get_attribute("data-state") == "online"
+
+    context.set_offline(True)
+    indicator(page).filter(has_text="Mất mạng").wait_for()
+
+    # Ván 1: An ù Tôm: 8 points, provisional.
+    tap_winner(page, "An")
+    tap_chip(page, "tom")
+    preview = page.get_by_test_id("preview")
+    preview.filter(has_text="tạm tính").wait_for()
+    assert page.get_by_test_id("preview-points").inner_text() == "8"
+    keep(page, 1)
+    assert page.locator("#ghi-van").inner_text() == "Ghi ván 2"
+
+    # Ván 2: An ù Lèo again: Thông from the waiting ván 1 (Lèo 10 + Thông 1 dịch × 2 = 12).
+    tap_winner(page, "An")
+    tap_chip(page, "leo")
+    page.get_by_test_id("preview-streak").filter(has_text="Thông").wait_for()
+    assert page.get_by_test_id("preview-points").inner_text() == "12"
+    keep(page, 2)
+
+    # Ván 3: a draw.
+    tap_winner(page, "hoa")
+    keep(page, 3)
+    assert indicator(page).get_attribute("data-waiting") == "3"
+    assert "3 ván chờ gửi" in indicator(page).inner_text()
+    items = page.get_by_test_id("outbox-item")
+    assert [items.nth(i).get_attribute("data-seq") for i in range(3)] == ["1", "2", "3"]
+    assert "chờ gửi" in items.nth(0).inner_text()
+    assert Van.objects.count() == 0
+
+    # Still offline: the page reloads from the service worker's cache (the copy kept while online,
+    # not the server's page, which now has another title), the three still waiting.
+    Sitting.objects.filter(pk=sitting.pk).update(title="Chiếu sân đình")
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    page.get_by_test_id("outbox-item").nth(2).wait_for()
+    assert page.locator("h1").inner_text() == f"Canh bài #{sitting.pk}"
+    assert indicator(page).get_attribute("data-state") == "offline"
+    assert page.locator("#ghi-van").inner_text() == "Ghi ván 4"
+    assert Van.objects.count() == 0
+
+    # Back online: sent in order, once.
+    context.set_offline(False)
+    page.locator("#sitting[data-next-seq='4']").wait_for(state="attached")
+    wait_for(lambda: indicator(page).get_attribute("data-state") == "online")
+    assert page.get_by_test_id("outbox-item").count() == 0
+    vans = list(Van.objects.order_by("seq"))
+    assert [(v.seq, v.record) for v in vans] == [
+        (1, {"winner": "An", "cuoc": ["tom"]}),
+        (2, {"winner": "An", "cuoc": ["leo"]}),
+        (3, {"result": "hoa"}),
+    ]
+    assert [v.streak for v in vans[:2]] == [1, 2]
+    assert IdempotencyKey.objects.filter(operation="van_record").count() == 3
+    assert balances(sitting).players["An"] == 4 * 8 + 4 * 12
+    shown = page.locator("[data-testid=balances] li.seat[data-name='An']").get_attribute("data-balance")
+    assert shown == str(4 * 8 + 4 * 12)
+    assert page.locator("h1").inner_text() == "Chiếu sân đình"  # the page is the server's again
+
+
+def test_two_phones_offline_on_the_same_number_give_one_van_and_one_visible_conflict(live_server, new_phone) -> None:
+    sitting = open_sitting()
+    url = f"{live_server.url}/so-diem/{sitting.pk}/"
+    (ctx_a, a), (ctx_b, b) = new_phone(), new_phone()
+    open_ready(a, url)
+    open_ready(b, url)
+    ctx_a.set_offline(True)
+    ctx_b.set_offline(True)
+
+    tap_winner(a, "An")
+    tap_chip(a, "tom")
+    keep(a, 1)
+    tap_winner(b, "Bình")
+    tap_chip(b, "leo")
+    keep(b, 1)
+
+    ctx_a.set_offline(False)
+    a.locator("#sitting[data-next-seq='2']").wait_for(state="attached")
+    ctx_b.set_offline(False)
+    conflict = b.get_by_test_id("outbox-conflict")
+    conflict.wait_for()
+    assert conflict.get_attribute("data-seq") == "1"
+    assert "Ván số 1 đã được ghi" in conflict.inner_text()
+    assert "An ù: Tôm" in b.get_by_test_id("conflict-server").inner_text()
+    assert b.get_by_test_id("offline-notice").count() == 0  # no stale "kept, waiting" message
+    wait_for(lambda: indicator(b).get_attribute("data-state") == "conflict")
+    assert "1 xung đột" in indicator(b).inner_text()
+    assert [(v.seq, v.record) for v in Van.objects.all()] == [(1, {"winner": "An", "cuoc": ["tom"]})]
+
+    # Nothing merges by itself: it waits for a person, who decides to keep it as ván 2.
+    b.wait_for_timeout(600)
+    assert Van.objects.count() == 1
+    conflict.get_by_role("button", name="Vẫn ghi, thành ván 2").tap()
+    wait_for(lambda: Van.objects.count() == 2)
+    assert Van.objects.get(seq=2).record == {"winner": "Bình", "cuoc": ["leo"]}
