@@ -1,0 +1,155 @@
+"""Leaderboard recomputes survive a Celery worker killed with SIGKILL at random points.
+
+* A pool process is killed (by its PID) while it runs the recompute: ``acks_late`` with
+  ``reject_on_worker_lost`` puts the task back, the worker forks a new pool process, the task runs
+  again. The recompute of a change is coalesced (one task per change here), so without the
+  redelivery the stored board would stay stale.
+* The whole worker is killed and a new one started: Redis hands the unacknowledged task to it once
+  the broker's visibility timeout has passed (set short here; see docs/reliability.md).
+
+After each kill the stored leaderboard must equal a from-scratch recompute of the ledger.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.reliability.festival import festival, play
+from tests.reliability.harness import figure, wait_for
+from tests.reliability.workers import Mark, Worker
+from tournaments.models import Event, Leaderboard
+from tournaments.selectors.standings import compute_standings
+
+pytestmark = [pytest.mark.postgres, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+#: Seconds a recompute pauses as it starts and again before it stores its result.
+HOLD = 0.3
+
+
+@pytest.fixture
+def worker_factory(django_db_setup: Any) -> Iterator[Any]:
+    from totom_site.celery import app
+
+    others = [name for reply in app.control.ping(timeout=0.5) for name in reply]
+    if others:
+        pytest.fail(f"Another Celery worker consumes the suite's broker ({others}): it would run the recomputes "
+                    "these tests kill. Run tests/reliability before tests/tournaments (as `make test` does).",
+                    pytrace=False)
+    started: list[Worker] = []
+
+    def make(**options: Any) -> Worker:
+        worker = Worker(**options)
+        started.append(worker)
+        worker.start()
+        return worker
+
+    yield make
+    for worker in started:
+        worker.stop()
+
+
+def _settled(event: Event) -> Leaderboard:
+    """Wait until the stored board was built from the event's current ledger; return it."""
+    def check() -> Leaderboard | None:
+        board = Leaderboard.objects.get(event=event)
+        return board if board.ledger_seq == Event.objects.get(pk=event.pk).ledger_seq else None
+
+    return wait_for(check, timeout=30, what="the leaderboard to catch up")
+
+
+def _assert_fresh(event: Event) -> None:
+    board = _settled(event)
+    scratch = compute_standings(Event.objects.get(pk=event.pk))
+    assert (board.rows, board.teams, board.van_count) == (scratch.players, scratch.teams, scratch.van_count)
+
+
+def _next_start(worker: Worker, event: Event, seen: int) -> tuple[Mark, int]:
+    marks = wait_for(lambda: [m for m in worker.read_marks(event.pk)[seen:] if m.what == "start"], timeout=20,
+                     what="a recompute to start")
+    return marks[0], len(worker.read_marks(event.pk))
+
+
+def _kill_rounds(worker: Worker, event: Event, tables: list[Any], kills: int, rng: random.Random,
+                 kill: Any) -> dict[str, int]:
+    """Each round: a ván (one coalesced recompute), a kill at a random point of it, a check."""
+    landed = {"before reading": 0, "before writing": 0, "while writing": 0, "after it ended": 0}
+    _settled(event)
+    for r in range(kills):
+        seen = len(worker.read_marks(event.pk))
+        play(tables[r % len(tables)], rng)
+        start, _ = _next_start(worker, event, seen)
+        # A random point of the recompute (or just after it); the first kill always lands inside.
+        offset = rng.uniform(0.05, HOLD) if r == 0 else rng.uniform(0, 2 * HOLD + 0.1)
+        time.sleep(max(0.0, start.at + offset - time.time()))
+        done = {m.what for m in worker.read_marks(event.pk) if m.task == start.task}
+        elapsed = time.time() - start.at
+        kill(start)
+        ended = "end" in done
+        landed["after it ended" if ended else "while writing" if "write" in done
+               else "before writing" if elapsed > HOLD else "before reading"] += 1
+        _assert_fresh(event)
+        runs = [m for m in worker.read_marks(event.pk) if m.what == "start" and m.task == start.task]
+        if not ended:
+            assert len(runs) >= 2, "the killed recompute was not run again"
+    return landed
+
+
+def _where(landed: dict[str, int]) -> str:
+    return ", ".join(f"{n} {where}" for where, n in landed.items() if n)
+
+
+def test_pool_process_killed_during_recomputes(worker_factory: Any, kills: int = 3) -> None:
+    _pool_kills(worker_factory, kills, seed=5)
+
+
+@pytest.mark.slow
+def test_pool_process_killed_twenty_times(worker_factory: Any) -> None:
+    _pool_kills(worker_factory, 20, seed=6)
+
+
+def _pool_kills(worker_factory: Any, kills: int, seed: int) -> None:
+    worker = worker_factory(pool="prefork", hold=HOLD)
+    event, tables = festival(van_per_round=50)
+    rng = random.Random(seed)
+
+    def kill(start: Mark) -> None:
+        killed = worker.kill_child(start.pid)
+        assert killed or any(m.what == "end" and m.task == start.task for m in worker.read_marks(event.pk))
+
+    landed = _kill_rounds(worker, event, tables, kills, rng, kill)
+    figure("pool process SIGKILLs during recomputes", f"{kills} ({_where(landed)}; "
+           f"WorkerLostError reported {worker.lost_worker_reports()}×)")
+    figure("stored board == recompute from scratch after each", f"{kills}/{kills}")
+    assert kills - landed["after it ended"] >= 1
+
+
+def test_whole_worker_killed_and_restarted(worker_factory: Any) -> None:
+    _worker_kills(worker_factory, 1, seed=8)
+
+
+@pytest.mark.slow
+def test_whole_worker_killed_and_restarted_five_times(worker_factory: Any) -> None:
+    _worker_kills(worker_factory, 5, seed=9)
+
+
+def _worker_kills(worker_factory: Any, kills: int, seed: int) -> None:
+    worker = worker_factory(pool="solo", hold=HOLD, visibility_timeout=2)
+    event, tables = festival(van_per_round=50)
+    rng = random.Random(seed)
+    restarts: list[float] = []
+
+    def kill(start: Mark) -> None:
+        worker.kill()
+        began = time.monotonic()
+        worker.start()
+        restarts.append(time.monotonic() - began)
+
+    landed = _kill_rounds(worker, event, tables, kills, rng, kill)
+    figure("whole-worker SIGKILL + restart during recomputes",
+           f"{kills} ({_where(landed)}; restart {max(restarts):.1f} s at most)")
+    figure("stored board == recompute from scratch after each", f"{kills}/{kills}")
