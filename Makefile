@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-load bench-leaderboard bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -39,6 +39,15 @@ test-slow: deps system-deps-test messages
 
 bench: deps
 	$(PY) bench/hands.py
+
+bench-load: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py'
+
+bench-leaderboard: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/leaderboard.py'
+
+bench-display: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/display.py'
 
 lint: deps
 	.venv/bin/ruff check .

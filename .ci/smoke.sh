@@ -21,4 +21,7 @@ pids+=($!)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 $PY -m daphne -b 127.0.0.1 -p "$port" totom_site.asgi:application >"$dir/server.log" 2>&1 &
 pids+=($!)
-$PY .ci/smoke_check.py "http://127.0.0.1:$port"
+if ! $PY .ci/smoke_check.py "http://127.0.0.1:$port"; then
+  echo "--- server log"; tail -40 "$dir/server.log"; echo "--- worker log"; tail -20 "$dir/worker.log"
+  exit 1
+fi

@@ -23,12 +23,16 @@ def fetch(path: str, body: object | None = None) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-for _ in range(100):
+deadline = time.monotonic() + 90
+while True:
     try:
         fetch("/")
         break
     except OSError:
-        time.sleep(0.2)
+        if time.monotonic() > deadline:
+            print("smoke: the server did not answer within 90 s")
+            sys.exit(1)
+        time.sleep(0.5)
 
 status, page = fetch("/")
 checks.append(("trang Tính điểm bằng tiếng Việt", status == 200 and "Tính điểm" in page and "Cước sắc" in page))

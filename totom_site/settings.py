@@ -19,7 +19,7 @@ if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-in-production-0123456789")
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="django-insecure-dev-only-change-me-in-production-0123456789")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -148,7 +148,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "store_processed": False,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
-    else {}
+    # Redis: a task whose whole worker died is handed out again after this many seconds (kombu's
+    # default is an hour, far too long for a festival's leaderboard).
+    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)}
 )
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_TASK_ACKS_LATE = True

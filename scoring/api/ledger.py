@@ -82,10 +82,32 @@ def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
     return response
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+NUL_MESSAGE = "Dữ liệu có ký tự NUL (\\u0000), không lưu được: hãy bỏ ký tự đó."
+
+
 def _body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise EngineError("Nội dung yêu cầu phải là một đối tượng JSON.")
+    if _has_nul(request.data):
+        raise EngineError(NUL_MESSAGE)
     return dict(request.data)
+
+
+def _query(request: Request, name: str) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and "\x00" in value:
+        raise EngineError(NUL_MESSAGE)
+    return value
 
 
 def _sitting(pk: int) -> Sitting | None:
@@ -168,8 +190,12 @@ class PlayersView(LedgerView):
     )
     def get(self, request: Request) -> Response:
         players = Player.objects.select_related("club")
-        if request.query_params.get("club"):
-            players = players.filter(club__slug=request.query_params["club"])
+        try:
+            club = _query(request, "club")
+        except EngineError as exc:
+            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        if club:
+            players = players.filter(club__slug=club)
         return Response([sel.player_json(p) for p in players])
 
     @extend_schema(
