@@ -7,7 +7,7 @@ HOST=${1:-127.0.0.1}; PORT=${2:-8000}
 PY=.venv/bin/python
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
 broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
-mkdir -p var "$broker_dir/queue" "$broker_dir/processed"
+mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
 
 $PY manage.py migrate --noinput -v 0
 $PY manage.py collectstatic --noinput -v 0

@@ -8,7 +8,7 @@ dir=$(mktemp -d /tmp/sotom-smoke.XXXXXX)
 export DATABASE_URL="sqlite:///$dir/smoke.sqlite3"
 export CELERY_BROKER_URL="filesystem://" CELERY_FS_BROKER_DIR="$dir/broker"
 unset REDIS_URL
-mkdir -p "$dir/broker/queue" "$dir/broker/processed"
+mkdir -p "$dir/broker/queue" "$dir/broker/processed" "$dir/broker/control"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$dir"; }
 trap cleanup EXIT

@@ -145,6 +145,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_in": str(FS_BROKER_DIR / "queue"),
         "data_folder_out": str(FS_BROKER_DIR / "queue"),
         "processed_folder": str(FS_BROKER_DIR / "processed"),
+        "control_folder": str(FS_BROKER_DIR / "control"),
         "store_processed": False,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
