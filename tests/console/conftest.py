@@ -9,7 +9,6 @@ It is started once per session after the test database exists and stopped by its
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
-from django.conf import settings
+
+from tests.subprocesses import free_port, shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,23 +45,11 @@ def festival(db: Any, django_user_model: Any) -> Festival:
 
 
 def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        pytest.fail(
-            "Các bài kiểm tra màn hình trực tiếp cần PostgreSQL (DATABASE_URL=postgres://…): the daphne "
-            "server must share the test database. Run them through `make test` or .ci/services.sh.",
-            pytrace=False,
-        )
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    return shared_database_url("Các bài kiểm tra màn hình trực tiếp")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+_free_port = free_port
+
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -96,11 +83,6 @@ def daphne_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         _wait_until_up(base + "/admin/login/", proc, Path(log.name))
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.close()
         os.unlink(log.name)

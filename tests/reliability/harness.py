@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
-from django.conf import settings
+
+from tests.subprocesses import free_port, shared_database_url, stop_process  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -47,34 +46,8 @@ def figure(what: str, value: Any) -> None:
 
 def database_url() -> str:
     """A DATABASE_URL for a subprocess that shares the test database (PostgreSQL only)."""
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        pytest.fail(
-            "Các bài kiểm tra độ bền cần PostgreSQL (DATABASE_URL=postgres://…): the app server and the "
-            "worker must share the test database. Run them through `make test` or .ci/services.sh.",
-            pytrace=False,
-        )
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{auth}@{db['HOST'] or HOST}:{db['PORT'] or 5432}/{db['NAME']}"
+    return shared_database_url("Các bài kiểm tra độ bền")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
-    if proc is None or proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 # -- the app server ------------------------------------------------------------------------------

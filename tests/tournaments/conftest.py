@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
-from django.conf import settings
+
+from tests.subprocesses import shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
@@ -30,17 +30,8 @@ PLAYERS = [
 
 
 def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        pytest.fail(
-            "Các bài kiểm tra Celery cần PostgreSQL (DATABASE_URL=postgres://…): the worker must share "
-            "the test database. Run them through `make test` or .ci/services.sh start_postgres.",
-            pytrace=False,
-        )
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    return shared_database_url("Các bài kiểm tra Celery")
+
 
 
 @pytest.fixture(scope="session")
@@ -69,12 +60,7 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
                 pytest.fail(f"Celery worker did not start:\n{Path(log.name).read_text()}", pytrace=False)
         yield proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.close()
         os.unlink(log.name)
 

@@ -1,0 +1,49 @@
+"""Helpers for tests that start real servers (daphne, Celery workers) as subprocesses.
+
+Such a subprocess must use pytest-django's *test* database, so it is handed a DATABASE_URL built
+from the test settings; PostgreSQL only, since a SQLite test database lives in memory.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+
+HOST = "127.0.0.1"
+
+
+def shared_database_url(who: str) -> str:
+    """A DATABASE_URL for a subprocess that shares the test database; ``who`` names the tests."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail(
+            f"{who} cần PostgreSQL (DATABASE_URL=postgres://…): the subprocess must share the test "
+            "database. Run them through `make test` or .ci/services.sh start_postgres.",
+            pytrace=False,
+        )
+    auth = quote(db["USER"] or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    return f"postgres://{auth}@{db['HOST'] or HOST}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
+    """Stop a subprocess by its own PID: terminate, then kill if it does not go."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
