@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from scoring.engine.cuoc import get_cuoc, khoi_name
@@ -98,6 +99,30 @@ def score(
     N ≥ 3 = N-Khôi; Chắn: Thông for any streak ≥ 2). An empty ``cuoc`` is a plain win.
     Raises CuocError / RuleError / GameError with a Vietnamese message naming the faulty item.
     """
+    if (
+        isinstance(rules, RuleSet)
+        and isinstance(streak, int)
+        and not isinstance(streak, bool)
+        and all(isinstance(c, str) for c in cuoc)
+    ):
+        # A pure function of hashable inputs: replaying a sitting scores the same wins again and
+        # again, so answers are memoised (errors are raised, never cached).
+        slug = game.slug if isinstance(game, Game) else str(game)
+        return _score_cached(slug, rules, tuple(cuoc), streak)
+    return _score(game, rules, cuoc, streak)
+
+
+@lru_cache(maxsize=4096)
+def _score_cached(game: str, rules: RuleSet, cuoc: tuple[str, ...], streak: int) -> Breakdown:
+    return _score(game, rules, cuoc, streak)
+
+
+def _score(
+    game: str | GameSlug | Game,
+    rules: RuleSet | str | Mapping[str, Any],
+    cuoc: Sequence[str],
+    streak: int,
+) -> Breakdown:
     the_game = get_game(game)
     rule_set = load_rules(rules)
     _check_family(the_game, rule_set)
