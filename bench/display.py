@@ -31,35 +31,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
+
 HOST = "127.0.0.1"
 SIGNALS = ["cac", "tung", "tung-tung", "tung-cac", "cac-cac-cac", "tung-tung-tung"]
 
 
 def _bench_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
-    """Create ``<name>_bench_display`` on the same server; return its URL and a dropper."""
-    import psycopg
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit("bench/display.py needs DATABASE_URL=postgres://… (PostgreSQL).")
-    name = parts.path.lstrip("/") + "_bench_display"
-    admin = psycopg.connect(url, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        if not keep:
-            from django.db import connections
-
-            connections.close_all()
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-
-    return urlunsplit(parts._replace(path="/" + name)), drop
+    return bench_database(url, "bench_display", keep)
 
 
 def _prepare() -> tuple[int, str, str]:

@@ -31,10 +31,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
 
 PLAYERS = 2000
 SEATS = 5
@@ -43,26 +43,7 @@ CUOC = [("tom", 8), ("leo", 10), ("thap_dieu", 18), ("chi_nay", 36), ("bach_thu"
 
 
 def _bench_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
-    """Create ``<name>_bench_leaderboard`` on the same server; return its URL and a dropper."""
-    import psycopg
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit("bench/leaderboard.py needs DATABASE_URL=postgres://… (PostgreSQL).")
-    name = parts.path.lstrip("/") + "_bench_leaderboard"
-    admin = psycopg.connect(url, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        if not keep:
-            from django.db import connections
-
-            connections.close_all()
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.close()
-
-    return urlunsplit(parts._replace(path="/" + name)), drop
+    return bench_database(url, "bench_leaderboard", keep)
 
 
 def _copy(cursor: Any, table: str, columns: str, rows: Any) -> int:

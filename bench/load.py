@@ -39,10 +39,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
+
 HOST = "127.0.0.1"
 PHASES = ("bare", "van", "board")
 BARE = "/api/v1/clubs"
@@ -55,26 +56,7 @@ VAN_PER_SITTING = 40
 
 
 def _bench_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
-    """Create ``<name>_bench_load`` on the same server; return its URL and a dropper."""
-    import psycopg
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit("bench/load.py needs DATABASE_URL=postgres://… (PostgreSQL).")
-    name = parts.path.lstrip("/") + "_bench_load"
-    admin = psycopg.connect(url, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        if not keep:
-            from django.db import connections
-
-            connections.close_all()
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-
-    return urlunsplit(parts._replace(path="/" + name)), drop
+    return bench_database(url, "bench_load", keep)
 
 
 def _seed() -> str:
