@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tests.tournaments.conftest import PLAYERS
 
@@ -87,11 +88,12 @@ def _crowd_watches(crowd, page, base: str, path: str, tables: list[str]) -> None
     page.goto(base + tables[1])
     big = _record_first_seat_wins(page, "chi_nay")  # 36 from each of four: +144
 
+    # Exact names, retried until the poll lands: has_text is a case-insensitive substring ("An" is in "Lan").
     first_rows = crowd.get_by_test_id("standings").locator("tbody tr")
-    first_rows.nth(0).filter(has_text=big).wait_for()
-    first_rows.nth(1).filter(has_text=small).wait_for()
-    assert first_rows.nth(0).locator(".points").inner_text() == "144"
-    assert first_rows.nth(1).locator(".points").inner_text() == "32"
+    expect(first_rows.nth(0).locator(".name")).to_have_text(big)
+    expect(first_rows.nth(1).locator(".name")).to_have_text(small)
+    expect(first_rows.nth(0).locator(".points")).to_have_text("144")
+    expect(first_rows.nth(1).locator(".points")).to_have_text("32")
     assert "Chi Nẩy" in crowd.get_by_test_id("cuoc").inner_text()
     # Updated in place by htmx polling: the crowd's page never reloaded.
     assert crowd.evaluate("performance.getEntriesByType('navigation').length") == 1
