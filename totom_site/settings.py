@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_celery_results",
+    "rules",
+    "simple_history",
     "scoring",
     "tournaments",
     "django_eventstream",
@@ -56,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -162,7 +165,12 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/dang-nhap/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+# Object-level permissions (the ``rules`` package: scoring/permissions.py, tournaments/permissions.py)
+# before the model backend, so ``user.has_perm("scoring.keep_score", sitting)`` asks the predicates.
+AUTHENTICATION_BACKENDS = ["rules.permissions.ObjectPermissionBackend", "django.contrib.auth.backends.ModelBackend"]
 
 # Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL

@@ -3,14 +3,29 @@
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.ledger import PLAY_KINDS, Account, LedgerTransaction, Posting, TransactionKind
 from scoring.models.people import Club, ClubKind, Player
+from scoring.models.roles import AccessThrottle, ClubRole, ClubRoleKind
 from scoring.models.rules import RuleSetSnapshot, VillageRuleSet
-from scoring.models.sitting import Hoi, Mode, Seat, Sitting, Van, VanFault, VanOutcome
+from scoring.models.sitting import (
+    Hoi,
+    Mode,
+    Seat,
+    Sitting,
+    Van,
+    VanFault,
+    VanOutcome,
+    VanReview,
+    VanReviewDecision,
+    VanStatus,
+)
 
 __all__ = [
     "PLAY_KINDS",
+    "AccessThrottle",
     "Account",
     "Club",
     "ClubKind",
+    "ClubRole",
+    "ClubRoleKind",
     "Hoi",
     "IdempotencyKey",
     "LedgerTransaction",
@@ -24,5 +39,8 @@ __all__ = [
     "Van",
     "VanFault",
     "VanOutcome",
+    "VanReview",
+    "VanReviewDecision",
+    "VanStatus",
     "VillageRuleSet",
 ]

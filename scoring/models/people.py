@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -33,6 +34,11 @@ class Player(models.Model):
     name = models.CharField("tên", max_length=80)
     club = models.ForeignKey(
         Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="players",
+    )
+    #: The person's own account, if they have one: they see their statements and confirm ván.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="tài khoản", on_delete=models.SET_NULL, null=True, blank=True,
         related_name="players",
     )
     created_at = models.DateTimeField("tạo lúc", auto_now_add=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 from scoring.engine.rules import RuleSet
 
@@ -41,6 +42,7 @@ class VillageRuleSet(models.Model):
     snapshot = models.ForeignKey(RuleSetSnapshot, on_delete=models.PROTECT, related_name="village_rule_sets")
     created_at = models.DateTimeField("tạo lúc", auto_now_add=True)
     updated_at = models.DateTimeField("sửa lúc", auto_now=True)
+    history = HistoricalRecords(verbose_name="lịch sử lệ làng")
 
     class Meta:
         verbose_name = "lệ làng"

@@ -66,6 +66,9 @@ class Sitting(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField("mở lúc", auto_now_add=True)
+    #: Two-person confirmation: a ván stays provisional until someone other than its scorekeeper
+    #: confirms it (see :class:`VanStatus`).
+    needs_confirmation = models.BooleanField("cần người thứ hai xác nhận ván", default=False)
     ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
 
     class Meta:
@@ -128,6 +131,16 @@ class Hoi(models.Model):
         }
 
 
+class VanStatus(models.TextChoices):
+    #: The sitting does not ask for confirmation: the ván counts as entered.
+    NOT_NEEDED = "khong_can", "Không cần xác nhận"
+    PROVISIONAL = "tam", "Tạm tính (chờ xác nhận)"
+    CONFIRMED = "xac_nhan", "Đã xác nhận"
+    REJECTED = "bac_bo", "Bị bác (chờ sửa)"
+    #: A later version (a correction) replaced it.
+    SUPERSEDED = "da_sua", "Đã được sửa"
+
+
 class Van(models.Model):
     """One ván as recorded; a correction supersedes it by a new version (``replaces``)."""
 
@@ -158,6 +171,12 @@ class Van(models.Model):
         related_name="replaced_by",
     )
     correction_reason = models.TextField("lý do sửa", blank=True)
+    status = models.CharField("xác nhận", max_length=10, choices=VanStatus.choices, default=VanStatus.NOT_NEEDED)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người xác nhận", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField("xác nhận lúc", null=True, blank=True)
 
     class Meta:
         verbose_name = "ván"
@@ -172,7 +191,64 @@ class Van(models.Model):
                 condition=models.Q(replaces__isnull=True) | ~models.Q(correction_reason=""),
                 name="scoring_van_correction_has_reason",
             ),
+            # Two-person confirmation, held by the database: one confirmed version per ván, the
+            # confirmer is never the scorekeeper who entered it, and "confirmed" names who did.
+            models.UniqueConstraint(
+                fields=["sitting", "seq"], condition=models.Q(status="xac_nhan"), name="scoring_van_one_confirmed"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True) | models.Q(entered_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_by")),
+                name="scoring_van_confirmer_not_submitter",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="xac_nhan") | models.Q(confirmed_by__isnull=False),
+                name="scoring_van_confirmed_has_confirmer",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Ván {self.seq}" + ("" if self.is_current else " (đã sửa)")
+
+
+class VanReviewDecision(models.TextChoices):
+    CONFIRM = "xac_nhan", "Xác nhận"
+    REJECT = "bac_bo", "Bác"
+
+
+class VanReview(models.Model):
+    """One person's decision on one version of a ván (append-only: the audit of confirmations).
+
+    The reviewer only confirms or rejects; a rejected ván is put right by a correction (a new
+    version), which is provisional again.
+    """
+
+    van = models.ForeignKey(Van, on_delete=models.PROTECT, related_name="reviews")
+    decision = models.CharField("quyết định", max_length=10, choices=VanReviewDecision.choices)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người xét", on_delete=models.PROTECT, related_name="+"
+    )
+    #: Copied from the ván so the database can refuse a self-confirmation on this row too.
+    submitter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    reason = models.TextField("lý do", blank=True)
+    created_at = models.DateTimeField("lúc", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "xác nhận ván"
+        verbose_name_plural = "xác nhận ván"
+        ordering = ("van", "id")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(submitter__isnull=True) | ~models.Q(reviewer=models.F("submitter")),
+                name="scoring_vanreview_not_self",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(decision="bac_bo") | ~models.Q(reason=""), name="scoring_vanreview_reject_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.van} · {self.get_decision_display()} · {self.reviewer}"

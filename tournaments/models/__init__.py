@@ -18,6 +18,7 @@ from tournaments.models.events import (
     new_token,
 )
 from tournaments.models.leaderboards import BuiltBy, JSONTextField, Leaderboard, SeatTally, dump_json
+from tournaments.models.roles import EventRole, EventRoleKind
 from tournaments.models.tables import Round, ScorekeeperToken, Table, TableSitting, new_pin, new_secret
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "BuiltBy",
     "Event",
     "EventKind",
+    "EventRole",
+    "EventRoleKind",
     "JSONTextField",
     "Leaderboard",
     "Registration",

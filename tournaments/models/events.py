@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 from scoring.models import Mode, Player, RuleSetSnapshot
 from scoring.models.sitting import GAME_CHOICES
@@ -81,6 +82,14 @@ class Event(models.Model):
     ledger_seq = models.BigIntegerField("số lần sổ thay đổi", default=0)
     #: Debounce marker: a recompute is already queued to run at this time (see services.leaderboard).
     recompute_due_at = models.DateTimeField("tính lại lúc", null=True, blank=True)
+    #: Two-person confirmation (like Tabbycat's ballots): a ván stays provisional until someone
+    #: other than its scorekeeper (a player at the table, another scorekeeper) confirms it.
+    confirmation_required = models.BooleanField("ván cần người thứ hai xác nhận", default=False)
+    #: The standings count confirmed ván only (provisional ones are shown as such, not counted).
+    count_confirmed_only = models.BooleanField("bảng xếp hạng chỉ tính ván đã xác nhận", default=False)
+    history = HistoricalRecords(
+        verbose_name="lịch sử giải", excluded_fields=["ledger_seq", "recompute_due_at"], m2m_fields=[organisers]
+    )
 
     class Meta:
         verbose_name = "giải đấu"

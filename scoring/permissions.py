@@ -1,0 +1,163 @@
+"""Who may do what with a sitting (canh bài) and a club: the object-level rules, in one place.
+
+Every page and API endpoint of the sổ điểm asks these, never ``is_staff`` or ownership by hand:
+
+* ``scoring.view_sitting``: see a sitting's ván, balances, statements and exports;
+* ``scoring.keep_score``: record, preview, correct ván and settle up;
+* ``scoring.review_van``: confirm or reject a ván (two-person confirmation; never one's own);
+* ``scoring.view_audit``: the sitting's audit trail (organisers);
+* ``scoring.manage_club``: grant and revoke roles in a club, see its audit;
+* ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers).
+
+Roles come from :class:`scoring.models.ClubRole`, the sitting's creator, the player's own account
+(:attr:`Player.user`, seated in the sitting) and, through :func:`register_sitting_grant`, other apps:
+the tournaments app adds event organisers, event scorekeepers and table tokens. Who holds a table's
+PIN or QR link has no account, only a session, so the request-level check :func:`can` also asks the
+hooks registered with :func:`register_request_grant`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import rules
+from django.db.models import Q, QuerySet
+
+from scoring.models import ClubRole, ClubRoleKind, Seat, Sitting
+
+__all__ = [
+    "KEEP",
+    "REVIEW",
+    "VIEW",
+    "can",
+    "register_request_grant",
+    "register_sitting_grant",
+    "visible_sittings",
+]
+
+VIEW, KEEP, REVIEW, AUDIT = "view", "keep", "review", "audit"
+SCOREKEEPING_ROLES = (ClubRoleKind.ORGANISER, ClubRoleKind.SCOREKEEPER)
+
+#: (user, sitting, what) → bool, registered by other apps (what is one of VIEW, KEEP, AUDIT).
+_sitting_grants: list[Callable[[Any, Sitting, str], bool]] = []
+#: user → Q over Sitting of the sittings the app lets the user see.
+_visible_q: list[Callable[[Any], Q]] = []
+#: (request, sitting, what) → bool, for grants held by a session rather than an account.
+_request_grants: list[Callable[[Any, Sitting, str], bool]] = []
+
+
+def register_sitting_grant(grant: Callable[[Any, Sitting, str], bool], visible: Callable[[Any], Q]) -> None:
+    """Let another app grant VIEW / KEEP / AUDIT on sittings (``visible`` lists what it lets a user see)."""
+    if grant not in _sitting_grants:
+        _sitting_grants.append(grant)
+        _visible_q.append(visible)
+
+
+def register_request_grant(grant: Callable[[Any, Sitting, str], bool]) -> None:
+    """Let another app grant VIEW / KEEP on a sitting from the request (a session's table token)."""
+    if grant not in _request_grants:
+        _request_grants.append(grant)
+
+
+def _signed_in(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
+
+
+def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = None) -> bool:
+    if club_id is None or not _signed_in(user):
+        return False
+    found = ClubRole.objects.filter(user=user, club_id=club_id)
+    return (found.filter(role__in=list(roles)) if roles is not None else found).exists()
+
+
+def _granted(user: Any, sitting: Sitting, what: str) -> bool:
+    return _signed_in(user) and any(grant(user, sitting, what) for grant in _sitting_grants)
+
+
+@rules.predicate
+def is_staff(user: Any) -> bool:
+    return _signed_in(user) and bool(user.is_staff)
+
+
+@rules.predicate
+def opened_it(user: Any, sitting: Sitting) -> bool:
+    return _signed_in(user) and sitting.created_by_id is not None and sitting.created_by_id == user.pk
+
+
+@rules.predicate
+def keeps_club_score(user: Any, sitting: Sitting) -> bool:
+    return _club_roles(user, sitting.club_id, SCOREKEEPING_ROLES)
+
+
+@rules.predicate
+def club_member(user: Any, sitting: Sitting) -> bool:
+    return _club_roles(user, sitting.club_id)
+
+
+@rules.predicate
+def organises_club(user: Any, sitting: Sitting) -> bool:
+    return _club_roles(user, sitting.club_id, [ClubRoleKind.ORGANISER])
+
+
+@rules.predicate
+def seated(user: Any, sitting: Sitting) -> bool:
+    return _signed_in(user) and Seat.objects.filter(sitting=sitting, player__user=user).exists()
+
+
+@rules.predicate
+def event_keeps(user: Any, sitting: Sitting) -> bool:
+    return _granted(user, sitting, KEEP)
+
+
+@rules.predicate
+def event_sees(user: Any, sitting: Sitting) -> bool:
+    return _granted(user, sitting, VIEW)
+
+
+@rules.predicate
+def event_audits(user: Any, sitting: Sitting) -> bool:
+    return _granted(user, sitting, AUDIT)
+
+
+@rules.predicate
+def organises(user: Any, club: Any) -> bool:
+    return _club_roles(user, getattr(club, "pk", None), [ClubRoleKind.ORGANISER])
+
+
+@rules.predicate
+def keeps_score_in(user: Any, club: Any) -> bool:
+    return _club_roles(user, getattr(club, "pk", None), SCOREKEEPING_ROLES)
+
+
+keep_score = is_staff | opened_it | keeps_club_score | event_keeps
+rules.add_perm("scoring.keep_score", keep_score)
+rules.add_perm("scoring.view_sitting", keep_score | club_member | seated | event_sees)
+rules.add_perm("scoring.review_van", keep_score | seated)
+rules.add_perm("scoring.view_audit", is_staff | opened_it | organises_club | event_audits)
+rules.add_perm("scoring.manage_club", is_staff | organises)
+rules.add_perm("scoring.open_sitting", is_staff | keeps_score_in)
+
+_PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "scoring.review_van",
+          AUDIT: "scoring.view_audit"}
+
+
+def can(request: Any, what: str, sitting: Sitting) -> bool:
+    """Whether the request (its user, or a grant its session holds) may do ``what`` with ``sitting``."""
+    user = getattr(request, "user", None)
+    if user is not None and user.has_perm(_PERMS[what], sitting):
+        return True
+    return what in (VIEW, KEEP) and any(grant(request, sitting, what) for grant in _request_grants)
+
+
+def visible_sittings(user: Any) -> QuerySet[Sitting]:
+    """The sittings ``user`` may see (none for a visitor who is not signed in)."""
+    sittings = Sitting.objects.all()
+    if not _signed_in(user):
+        return sittings.none()
+    if user.is_staff:
+        return sittings
+    q = Q(created_by=user) | Q(club__roles__user=user) | Q(seats__player__user=user)
+    for visible in _visible_q:
+        q |= visible(user)
+    return sittings.filter(pk__in=Sitting.objects.filter(q).values("pk"))

@@ -1,0 +1,168 @@
+"""Who may do what in an event: the object-level rules of the tournaments app, in one place.
+
+* ``tournaments.manage_event``: organisers (and staff): registration, rounds, roles, audit;
+* ``tournaments.keep_score_at``: enter ván at a table: organisers, the event's scorekeepers
+  (event-wide or for that table); a table token (PIN / QR link) does the same for a session;
+* ``tournaments.run_console``: the Trung Quân of the event (event-wide or that table), organisers;
+* ``tournaments.view_event``: a private event's pages: organisers, holders of an event role,
+  registered players with an account; public events are public;
+* ``tournaments.view_statement``: a player's statement: the player's own account, organisers and
+  scorekeepers of the event (the public sees totals on the scoreboard, nothing personal).
+
+The sổ điểm's rules (:mod:`scoring.permissions`) learn from here that the event's organisers and
+scorekeepers may keep score in, see and audit the sittings of its tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+from django.db.models import Q
+
+from scoring.models import Sitting
+from scoring.permissions import AUDIT, KEEP, VIEW, is_staff, register_request_grant, register_sitting_grant
+from tournaments.models import (
+    Event,
+    EventRole,
+    EventRoleKind,
+    Registration,
+    ScorekeeperToken,
+    Table,
+    TableSitting,
+)
+
+__all__ = ["SESSION_TOKENS", "session_token_tables"]
+
+#: Session key: table id → the token this device entered with (checked again on every request).
+SESSION_TOKENS = "tournaments_table_tokens"
+
+
+def _signed_in(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
+
+
+def _event_of(obj: Any) -> Event | None:
+    if isinstance(obj, Event):
+        return obj
+    if isinstance(obj, Table):
+        return obj.event
+    return getattr(obj, "event", None)
+
+
+def _table_of(obj: Any) -> Table | None:
+    return obj if isinstance(obj, Table) else None
+
+
+def _organises(user: Any, event: Event | None) -> bool:
+    return _signed_in(user) and event is not None and event.organisers.filter(pk=user.pk).exists()
+
+
+def _holds(user: Any, event: Event | None, role: str | None, table: Table | None) -> bool:
+    """A role in the event: event-wide, or at ``table`` (any table when ``table`` is None)."""
+    if not _signed_in(user) or event is None:
+        return False
+    roles = EventRole.objects.filter(user=user, event=event)
+    if role is not None:
+        roles = roles.filter(role=role)
+    if table is not None:
+        roles = roles.filter(Q(table__isnull=True) | Q(table=table))
+    return roles.exists()
+
+
+@rules.predicate
+def organises_event(user: Any, obj: Any) -> bool:
+    return _organises(user, _event_of(obj))
+
+
+@rules.predicate
+def keeps_event_score(user: Any, obj: Any) -> bool:
+    return _holds(user, _event_of(obj), EventRoleKind.SCOREKEEPER, _table_of(obj))
+
+
+@rules.predicate
+def trung_quan_of(user: Any, obj: Any) -> bool:
+    return _holds(user, _event_of(obj), EventRoleKind.TRUNG_QUAN, _table_of(obj))
+
+
+@rules.predicate
+def takes_part(user: Any, obj: Any) -> bool:
+    event = _event_of(obj)
+    if not _signed_in(user) or event is None:
+        return False
+    return _holds(user, event, None, None) or Registration.objects.filter(event=event, player__user=user).exists()
+
+
+@rules.predicate
+def public_event(user: Any, obj: Any) -> bool:
+    event = _event_of(obj)
+    return bool(event is not None and event.is_public)
+
+
+@rules.predicate
+def own_statement(user: Any, registration: Any) -> bool:
+    return _signed_in(user) and getattr(registration.player, "user_id", None) == user.pk
+
+
+manage_event = is_staff | organises_event
+rules.add_perm("tournaments.manage_event", manage_event)
+rules.add_perm("tournaments.keep_score_at", manage_event | keeps_event_score)
+rules.add_perm("tournaments.run_console", manage_event | trung_quan_of)
+rules.add_perm("tournaments.view_event", public_event | manage_event | takes_part)
+rules.add_perm("tournaments.view_statement", manage_event | keeps_event_score | own_statement)
+
+
+# -- what the event lets people do with the sittings of its tables ----------------------------------
+
+
+def _canh(sitting: Sitting) -> TableSitting | None:
+    return TableSitting.objects.select_related("table__event").filter(sitting=sitting).first()
+
+
+def _sitting_grant(user: Any, sitting: Sitting, what: str) -> bool:
+    canh = _canh(sitting)
+    if canh is None:
+        return False
+    event, table = canh.table.event, canh.table
+    if _organises(user, event):
+        return True
+    if what == AUDIT:
+        return False
+    if _holds(user, event, EventRoleKind.SCOREKEEPER, table):
+        return True
+    return what == VIEW and _holds(user, event, EventRoleKind.TRUNG_QUAN, table)
+
+
+def _visible(user: Any) -> Q:
+    events = Q(event_canh__event__organisers=user) | Q(
+        event_canh__event__roles__user=user,
+        event_canh__event__roles__role__in=[EventRoleKind.SCOREKEEPER, EventRoleKind.TRUNG_QUAN],
+    )
+    return events
+
+
+def session_token_tables(request: Any) -> dict[int, int]:
+    """Table id → token id remembered by this device's session."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return {}
+    remembered = session.get(SESSION_TOKENS, {}) or {}
+    return {int(table): int(token) for table, token in remembered.items() if str(table).isdigit()}
+
+
+def _request_grant(request: Any, sitting: Sitting, what: str) -> bool:
+    """A device that entered a table's live PIN or QR link keeps score in that table's canh."""
+    if what not in (VIEW, KEEP):
+        return False
+    remembered = session_token_tables(request)
+    if not remembered:
+        return False
+    canh = TableSitting.objects.filter(sitting=sitting).values_list("table_id", flat=True).first()
+    token_id = remembered.get(canh) if canh is not None else None
+    return bool(token_id) and ScorekeeperToken.objects.filter(
+        pk=token_id, table_id=canh, revoked_at__isnull=True, table__closed_at__isnull=True
+    ).exists()
+
+
+register_sitting_grant(_sitting_grant, _visible)
+register_request_grant(_request_grant)
