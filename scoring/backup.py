@@ -21,7 +21,19 @@ from django.db import connection, models, transaction
 
 from scoring.engine.errors import EngineError
 from scoring.engine.rules import RuleSet
-from scoring.models import Club, Hoi, LedgerTransaction, Player, Posting, RuleSetSnapshot, Seat, Sitting, Van
+from scoring.models import (
+    Club,
+    Hoi,
+    LedgerTransaction,
+    Player,
+    Posting,
+    RuleSetSnapshot,
+    Seat,
+    Sitting,
+    Van,
+    VanReview,
+    VanStatus,
+)
 
 __all__ = ["FORMAT", "VERSION", "Restored", "backup_restore"]
 
@@ -109,6 +121,7 @@ class _Restorer:
             id=s["id"], game=s["game"], rules=self.snapshots[s["rules"]], mode=s["mode"], title=s["title"],
             club=self.club(s.get("club")), created_by=self.user(s.get("created_by")),
             created_at=_when(s["created_at"]), ended_at=_when(s.get("ended_at")),
+            needs_confirmation=bool(s.get("needs_confirmation", False)),
         ))
         seats = {
             seat["position"]: Seat.objects.create(sitting=sitting, player_id=seat["player"],
@@ -123,8 +136,13 @@ class _Restorer:
                 fault=v["fault"] or "", cuoc=v["cuoc"], declared=v["declared"], streak=v["streak"],
                 points=v["points"], kiem_bai=v["kiem_bai"], is_current=v["is_current"], replaces_id=v["replaces"],
                 correction_reason=v["correction_reason"] or "", entered_by=self.user(v.get("entered_by")),
-                created_at=_when(v["created_at"]),
+                created_at=_when(v["created_at"]), status=v.get("status") or VanStatus.NOT_NEEDED,
+                confirmed_by=self.user(v.get("confirmed_by")), confirmed_at=_when(v.get("confirmed_at")),
             ))
+            for r in v.get("reviews", []):
+                _insert(VanReview(van_id=v["id"], decision=r["decision"], reviewer=self.user(r["reviewer"]),
+                                  submitter=self.user(r.get("submitter")), reason=r.get("reason") or "",
+                                  created_at=_when(r["created_at"])))
         for t in sorted(s["transactions"], key=lambda t: t["id"]):
             txn = _insert(LedgerTransaction(
                 id=t["id"], sitting=sitting, van_id=t["van"], kind=t["kind"], reason=t["reason"],
@@ -158,7 +176,8 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
         lunar_label=e["lunar_label"], game=e["game"], rules=restorer.snapshots[e["rules"]], mode=e["mode"],
         is_public=e["is_public"], round_format=e["round_format"], van_per_round=e["van_per_round"],
         minutes_per_round=e["minutes_per_round"], tie_breaks=e["tie_breaks"], created_at=_when(e["created_at"]),
-        finished_at=_when(e.get("finished_at")),
+        finished_at=_when(e.get("finished_at")), confirmation_required=bool(e.get("confirmation_required", False)),
+        count_confirmed_only=bool(e.get("count_confirmed_only", False)),
     ))
     event.organisers.set([restorer.user(name) for name in e.get("organisers", [])])
     tm.Leaderboard.objects.create(event=event)

@@ -21,7 +21,9 @@ class EventAdmin(admin.ModelAdmin):
     list_display = ("name", "date", "lunar_label", "game", "is_public", "finished_at")
     search_fields = ("name", "slug")
     filter_horizontal = ("organisers",)
-    readonly_fields = ("ledger_seq", "recompute_due_at", "rules")
+    #: The confirmation options are chosen at creation: the stored standings and their caches were
+    #: counted under them (ván confirmed only, or every ván).
+    readonly_fields = ("ledger_seq", "recompute_due_at", "rules", "confirmation_required", "count_confirmed_only")
     inlines = [RegistrationInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

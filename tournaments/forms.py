@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from scoring.engine.games import GAMES
@@ -50,6 +52,20 @@ class EventForm(forms.Form):
     )
     tie_breaks = forms.ChoiceField(label="Xếp hạng theo", choices=TIE_BREAK_CHOICES)
     is_public = forms.BooleanField(label="Bảng điểm công khai", required=False, initial=True)
+    confirmation_required = forms.BooleanField(
+        label="Mỗi ván cần người thứ hai xác nhận", required=False,
+        help_text="Ván do một người ghi là tạm tính cho đến khi một người chơi ở chiếu hoặc một thư ký khác xác nhận.",
+    )
+    count_confirmed_only = forms.BooleanField(
+        label="Bảng xếp hạng chỉ tính ván đã xác nhận", required=False,
+        help_text="Ván tạm tính được ghi chú trên bảng điểm nhưng chưa được cộng.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("count_confirmed_only") and not data.get("confirmation_required"):
+            self.add_error("count_confirmed_only", "Hãy bật cả “Mỗi ván cần người thứ hai xác nhận”.")
+        return data
 
 
 class RegistrationForm(forms.Form):

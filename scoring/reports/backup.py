@@ -4,7 +4,7 @@ included, keyed by stable ids. An event's backup (``tournaments.reports``) embed
 Format ``so-tom-backup`` version 1:
 ``rule_sets``: {fingerprint: {"preset", "spec"}} (the exact snapshots ván were scored under);
 ``clubs``, ``players``; ``sittings``: seats, hội, every ván version (current and superseded,
-with its record, cards and correction), every ledger transaction with its postings. Derived
+with its record, cards, correction and two-person confirmation with its reviews), every ledger transaction with its postings. Derived
 numbers (leaderboards) are left out: an importer rebuilds them from the ledger.
 """
 
@@ -35,6 +35,9 @@ def _van(van: Any) -> dict[str, Any]:
         "declared": van.declared, "streak": van.streak, "points": van.points, "kiem_bai": van.kiem_bai,
         "is_current": van.is_current, "replaces": van.replaces_id, "correction_reason": van.correction_reason,
         "entered_by": user_name(van.entered_by), "created_at": _iso(van.created_at),
+        "status": van.status, "confirmed_by": user_name(van.confirmed_by), "confirmed_at": _iso(van.confirmed_at),
+        "reviews": [{"decision": r.decision, "reviewer": user_name(r.reviewer), "submitter": user_name(r.submitter),
+                     "reason": r.reason, "created_at": _iso(r.created_at)} for r in van.reviews.all()],
     }
 
 
@@ -52,7 +55,10 @@ def _transaction(txn: LedgerTransaction) -> dict[str, Any]:
 
 def sitting_backup(sitting: Sitting) -> dict[str, Any]:
     """One sitting, whole: seats, hội, ván (all versions), transactions and postings."""
-    vans = sitting.van.select_related("winner", "entered_by").order_by("id")
+    vans = (
+        sitting.van.select_related("winner", "entered_by", "confirmed_by")
+        .prefetch_related("reviews__reviewer", "reviews__submitter").order_by("id")
+    )
     txns = (
         LedgerTransaction.objects.filter(sitting=sitting).select_related("created_by")
         .prefetch_related("postings__seat").order_by("id")
@@ -61,7 +67,7 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
         "id": sitting.pk, "title": sitting.title, "game": sitting.game, "mode": sitting.mode,
         "rules": sitting.rules.fingerprint, "club": sitting.club.slug if sitting.club_id else None,
         "created_by": user_name(sitting.created_by), "created_at": _iso(sitting.created_at),
-        "ended_at": _iso(sitting.ended_at),
+        "ended_at": _iso(sitting.ended_at), "needs_confirmation": sitting.needs_confirmation,
         "seats": [{"position": s.position, "name": s.name, "player": s.player_id}
                   for s in sitting.seats.order_by("position")],
         "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],

@@ -26,6 +26,9 @@ from scoring.models import (
     Sitting,
     TransactionKind,
     Van,
+    VanReview,
+    VanReviewDecision,
+    VanStatus,
     VillageRuleSet,
 )
 
@@ -37,6 +40,7 @@ __all__ = [
     "integrity",
     "ledger_differences",
     "player_json",
+    "review_json",
     "rule_sets",
     "sitting_history",
     "sitting_json",
@@ -139,11 +143,28 @@ def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dic
         "is_current": van.is_current,
         "replaces": van.replaces_id,
         "correction_reason": van.correction_reason or None,
+        **review_json(van),
+    }
+
+
+def review_json(van: Van) -> dict[str, Any]:
+    """Two-person confirmation of a ván: its status, who confirmed it and when, and why it was
+    rejected (one query, only for a rejected ván)."""
+    reason = None
+    if van.status == VanStatus.REJECTED:
+        reason = (van.reviews.filter(decision=VanReviewDecision.REJECT).order_by("-id")
+                  .values_list("reason", flat=True).first())
+    return {
+        "status": van.status,
+        "status_label": van.get_status_display(),
+        "confirmed_by": user_name(van.confirmed_by) if van.confirmed_by_id else None,
+        "confirmed_at": van.confirmed_at.isoformat() if van.confirmed_at else None,
+        "rejected_reason": reason,
     }
 
 
 def _van_rows(sitting: Sitting) -> QuerySet[Van]:
-    return sitting.van.select_related("winner", "entered_by", "sitting")
+    return sitting.van.select_related("winner", "entered_by", "confirmed_by", "sitting")
 
 
 def van_list(sitting: Sitting, *, include_superseded: bool = False) -> list[dict[str, Any]]:
@@ -232,7 +253,8 @@ def sitting_json(sitting: Sitting) -> dict[str, Any]:
 
 
 def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
-    """Who entered or corrected which ván, and every ledger transaction, in the order written."""
+    """Who entered, corrected, confirmed or rejected which ván, and every ledger transaction, in the
+    order written."""
     events: list[tuple[Any, int, dict[str, Any]]] = []
     for van in sitting.van.select_related("entered_by").order_by("id"):
         action = "sua_van" if van.replaces_id else "ghi_van"
@@ -247,6 +269,12 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
             "event": "but_toan", "transaction_id": txn.pk, "kind": txn.kind, "kind_label": txn.get_kind_display(),
             "seq": txn.van.seq if txn.van_id else None, "reason": txn.reason, "reverses": txn.reverses_id,
             "points_moved": txn.moved or 0, "by": user_name(txn.created_by), "at": txn.created_at.isoformat(),
+        }))
+    reviews = VanReview.objects.filter(van__sitting=sitting).select_related("reviewer", "van").order_by("id")
+    for review in reviews:
+        events.append((review.created_at, 2, {
+            "event": f"{review.decision}_van", "van_id": review.van_id, "seq": review.van.seq,
+            "by": user_name(review.reviewer), "at": review.created_at.isoformat(), "reason": review.reason or None,
         }))
     events.sort(key=lambda e: (e[0], e[1]))
     return [e[2] for e in events]

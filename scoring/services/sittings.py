@@ -29,7 +29,7 @@ from scoring.engine.settlement import (
     parse_van,
     settle_up,
 )
-from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van
+from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van, VanStatus
 from scoring.selectors.ledger import balances, sitting_json, sitting_state_json, van_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import (
@@ -51,6 +51,7 @@ from scoring.services.van import (
     van_fields,
     van_preview,
     van_reposted,
+    van_status,
 )
 
 __all__ = [
@@ -102,16 +103,20 @@ def sitting_open(
     title: str = "",
     club: Club | None = None,
     created_by: User | None = None,
+    needs_confirmation: bool = False,
     idempotency_key: str | None = None,
 ) -> Written[Sitting]:
     """Open a sitting. ``rules``: a preset or saved village slug, ``{"preset": ..., changes}``, or a
     RuleSet; ``players`` in seat order (counter-clockwise): Player objects, player ids, or names
-    (the club's one player of that name, else a new player)."""
+    (the club's one player of that name, else a new player). ``needs_confirmation``: every ván
+    stays provisional until a second person confirms it (:mod:`scoring.services.review`)."""
     if not isinstance(players, list | tuple):
         raise EngineError("'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ).")
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     spec = {"game": game, "rules": the_rules.fingerprint, "mode": mode, "title": title,
             "players": [p.pk if isinstance(p, Player) else p for p in players]}
+    if needs_confirmation:
+        spec["needs_confirmation"] = True
 
     def action() -> Answer:
         table = make_table(game, the_rules, mode)
@@ -120,6 +125,7 @@ def sitting_open(
         sitting = Sitting.objects.create(
             game=table.game.slug.value, rules=snapshot_for(the_rules), mode=table.mode.value,
             title=(title or "").strip()[:160], club=club, created_by=created_by,
+            needs_confirmation=needs_confirmation,
         )
         Seat.objects.bulk_create(
             Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
@@ -193,7 +199,8 @@ def van_record(
         settled = settle_next(folded.table, folded.state, parsed)
         van = Van.objects.create(
             sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
-            kiem_bai=check_cards(s.game, parsed, cards), **van_fields(parsed, settled, seats),
+            status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards),
+            **van_fields(parsed, settled, seats),
         )
         post_van(sitting=s, van=van, settled=settled, before=folded.state, table=folded.table,
                  seats=seats, created_by=entered_by)
@@ -262,7 +269,8 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
     ).order_by("-id"):
         reverse_transaction(txn=txn, reason=f"Sửa ván {k}: {reason}", created_by=by)
     old.is_current = False
-    old.save(update_fields=["is_current"])
+    old.status = VanStatus.SUPERSEDED
+    old.save(update_fields=["is_current", "status"])
     seats = seats_by_name(s)
     names = list(seats)
     folded = fold(s, [v.record for v in vans[: k - 1]], names=names)
@@ -270,7 +278,8 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
     settled = settle_next(folded.table, folded.state, parsed)
     new = Van.objects.create(
         sitting=s, seq=k, record=record, cards=(cards or "").strip(), entered_by=by, replaces=old,
-        correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards), **van_fields(parsed, settled, seats),
+        status=van_status(s), correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards),
+        **van_fields(parsed, settled, seats),
     )
     post_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
              created_by=by)

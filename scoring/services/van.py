@@ -9,7 +9,7 @@ from typing import Any
 from scoring.engine.contract import check_request
 from scoring.engine.errors import EngineError
 from scoring.engine.settlement import Transfer, VanRecord, VanSettlement, parse_van
-from scoring.models import Seat, Sitting, Van, VanOutcome
+from scoring.models import Seat, Sitting, Van, VanOutcome, VanStatus
 from scoring.selectors.ledger import sitting_state_json, streak_label, van_json
 from scoring.services.ledger import current_van, fold, seats_by_name, settle_next
 
@@ -21,6 +21,7 @@ __all__ = [
     "van_fields",
     "van_preview",
     "van_reposted",
+    "van_status",
 ]
 
 
@@ -60,6 +61,12 @@ def _outcome(record: VanRecord) -> VanOutcome:
     if record.bao is not None:
         return VanOutcome.BAO
     return VanOutcome.PHAT
+
+
+def van_status(sitting: Sitting) -> VanStatus:
+    """The confirmation status of a ván (or a correction's new version) as it is written:
+    provisional when the sitting asks a second person to confirm, else nothing to confirm."""
+    return VanStatus.PROVISIONAL if sitting.needs_confirmation else VanStatus.NOT_NEEDED
 
 
 def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 
 from scoring.models import IdempotencyKey, LedgerTransaction, Posting, Sitting, Van
 from scoring.selectors.ledger import balances, ledger_differences, sitting_history, van_list
+from scoring.services.review import van_confirm, van_reject
 from scoring.services.sittings import sitting_settle_up
 from tests.reliability.festival import festival, play, seat_names
 from tests.reliability.harness import figure
@@ -26,14 +27,19 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _played_event(django_user_model: Any) -> Event:
-    """Two rounds of a festival: ván by a scorekeeper, a correction, a table settled up."""
+    """Two rounds of a festival with two-person confirmation (standings count confirmed ván only):
+    ván by a scorekeeper, most confirmed by the organiser, one rejected, a correction, a table settled up."""
     organiser = django_user_model.objects.create_user("ban-to-chuc")
     keeper = django_user_model.objects.create_user("ghi-diem")
     rng = random.Random(3)
-    event, tables = festival(created_by=organiser)
+    event, tables = festival(created_by=organiser, confirmation_required=True, count_confirmed_only=True)
     for _ in range(6):
         for table in tables:
             play(table, rng, entered_by=keeper)
+    for table in tables:
+        for seq in (1, 3, 4, 5):
+            van_confirm(sitting=table.sitting, seq=seq, reviewer=organiser)
+    van_reject(sitting=tables[1].sitting, seq=6, reviewer=organiser, reason="chưa đủ cước")
     second = Van.objects.get(sitting=tables[0].sitting, seq=2, is_current=True)
     names = seat_names(tables[0])
     event_van_correct(van=second, record={"winner": names[3], "cuoc": ["thap_dieu"], "discarder": names[0]},
@@ -55,6 +61,7 @@ def _picture(slug: str) -> dict[str, Any]:
     return {
         "board": (board.rows, board.teams, board.van_count),
         "event": (event.name, event.date, event.rules.fingerprint, event.mode, event.tie_breaks,
+                  event.confirmation_required, event.count_confirmed_only,
                   sorted(event.organisers.values_list("username", flat=True))),
         "registrations": sorted(event.registrations.values_list("player_id", "player__name", "team", "status",
                                                                 "token", "checked_in_at")),

@@ -6,7 +6,11 @@
 * ván played, wins, biggest single win (the points of the win, as the engine valued it) and
   the count of each cước: from the current version of every ván (corrections supersede);
 * by player, and by village/hamlet/team (the registration's label), ranked by the event's
-  tie-breaks, then by name.
+  tie-breaks, then by name;
+* an event that counts confirmed ván only (:attr:`Event.count_confirmed_only`) counts the ván
+  whose current version is confirmed (or needs no confirmation, :data:`COUNTED`): their postings
+  (a correction's reversals are linked to the ván they reverse, so they cancel out), their wins
+  and cước, and only them as ván played. A provisional or rejected ván counts once confirmed.
 
 :func:`compute_standings` (the full rebuild) runs a fixed number of queries whatever the size of
 the event: every aggregate is a ``GROUP BY`` in the database, over the event's sittings given as
@@ -27,7 +31,7 @@ from typing import Any
 
 from django.db import connection
 
-from scoring.models import TransactionKind
+from scoring.models import TransactionKind, VanStatus
 from tournaments.models import Event, Registration, RegistrationStatus, TableSitting, TieBreak
 
 __all__ = [
@@ -190,8 +194,28 @@ SETTLED = (
 )
 VAN_PER_SITTING = "SELECT sitting_id, COUNT(*) FROM scoring_van WHERE is_current AND sitting_id = ANY(%s::bigint[]) GROUP BY 1"
 
+#: The ván statuses an event that counts confirmed ván only counts (the parameter of the queries below).
+COUNTED = [VanStatus.CONFIRMED.value, VanStatus.NOT_NEEDED.value]
+#: Points from the postings of counted ván only (settle-up and other postings have no ván).
+COUNTED_POINTS = (
+    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.account = 'player' "
+    "AND p.sitting_id = ANY(%s::bigint[]) AND v.status = ANY(%s::text[]) GROUP BY p.seat_id"
+)
+COUNTED_VAN_PER_SITTING = (
+    "SELECT sitting_id, COUNT(*) FROM scoring_van WHERE is_current AND sitting_id = ANY(%s::bigint[]) "
+    "AND status = ANY(%s::text[]) GROUP BY 1"
+)
+#: Appended to a query over current ván (alias ``v``) with one more parameter, :data:`COUNTED`.
+ONLY_COUNTED = " AND v.status = ANY(%s::text[])"
 
-def _add_points(lines: dict[int, Line], seat_player: dict[int, int], sittings: list[int], ended: list[int]) -> None:
+
+def _add_points(lines: dict[int, Line], seat_player: dict[int, int], sittings: list[int], ended: list[int],
+                confirmed_only: bool = False) -> None:
+    if confirmed_only:
+        for seat_id, total in fetch(COUNTED_POINTS, [sittings, COUNTED]):
+            lines[seat_player[seat_id]].points += total
+        return
     for seat_id, total in fetch(POINTS, [sittings]):
         lines[seat_player[seat_id]].points += total
     if ended:
@@ -199,13 +223,15 @@ def _add_points(lines: dict[int, Line], seat_player: dict[int, int], sittings: l
             lines[seat_player[seat_id]].points -= total
 
 
-def _add_van(lines: dict[int, Line], sittings: list[int], seats: list[tuple[int, int, int]]) -> dict[int, int]:
+def _add_van(lines: dict[int, Line], sittings: list[int], seats: list[tuple[int, int, int]],
+             confirmed_only: bool = False) -> dict[int, int]:
     """Wins, biggest win and cước by player (grouped by the winner's player and the cước list as
     text, so each distinct list is decoded once), and ván played from each sitting's count."""
     groups = fetch(
         "SELECT s.player_id, v.cuoc::text, COUNT(*), MAX(v.points) FROM scoring_van v "
-        "JOIN scoring_seat s ON s.id = v.winner_id WHERE v.is_current AND v.sitting_id = ANY(%s::bigint[]) GROUP BY 1, 2",
-        [sittings],
+        "JOIN scoring_seat s ON s.id = v.winner_id WHERE v.is_current AND v.sitting_id = ANY(%s::bigint[])"
+        + (ONLY_COUNTED if confirmed_only else "") + " GROUP BY 1, 2",
+        [sittings, COUNTED] if confirmed_only else [sittings],
     )
     decoded: dict[str | None, list[str]] = {}
     for player_id, cuoc_text, n, best in groups:
@@ -217,7 +243,8 @@ def _add_van(lines: dict[int, Line], sittings: list[int], seats: list[tuple[int,
             decoded[cuoc_text] = json.loads(cuoc_text) if cuoc_text else []
         for slug in decoded[cuoc_text]:
             line.cuoc[slug] += n
-    per_sitting = dict(fetch(VAN_PER_SITTING, [sittings]))
+    per_sitting = dict(fetch(COUNTED_VAN_PER_SITTING, [sittings, COUNTED]) if confirmed_only
+                       else fetch(VAN_PER_SITTING, [sittings]))
     for _seat_id, sitting_id, player_id in seats:
         n = per_sitting.get(sitting_id)
         if n:
@@ -253,9 +280,10 @@ def compute_standings(event: Event, *, progress: Progress | None = None) -> Stan
     seat_player = {seat_id: player_id for seat_id, _sitting, player_id in seats}
     add_unregistered(lines, seat_player.values())
     say(f"{len(lines)} người chơi, {len(canh.sittings)} canh")
-    _add_points(lines, seat_player, canh.sittings, canh.ended)
-    say("đã cộng điểm từ sổ")
-    per_sitting = _add_van(lines, canh.sittings, seats)
+    only = event.count_confirmed_only
+    _add_points(lines, seat_player, canh.sittings, canh.ended, only)
+    say("đã cộng điểm từ sổ" + (" (chỉ các ván đã xác nhận)" if only else ""))
+    per_sitting = _add_van(lines, canh.sittings, seats, only)
     van_count = sum(per_sitting.values())
     say(f"đã đếm {van_count} ván, ván ù và cước")
     tie_breaks = event.tie_breaks or [TieBreak.POINTS]

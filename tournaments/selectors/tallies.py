@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.models import TransactionKind
-from tournaments.selectors.standings import VAN_PER_SITTING, Line, fetch
+from tournaments.selectors.standings import (
+    COUNTED,
+    COUNTED_VAN_PER_SITTING,
+    ONLY_COUNTED,
+    VAN_PER_SITTING,
+    Line,
+    fetch,
+)
 
 __all__ = ["SeatRef", "Tally", "build_tallies", "canh_van", "merge_lines", "tally_rows"]
 
@@ -44,21 +51,29 @@ class Tally:
     cuoc: dict[str, int] = field(default_factory=dict)
 
 
-def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int]) -> dict[int, Tally]:
+COUNTED_SEAT_POINTS = (
+    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.seat_id = ANY(%s::bigint[]) "
+    "AND p.account = 'player' AND v.status = ANY(%s::text[]) GROUP BY p.seat_id"
+)
+
+
+def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only: bool = False) -> dict[int, Tally]:
     """Rebuild these seats' tallies from their own postings and won ván (3 queries; the index
     on each posting's and each ván's seat makes it proportional to these seats' ledger only).
-    ``ended``: settled canh, whose settle-up postings are not play."""
+    ``ended``: settled canh, whose settle-up postings are not play. ``confirmed_only``: the
+    postings and wins of counted ván only (:data:`tournaments.selectors.standings.COUNTED`)."""
     tallies = {s.seat_id: Tally(s.seat_id, s.sitting_id, s.player_id, s.stamp) for s in seats}
     if not tallies:
         return tallies
     ids = list(tallies)
-    for seat_id, total in fetch(
+    for seat_id, total in (fetch(COUNTED_SEAT_POINTS, [ids, COUNTED]) if confirmed_only else fetch(
         "SELECT seat_id, SUM(amount) FROM scoring_posting WHERE seat_id = ANY(%s::bigint[]) AND account = 'player' "
         "GROUP BY seat_id", [ids],
-    ):
+    )):
         tallies[seat_id].points += total
     settled = [t.seat_id for t in tallies.values() if t.sitting_id in set(ended)]
-    if settled:
+    if settled and not confirmed_only:  # counted ván only: settle-up postings (no ván) were never added
         for seat_id, total in fetch(
             "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
             "ON t.id = p.transaction_id WHERE p.seat_id = ANY(%s::bigint[]) AND p.account = 'player' AND t.kind = %s "
@@ -67,8 +82,9 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int]) -> dict[int, T
             tallies[seat_id].points -= total
     decoded: dict[str | None, list[str]] = {}
     for seat_id, cuoc_text, n, best in fetch(
-        "SELECT winner_id, cuoc::text, COUNT(*), MAX(points) FROM scoring_van "
-        "WHERE is_current AND winner_id = ANY(%s::bigint[]) GROUP BY 1, 2", [ids],
+        "SELECT v.winner_id, v.cuoc::text, COUNT(*), MAX(v.points) FROM scoring_van v "
+        "WHERE v.is_current AND v.winner_id = ANY(%s::bigint[])" + (ONLY_COUNTED if confirmed_only else "")
+        + " GROUP BY 1, 2", [ids, COUNTED] if confirmed_only else [ids],
     ):
         tally = tallies[seat_id]
         tally.wins += n
@@ -80,12 +96,14 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int]) -> dict[int, T
     return tallies
 
 
-def canh_van(sittings: Iterable[int]) -> dict[int, int]:
-    """The current ván count of each of these canh, from their own ván."""
+def canh_van(sittings: Iterable[int], confirmed_only: bool = False) -> dict[int, int]:
+    """The current ván count of each of these canh, from their own ván (``confirmed_only``: the
+    counted ones)."""
     ids = list(sittings)
     counts = dict.fromkeys(ids, 0)
     if ids:
-        counts.update(fetch(VAN_PER_SITTING, [ids]))
+        counts.update(fetch(COUNTED_VAN_PER_SITTING, [ids, COUNTED]) if confirmed_only
+                      else fetch(VAN_PER_SITTING, [ids]))
     return counts
 
 

@@ -84,6 +84,8 @@ def event_create(
     tie_breaks: list[str] | None = None,
     slug: str = "",
     created_by: User | None = None,
+    confirmation_required: bool = False,
+    count_confirmed_only: bool = False,
 ) -> Event:
     """Create an event with its (empty) stored leaderboard; the creator becomes an organiser.
 
@@ -91,6 +93,8 @@ def event_create(
     later change of the village's rules never rewrites the event). ``lunar`` empty: computed.
     ``round_format``: a round lasts ``van_per_round`` ván or ``minutes_per_round`` minutes;
     ``van_per_sitting`` > 0 splits a table's round into canh of that many ván.
+    ``confirmation_required``: every ván stays provisional until a second person confirms it;
+    ``count_confirmed_only`` (needs it): the standings count confirmed ván only.
     """
     name = (name or "").strip()
     if not name:
@@ -101,6 +105,8 @@ def event_create(
         raise EngineError("Số ván và số phút mỗi vòng phải lớn hơn 0.")
     if van_per_sitting < 0:
         raise EngineError("Số ván mỗi canh không được âm (0: cả vòng một canh).")
+    if count_confirmed_only and not confirmation_required:
+        raise EngineError("Chỉ tính ván đã xác nhận khi giải bật xác nhận ván bởi người thứ hai.")
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     _check_game(game, the_rules, mode)
     event = Event.objects.create(
@@ -108,7 +114,7 @@ def event_create(
         lunar_label=(lunar or "").strip()[:60] or lunar_label(date), game=game, rules=snapshot_for(the_rules),
         mode=mode, is_public=is_public, round_format=round_format, van_per_round=van_per_round,
         minutes_per_round=minutes_per_round, van_per_sitting=van_per_sitting, tie_breaks=_tie_breaks(tie_breaks),
-        created_by=created_by,
+        created_by=created_by, confirmation_required=confirmation_required, count_confirmed_only=count_confirmed_only,
     )
     if created_by is not None:
         event.organisers.add(created_by)

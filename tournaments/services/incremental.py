@@ -72,6 +72,8 @@ class _Base:
     van_count: int
     tie_breaks: list[str]
     tails: dict[Any, str]
+    #: The event counts confirmed ván only.
+    confirmed_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,19 +102,20 @@ def _base(event_id: int) -> _Base | None:
     kept = _LAST.get(event_id)
     version, at = (kept.version, kept.computed_at) if kept else (-1, None)
     found = fetch(
-        "SELECT e.ledger_seq, e.tie_breaks::text, b.ledger_seq, b.van_count, b.version = %s AND b.computed_at = %s, "
+        "SELECT e.ledger_seq, e.tie_breaks::text, e.count_confirmed_only, b.ledger_seq, b.van_count, "
+        "b.version = %s AND b.computed_at = %s, "
         "CASE WHEN b.version = %s AND b.computed_at = %s THEN NULL ELSE b.rows END, "
         "CASE WHEN b.version = %s AND b.computed_at = %s THEN NULL ELSE b.teams END "
         "FROM tournaments_event e JOIN tournaments_leaderboard b ON b.event_id = e.id WHERE e.id = %s",
         [version, at, version, at, version, at, event_id],
     )
-    if not found or found[0][2] < 0:
+    if not found or found[0][3] < 0:
         return None
-    seen, tie_breaks, base, van_count, same, rows, teams = found[0]
+    seen, tie_breaks, only, base, van_count, same, rows, teams = found[0]
     tie = json.loads(tie_breaks) or ["points"]
     if same and kept is not None:
-        return _Base(seen, base, kept.rows, kept.teams, van_count, tie, kept.tails)
-    return _Base(seen, base, json.loads(rows), json.loads(teams), van_count, tie, {})
+        return _Base(seen, base, kept.rows, kept.teams, van_count, tie, kept.tails, only)
+    return _Base(seen, base, json.loads(rows), json.loads(teams), van_count, tie, {}, only)
 
 
 def rows_json(rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]) -> tuple[str, dict[Any, str]]:
@@ -219,13 +222,13 @@ def incremental_standings(event_id: int) -> Plan | None:
     fresh_van, stale = _van_total(event_id)
     if len(stale) > MAX_CANH:
         return None
-    recount = canh_van(stale)
+    recount = canh_van(stale, base.confirmed_only)
     found = _seats(event_id, lines) if lines else _Seats()
     found.van.update(recount)
     missing = [s for s in found.seats if s.seat_id not in found.tallies]
     if len(missing) > MAX_SEATS:
         return None
-    built = build_tallies(missing, found.ended)
+    built = build_tallies(missing, found.ended, base.confirmed_only)
     found.tallies.update(built)
     merge_lines(lines, found.seats, found.tallies, found.van)
     # The other players' stored rows, copied: the ranking below sets their rank afresh.

@@ -103,6 +103,7 @@ def round_seat(
         sitting = sitting_open(
             game=event.game, rules=rules, mode=event.mode, players=[people[p] for p in seated],
             title=f"{event.name} · Vòng {number} · Chiếu {t}", created_by=created_by,
+            needs_confirmation=event.confirmation_required,
         ).obj
         table = Table.objects.create(round=rnd, number=t, sitting=sitting, event=event, ends_at=ends_at)
         TableSitting.objects.create(table=table, sitting=sitting, event=event, number=1)

@@ -67,7 +67,7 @@ def _seated(sitting_id: int) -> list[Player]:
 def _open_canh(table: Table, event: Event, players: list[Player], number: int, by: User | None) -> TableSitting:
     sitting = sitting_open(
         game=event.game, rules=event.rules.rules(), mode=event.mode, players=players, created_by=by,
-        title=f"{event.name} · Vòng {table.round.number} · Chiếu {table.number}"
+        needs_confirmation=event.confirmation_required, title=f"{event.name} · Vòng {table.round.number} · Chiếu {table.number}"
         + (f" · Canh {number}" if number > 1 else ""),
     ).obj
     return TableSitting.objects.create(table=table, sitting=sitting, event=event, number=number)

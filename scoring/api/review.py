@@ -1,0 +1,95 @@
+"""Two-person confirmation in the API: confirm or reject a provisional ván.
+
+``POST /api/v1/sittings/<pk>/van/<seq>/confirm`` and ``…/reject`` (body ``{"reason": "…"}``),
+each with an ``Idempotency-Key`` header like every ledger write (a repeat answers the first
+answer, header ``Idempotent-Replayed: true``). The reviewer is the signed-in account (session or
+token): someone who may review the sitting (``scoring.permissions.can(request, REVIEW, …)``: a
+keeper of the sitting or a seated player) and did not enter the ván. Errors are
+``{"error": "<Vietnamese>"}``: 401 not signed in, 403 not allowed or one's own ván, 404 no such
+sitting or ván, 409 no longer provisional (confirmed, rejected or corrected meanwhile), 422 the
+key was used for another request, 400 a rejection without a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.api.access import SIGNED_IN, LedgerView
+from scoring.api.ledger import IDEMPOTENCY_KEY, Error, _write
+from scoring.engine.errors import EngineError
+from scoring.models import Sitting
+from scoring.permissions import REVIEW, can
+from scoring.services.people import Written
+from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
+
+__all__ = ["VanConfirmView", "VanRejectView"]
+
+#: The review service's refusals and their statuses (any other user error is a 400).
+SERVICE_ERRORS = {NoSuchVan: status.HTTP_404_NOT_FOUND, ReviewRefused: status.HTTP_403_FORBIDDEN,
+                  ReviewConflict: status.HTTP_409_CONFLICT}
+REVIEW_ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 422: Error}
+VanReject = inline_serializer("VanReject", {"reason": serializers.CharField(help_text="Lý do bác ván")})
+
+
+def _error(message: str, code: int) -> Response:
+    return Response({"error": message}, status=code)
+
+
+def _review(request: Request, pk: int, call: Callable[[Sitting, str], Written[Any]]) -> Response:
+    """Authorise (the account was checked by :class:`LedgerView`), run a review service with the
+    request's Idempotency-Key, map its errors."""
+    sitting = Sitting.objects.select_related("club", "created_by").filter(pk=pk).first()
+    if sitting is None:
+        return _error(f"Không có canh bài số {pk}.", status.HTTP_404_NOT_FOUND)
+    if not can(request, REVIEW, sitting):
+        return _error("Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván.",
+                      status.HTTP_403_FORBIDDEN)
+    return _write(request, lambda key: call(sitting, key), SERVICE_ERRORS)
+
+
+class ReviewView(LedgerView):
+    """An account is needed (401 otherwise, answered by :class:`LedgerView`); a table PIN's
+    session is not enough: the confirmer must be known."""
+
+    needs: ClassVar[dict[str, str]] = {"POST": SIGNED_IN}
+
+
+class VanConfirmView(ReviewView):
+    @extend_schema(
+        operation_id="van_confirm",
+        summary="Xác nhận một ván tạm tính (người thứ hai, không phải người ghi)",
+        parameters=[IDEMPOTENCY_KEY], request=None, responses={200: OpenApiTypes.OBJECT, **REVIEW_ERRORS},
+    )
+    def post(self, request: Request, pk: int, seq: int) -> Response:
+        return _review(request, pk, lambda sitting, key: van_confirm(
+            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key))
+
+
+class VanRejectView(ReviewView):
+    @extend_schema(
+        operation_id="van_reject",
+        summary="Bác một ván tạm tính (kèm lý do); người ghi sẽ sửa lại ván",
+        parameters=[IDEMPOTENCY_KEY], request=VanReject, responses={200: OpenApiTypes.OBJECT, **REVIEW_ERRORS},
+        examples=[OpenApiExample("Ghi nhầm", value={"reason": "Bình ù chứ không phải An"}, request_only=True)],
+    )
+    def post(self, request: Request, pk: int, seq: int) -> Response:
+        def call(sitting: Sitting, key: str) -> Written[Any]:
+            try:
+                body = request.data if isinstance(request.data, dict) else {}
+            except ParseError:
+                raise EngineError("Nội dung yêu cầu phải là một đối tượng JSON hợp lệ.") from None
+            reason = body.get("reason", "")
+            if not isinstance(reason, str) or "\x00" in reason:
+                raise EngineError("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL.")
+            return van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user, reason=reason,
+                              idempotency_key=key)
+
+        return _review(request, pk, call)

@@ -1,0 +1,128 @@
+"""Two-person confirmation: a second person confirms or rejects a provisional ván.
+
+In a sitting that ``needs_confirmation`` every ván (and every correction's new version) is
+written provisional (:attr:`VanStatus.PROVISIONAL`). Someone other than the scorekeeper who
+entered it (a seated player with an account, another scorekeeper: ``scoring.review_van``)
+then either confirms it or rejects it with a reason; the reviewer never edits. A rejected ván
+is put right by the scorekeeper's correction, a new version that is provisional again.
+
+Each decision is one transaction that locks the sitting (like every write to it) and then the
+ván's current version (``select_for_update``), checks it is still provisional and not the
+reviewer's own, appends a :class:`VanReview` row and updates the ván. Two people confirming at
+once: the second waits for the first's lock and is then told the ván is already confirmed; the
+database holds it too (one confirmed version per ván, confirmer ≠ submitter, on both tables).
+Decisions are idempotent by key (:mod:`scoring.services.idempotency`) and announced after commit
+(``sitting_changed``), so an event's leaderboard is recomputed as after a ván.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.engine.errors import EngineError
+from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
+from scoring.selectors.ledger import user_name, van_json
+from scoring.services.idempotency import Answer, run_once
+from scoring.services.people import Written
+from scoring.services.sittings import sitting_changed
+
+__all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
+
+User = AbstractBaseUser
+
+#: Longest reason kept for a rejection.
+MAX_REASON = 500
+
+
+class ReviewRefused(EngineError):
+    """This person may not review this ván (their own ván, or no account) (HTTP 403)."""
+
+
+class ReviewConflict(EngineError):
+    """The ván is no longer waiting for a review: confirmed, rejected or corrected meanwhile (HTTP 409)."""
+
+
+class NoSuchVan(EngineError):
+    """The sitting has no ván of that number (HTTP 404)."""
+
+
+def _locked_van(sitting_pk: int, seq: int) -> Van:
+    """Lock the sitting (writes to one sitting are serialised, in the ledger's lock order), then
+    the current version of ván ``seq``."""
+    if Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", flat=True).first() is None:
+        raise NoSuchVan(f"Không có canh bài số {sitting_pk}.")
+    van = (Van.objects.select_for_update(of=("self",)).select_related("entered_by", "winner", "sitting")
+           .filter(sitting_id=sitting_pk, seq=seq, is_current=True).first())
+    if van is None:
+        raise NoSuchVan(f"Canh bài số {sitting_pk} không có ván số {seq}.")
+    return van
+
+
+def _check(van: Van, reviewer: Any) -> None:
+    """A provisional ván someone else entered; what no longer waits for a review says so first."""
+    if van.status == VanStatus.PROVISIONAL:
+        if van.entered_by_id is not None and van.entered_by_id == reviewer.pk:
+            raise ReviewRefused(
+                f"Bạn đã ghi ván {van.seq}: người thứ hai (không phải người ghi) mới được xác nhận hay bác."
+            )
+        return
+    if van.status == VanStatus.CONFIRMED:
+        who = user_name(van.confirmed_by) if van.confirmed_by_id else "người khác"
+        raise ReviewConflict(f"Ván {van.seq} đã được {who} xác nhận rồi.")
+    if van.status == VanStatus.REJECTED:
+        raise ReviewConflict(f"Ván {van.seq} đã bị bác, đang chờ người ghi sửa lại.")
+    raise ReviewConflict(f"Ván {van.seq} không cần xác nhận.")
+
+
+def _decide(
+    *, sitting: Sitting | int, seq: int, reviewer: Any, decision: VanReviewDecision, reason: str,
+    idempotency_key: str | None,
+) -> Written[Van]:
+    if reviewer is None or not getattr(reviewer, "is_authenticated", False):
+        raise ReviewRefused("Cần đăng nhập bằng tài khoản của mình để xác nhận hay bác một ván.")
+    pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+    box: dict[str, Van] = {}
+
+    def lock() -> None:
+        box["van"] = _locked_van(pk, seq)
+
+    def action() -> Answer:
+        van = box["van"]
+        _check(van, reviewer)
+        VanReview.objects.create(van=van, decision=decision, reviewer=reviewer, submitter_id=van.entered_by_id,
+                                 reason=reason)
+        if decision == VanReviewDecision.CONFIRM:
+            van.status, van.confirmed_by, van.confirmed_at = VanStatus.CONFIRMED, reviewer, timezone.now()
+        else:
+            van.status = VanStatus.REJECTED
+        van.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=pk, action=f"van_{decision}"))
+        return Answer(200, {"van": van_json(van)})
+
+    answer = run_once(key=idempotency_key, operation=f"van_review_{decision}", target=[pk, seq],
+                      payload={"reviewer": reviewer.pk, "reason": reason}, action=action, lock=lock)
+    return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
+
+
+def van_confirm(*, sitting: Sitting | int, seq: int, reviewer: User | None,
+                idempotency_key: str | None = None) -> Written[Van]:
+    """Confirm the current version of ván ``seq``: it then counts as confirmed (``xac_nhan``)."""
+    return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.CONFIRM, reason="",
+                   idempotency_key=idempotency_key)
+
+
+def van_reject(*, sitting: Sitting | int, seq: int, reviewer: User | None, reason: str,
+               idempotency_key: str | None = None) -> Written[Van]:
+    """Reject the current version of ván ``seq`` with a reason (``bac_bo``): the scorekeeper then
+    corrects it, and the correction is provisional again."""
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise EngineError("Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù).")
+    if len(reason) > MAX_REASON:
+        raise EngineError(f"Lý do bác dài quá {MAX_REASON} ký tự.")
+    return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.REJECT, reason=reason,
+                   idempotency_key=idempotency_key)

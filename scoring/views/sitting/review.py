@@ -1,0 +1,101 @@
+"""Two-person confirmation on the sitting page: confirm or reject a provisional ván.
+
+Each ván of a sitting that needs confirmation shows the partial ``scoring/_van_review.html``
+(its status badge, and the Confirm / Reject buttons for who may review it and did not enter it).
+Its forms post here with an idempotency key; htmx swaps the partial with the ván's new status,
+or with the refusal (403 own ván, 409 already reviewed, 422 key reused, 400 no reason). Without
+JavaScript the forms post normally and the answer redirects to the sitting page with a message.
+
+Who may review: ``scoring.permissions.can(request, REVIEW, sitting)``: a keeper of the sitting or
+a seated player, signed in with their own account (a table PIN session is not enough: the
+confirmer must be known). The service refuses the submitter; the database does too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scoring.engine.errors import EngineError
+from scoring.models import Sitting, Van
+from scoring.permissions import REVIEW, can
+from scoring.selectors.ledger import van_json
+from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
+from scoring.views.sitting.common import get_sitting, missing_in_vietnamese, posted_key, vary
+
+__all__ = ["van_confirm_view", "van_reject_view"]
+
+PARTIAL = "scoring/_van_review.html"
+
+
+def _partial(request: HttpRequest, sitting: Sitting, seq: int, status: int, **extra: Any) -> HttpResponse:
+    """The review partial of ván ``seq`` as it stands now."""
+    van = Van.objects.select_related("winner", "entered_by", "confirmed_by", "sitting").filter(
+        sitting=sitting, seq=seq, is_current=True).first()
+    if van is None:
+        raise Http404(f"Canh bài số {sitting.pk} không có ván số {seq}.")
+    return vary(render(request, PARTIAL, {"v": van_json(van, []), "sitting": sitting, **extra}, status=status))
+
+
+def _answer(request: HttpRequest, sitting: Sitting, seq: int, message: str, status: int) -> HttpResponse:
+    """htmx: the partial with the message (an error above 299); otherwise back to the sitting page."""
+    if getattr(request, "htmx", False):
+        key = "review_notice" if status < 300 else "review_error"
+        return _partial(request, sitting, seq, status, **{key: message})
+    (messages.success if status < 300 else messages.error)(request, message)
+    return vary(redirect("scoring:sitting", pk=sitting.pk))
+
+
+def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpResponse:
+    sitting = get_sitting(pk)
+    if not request.user.is_authenticated:
+        login = redirect_to_login(reverse("scoring:sitting", args=[pk]))
+        if getattr(request, "htmx", False):  # htmx follows HX-Redirect rather than a 302
+            response = HttpResponse(status=401)
+            response["HX-Redirect"] = login.url
+            return vary(response)
+        return login
+    if not can(request, REVIEW, sitting):
+        raise PermissionDenied("Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "
+                               "mới được xác nhận hay bác ván.")
+    try:
+        key = posted_key(request)
+        if reject:
+            written = van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user,
+                                 reason=request.POST.get("reason", ""), idempotency_key=key)
+        else:
+            written = van_confirm(sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key)
+    except NoSuchVan as exc:
+        raise Http404(exc.message) from None
+    except ReviewRefused as exc:
+        return _answer(request, sitting, seq, exc.message, 403)
+    except ReviewConflict as exc:
+        return _answer(request, sitting, seq, exc.message, 409)
+    except IdempotencyMismatch as exc:
+        return _answer(request, sitting, seq, exc.message, 422)
+    except EngineError as exc:
+        return _answer(request, sitting, seq, exc.message, 400)
+    done = "Đã bác" if reject else "Đã xác nhận"
+    return _answer(request, sitting, seq, f"{done} ván {written.obj.seq}.", 200)
+
+
+@require_POST
+@missing_in_vietnamese
+def van_confirm_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
+    """Confirm the current version of ván ``seq``."""
+    return _review(request, pk, seq, reject=False)
+
+
+@require_POST
+@missing_in_vietnamese
+def van_reject_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
+    """Reject the current version of ván ``seq`` with a reason (the scorekeeper then corrects it)."""
+    return _review(request, pk, seq, reject=True)
