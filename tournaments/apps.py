@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from scoring.services.sittings import sitting_changed
         from tournaments import permissions  # noqa: F401  (registers the object-level rules)
+        from tournaments.selectors import audit  # noqa: F401  (names table tokens in the sổ điểm's audit)
         from tournaments.services.van import on_sitting_changed
 
         # Writes to an event's sitting made outside tournaments.services.van still recompute.

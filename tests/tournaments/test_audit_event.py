@@ -1,0 +1,168 @@
+"""An event's audit trail (nhật ký) for its organisers: the event, its organisers and roles, players,
+rounds, tokens and every ván of its tables, with who and when, newest first; only organisers."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
+
+from tests.tournaments.conftest import seat_names
+from tests.web.test_audit import Clock, rows
+from tournaments.models import EventRole, EventRoleKind, Table
+from tournaments.selectors.audit import event_audit
+from tournaments.services.events import check_in, event_create, registration_add
+from tournaments.services.rounds import round_seat
+from tournaments.services.tokens import token_issue, token_revoke
+from tournaments.services.van import event_van_record
+
+pytestmark = pytest.mark.django_db
+
+FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(timezone, "now", c)
+    return c
+
+
+@pytest.fixture
+def people(django_user_model: Any) -> SimpleNamespace:
+    def make(username: str, first: str = "", last: str = "") -> Any:
+        return django_user_model.objects.create_user(username, password="mat-khau-dai-123", first_name=first,
+                                                     last_name=last)
+
+    return SimpleNamespace(organiser=make("ban-to-chuc", "Lan", "Trần"), keeper=make("thu-ky", "Hùng", "Lê"),
+                           second=make("pho-ban", "Minh", "Đỗ"), outsider=make("nguoi-ngoai"))
+
+
+@pytest.fixture
+def acting_as() -> Iterator[Callable[[Any], None]]:
+    """Changes made as if in ``user``'s request (simple-history's middleware does this for pages)."""
+
+    def act(user: Any) -> None:
+        HistoricalRecords.context.request = SimpleNamespace(user=user)
+
+    yield act
+    if hasattr(HistoricalRecords.context, "request"):
+        del HistoricalRecords.context.request
+
+
+def small_event(people: SimpleNamespace, **options: Any) -> Any:
+    return event_create(name="Hội làng Xuân", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
+                        mode="quang", created_by=people.organiser, **options)
+
+
+def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, people, acting_as):
+    acting_as(people.organiser)
+    created = clock.minutes(0)
+    event = small_event(people)
+    registered = clock.minutes(1)
+    regs = [registration_add(event=event, name=name, team="Giáp Đông") for name in FIVE]
+    checked_in = clock.minutes(2)
+    for reg in regs:
+        check_in(registration=reg)
+    seated = clock.minutes(3)
+    round_seat(event=event, method="random", seed=11, created_by=people.organiser)
+    table = Table.objects.get(event=event)
+    granted = clock.minutes(4)
+    role = EventRole.objects.create(user=people.keeper, event=event, role=EventRoleKind.SCOREKEEPER,
+                                    granted_by=people.organiser)
+    issued = clock.minutes(5)
+    token = token_issue(table=table, label="cô Hoa", created_by=people.organiser)
+    by_token = clock.minutes(6)  # a device that typed the table's PIN: no account
+    event_van_record(table=table, seq=1, record={"winner": seat_names(table)[0], "cuoc": ["tom"]},
+                     idempotency_key=None)
+    by_keeper = clock.minutes(7)
+    event_van_record(table=table, seq=2, record={"winner": seat_names(table)[1], "cuoc": ["tom"]},
+                     idempotency_key=None, entered_by=people.keeper)
+    revoked_role = clock.minutes(8)
+    role.delete()
+    revoked_token = clock.minutes(9)
+    token_revoke(token=token)
+    added = clock.minutes(10)
+    event.organisers.add(people.second)
+    changed = clock.minutes(11)
+    event.confirmation_required = True
+    event.save()
+
+    client.force_login(people.organiser)
+    page = client.get(f"/giai/{event.slug}/quan-ly/nhat-ky/")
+    assert page.status_code == 200
+    shown = rows(page)
+    canh = "Vòng 1 · chiếu 1 · canh 1"
+    assert [(r["time"], r["who"], r["action"]) for r in shown] == [
+        (changed, "Lan Trần", "Đổi cài đặt giải"),
+        (added, "Lan Trần", "Thêm Minh Đỗ vào ban tổ chức"),
+        (revoked_token, "—", "Thu hồi mã ghi điểm cô Hoa"),
+        (revoked_role, "Lan Trần", "Thu hồi vai trò Thư ký ghi điểm của Hùng Lê"),
+        (by_keeper, "Hùng Lê", "Ghi ván 2"),
+        (by_token, "mã ghi điểm cô Hoa", "Ghi ván 1"),
+        (issued, "Lan Trần", "Cấp mã ghi điểm cô Hoa"),
+        (granted, "Lan Trần", "Cấp vai trò Thư ký ghi điểm cho Hùng Lê"),
+        (seated, "Lan Trần", "Xếp chỗ vòng 1"),
+        (seated, "Lan Trần", "Mở canh bài"),
+        *[(checked_in, "—", f"Điểm danh {name}") for name in reversed(FIVE)],
+        *[(registered, "—", f"Đăng ký {name}") for name in reversed(FIVE)],
+        (created, "Lan Trần", "Thêm Lan Trần vào ban tổ chức"),
+        (created, "Lan Trần", "Tạo giải"),
+    ]
+    assert shown[0]["detail"] == "ván cần người thứ hai xác nhận: không → có"
+    assert shown[4]["object"] == f"{canh} · Ván 2"
+    assert "PIN" not in page.content.decode() and token.pin not in [r["who"] for r in shown]
+
+
+def test_only_the_event_s_organisers_see_its_trail(client, people):
+    event = small_event(people)
+    EventRole.objects.create(user=people.keeper, event=event, role=EventRoleKind.SCOREKEEPER)
+    url = f"/giai/{event.slug}/quan-ly/nhat-ky/"
+
+    assert client.get(url)["Location"] == f"/dang-nhap/?next={url}"
+    for who in (people.keeper, people.outsider):  # a scorekeeper of the event, a stranger
+        client.force_login(who)
+        denied = client.get(url)
+        assert denied.status_code == 403
+        assert "Chỉ ban tổ chức giải mới xem được nhật ký" in denied.content.decode()
+    client.force_login(people.organiser)
+    assert client.get(url).status_code == 200
+    manage = client.get(f"/giai/{event.slug}/quan-ly/").content.decode()
+    assert f'href="{url}"' in manage
+
+
+def test_a_private_event_s_trail_is_not_found_for_strangers(client, people):
+    event = small_event(people, is_public=False)
+    client.force_login(people.outsider)
+    assert client.get(f"/giai/{event.slug}/quan-ly/nhat-ky/").status_code == 404
+
+
+def test_the_event_trail_downloads_as_csv(client, clock, people):
+    created = clock.minutes(0)
+    event = small_event(people)
+    client.force_login(people.organiser)
+    response = client.get(f"/giai/{event.slug}/quan-ly/nhat-ky/?dinh-dang=csv")
+    assert response.status_code == 200 and response.content.startswith(b"\xef\xbb\xbf")
+    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert table[0] == ["Thời gian", "Người làm", "Việc", "Đối tượng", "Chi tiết"]
+    assert table[-1][:4] == [created, "Lan Trần", "Tạo giải", "Hội làng Xuân"]  # outside a request: its creator
+
+
+def test_the_event_trail_costs_a_fixed_number_of_queries(seated, people, django_assert_max_num_queries):
+    event, tables = seated
+    for table in tables:
+        token_issue(table=table, label=f"chiếu {table.number}")
+        for seq in range(1, 4):
+            event_van_record(table=table, seq=seq, record={"winner": seat_names(table)[seq], "cuoc": ["tom"]},
+                             idempotency_key=None)
+    with django_assert_max_num_queries(22):
+        entries = event_audit(event, limit=50)
+    assert [e.who for e in entries if e.action.startswith("Ghi ván")] == ["mã ghi điểm chiếu 2"] * 3 + [
+        "mã ghi điểm chiếu 1"] * 3

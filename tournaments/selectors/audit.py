@@ -1,0 +1,216 @@
+"""An event's audit trail (nhật ký) for its organisers: the event created and its options changed,
+organisers added and removed, roles granted and revoked, registrations and check-ins, rounds
+seated, tables closed, scorekeeper tokens issued and revoked, and the trail of every canh played
+at its tables (ván entered, corrected, confirmed, rejected; settle-ups), merged newest first.
+
+It also tells the sổ điểm's trail who entered a ván at a table without an account: the table's
+scorekeeper token(s) live at that moment (:func:`token_authors`, registered on import).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from scoring.models import RuleSetSnapshot, Sitting, Van
+from scoring.selectors.audit import (
+    NOBODY,
+    PAGE_SIZE,
+    AuditEntry,
+    merge,
+    person,
+    register_author_hook,
+    role_entry,
+    sitting_entries,
+    with_previous,
+)
+from tournaments.models import (
+    Event,
+    EventRole,
+    Registration,
+    RegistrationStatus,
+    Round,
+    ScorekeeperToken,
+    Table,
+    TableSitting,
+    TieBreak,
+)
+
+__all__ = ["event_audit", "token_authors"]
+
+#: The options whose changes the trail shows (``ledger_seq`` and the like are bookkeeping).
+OPTIONS = (
+    "name", "slug", "kind", "date", "lunar_label", "game", "rules", "mode", "is_public", "round_format",
+    "van_per_round", "minutes_per_round", "van_per_sitting", "tie_breaks", "finished_at",
+    "confirmation_required", "count_confirmed_only",
+)
+
+
+# -- who holds a table's token ------------------------------------------------------------------
+
+
+def _token_name(token: ScorekeeperToken) -> str:
+    return token.label or f"#{token.pk}"  # never the PIN: it is a secret
+
+
+def token_authors(vans: Sequence[Van]) -> dict[int, str]:
+    """Ván entered at a table without an account were entered with one of the table's tokens live
+    at that moment: "mã ghi điểm <nhãn>" (or each of them, when several were live). 2 queries."""
+    tables = dict(TableSitting.objects.filter(sitting_id__in={v.sitting_id for v in vans})
+                  .values_list("sitting_id", "table_id"))
+    if not tables:
+        return {}
+    tokens: dict[int, list[ScorekeeperToken]] = defaultdict(list)
+    for token in ScorekeeperToken.objects.filter(table_id__in=set(tables.values())).order_by("id"):
+        tokens[token.table_id].append(token)
+    found = {}
+    for van in vans:
+        live = [t for t in tokens.get(tables.get(van.sitting_id, 0), [])
+                if t.created_at <= van.created_at and (t.revoked_at is None or t.revoked_at > van.created_at)]
+        if live:
+            found[van.pk] = "mã ghi điểm " + " hoặc ".join(_token_name(t) for t in live)
+    return found
+
+
+register_author_hook(token_authors)
+
+
+# -- the event's own history ----------------------------------------------------------------------
+
+
+def _value(name: str, value: Any, snapshots: Mapping[int, Any]) -> str:
+    if value is None or value == "":
+        return "(trống)"
+    if isinstance(value, bool):
+        return "có" if value else "không"
+    if name == "rules":
+        snap = snapshots.get(value)
+        return (snap.spec.get("name") or snap.preset) if snap is not None else f"#{value}"
+    if name == "tie_breaks":
+        labels = dict(TieBreak.choices)
+        return ", ".join(str(labels.get(v, v)) for v in value)
+    if name == "finished_at":
+        return timezone.localtime(value).strftime("%H:%M %d/%m/%Y")
+    if name == "date":
+        return value.strftime("%d/%m/%Y")
+    choices = dict(Event._meta.get_field(name).choices or ())
+    return str(choices.get(value, value))
+
+
+def _option_changes(row: Any, prev: Any, snapshots: Mapping[int, Any]) -> list[str]:
+    changes = []
+    for name in OPTIONS:
+        attname = Event._meta.get_field(name).attname
+        old, new = getattr(prev, attname), getattr(row, attname)
+        if old != new:
+            label = Event._meta.get_field(name).verbose_name
+            changes.append(f"{label}: {_value(name, old, snapshots)} → {_value(name, new, snapshots)}")
+    return changes
+
+
+def _event_history(event: Event, n: int) -> list[AuditEntry]:
+    """Created, options changed, organisers added and removed: about 4 queries."""
+    rows = with_previous(Event.history.filter(id=event.pk).select_related("history_user", "created_by"), n)
+    m2m = apps.get_model("tournaments", "HistoricalEvent_organisers")
+    history_ids = {r.history_id for r, _ in rows} | {p.history_id for _, p in rows if p is not None}
+    organisers: dict[int, dict[int, Any]] = defaultdict(dict)
+    for link in m2m.objects.filter(history_id__in=history_ids).select_related("user"):
+        organisers[link.history_id][link.user_id] = link.user
+    rules_ids = {x.rules_id for pair in rows for x in pair if x is not None}
+    snapshots = RuleSetSnapshot.objects.in_bulk(rules_ids) if len(rules_ids) > 1 else {}
+    out = []
+    for row, prev in rows:
+        order = (6, row.history_id)
+        if row.history_type == "+":
+            who = person(row.history_user or row.created_by)
+            out.append(AuditEntry(row.history_date, who, "Tạo giải", event.name, "", order))
+            continue
+        if prev is None:  # the oldest row of an event older than its history: nothing to compare
+            continue
+        who = person(row.history_user)
+        changes = _option_changes(row, prev, snapshots)
+        if changes:
+            out.append(AuditEntry(row.history_date, who, "Đổi cài đặt giải", event.name, "; ".join(changes), order))
+        now, before = organisers[row.history_id], organisers[prev.history_id]
+        out += [AuditEntry(row.history_date, who, f"Thêm {person(u)} vào ban tổ chức", event.name, "", order)
+                for uid, u in now.items() if uid not in before]
+        out += [AuditEntry(row.history_date, who, f"Bỏ {person(u)} khỏi ban tổ chức", event.name, "", order)
+                for uid, u in before.items() if uid not in now]
+    if len(rows) < n and not any(r.history_type == "+" for r, _ in rows):
+        out.append(AuditEntry(event.created_at, person(event.created_by), "Tạo giải", event.name, "", (6, 0)))
+    if event.finished_at is not None:
+        out.append(AuditEntry(event.finished_at, NOBODY, "Chốt kết quả chính thức", event.name, "", (6, 0)))
+    return out
+
+
+def _role_entries(event: Event, n: int) -> list[AuditEntry]:
+    rows = (EventRole.history.filter(event_id=event.pk)
+            .select_related("history_user", "user", "granted_by", "table__round")
+            .order_by("-history_date", "-history_id")[:n])
+    return [role_entry(r, place=f" (vòng {r.table.round.number}, chiếu {r.table.number})" if r.table else "", rank=7)
+            for r in rows]
+
+
+# -- people, rounds, tables, tokens ---------------------------------------------------------------
+
+
+def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
+    regs = Registration.objects.filter(event=event).select_related("player")
+    out = []
+    for reg in regs.order_by("-created_at", "-id")[:n]:
+        notes = [reg.team] if reg.team else []
+        if reg.status == RegistrationStatus.WITHDRAWN:
+            notes.append("hiện đã rút khỏi giải")
+        out.append(AuditEntry(reg.created_at, NOBODY, f"Đăng ký {reg.player.name}", reg.player.name,
+                              " · ".join(notes), (8, reg.pk)))
+    out += [AuditEntry(reg.checked_in_at, NOBODY, f"Điểm danh {reg.player.name}", reg.player.name,  # type: ignore[arg-type]
+                       reg.team, (9, reg.pk))
+            for reg in regs.filter(checked_in_at__isnull=False).order_by("-checked_in_at", "-id")[:n]]
+    return out
+
+
+def _table_name(table: Table) -> str:
+    return f"Vòng {table.round.number} · chiếu {table.number}"
+
+
+def _play_entries(event: Event, n: int) -> list[AuditEntry]:
+    rounds = list(Round.objects.filter(event=event).order_by("-created_at", "-id")
+                  .prefetch_related(Prefetch("tables", Table.objects.select_related("sitting__created_by")))[:n])
+    out = []
+    for r in rounds:
+        tables = list(r.tables.all())
+        # Who seated the round opened its tables' canh (the round has no author of its own).
+        who = next((person(t.sitting.created_by) for t in tables if t.sitting.created_by_id), NOBODY)
+        out.append(AuditEntry(r.created_at, who, f"Xếp chỗ vòng {r.number}", f"Vòng {r.number}",
+                              f"{r.get_method_display()} · {len(tables)} chiếu", (10, r.pk)))
+    closed = Table.objects.filter(event=event, closed_at__isnull=False).select_related("round")
+    out += [AuditEntry(t.closed_at, NOBODY, "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
+            for t in closed.order_by("-closed_at", "-id")[:n]]
+    tokens = ScorekeeperToken.objects.filter(table__event=event).select_related("created_by", "table__round")
+    out += [AuditEntry(t.created_at, person(t.created_by), f"Cấp mã ghi điểm {_token_name(t)}", _table_name(t.table),
+                       "", (12, t.pk)) for t in tokens.order_by("-created_at", "-id")[:n]]
+    out += [AuditEntry(t.revoked_at, NOBODY, f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
+                       _table_name(t.table), "", (13, t.pk))
+            for t in tokens.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:n]]
+    return out
+
+
+def _canh_labels(sitting_ids: set[int]) -> dict[int, str]:
+    canh = TableSitting.objects.filter(sitting_id__in=sitting_ids).select_related("table__round")
+    return {c.sitting_id: f"{_table_name(c.table)} · canh {c.number}" for c in canh}
+
+
+def event_audit(event: Event, *, offset: int = 0, limit: int = PAGE_SIZE) -> list[AuditEntry]:
+    """The event's whole trail, newest first, one page (a fixed number of queries per page)."""
+    n = offset + limit
+    sittings = Sitting.objects.filter(event_canh__event=event)
+    return merge(
+        [_event_history(event, n), _role_entries(event, n), _registration_entries(event, n), _play_entries(event, n),
+         sitting_entries(sittings, n=n, labeller=_canh_labels)],
+        offset=offset, limit=limit,
+    )
