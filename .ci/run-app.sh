@@ -11,7 +11,8 @@ mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
 
 $PY manage.py migrate --noinput -v 0
 $PY manage.py collectstatic --noinput -v 0
-$PY manage.py load_demo
+# The demo organiser (thu-ky / so-tom-demo) so a fresh `make run` has someone to sign in as.
+$PY manage.py load_demo --with-demo-user
 
 $PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo &
 WORKER_PID=$!

@@ -38,6 +38,8 @@ status, page = fetch("/")
 checks.append(("trang Tính điểm bằng tiếng Việt", status == 200 and "Tính điểm" in page and "Cước sắc" in page))
 status, page = fetch("/le-lang/")
 checks.append(("trang Lệ làng", status == 200 and "Lệ làng" in page))
+status, page = fetch("/so-diem/")  # the sổ điểm asks a visitor to sign in (urllib follows the redirect)
+checks.append(("sổ điểm đưa khách tới trang đăng nhập", status == 200 and 'data-testid="login-form"' in page))
 status, page = fetch("/static/css/sotom.css")
 checks.append(("tài nguyên tĩnh phục vụ tại chỗ", status == 200))
 req = {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen_bi_tu", "thap_dieu", "chi_nay"]}

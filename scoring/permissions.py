@@ -82,7 +82,10 @@ def is_staff(user: Any) -> bool:
 
 @rules.predicate
 def opened_it(user: Any, sitting: Sitting) -> bool:
-    return _signed_in(user) and sitting.created_by_id is not None and sitting.created_by_id == user.pk
+    """A sitting of no club belongs to whoever opened it; a club's sitting answers to the club's
+    roles only (someone who leaves the club loses the sittings they opened there)."""
+    return (_signed_in(user) and sitting.club_id is None and sitting.created_by_id is not None
+            and sitting.created_by_id == user.pk)
 
 
 @rules.predicate
@@ -157,7 +160,7 @@ def visible_sittings(user: Any) -> QuerySet[Sitting]:
         return sittings.none()
     if user.is_staff:
         return sittings
-    q = Q(created_by=user) | Q(club__roles__user=user) | Q(seats__player__user=user)
+    q = Q(created_by=user, club__isnull=True) | Q(club__roles__user=user) | Q(seats__player__user=user)
     for visible in _visible_q:
         q |= visible(user)
     return sittings.filter(pk__in=Sitting.objects.filter(q).values("pk"))

@@ -1,7 +1,8 @@
 from django.urls import include, path
 
-from scoring.views import calculator, kiem_bai, rules
+from scoring.views import calculator, clubs, kiem_bai, rules
 from scoring.views import sitting as so_diem
+from scoring.views.sitting import review
 
 app_name = "scoring"
 
@@ -20,8 +21,32 @@ urlpatterns = [
     path("so-diem/<int:pk>/thanh-toan/", so_diem.settle_up_view, name="settle_up"),
 ]
 
+# Two-person confirmation (scoring/views/sitting/review.py).
+urlpatterns += [
+    path("so-diem/<int:pk>/van/<int:seq>/xac-nhan/", review.van_confirm_view, name="van_confirm"),
+    path("so-diem/<int:pk>/van/<int:seq>/bac/", review.van_reject_view, name="van_reject"),
+]
+
+# Clubs and the roles in them (scoring/views/clubs.py).
+urlpatterns += [
+    path("lang/", clubs.club_list, name="clubs"),
+    path("lang/<slug:slug>/", clubs.club_detail, name="club"),
+    path("lang/<slug:slug>/vai-tro/", clubs.role_grant_view, name="club_role_grant"),
+    path("lang/<slug:slug>/vai-tro/<int:role_id>/bo/", clubs.role_revoke_view, name="club_role_revoke"),
+    path("lang/<slug:slug>/nguoi-choi/<int:player_id>/tai-khoan/", clubs.player_link_view, name="club_player_link"),
+]
+
 # Offline-first app (service worker, manifest, offline pack) and reports (PDF, CSV/XLSX, charts).
 urlpatterns += [
     path("", include("scoring.offline.urls")),
     path("", include("scoring.reports.urls")),
+]
+
+# Audit trails (nhật ký): a sitting's, a club's and the village rule sets'.
+from scoring.views import audit  # noqa: E402
+
+urlpatterns += [
+    path("so-diem/<int:pk>/nhat-ky/", audit.sitting_audit_view, name="sitting_audit"),
+    path("lang/<slug:slug>/nhat-ky/", audit.club_audit_view, name="club_audit"),
+    path("le-lang/nhat-ky/", audit.rules_audit_view, name="rules_audit"),
 ]

@@ -49,3 +49,44 @@ def phone(browser: Any) -> Iterator[Any]:
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+# -- accounts (the sổ điểm needs one: scoring/permissions.py) ------------------------------------
+
+#: The password of :func:`keeper` (for tests that sign in through the page).
+KEEPER_PASSWORD = "so-tom-thu-ky-2025"
+
+
+@pytest.fixture
+def keeper(django_user_model: Any) -> Any:
+    """A scorekeeper's account with no role anywhere: the sittings it opens are its own."""
+    return django_user_model.objects.create_user("thu-ky-test", password=KEEPER_PASSWORD)
+
+
+@pytest.fixture
+def signed_in(client: Any, keeper: Any) -> Any:
+    """Django's test ``client``, signed in as :func:`keeper` (use with ``usefixtures``)."""
+    client.force_login(keeper)
+    return keeper
+
+
+@pytest.fixture
+def keeper_api(keeper: Any) -> Any:
+    """DRF's test client with :func:`keeper`'s token (``Authorization: Token …``)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=keeper).key}")
+    return api
+
+
+def sign_in(context: Any, base_url: str, user: Any) -> None:
+    """Give a Playwright browser context the session of ``user``, as if signed in on the page."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base_url}])

@@ -165,7 +165,7 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 
-LOGIN_URL = "/dang-nhap/"
+LOGIN_URL = "login"  # a URL name: English pages send to /en/dang-nhap/
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 # Object-level permissions (the ``rules`` package: scoring/permissions.py, tournaments/permissions.py)

@@ -7,6 +7,8 @@ from django.views.i18n import JavaScriptCatalog, set_language
 from django_eventstream.views import events as event_stream
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from scoring.views import accounts
+
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
@@ -20,8 +22,14 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    path("dang-nhap/", accounts.LoginPage.as_view(), name="login"),
+    path("dang-xuat/", accounts.logout_view, name="logout"),
+    path("dang-ky/", accounts.signup, name="signup"),
     path("", include(("tournaments.urls", "tournaments"), namespace="tournaments")),
     path("", include(("tournaments.console.urls", "console"), namespace="console")),
     path("", include(("scoring.urls", "scoring"), namespace="scoring")),
     prefix_default_language=False,
 )
+
+handler404 = "scoring.views.errors.not_found"
+handler403 = "scoring.views.errors.permission_denied"

@@ -3,7 +3,8 @@
 * ``tournaments.manage_event``: organisers (and staff): registration, rounds, roles, audit;
 * ``tournaments.keep_score_at``: enter ván at a table: organisers, the event's scorekeepers
   (event-wide or for that table); a table token (PIN / QR link) does the same for a session;
-* ``tournaments.run_console``: the Trung Quân of the event (event-wide or that table), organisers;
+* ``tournaments.run_console``: the Trung Quân of the event (event-wide or that table), organisers,
+  and the Trung Quân named on a console's festival table (obj: FestivalTable, or its chiếu);
 * ``tournaments.view_event``: a private event's pages: organisers, holders of an event role,
   registered players with an account; public events are public;
 * ``tournaments.view_statement``: a player's statement: the player's own account, organisers and
@@ -47,10 +48,14 @@ def _event_of(obj: Any) -> Event | None:
         return obj
     if isinstance(obj, Table):
         return obj.event
+    if hasattr(obj, "event_table_id"):  # a festival table (console): the event of its chiếu, if any
+        return obj.event_table.event if obj.event_table_id else None
     return getattr(obj, "event", None)
 
 
 def _table_of(obj: Any) -> Table | None:
+    if hasattr(obj, "event_table_id"):  # a festival table (console): its chiếu of the event
+        return obj.event_table if obj.event_table_id else None
     return obj if isinstance(obj, Table) else None
 
 
@@ -86,6 +91,12 @@ def trung_quan_of(user: Any, obj: Any) -> bool:
 
 
 @rules.predicate
+def festival_trung_quan(user: Any, obj: Any) -> bool:
+    """The Trung Quân named on a festival table of the console (its own ``trung_quan`` field)."""
+    return _signed_in(user) and getattr(obj, "trung_quan_id", None) == user.pk
+
+
+@rules.predicate
 def takes_part(user: Any, obj: Any) -> bool:
     event = _event_of(obj)
     if not _signed_in(user) or event is None:
@@ -107,7 +118,7 @@ def own_statement(user: Any, registration: Any) -> bool:
 manage_event = is_staff | organises_event
 rules.add_perm("tournaments.manage_event", manage_event)
 rules.add_perm("tournaments.keep_score_at", manage_event | keeps_event_score)
-rules.add_perm("tournaments.run_console", manage_event | trung_quan_of)
+rules.add_perm("tournaments.run_console", manage_event | trung_quan_of | festival_trung_quan)
 rules.add_perm("tournaments.view_event", public_event | manage_event | takes_part)
 rules.add_perm("tournaments.view_statement", manage_event | keeps_event_score | own_statement)
 

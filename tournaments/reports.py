@@ -9,6 +9,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -25,7 +26,7 @@ from tournaments import models as tm
 from tournaments.exports import standings_table, statement_table
 from tournaments.models import Event, Round, RoundFormat, Table
 from tournaments.selectors.pages import board_state, cuoc_scorers, registration_for
-from tournaments.views.common import organised_event, public_event
+from tournaments.views.common import organised_event, public_event, statement_access
 
 #: Players drawn on the event chart by default (the leaders): more lines cannot be read.
 CHART_PLAYERS = 8
@@ -73,6 +74,7 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@statement_access
 def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) -> HttpResponse:
     event = public_event(request, slug, fresh=True)
     filename, header, rows = statement_table(event, player_id)
@@ -100,6 +102,7 @@ def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, An
 
 
 @require_GET
+@login_required
 def round_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Score sheets of every table of a round, one page each (for the organisers to print)."""
     event = organised_event(request, slug)
@@ -113,6 +116,7 @@ def round_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpRespon
 
 
 @require_GET
+@login_required
 def table_sheet_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     event = organised_event(request, slug)
     table = get_object_or_404(Table.objects.select_related("round", "sitting__rules"), event=event, pk=table_id)
@@ -151,6 +155,7 @@ def event_backup(event: Event) -> dict[str, Any]:
         "lunar_label": event.lunar_label, "game": event.game, "rules": event.rules.fingerprint, "mode": event.mode,
         "is_public": event.is_public, "round_format": event.round_format, "van_per_round": event.van_per_round,
         "minutes_per_round": event.minutes_per_round, "tie_breaks": event.tie_breaks,
+        "confirmation_required": event.confirmation_required, "count_confirmed_only": event.count_confirmed_only,
         "organisers": list(event.organisers.values_list("username", flat=True)),
         "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
@@ -164,6 +169,7 @@ def event_backup(event: Event) -> dict[str, Any]:
 
 
 @require_GET
+@login_required
 def backup_json(request: HttpRequest, slug: str) -> HttpResponse:
     event = organised_event(request, slug)
     response = HttpResponse(json.dumps(event_backup(event), ensure_ascii=False, indent=1),

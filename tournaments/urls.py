@@ -3,7 +3,7 @@ organiser (quan-ly/…) and the table page (chieu/…)."""
 
 from django.urls import path
 
-from tournaments.views import organiser, public, table
+from tournaments.views import organiser, public, roles, table
 
 app_name = "tournaments"
 
@@ -27,6 +27,10 @@ urlpatterns = [
     path("giai/<slug:slug>/quan-ly/ket-thuc/", organiser.finish, name="finish"),
     path("giai/<slug:slug>/quan-ly/the-diem-danh/", organiser.check_in_cards, name="check_in_cards"),
     path("giai/<slug:slug>/quan-ly/qr/<int:reg_id>/", organiser.check_in_qr, name="check_in_qr"),
+    path("giai/<slug:slug>/quan-ly/vai-tro/", roles.role_add, name="role_add"),
+    path("giai/<slug:slug>/quan-ly/vai-tro/<int:role_id>/thu-hoi/", roles.role_end, name="role_end"),
+    path("giai/<slug:slug>/quan-ly/vai-tro/ban-to-chuc/<int:user_id>/thu-hoi/", roles.organiser_revoke,
+         name="organiser_revoke"),
     # Table (chiếu): the scorekeeper's page
     path("giai/<slug:slug>/chieu/<int:table_id>/", table.table_page, name="table"),
     path("giai/<slug:slug>/chieu/<int:table_id>/ma-pin/", table.table_pin, name="table_pin"),
@@ -35,6 +39,7 @@ urlpatterns = [
     path("giai/<slug:slug>/chieu/<int:table_id>/ma-ghi/", table.token_new, name="table_token_new"),
     path("giai/<slug:slug>/chieu/<int:table_id>/ma-ghi/<int:token_id>/thu-hoi/", table.token_end,
          name="table_token_end"),
+    path("giai/<slug:slug>/chieu/<int:table_id>/mo-khoa-pin/", table.unlock_pin, name="table_pin_unlock"),
 ]
 
 # Reports (tournaments/reports.py): XLSX and PDF next to the CSV, score sheets, chart, backup.
@@ -54,4 +59,11 @@ urlpatterns += [
     path("giai/<slug:slug>/quan-ly/bang-diem/chieu-<int:table_id>.pdf", reports.table_sheet_pdf,
          name="table_score_sheet"),
     path("giai/<slug:slug>/quan-ly/sao-luu.json", reports.backup_json, name="export_backup"),
+]
+
+# The event's audit trail (nhật ký), for its organisers.
+from tournaments.views import audit  # noqa: E402
+
+urlpatterns += [
+    path("giai/<slug:slug>/quan-ly/nhat-ky/", audit.event_audit_view, name="audit"),
 ]

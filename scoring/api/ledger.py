@@ -1,6 +1,8 @@
-"""The sổ điểm API: clubs, players, rule sets, sittings, ván (record, preview, correct), balances,
-history and settling up. Thin views: parse, authorise (:class:`CanKeepScore`), call a service or a
-selector, answer JSON. Errors are ``{"error": "<Vietnamese message>"}``.
+"""The sổ điểm API: sittings, ván (record, preview, correct), balances, history and settling up
+(clubs, players and rule sets: :mod:`scoring.api.people`). Thin views: parse, authorise
+(:class:`~scoring.api.access.CanKeepScore`: an account sees the sittings it may see and writes
+where it may keep score), call a service or a selector, answer JSON. Errors are
+``{"error": "<Vietnamese message>"}`` (401 without an account, 403 not allowed, 404 no such thing).
 
 Every write needs an ``Idempotency-Key`` header: a repeat with the same key and body answers the
 first answer again (header ``Idempotent-Replayed: true``) and writes nothing; the same key with
@@ -10,31 +12,30 @@ sitting's current state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from scoring.api.access import KEEP, SIGNED_IN, VIEW, AccessError, CanKeepScore, LedgerView
 from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
-from scoring.models import Club, Player, Sitting, Van
+from scoring.models import Club, Player, Van
+from scoring.permissions import visible_sittings
 from scoring.selectors import ledger as sel
-from scoring.services import people, sittings
+from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written
 
 __all__ = [
     "BalancesView",
-    "ClubsView",
+    "CanKeepScore",
     "HistoryView",
-    "PlayersView",
-    "RuleSetsView",
+    "LedgerView",
     "SettleUpView",
     "SittingDetailView",
     "SittingsView",
@@ -42,17 +43,6 @@ __all__ = [
     "VanListView",
     "VanPreviewView",
 ]
-
-
-class CanKeepScore(BasePermission):
-    """Who may read and write the sổ điểm. Everyone for now: roles come later, here and only here."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return True
-
-
-class LedgerView(APIView):
-    permission_classes = [CanKeepScore]
 
 
 def _user(request: Request) -> Any:
@@ -63,8 +53,10 @@ def _error(message: str, code: int, **extra: Any) -> Response:
     return Response({"error": message, **extra}, status=code)
 
 
-def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
-    """Run a write service with the request's Idempotency-Key; map its errors to HTTP statuses."""
+def _write(request: Request, call: Callable[[str], Written[Any]],
+           errors: Mapping[type[EngineError], int] | None = None) -> Response:
+    """Run a write service with the request's Idempotency-Key; map its errors to HTTP statuses
+    (``errors``: a service's own user errors and their statuses; other user errors are 400)."""
     key = request.headers.get("Idempotency-Key")
     if not key:
         return _error("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo.", 400)
@@ -75,7 +67,8 @@ def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
     except sittings.SequenceConflict as exc:
         return _error(exc.message, status.HTTP_409_CONFLICT, state=exc.state)
     except EngineError as exc:
-        return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        code = next((code for kind, code in (errors or {}).items() if isinstance(exc, kind)), 400)
+        return _error(exc.message, code)
     response = Response(written.answer.body, status=written.answer.status)
     if written.answer.replayed:
         response["Idempotent-Replayed"] = "true"
@@ -110,14 +103,6 @@ def _query(request: Request, name: str) -> str | None:
     return value
 
 
-def _sitting(pk: int) -> Sitting | None:
-    return Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
-
-
-def _no_sitting(pk: int) -> Response:
-    return _error(f"Không có canh bài số {pk}.", status.HTTP_404_NOT_FOUND)
-
-
 # -- schema pieces ------------------------------------------------------------------------------
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -126,7 +111,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 Error = inline_serializer("LedgerError", {"error": serializers.CharField()})
 Conflict = inline_serializer("LedgerConflict", {"error": serializers.CharField(), "state": serializers.JSONField()})
-WRITE_ERRORS = {400: Error, 409: Conflict, 422: Error}
+#: Every call that needs an account: 401 without one, 403 when it may not.
+ACCESS_ERRORS = {401: AccessError, 403: AccessError}
+READ_ERRORS = {**ACCESS_ERRORS, 404: Error}
+WRITE_ERRORS = {400: Error, 409: Conflict, 422: Error, **ACCESS_ERRORS}
 VAN_FIELDS = {
     "winner": serializers.CharField(required=False, help_text="Người ù"),
     "cuoc": serializers.ListField(child=serializers.CharField(), required=False, help_text="Cước thực có"),
@@ -160,56 +148,7 @@ VAN_EXAMPLE = OpenApiExample("Ù Tôm", value={"seq": 1, "winner": "An", "cuoc":
                              request_only=True)
 
 
-# -- clubs, players, rule sets ---------------------------------------------------------------------
-
-
-class ClubsView(LedgerView):
-    @extend_schema(operation_id="clubs_list", summary="Các làng và câu lạc bộ", responses={200: OpenApiTypes.OBJECT})
-    def get(self, request: Request) -> Response:
-        return Response([sel.club_json(c) for c in Club.objects.all()])
-
-    @extend_schema(
-        operation_id="clubs_create", summary="Thêm làng hoặc câu lạc bộ", parameters=[IDEMPOTENCY_KEY],
-        request=inline_serializer("ClubCreate", {"name": serializers.CharField(),
-                                                 "kind": serializers.ChoiceField(choices=["lang", "clb"])}),
-        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
-    )
-    def post(self, request: Request) -> Response:
-        def call(key: str) -> Written[Any]:
-            body = _body(request)
-            return people.club_create(name=body.get("name", ""), kind=body.get("kind", "lang"),
-                                      slug=body.get("slug", ""), idempotency_key=key)
-
-        return _write(request, call)
-
-
-class PlayersView(LedgerView):
-    @extend_schema(
-        operation_id="players_list", summary="Người chơi (lọc theo ?club=mã)",
-        parameters=[OpenApiParameter("club", OpenApiTypes.STR)], responses={200: OpenApiTypes.OBJECT},
-    )
-    def get(self, request: Request) -> Response:
-        players = Player.objects.select_related("club")
-        try:
-            club = _query(request, "club")
-        except EngineError as exc:
-            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
-        if club:
-            players = players.filter(club__slug=club)
-        return Response([sel.player_json(p) for p in players])
-
-    @extend_schema(
-        operation_id="players_create", summary="Thêm người chơi", parameters=[IDEMPOTENCY_KEY],
-        request=inline_serializer("PlayerCreate", {"name": serializers.CharField(),
-                                                   "club": serializers.CharField(required=False)}),
-        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
-    )
-    def post(self, request: Request) -> Response:
-        def call(key: str) -> Written[Any]:
-            body = _body(request)
-            return people.player_create(name=body.get("name", ""), club=_club(body.get("club")), idempotency_key=key)
-
-        return _write(request, call)
+# -- sittings ----------------------------------------------------------------------------------------
 
 
 def _club(slug: Any) -> Club | None:
@@ -221,27 +160,35 @@ def _club(slug: Any) -> Club | None:
     return club
 
 
-class RuleSetsView(LedgerView):
-    @extend_schema(
-        operation_id="rule_sets_list", summary="Bộ luật có sẵn và lệ làng đã lưu (lọc theo ?game=)",
-        parameters=[OpenApiParameter("game", OpenApiTypes.STR)], responses={200: OpenApiTypes.OBJECT, 400: Error},
-    )
-    def get(self, request: Request) -> Response:
-        game = request.query_params.get("game")
-        try:
-            family = get_game(game).family.value if game else None
-        except EngineError as exc:
-            return _error(exc.message, 400)
-        return Response(sel.rule_sets(family=family))
+def visible_players(user: Any) -> QuerySet[Player]:
+    """The players ``user`` may know of: those of the clubs where the user holds a role, and those
+    seated in the sittings the user may see (staff: everyone)."""
+    if user.is_staff:
+        return Player.objects.all()
+    known = Q(club__roles__user=user) | Q(seats__sitting__in=visible_sittings(user))
+    return Player.objects.filter(pk__in=Player.objects.filter(known).values("pk"))
 
 
-# -- sittings ----------------------------------------------------------------------------------------
+def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Response | None:
+    """Refuse (403) a club the account may not open sittings in, or a player id it may not know."""
+    if club is not None and not request.user.has_perm("scoring.open_sitting", club):
+        return _error(f"Bạn không mở được canh bài trong '{club.name}': chỉ chủ sổ và thư ký ghi điểm của nơi đó "
+                      "mới mở được.", status.HTTP_403_FORBIDDEN)
+    players = body.get("players")
+    ids = [p for p in players if isinstance(p, int) and not isinstance(p, bool)] if isinstance(players, list) else []
+    if ids and visible_players(request.user).filter(pk__in=ids).count() != len(set(ids)):
+        return _error("Có mã số người chơi bạn không được dùng (người của làng khác hoặc không có): hãy ghi tên "
+                      "người chơi, hoặc mã số người trong làng của bạn.", status.HTTP_403_FORBIDDEN)
+    return None
 
 
 class SittingsView(LedgerView):
-    @extend_schema(operation_id="sittings_list", summary="Các canh bài gần đây", responses={200: OpenApiTypes.OBJECT})
+    needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
+
+    @extend_schema(operation_id="sittings_list", summary="Các canh bài gần đây (mà tài khoản được xem)",
+                   responses={200: OpenApiTypes.OBJECT, **ACCESS_ERRORS})
     def get(self, request: Request) -> Response:
-        recent = Sitting.objects.select_related("club").order_by("-created_at", "-id")[:50]
+        recent = visible_sittings(request.user).select_related("club").order_by("-created_at", "-id")[:50]
         return Response([
             {"id": s.pk, "title": s.title, "game": s.game, "mode": s.mode, "created_at": s.created_at.isoformat(),
              "ended_at": s.ended_at.isoformat() if s.ended_at else None, "club": s.club.slug if s.club_id else None}
@@ -253,11 +200,20 @@ class SittingsView(LedgerView):
         request=SittingCreate, responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
     )
     def post(self, request: Request) -> Response:
-        def call(key: str) -> Written[Any]:
+        """Open a sitting: the account is its opener; a club only where it keeps score."""
+        try:
             body = _body(request)
+            club = _club(body.get("club"))
+        except EngineError as exc:
+            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        refused = _seatable(request, body, club)
+        if refused is not None:
+            return refused
+
+        def call(key: str) -> Written[Any]:
             return sittings.sitting_open(
                 game=body.get("game", ""), rules=body.get("rules"), mode=body.get("mode", "quang"),
-                players=body.get("players"), title=body.get("title", ""), club=_club(body.get("club")),
+                players=body.get("players"), title=body.get("title", ""), club=club,
                 created_by=_user(request), idempotency_key=key,
             )
 
@@ -265,24 +221,25 @@ class SittingsView(LedgerView):
 
 
 class SittingDetailView(LedgerView):
+    needs = {"GET": VIEW}
+
     @extend_schema(
         operation_id="sittings_detail", summary="Một canh bài: chỗ ngồi, số dư, điểm làng, gà, hội",
-        responses={200: OpenApiTypes.OBJECT, 404: Error},
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        sitting = _sitting(pk)
-        return Response(sel.sitting_json(sitting)) if sitting else _no_sitting(pk)
+        return Response(sel.sitting_json(self.sitting))
 
 
 class BalancesView(LedgerView):
+    needs = {"GET": VIEW}
+
     @extend_schema(
         operation_id="sittings_balances", summary="Số dư (từ sổ), điểm làng, gà và dòng kiểm tra",
-        responses={200: OpenApiTypes.OBJECT, 404: Error},
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        sitting = _sitting(pk)
-        if sitting is None:
-            return _no_sitting(pk)
+        sitting = self.sitting
         check = sel.integrity(sitting)
         return Response({
             **sel.balances(sitting).to_dict(),
@@ -293,23 +250,25 @@ class BalancesView(LedgerView):
 
 
 class HistoryView(LedgerView):
+    needs = {"GET": VIEW}
+
     @extend_schema(
         operation_id="sittings_history", summary="Ai đã ghi, sửa gì, lúc nào; mọi bút toán",
-        responses={200: OpenApiTypes.OBJECT, 404: Error},
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        sitting = _sitting(pk)
-        return Response(sel.sitting_history(sitting)) if sitting else _no_sitting(pk)
+        return Response(sel.sitting_history(self.sitting))
 
 
 class SettleUpView(LedgerView):
+    needs = {"POST": KEEP}
+
     @extend_schema(
         operation_id="sittings_settle_up", summary="Thanh toán cuối canh (ít khoản chuyển nhất) và kết thúc",
-        parameters=[IDEMPOTENCY_KEY], request=None, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+        parameters=[IDEMPOTENCY_KEY], request=None,
+        responses={200: OpenApiTypes.OBJECT, 404: Error, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        if not Sitting.objects.filter(pk=pk).exists():
-            return _no_sitting(pk)
         return _write(request, lambda key: sittings.sitting_settle_up(
             sitting=pk, settled_by=_user(request), idempotency_key=key))
 
@@ -334,15 +293,14 @@ def _seq(value: Any) -> int:
 
 
 class VanListView(LedgerView):
+    needs = {"GET": VIEW, "POST": KEEP}
+
     @extend_schema(
         operation_id="van_list", summary="Các ván của canh bài (?all=1: cả các bản đã sửa)",
-        parameters=[OpenApiParameter("all", OpenApiTypes.BOOL)], responses={200: OpenApiTypes.OBJECT, 404: Error},
+        parameters=[OpenApiParameter("all", OpenApiTypes.BOOL)], responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        sitting = _sitting(pk)
-        if sitting is None:
-            return _no_sitting(pk)
-        return Response(sel.van_list(sitting, include_superseded=request.query_params.get("all") in ("1", "true")))
+        return Response(sel.van_list(self.sitting, include_superseded=request.query_params.get("all") in ("1", "true")))
 
     @extend_schema(
         operation_id="van_create", summary="Ghi một ván (số tiếp theo); điểm, ù liền và các khoản chuyển do máy tính",
@@ -350,9 +308,6 @@ class VanListView(LedgerView):
         responses={201: OpenApiTypes.OBJECT, 404: Error, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        if not Sitting.objects.filter(pk=pk).exists():
-            return _no_sitting(pk)
-
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
             return sittings.van_record(
@@ -364,14 +319,14 @@ class VanListView(LedgerView):
 
 
 class VanPreviewView(LedgerView):
+    needs = {"POST": KEEP}
+
     @extend_schema(
         operation_id="van_preview", summary="Xem trước một ván: điểm, ù liền, mọi khoản chuyển; không ghi gì",
-        request=VanPreview, responses={200: OpenApiTypes.OBJECT, 400: Error, 404: Error},
+        request=VanPreview, responses={200: OpenApiTypes.OBJECT, 400: Error, **READ_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        sitting = _sitting(pk)
-        if sitting is None:
-            return _no_sitting(pk)
+        sitting = self.sitting
         try:
             record, others = _van_input(request, "seq")
             seq = _seq(others["seq"]) if others.get("seq") is not None else None
@@ -381,6 +336,8 @@ class VanPreviewView(LedgerView):
 
 
 class VanCorrectView(LedgerView):
+    needs = {"POST": KEEP}
+
     @extend_schema(
         operation_id="van_correct",
         summary="Sửa một ván (kèm lý do): đảo bút toán của ván đó và các ván sau, ghi lại theo bản sửa",

@@ -15,8 +15,9 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from scoring.models import Sitting
 from scoring.offline.pack import offline_pack
+from scoring.permissions import VIEW
+from scoring.views.sitting.common import NotAllowed, refuse_json, sitting_for
 
 #: Static files the service worker caches at install: the app shell of the scorekeeper pages.
 SHELL = (
@@ -109,10 +110,14 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def pack(request: HttpRequest, pk: int) -> JsonResponse:
-    """The sitting's offline pack (rules and history), refreshed by the page whenever it is online."""
-    sitting = Sitting.objects.select_related("rules").filter(pk=pk).first()
-    if sitting is None:
+    """The sitting's offline pack (rules and history), refreshed by the page whenever it is online;
+    as private as the sitting (401 / 403 JSON for whoever may not see it)."""
+    try:
+        sitting = sitting_for(request, pk, VIEW)
+    except Http404:
         return JsonResponse({"error": f"Không có canh bài số {pk}."}, status=404)
+    except NotAllowed as refusal:
+        return refuse_json(request, refusal)
     response = JsonResponse(offline_pack(sitting), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-cache"
     return response

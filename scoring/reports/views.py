@@ -4,29 +4,44 @@ ledger, the ván and a player's statement, PDF report, statement and score sheet
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from scoring.models import Sitting
+from scoring.permissions import VIEW
 from scoring.reports import data
 from scoring.reports.backup import backup_envelope
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import sheet_response
 from scoring.text import vi_slugify
+from scoring.views.sitting.common import NotAllowed, refuse, refuse_json, sitting_for
 
 FORMATS = ("csv", "xlsx")
 
 
-def _sitting(pk: int) -> Sitting:
-    found = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
-    if found is None:
-        raise Http404(f"Không có canh bài số {pk}.")
-    return found
+def _sitting(request: HttpRequest, pk: int) -> Sitting:
+    """The sitting, if the request may see it (every report is as private as the sitting)."""
+    return sitting_for(request, pk, VIEW)
+
+
+def _guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A sitting the request may not see: the sign-in page, or a Vietnamese 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NotAllowed as refusal:
+            return refuse(request, refusal)
+
+    return wrapper
 
 
 def _name(sitting: Sitting, what: str) -> str:
@@ -34,9 +49,10 @@ def _name(sitting: Sitting, what: str) -> str:
 
 
 @require_GET
+@_guarded
 def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every print and export of the sitting, and the chart of the balances over the ván."""
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     seats = list(sitting.seats.order_by("position"))
     return render(request, "reports/sitting_exports.html", {
         "nav": "sitting", "sitting": sitting, "seats": seats, "formats": FORMATS,
@@ -45,27 +61,31 @@ def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@_guarded
 def ledger_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     return sheet_response(data.ledger_sheet(sitting), fmt, _name(sitting, "so-cai"))
 
 
 @require_GET
+@_guarded
 def van_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     return sheet_response(data.van_sheet(sitting), fmt, _name(sitting, "cac-van"))
 
 
 @require_GET
+@_guarded
 def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     return pdf_response("reports/sitting_report.html", data.sitting_report(sitting), request,
                         _name(sitting, "bao-cao"))
 
 
 @require_GET
+@_guarded
 def statement_export(request: HttpRequest, pk: int, position: int, fmt: str) -> HttpResponse:
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     context = data.statement(sitting, position)
     filename = _name(sitting, "sao-ke-" + (vi_slugify(context["name"]) or str(position)))
     if fmt == "pdf":
@@ -74,9 +94,10 @@ def statement_export(request: HttpRequest, pk: int, position: int, fmt: str) -> 
 
 
 @require_GET
+@_guarded
 def score_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """A blank score sheet for this sitting; its QR code opens the sitting's page."""
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     url = request.build_absolute_uri(reverse("scoring:sitting", args=[pk]))
     sheet = score_sheet(sitting, url, rows=_rows(request))
     return pdf_response("reports/score_sheets.html", {"sheets": [sheet]}, request, _name(sitting, "phieu-ghi"))
@@ -90,9 +111,10 @@ def _rows(request: HttpRequest) -> int | None:
 
 
 @require_GET
+@_guarded
 def backup_json(request: HttpRequest, pk: int) -> HttpResponse:
     """The sitting in the backup format (see :mod:`scoring.reports.backup`)."""
-    sitting = _sitting(pk)
+    sitting = _sitting(request, pk)
     document = backup_envelope("sitting", {"sitting": sitting.pk}, [sitting])
     response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=1),
                             content_type="application/json; charset=utf-8")
@@ -103,5 +125,9 @@ def backup_json(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def chart_json(request: HttpRequest, pk: int) -> JsonResponse:
     """Each player's balance after every ván: the data of the chart (Chart.js line datasets)."""
-    series: dict[str, Any] = data.balance_series(_sitting(pk))
+    try:
+        sitting = _sitting(request, pk)
+    except NotAllowed as refusal:
+        return refuse_json(request, refusal)
+    series: dict[str, Any] = data.balance_series(sitting)
     return JsonResponse(series, json_dumps_params={"ensure_ascii": False})

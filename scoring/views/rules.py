@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -202,7 +203,9 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     return overrides
 
 
+@login_required
 def rules_new(request: HttpRequest) -> HttpResponse:
+    """Save a village's own rule set (signed in: the rule sets' history says who saved it)."""
     source = request.POST if request.method == "POST" else request.GET
     preset = source.get("preset") or "luat-2005"
     if preset not in PRESETS:

@@ -1,5 +1,5 @@
 """A scorekeeper on a phone keeps the sổ điểm of a Tổ Tôm Bí Ngũ sitting in real Chromium:
-opens it, records five ván (one a draw), corrects an earlier ván with a reason, and the balances
+signs in on the way (the sổ điểm asks for an account), opens it, records five ván (one a draw), corrects an earlier ván with a reason, and the balances
 shown equal the engine's replay of the same (corrected) ván."""
 
 from __future__ import annotations
@@ -12,14 +12,25 @@ import pytest
 
 from scoring.engine.settlement import replay
 from scoring.models import Sitting, Van
+from tests.conftest import KEEPER_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
 
 
-def open_sitting(page: Any, base: str) -> int:
+def sign_in_on_the_way(page: Any, base: str, username: str) -> None:
+    """The sổ điểm sends a visitor to the sign-in page, then back to where they were going."""
     page.goto(base + "/so-diem/")
+    page.wait_for_url("**/dang-nhap/?next=/so-diem/")
+    page.get_by_label("Tên đăng nhập").fill(username)
+    page.get_by_label("Mật khẩu").fill(KEEPER_PASSWORD)
+    page.get_by_test_id("login").tap()
+    page.wait_for_url(re.compile(r"/so-diem/$"))
+    assert username in page.get_by_test_id("logout").inner_text()
+
+
+def open_sitting(page: Any, base: str) -> int:
     page.get_by_test_id("open-sitting").tap()
     page.wait_for_url("**/so-diem/moi/")
     assert page.locator("#rules").input_value() == "luat-2005"
@@ -57,7 +68,8 @@ def shown_balances(page: Any) -> dict[str, int]:
     }
 
 
-def test_a_scorekeeper_records_five_van_with_a_draw_and_a_correction(live_server, phone) -> None:
+def test_a_scorekeeper_records_five_van_with_a_draw_and_a_correction(live_server, phone, keeper) -> None:
+    sign_in_on_the_way(phone, live_server.url, keeper.username)
     pk = open_sitting(phone, live_server.url)
     assert phone.locator("h1").inner_text() == f"Canh bài #{pk}"
 

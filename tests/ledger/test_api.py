@@ -1,4 +1,5 @@
-"""The sổ điểm API: a sitting from start to settle-up, preview, history, and the schema."""
+"""The sổ điểm API: a sitting from start to settle-up, preview, history, and the schema (as a
+scorekeeper with an account: who may do what is tests/web/test_access_scoring.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.models import LedgerTransaction, Van
+from scoring.models import Club, ClubRole, ClubRoleKind, LedgerTransaction, Van
 from tests.factories import UserFactory, new_key
 
 pytestmark = pytest.mark.django_db
@@ -27,10 +28,12 @@ def open_via_api(client: APIClient, **body: Any) -> int:
     return response.json()["id"]
 
 
-def test_clubs_players_and_rule_sets() -> None:
-    client = APIClient()
+def test_clubs_players_and_rule_sets(keeper_api: APIClient, keeper: Any) -> None:
+    client = keeper_api
     club = post(client, "/api/v1/clubs", {"name": "Làng Đông Ngạc"})
     assert club.status_code == 201 and club.json()["slug"] == "lang-dong-ngac"
+    # Whoever creates a club is its organiser (chủ sổ), so adds its players and sees them.
+    assert ClubRole.objects.filter(user=keeper, club__slug="lang-dong-ngac", role=ClubRoleKind.ORGANISER).exists()
     player = post(client, "/api/v1/players", {"name": "Cụ Tư", "club": "lang-dong-ngac"})
     assert player.status_code == 201
     assert client.get("/api/v1/players?club=lang-dong-ngac").json() == [player.json()]
@@ -78,10 +81,13 @@ def test_a_sitting_from_opening_to_settle_up() -> None:
 
 def test_history_shows_who_entered_and_corrected_what() -> None:
     client = APIClient()
-    pk = open_via_api(client)
     client.force_authenticate(UserFactory(username="thu-ky"))
+    post(client, "/api/v1/clubs", {"name": "Làng Mọc"})
+    pk = open_via_api(client, club="lang-moc")
     post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
-    client.force_authenticate(UserFactory(username="trong-tai"))
+    referee = UserFactory(username="trong-tai")  # another scorekeeper of the club
+    ClubRole.objects.create(user=referee, club=Club.objects.get(slug="lang-moc"), role=ClubRoleKind.SCOREKEEPER)
+    client.force_authenticate(referee)
     fixed = post(client, f"/api/v1/sittings/{pk}/van/1/correct",
                  {"winner": "Bình", "cuoc": ["tom"], "reason": "Ghi nhầm người ù"})
     assert fixed.status_code == 201, fixed.json()
@@ -109,8 +115,10 @@ def test_history_shows_who_entered_and_corrected_what() -> None:
     ids=["player-count", "unknown-rules", "unknown-player", "typed-streak", "no-seq", "gap", "no-sitting",
          "no-van"],
 )
-def test_errors_are_vietnamese_with_the_right_status(url: str, body: dict, status: int, fragment: str) -> None:
-    client = APIClient()
+def test_errors_are_vietnamese_with_the_right_status(
+    keeper_api: APIClient, url: str, body: dict, status: int, fragment: str
+) -> None:
+    client = keeper_api
     pk = open_via_api(client)
     response = post(client, url.format(pk=pk), body)
     assert response.status_code == status
@@ -118,8 +126,8 @@ def test_errors_are_vietnamese_with_the_right_status(url: str, body: dict, statu
     assert not LedgerTransaction.objects.exists()
 
 
-def test_a_write_without_an_idempotency_key_is_refused() -> None:
-    client = APIClient()
+def test_a_write_without_an_idempotency_key_is_refused(keeper_api: APIClient) -> None:
+    client = keeper_api
     pk = open_via_api(client)
     response = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "result": "hoa"}, key=None)
     assert response.status_code == 400 and "Idempotency-Key" in response.json()["error"]
@@ -135,8 +143,11 @@ def test_the_openapi_schema_documents_the_ledger_endpoints() -> None:
 
 
 @pytest.mark.parametrize("n_van", [1, 6])
-def test_reading_a_sitting_takes_the_same_queries_however_many_van(django_assert_num_queries: Any, n_van: int) -> None:
+def test_reading_a_sitting_takes_the_same_queries_however_many_van(
+    django_assert_num_queries: Any, n_van: int, keeper: Any
+) -> None:
     client = APIClient()
+    client.force_authenticate(keeper)  # who opened it: allowed without a role to look up
     pk = open_via_api(client)
     for seq in range(1, n_van + 1):
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
@@ -151,8 +162,8 @@ def test_reading_a_sitting_takes_the_same_queries_however_many_van(django_assert
 TOM_HAND = "7v 3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v oc 4s 5s 6s 1m"
 
 
-def test_cards_given_with_a_win_are_checked_and_kept() -> None:
-    client = APIClient()
+def test_cards_given_with_a_win_are_checked_and_kept(keeper_api: APIClient) -> None:
+    client = keeper_api
     pk = open_via_api(client)
     # The cards show a Tôm but the winner declared Lèo: kiểm bài says xướng thừa.
     answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["leo"], "cards": TOM_HAND})

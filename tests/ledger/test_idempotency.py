@@ -38,9 +38,11 @@ def post(client: APIClient, url: str, body: dict[str, Any], key: str) -> Any:
     ],
     ids=["van", "sitting", "player", "club", "settle-up"],
 )
-def test_a_repeat_answers_the_first_answer_and_writes_nothing(url: str, body: dict[str, Any]) -> None:
-    client = APIClient()
-    sitting = open_sitting()
+def test_a_repeat_answers_the_first_answer_and_writes_nothing(
+    keeper_api: APIClient, keeper: Any, url: str, body: dict[str, Any]
+) -> None:
+    client = keeper_api
+    sitting = open_sitting(created_by=keeper)
     url = url.format(pk=sitting.pk)
     key = new_key()
     first = post(client, url, body, key)
@@ -52,9 +54,9 @@ def test_a_repeat_answers_the_first_answer_and_writes_nothing(url: str, body: di
     assert counts() == written
 
 
-def test_the_same_key_with_another_body_is_refused_with_422() -> None:
-    client = APIClient()
-    sitting = open_sitting()
+def test_the_same_key_with_another_body_is_refused_with_422(keeper_api: APIClient, keeper: Any) -> None:
+    client = keeper_api
+    sitting = open_sitting(created_by=keeper)
     key = new_key()
     assert post(client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, **TOM}, key).status_code == 201
     written = counts()
@@ -66,9 +68,9 @@ def test_the_same_key_with_another_body_is_refused_with_422() -> None:
     assert counts() == written
 
 
-def test_a_taken_van_number_is_refused_with_the_current_state() -> None:
-    client = APIClient()
-    sitting = open_sitting()
+def test_a_taken_van_number_is_refused_with_the_current_state(keeper_api: APIClient, keeper: Any) -> None:
+    client = keeper_api
+    sitting = open_sitting(created_by=keeper)
     post(client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, **TOM}, new_key())
     clash = post(client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, "result": "hoa"}, new_key())
     assert clash.status_code == 409

@@ -12,7 +12,8 @@ from django.contrib.staticfiles import finders
 from scoring.engine.rules import load_rules
 from tests.factories import open_sitting, record_all
 
-pytestmark = pytest.mark.django_db
+#: A scorekeeper's phone: signed in as ``keeper``, who opened the sittings.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 
 def _static_name(url: str) -> str:
@@ -46,8 +47,8 @@ def test_the_manifest_makes_an_installable_vietnamese_app(client) -> None:
     assert all(finders.find(_static_name(i["src"])) for i in data["icons"])
 
 
-def test_the_sitting_pages_link_the_manifest_and_the_offline_scripts(client) -> None:
-    sitting = open_sitting()
+def test_the_sitting_pages_link_the_manifest_and_the_offline_scripts(client, keeper) -> None:
+    sitting = open_sitting(created_by=keeper)
     html = client.get(f"/so-diem/{sitting.pk}/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert "offline/outbox.js" in html and "offline/offline.js" in html
@@ -56,8 +57,8 @@ def test_the_sitting_pages_link_the_manifest_and_the_offline_scripts(client) -> 
     assert '"sw": "/sw.js"' in english  # one worker for every language
 
 
-def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client) -> None:
-    sitting = open_sitting()
+def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client, keeper) -> None:
+    sitting = open_sitting(created_by=keeper)
     record_all(sitting, [{"winner": "Bình", "cuoc": ["tom"]}, {"winner": "An"}, {"winner": "An", "cuoc": ["leo"]}])
     pack = client.get(f"/so-diem/{sitting.pk}/ngoai-tuyen.json").json()
     rules = load_rules("luat-2005")
@@ -74,8 +75,8 @@ def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client) -> 
     assert [h["summary"] for h in pack["history"]] == ["Bình ù: Tôm", "An ù: Suông", "An ù: Lèo"]
 
 
-def test_a_gom_sitting_previews_points_but_not_transfers_offline(client) -> None:
-    sitting = open_sitting(mode="gom")
+def test_a_gom_sitting_previews_points_but_not_transfers_offline(client, keeper) -> None:
+    sitting = open_sitting(mode="gom", created_by=keeper)
     assert client.get(f"/so-diem/{sitting.pk}/ngoai-tuyen.json").json()["preview"] == {
         "points": True, "transfers": False}
     assert client.get("/so-diem/999999/ngoai-tuyen.json").status_code == 404

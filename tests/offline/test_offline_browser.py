@@ -16,6 +16,7 @@ import pytest
 
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances
+from tests.conftest import sign_in
 from tests.factories import open_sitting
 from tests.tournaments.conftest import wait_for
 
@@ -23,14 +24,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def new_phone(browser: Any) -> Iterator[Any]:
-    """Open as many separate phones (browser contexts, each with its own service worker) as asked."""
+def new_phone(browser: Any, live_server: Any, keeper: Any) -> Iterator[Any]:
+    """Open as many separate phones (browser contexts, each with its own service worker) as asked,
+    each signed in as ``keeper`` (the scorekeeper who opened the sittings)."""
     contexts: list[Any] = []
 
     def make() -> tuple[Any, Any]:
         context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True,
                                       service_workers="allow")
         contexts.append(context)
+        sign_in(context, live_server.url, keeper)
         page = context.new_page()
         page.set_default_timeout(15_000)
         return context, page
@@ -63,8 +66,10 @@ def keep(page: Any, n_waiting: int) -> None:
     page.get_by_test_id("outbox-item").nth(n_waiting - 1).wait_for()
 
 
-def test_three_van_recorded_offline_survive_a_reload_and_reach_the_ledger_once(live_server, new_phone) -> None:
-    sitting = open_sitting()
+def test_three_van_recorded_offline_survive_a_reload_and_reach_the_ledger_once(
+    live_server, new_phone, keeper
+) -> None:
+    sitting = open_sitting(created_by=keeper)
     url = f"{live_server.url}/so-diem/{sitting.pk}/"
     context, page = new_phone()
     open_ready(page, url)
@@ -129,8 +134,10 @@ def test_three_van_recorded_offline_survive_a_reload_and_reach_the_ledger_once(l
     assert page.locator("h1").inner_text() == "Chiếu sân đình"  # the page is the server's again
 
 
-def test_two_phones_offline_on_the_same_number_give_one_van_and_one_visible_conflict(live_server, new_phone) -> None:
-    sitting = open_sitting()
+def test_two_phones_offline_on_the_same_number_give_one_van_and_one_visible_conflict(
+    live_server, new_phone, keeper
+) -> None:
+    sitting = open_sitting(created_by=keeper)
     url = f"{live_server.url}/so-diem/{sitting.pk}/"
     (ctx_a, a), (ctx_b, b) = new_phone(), new_phone()
     open_ready(a, url)

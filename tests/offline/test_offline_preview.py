@@ -15,13 +15,17 @@ from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
 from scoring.engine.points import score
 from scoring.engine.rules import load_rules
+from scoring.models import Sitting
 from scoring.views.sitting.form import VanForm
+from tests.conftest import sign_in
 from tests.factories import open_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def loaded_pack(page: Any, base: str, pk: int) -> dict[str, Any]:
+    """The sitting's offline pack as the phone keeps it (the phone signed in as the sitting's opener)."""
+    sign_in(page.context, base, Sitting.objects.get(pk=pk).created_by)
     page.goto(f"{base}/so-diem/{pk}/")
     page.wait_for_function("(document.documentElement.dataset.offlineParts || '').includes('pack')")
     return page.evaluate(f"SoTomOutbox.getPack({pk})")
@@ -35,8 +39,8 @@ def engine_points(rules: Any, cuoc: list[str], streak: int) -> int | None:
 
 
 @pytest.mark.parametrize("preset", ["luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50"])
-def test_the_offline_points_equal_the_engines(live_server, phone, preset) -> None:
-    sitting = open_sitting(rules=preset)
+def test_the_offline_points_equal_the_engines(live_server, phone, keeper, preset) -> None:
+    sitting = open_sitting(rules=preset, created_by=keeper)
     pack = loaded_pack(phone, live_server.url, sitting.pk)
     slugs = sorted(pack["rules"]["cuoc"])
     cases = [[list(c), s] for n in range(4) for c in combinations(slugs, n) for s in (1, 2, 3, 4)]
@@ -77,8 +81,8 @@ SCENARIOS = [
 ]
 
 
-def test_the_outbox_record_is_the_servers_record(live_server, phone) -> None:
-    sitting = open_sitting(rules={"preset": "luat-2005", "ga_trong": "lang"})
+def test_the_outbox_record_is_the_servers_record(live_server, phone, keeper) -> None:
+    sitting = open_sitting(rules={"preset": "luat-2005", "ga_trong": "lang"}, created_by=keeper)
     pack = loaded_pack(phone, live_server.url, sitting.pk)
     phone.evaluate("p => { window.__pack = p; }", pack)
     game = get_game("to-tom-5")

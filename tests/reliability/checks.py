@@ -3,6 +3,8 @@ balances equal the engine's replay, and ``ledger_check`` finds no difference."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from scoring.engine.settlement import rules_with_overrides
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances, ledger_differences
@@ -10,10 +12,11 @@ from tests.factories import open_sitting
 from tests.reliability.vanmix import Script
 
 
-def open_for(script: Script) -> Sitting:
-    """Open the sitting a script's ván are posted to (its gom override in the rule set)."""
+def open_for(script: Script, *, keeper: Any) -> Sitting:
+    """Open the sitting a script's ván are posted to (its gom override in the rule set), as the
+    scorekeeper whose phones post them."""
     return open_sitting(game=script.game, rules=rules_with_overrides(script.request()), mode=script.mode,
-                        players=script.players)
+                        players=script.players, created_by=keeper)
 
 
 def ledger_problems(sitting: Sitting, script: Script, keys: list[str]) -> list[str]:

@@ -49,6 +49,17 @@ def database_url() -> str:
     return shared_database_url("Các bài kiểm tra độ bền")
 
 
+def phone_account(username: str = "dien-thoai-ghi-diem") -> tuple[Any, dict[str, str]]:
+    """The scorekeeper account the phones post as (it opens their sittings), and its token header
+    (``Authorization: Token …``): the sổ điểm API needs an account."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    token, _ = Token.objects.get_or_create(user=user)
+    return user, {"Authorization": f"Token {token.key}"}
+
+
 
 # -- the app server ------------------------------------------------------------------------------
 
@@ -214,16 +225,18 @@ class Tally:
 
 
 def post_until_answered(
-    port: int, path: str, body: dict[str, Any], key: str, tally: Tally, *, give_up_after: float = 90.0
+    port: int, path: str, body: dict[str, Any], key: str, tally: Tally, *, give_up_after: float = 90.0,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
-    """POST like a phone on a bad network: no answer means try again, same key, same body."""
+    """POST like a phone on a bad network: no answer means try again, same key, same body (and the
+    same ``headers``: the account's token)."""
     deadline = time.monotonic() + give_up_after
     pause = 0.02
     while True:
         with tally.lock:
             tally.attempts += 1
         try:
-            status, headers, data = request(HOST, port, "POST", path, body, {"Idempotency-Key": key})
+            status, answered, data = request(HOST, port, "POST", path, body, {**(headers or {}), "Idempotency-Key": key})
         except (OSError, http.client.HTTPException):
             with tally.lock:
                 tally.no_answer += 1
@@ -234,16 +247,17 @@ def post_until_answered(
             continue
         with tally.lock:
             tally.statuses[status] = tally.statuses.get(status, 0) + 1
-            tally.replayed += headers.get("idempotent-replayed") == "true"
+            tally.replayed += answered.get("idempotent-replayed") == "true"
         return status, data
 
 
 def submit_sittings(
     port: int, plans: list[tuple[int, list[dict[str, Any]]]], *, threads: int, tally: Tally,
-    keys: dict[int, list[str]],
+    keys: dict[int, list[str]], headers: dict[str, str],
 ) -> float:
-    """Post every ván of every sitting (one thread per sitting at a time, ván in order); returns
-    the seconds it took. ``keys`` receives the idempotency key of each ván, by sitting."""
+    """Post every ván of every sitting (one thread per sitting at a time, ván in order) with
+    ``headers`` (the scorekeeper's token: :func:`phone_account`); returns the seconds it took.
+    ``keys`` receives the idempotency key of each ván, by sitting."""
     work = list(plans)
     lock = threading.Lock()
 
@@ -258,7 +272,7 @@ def submit_sittings(
                 key = str(uuid.uuid4())
                 mine.append(key)
                 status, data = post_until_answered(port, f"/api/v1/sittings/{sitting_id}/van", {"seq": seq, **record},
-                                                   key, tally)
+                                                   key, tally, headers=headers)
                 with tally.lock:
                     tally.posted += 1
                 if status != 201:

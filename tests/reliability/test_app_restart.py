@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.reliability.checks import ledger_problems, open_for
-from tests.reliability.harness import AppServer, Tally, figure, submit_sittings
+from tests.reliability.harness import AppServer, Tally, figure, phone_account, submit_sittings
 from tests.reliability.vanmix import scripts
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 def _burst_with_restarts(server: AppServer, *, sittings: int, van_each: int, restarts: int, seed: int) -> None:
     rng = random.Random(seed)
     plan = scripts(rng, sittings, van_each)
-    opened = [open_for(script) for script in plan]
+    keeper, token = phone_account()
+    opened = [open_for(script, keeper=keeper) for script in plan]
     total = sittings * van_each
     tally, keys = Tally(), {}
     downtime: list[float] = []
@@ -41,7 +42,7 @@ def _burst_with_restarts(server: AppServer, *, sittings: int, van_each: int, res
     chaos.start()
     try:
         seconds = submit_sittings(server.port, [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
-                                  threads=sittings, tally=tally, keys=keys)
+                                  threads=sittings, tally=tally, keys=keys, headers=token)
     finally:
         done.set()
         chaos.join()

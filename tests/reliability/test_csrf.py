@@ -60,7 +60,7 @@ def test_session_authenticated_api_write_needs_the_token(django_user_model: Any)
     token = _token(client)
     refused = _api_post(client)
     assert refused.status_code == 403
-    assert "CSRF" in refused.json()["detail"]
+    assert "CSRF" in refused.json()["error"]
     accepted = _api_post(client, HTTP_X_CSRFTOKEN=token)
     assert accepted.status_code == 201
     assert accepted.json()["created_by"] == "ghi-diem"
@@ -76,3 +76,20 @@ def test_token_authenticated_api_write_needs_no_csrf_token(django_user_model: An
     accepted = _api_post(client, HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     assert accepted.status_code == 201
     assert accepted.json()["created_by"] == "may-ghi"
+
+
+def test_a_signed_in_scorekeepers_page_post_needs_the_token(django_user_model: Any) -> None:
+    """The sổ điểm's own forms (htmx or not): a signed-in session alone records nothing."""
+    from scoring.services.sittings import sitting_open
+
+    keeper = django_user_model.objects.create_user("thu-ky")
+    sitting = sitting_open(created_by=keeper, idempotency_key=None, **SITTING).obj
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(keeper)
+    page = client.get(f"/so-diem/{sitting.pk}/")
+    token = HX_HEADERS.search(page.content.decode()).group(1)
+    van = {"key": str(uuid.uuid4()), "seq": "1", "winner": "An", "cuoc": "tom"}
+    assert client.post(f"/so-diem/{sitting.pk}/van/", van, HTTP_HX_REQUEST="true").status_code == 403
+    assert not sitting.van.exists()
+    saved = client.post(f"/so-diem/{sitting.pk}/van/", van, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+    assert saved.status_code == 200 and sitting.van.count() == 1

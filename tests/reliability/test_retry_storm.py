@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.reliability.checks import ledger_problems, open_for
-from tests.reliability.harness import AppServer, LossyProxy, Tally, figure, submit_sittings
+from tests.reliability.harness import AppServer, LossyProxy, Tally, figure, phone_account, submit_sittings
 from tests.reliability.vanmix import scripts
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -20,11 +20,12 @@ DROP = 0.30
 def _storm(server: AppServer, *, sittings: int, van_each: int, threads: int, seed: int) -> None:
     rng = random.Random(seed)
     plan = scripts(rng, sittings, van_each)
-    opened = [open_for(script) for script in plan]
+    keeper, token = phone_account()
+    opened = [open_for(script, keeper=keeper) for script in plan]
     tally, keys = Tally(), {}
     with LossyProxy(server.port, drop=DROP, seed=seed) as proxy:
         seconds = submit_sittings(proxy.port, [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
-                                  threads=threads, tally=tally, keys=keys)
+                                  threads=threads, tally=tally, keys=keys, headers=token)
     total = sittings * van_each
     figure("ván posted (sittings × ván)", f"{total} ({sittings} × {van_each}, {threads} phones)")
     figure("answers dropped by the proxy after commit",

@@ -24,11 +24,12 @@ RECORDS = [
 
 
 @pytest.fixture
-def sitting() -> Any:
-    """The sitting, with ván 1 first recorded wrong (Chi ù) then corrected to An ù Tôm."""
+def sitting(keeper: Any) -> Any:
+    """The sitting (opened by ``keeper``), with ván 1 first recorded wrong (Chi ù) then corrected
+    to An ù Tôm."""
     from scoring.services.sittings import van_correct
 
-    s = open_sitting(title="Canh bài đình làng Đông Ngạc")
+    s = open_sitting(title="Canh bài đình làng Đông Ngạc", created_by=keeper)
     first = record_all(s, [{"winner": "Chi", "cuoc": ["tom"]}])[0]
     van_correct(van=first.pk, record=RECORDS[0], reason="ghi nhầm người ù", corrected_by=None,
                 idempotency_key=new_key())

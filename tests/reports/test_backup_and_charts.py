@@ -11,7 +11,8 @@ import pytest
 from scoring.models import LedgerTransaction
 from scoring.selectors.ledger import balances
 
-pytestmark = pytest.mark.django_db
+#: The reports are as private as the sitting: signed in as ``keeper``, who opened it.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 
 def test_the_sitting_backup_has_every_van_version_and_a_balanced_ledger(client, sitting) -> None:
@@ -39,10 +40,12 @@ def test_the_chart_data_is_each_players_balance_after_every_van(client, sitting)
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(live_server, phone) -> None:
+def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(live_server, phone, keeper) -> None:
+    from tests.conftest import sign_in
     from tests.factories import open_sitting, record_all
 
-    s = open_sitting()
+    sign_in(phone.context, live_server.url, keeper)
+    s = open_sitting(created_by=keeper)
     record_all(s, [{"winner": "An", "cuoc": ["tom"]}, {"winner": "Bình"}])
     phone.goto(f"{live_server.url}/so-diem/{s.pk}/")
     phone.get_by_test_id("reports-link").tap()

@@ -62,8 +62,10 @@ def test_the_standings_pdf_is_printable_and_says_it_is_provisional(client, playe
 
 
 def test_a_players_statement_as_xlsx_and_pdf(client, played) -> None:
-    event, tables, _ = played
+    event, tables, organiser = played
     winner = tables[1].sitting.seats.get(position=3)
+    assert client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.pdf").status_code == 302  # sign in first
+    client.force_login(organiser)
     book = load_workbook(io.BytesIO(
         client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.xlsx").content), read_only=True)
     rows = list(book.active.iter_rows(values_only=True))

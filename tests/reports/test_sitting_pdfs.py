@@ -8,7 +8,8 @@ import pytest
 from scoring.selectors.ledger import balances
 from tests.reports.conftest import pdf_page_png, pdf_pages, pdf_text
 
-pytestmark = pytest.mark.django_db
+#: The reports are as private as the sitting: signed in as ``keeper``, who opened it.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 
 def _ink(image) -> float:

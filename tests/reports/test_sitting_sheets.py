@@ -13,7 +13,8 @@ from openpyxl import load_workbook
 from scoring.models import Posting
 from scoring.selectors.ledger import balances
 
-pytestmark = pytest.mark.django_db
+#: The reports are as private as the sitting: signed in as ``keeper``, who opened it.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 LEDGER_HEADER = ["Bút toán", "Loại", "Ván", "Dòng", "Tài khoản", "Điểm", "Vì sao", "Đảo bút toán số", "Lúc",
                  "Người ghi"]
@@ -85,9 +86,9 @@ def test_a_statement_xlsx_ends_at_the_players_balance(client, sitting) -> None:
     assert rows[-1][0] == "Tổng" and rows[-1][2] == balances(sitting).players["An"] == 62
 
 
-def test_spreadsheet_formulas_in_names_are_neutralised(client) -> None:
+def test_spreadsheet_formulas_in_names_are_neutralised(client, keeper) -> None:
     from tests.factories import open_sitting
 
-    s = open_sitting(players=["=HYPERLINK(1)", "Bình", "Chi", "Dũng", "Em"])
+    s = open_sitting(players=["=HYPERLINK(1)", "Bình", "Chi", "Dũng", "Em"], created_by=keeper)
     rows = read_csv(client.get(f"/so-diem/{s.pk}/xuat/cac-van.csv").content)
     assert rows[0][7] == "'=HYPERLINK(1)"

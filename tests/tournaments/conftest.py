@@ -110,6 +110,20 @@ def make_event() -> Callable[..., Any]:
     return make
 
 
+@pytest.fixture
+def organiser(django_user_model: Any) -> Any:
+    """A plain account (not staff) who will organise the event of :func:`own`."""
+    return django_user_model.objects.create_user("bantochuc", password="mat-khau-dai-123")
+
+
+@pytest.fixture
+def own(seated: tuple[Any, list[Any]], organiser: Any) -> tuple[Any, list[Any]]:
+    """The seated event, organised by :func:`organiser`."""
+    event, tables = seated
+    event.organisers.add(organiser)
+    return event, tables
+
+
 def seat_names(table: Any) -> list[str]:
     return [s.name for s in table.sitting.seats.order_by("position")]
 

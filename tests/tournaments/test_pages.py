@@ -152,7 +152,7 @@ def test_a_private_event_is_hidden_from_the_public(client, seated) -> None:
     assert event.name not in client.get("/giai/").content.decode()
 
 
-def test_standings_and_statement_export_as_csv(client, seated) -> None:
+def test_standings_and_statement_export_as_csv(client, seated, django_user_model) -> None:
     event, (t1, _t2) = seated
     a, b = seat_names(t1)[:2]
     record(t1, 1, a, ["tom"])
@@ -164,8 +164,14 @@ def test_standings_and_statement_export_as_csv(client, seated) -> None:
     rows = _csv(response)
     assert rows[0][:4] == ["Hạng", "Người chơi", "Làng / giáp / đội", "Điểm"]
     assert rows[1][1] == b and rows[1][8] == "Chi Nẩy ×1"
-    player = Registration.objects.get(event=event, player__name=a).player_id
-    statement = _csv(client.get(f"/giai/{event.slug}/xuat/sao-ke/{player}.csv"))
+    reg = Registration.objects.select_related("player").get(event=event, player__name=a)
+    player = reg.player_id
+    url = f"/giai/{event.slug}/xuat/sao-ke/{player}.csv"
+    assert client.get(url)["Location"].startswith("/dang-nhap/?next=")  # a statement is personal
+    reg.player.user = django_user_model.objects.create_user("nguoi-choi-a")
+    reg.player.save(update_fields=["user"])
+    client.force_login(reg.player.user)  # the player's own account
+    statement = _csv(client.get(url))
     assert statement[0] == ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
     amounts = [int(r[4]) for r in statement[1:]]
     assert sum(amounts) == int(statement[-1][5]) == 32 - 36

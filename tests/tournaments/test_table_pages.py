@@ -27,18 +27,6 @@ def _no_queue(monkeypatch) -> None:
     monkeypatch.setattr(leaderboard_module, "queue_recompute", lambda *a, **k: None)
 
 
-@pytest.fixture
-def organiser(django_user_model):
-    return django_user_model.objects.create_user("bantochuc", password="mat-khau-dai-123")
-
-
-@pytest.fixture
-def own(seated, organiser):
-    event, tables = seated
-    event.organisers.add(organiser)
-    return event, tables
-
-
 def _van(client, url: str, table: Table, winner: str, key: str):
     table.refresh_from_db()
     seq = table.sitting.van.filter(is_current=True).count() + 1

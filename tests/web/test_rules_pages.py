@@ -6,7 +6,8 @@ import pytest
 
 from scoring.models import VillageRuleSet
 
-pytestmark = pytest.mark.django_db
+#: Saving a village's rule set needs an account (the table itself is public: tests/web/test_access_scoring.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 
 def test_rules_table_shows_the_four_to_tom_presets_side_by_side(client) -> None:

@@ -13,15 +13,16 @@ from scoring.engine.settlement import replay
 from scoring.models import LedgerTransaction, Player, Sitting, Van
 from scoring.services.sittings import sitting_open, van_record
 
-pytestmark = pytest.mark.django_db
+#: Every page here is the scorekeeper's: signed in as ``keeper``, who opened the sittings.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
 PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
 HOA = "__hoa__"
 
 
 @pytest.fixture
-def sitting() -> Sitting:
-    return sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS,
+def sitting(keeper: Any) -> Sitting:
+    return sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
                         idempotency_key=None).obj
 
 
@@ -196,8 +197,9 @@ def test_settling_up_records_the_fewest_transfers_and_ends_the_sitting(client, s
     assert "đã thanh toán và kết thúc" in text(late)
 
 
-def test_gom_sitting_shows_pool_hoi_summary_and_integrity_line(client) -> None:
-    s = sitting_open(game="to-tom-5", rules="luat-2005", mode="gom", players=PLAYERS, idempotency_key=None).obj
+def test_gom_sitting_shows_pool_hoi_summary_and_integrity_line(client, keeper) -> None:
+    s = sitting_open(game="to-tom-5", rules="luat-2005", mode="gom", players=PLAYERS, created_by=keeper,
+                     idempotency_key=None).obj
     vans = [{"winner": "An", "cuoc": ["tom"]}, {"winner": "An", "cuoc": ["leo"]}]
     for seq, record in enumerate(vans, start=1):
         van_record(sitting=s, seq=seq, record=record, idempotency_key=None)

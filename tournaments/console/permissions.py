@@ -1,42 +1,65 @@
-"""Who may run a festival table: its Trung Quân, the organisers of its event, and staff.
+"""Who may run a festival table: the rule ``tournaments.run_console`` (:mod:`tournaments.permissions`).
 
-The display and the timeline are public and read-only; everything that writes goes through
-:func:`can_run` (the console pages and the hardware API alike).
+That is the table's own Trung Quân (its ``trung_quan`` field), the Trung Quân of the event of its
+chiếu (an :class:`~tournaments.models.EventRole`, event-wide or for that chiếu), the event's
+organisers, and staff. The display and the timeline are public and read-only; everything that
+writes goes through :func:`can_run` (the console pages and the hardware API alike).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from tournaments.console.models import FestivalTable
+from tournaments.models import EventRole, EventRoleKind, Table
 
-__all__ = ["CanRunTable", "can_run", "tables_run_by"]
+__all__ = ["RUN_CONSOLE", "CanRunTable", "can_run", "event_tables_run_by", "tables_run_by"]
 
-
-def _organises(user: Any, table: FestivalTable) -> bool:
-    if table.event_table_id is None:
-        return False
-    event = table.event_table.event  # type: ignore[union-attr]
-    return bool(event.organisers.filter(pk=user.pk).exists())
+RUN_CONSOLE = "tournaments.run_console"
 
 
 def can_run(user: Any, table: FestivalTable) -> bool:
     """Whether ``user`` may give signals and open the console of ``table``."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    return bool(user is not None and user.has_perm(RUN_CONSOLE, table))
+
+
+def _everything(user: Any) -> bool | None:
+    """True for staff, False for nobody signed in, None when the rows decide."""
+    if not (user is not None and user.is_authenticated and user.is_active):
         return False
-    return bool(user.is_staff or table.trung_quan_id == user.pk or _organises(user, table))
+    return True if (user.is_staff or user.is_superuser) else None
 
 
-def tables_run_by(user: Any) -> Any:
-    """The festival tables ``user`` may run (all of them for staff)."""
+def _trung_quan_role(user: Any, event: str, table: str) -> Exists:
+    """The user is Trung Quân of the event (the outer row's ``event``), event-wide or at ``table``."""
+    roles = EventRole.objects.filter(user=user, role=EventRoleKind.TRUNG_QUAN, event_id=OuterRef(event))
+    return Exists(roles.filter(Q(table__isnull=True) | Q(table_id=OuterRef(table))))
+
+
+def tables_run_by(user: Any) -> QuerySet[FestivalTable]:
+    """The festival tables ``user`` may run (all of them for staff): the same rule as :func:`can_run`."""
     rows = FestivalTable.objects.select_related("sitting", "trung_quan")
-    if user.is_staff:
-        return rows
-    return rows.filter(Q(trung_quan=user) | Q(event_table__event__organisers=user)).distinct()
+    everything = _everything(user)
+    if everything is not None:
+        return rows if everything else rows.none()
+    organised = FestivalTable.objects.filter(event_table__event__organisers=user).values("pk")
+    return rows.filter(
+        Q(trung_quan=user) | Q(pk__in=organised) | Q(_trung_quan_role(user, "event_table__event_id", "event_table_id"))
+    )
+
+
+def event_tables_run_by(user: Any) -> QuerySet[Table]:
+    """The chiếu of events whose console ``user`` may open: organisers and the event's Trung Quân."""
+    rows = Table.objects.select_related("event", "round")
+    everything = _everything(user)
+    if everything is not None:
+        return rows if everything else rows.none()
+    organised = Table.objects.filter(event__organisers=user).values("pk")
+    return rows.filter(Q(pk__in=organised) | Q(_trung_quan_role(user, "event_id", "pk")))
 
 
 class CanRunTable(BasePermission):

@@ -1,16 +1,16 @@
 """Pages of Tổ Tôm Điếm by audience: the Trung Quân's console (trung-quan/…) and the public
 audience display and timeline (man-hinh/…). The SSE stream is routed in ``totom_site/urls.py``."""
 
-from django.contrib.auth.views import LoginView
 from django.urls import path
 
+from scoring.views.accounts import LoginPage
 from tournaments.console.views import console, display, helpers, tables
 
 app_name = "console"
 
 urlpatterns = [
     # Trung Quân (login, per-table permission)
-    path("trung-quan/dang-nhap/", LoginView.as_view(template_name="console/login.html"), name="login"),
+    path("trung-quan/dang-nhap/", LoginPage.as_view(), name="login"),
     path("trung-quan/", tables.table_list, name="list"),
     path("trung-quan/<int:pk>/", console.console, name="console"),
     path("trung-quan/<int:pk>/live/", console.live, name="live"),

@@ -10,9 +10,18 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from scoring.engine.cuoc import CATALOGUE
-from scoring.models import Account, Posting, TransactionKind
+from scoring.models import Account, Posting, TransactionKind, Van, VanStatus
 from scoring.selectors.ledger import balances, van_list
-from tournaments.models import Event, Leaderboard, Registration, Round, RoundFormat, Table, TableSitting
+from tournaments.models import (
+    Event,
+    EventRole,
+    Leaderboard,
+    Registration,
+    Round,
+    RoundFormat,
+    Table,
+    TableSitting,
+)
 
 __all__ = [
     "BoardState",
@@ -28,19 +37,24 @@ __all__ = [
 
 
 def is_organiser(user: Any, event: Event) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.is_staff or event.organisers.filter(pk=user.pk).exists())
+    """The rule ``tournaments.manage_event`` (:mod:`tournaments.permissions`): organisers and staff."""
+    return bool(user is not None and user.has_perm("tournaments.manage_event", event))
 
 
 def visible_events(user: Any) -> QuerySet[Event]:
-    """Public events, and the ones the user organises."""
+    """The events ``tournaments.view_event`` lets the user see: public ones, and private ones they
+    organise, hold a role in (scorekeeper, Trung Quân) or are registered in with their account."""
     events = Event.objects.all()
-    if getattr(user, "is_staff", False):
+    if not (getattr(user, "is_authenticated", False) and user.is_active):
+        return events.filter(is_public=True)
+    if user.is_staff or user.is_superuser:
         return events
-    if getattr(user, "is_authenticated", False):
-        return events.filter(Q(is_public=True) | Q(organisers=user)).distinct()
-    return events.filter(is_public=True)
+    return events.filter(
+        Q(is_public=True)
+        | Q(pk__in=Event.objects.filter(organisers=user).values("pk"))
+        | Q(pk__in=EventRole.objects.filter(user=user).values("event_id"))
+        | Q(pk__in=Registration.objects.filter(player__user=user).values("event_id"))
+    )
 
 
 def cuoc_name(slug: str) -> str:
@@ -58,6 +72,16 @@ class BoardState:
     @property
     def provisional(self) -> bool:
         return self.event.finished_at is None or self.pending
+
+    @property
+    def unconfirmed(self) -> int:
+        """Current ván of the event still waiting for a second person (provisional or rejected);
+        one query, and none unless the event asks for confirmation. The tag changes with every
+        confirmation (it bumps the event's ledger number), so a cached board shows it fresh."""
+        if not self.event.confirmation_required:
+            return 0
+        return Van.objects.filter(sitting__event_canh__event=self.event, is_current=True,
+                                  status__in=[VanStatus.PROVISIONAL, VanStatus.REJECTED]).count()
 
     @property
     def tag(self) -> str:

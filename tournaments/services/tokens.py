@@ -2,23 +2,46 @@
 
 A token is a link (shown as a QR code) carrying a long secret, and a six-digit PIN for typing at
 the table's page; both name one table and stop working the moment the token is revoked (every
-request checks the token again). Only the token and its check live here: rate limiting PIN
-guesses and scorekeeper roles belong to the permissions issue, so a PIN alone is only as strong
-as that rate limit will make it.
+request checks the token again).
+
+PIN guesses are counted per table by the atomic lock-out counter of :mod:`scoring.services.throttle`
+(key ``pin:table:<id>``): each try is admitted before the PIN is checked, so at most
+:data:`~scoring.services.throttle.LIMIT` wrong tries in a row are ever checked, from any number of
+devices at once; then the table's PIN is locked for a while (even the right PIN is refused). The
+organiser lifts the lock from the table page (:func:`pin_unlock`, recorded in the admin log), or
+revokes the table's tokens and issues a new one (a fresh PIN starts a fresh count). The link's
+secret is 128 random bits: it needs no counter.
 """
 
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine.errors import EngineError
+from scoring.models import AccessThrottle
+from scoring.services import throttle
 from tournaments.models import ScorekeeperToken, Table, new_pin
 
-__all__ = ["token_for_pin", "token_for_secret", "token_issue", "token_revoke", "token_valid"]
+__all__ = [
+    "PinAttempt",
+    "pin_key",
+    "pin_lock",
+    "pin_login",
+    "pin_unlock",
+    "token_for_pin",
+    "token_for_secret",
+    "token_issue",
+    "token_revoke",
+    "token_valid",
+]
+
+WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức."
 
 User = AbstractBaseUser
 
@@ -29,6 +52,8 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
     if table.closed_at is not None:
         raise EngineError("Chiếu đã đóng; không cấp mã ghi điểm được nữa.")
     taken = set(ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True))
+    if not taken:  # every earlier PIN was revoked: the new one starts a fresh count of wrong tries
+        _reset(table)
     pin = new_pin()
     while pin in taken:
         pin = new_pin()
@@ -66,3 +91,65 @@ def token_valid(table: Table, token_id: int | None) -> bool:
     return bool(token_id) and ScorekeeperToken.objects.filter(
         pk=token_id, table=table, revoked_at__isnull=True
     ).exists()
+
+
+# -- typing the PIN, counted -------------------------------------------------------------------------
+
+
+def pin_key(table: Table) -> str:
+    """The lock-out counter's key of a table's PIN."""
+    return f"pin:table:{table.pk}"
+
+
+@dataclass(frozen=True, slots=True)
+class PinAttempt:
+    #: The token the PIN opened (None: refused).
+    token: ScorekeeperToken | None
+    #: Why it was refused, in Vietnamese (empty when let in).
+    error: str = ""
+    #: Refused unchecked: the table's PIN is locked (or too many tries at once).
+    locked: bool = False
+
+
+def pin_login(table: Table, pin: str) -> PinAttempt:
+    """Check a typed PIN against the table's live tokens, within the table's lock-out counter."""
+    key = pin_key(table)
+    admission = throttle.admit(key)
+    if not admission.admitted:
+        return PinAttempt(None, admission.message, locked=True)
+    token = token_for_pin(table, pin)
+    if token is None:
+        after = throttle.failed(key)
+        return PinAttempt(None, WRONG_PIN if after.admitted else f"{WRONG_PIN} {after.message}")
+    throttle.succeeded(key)
+    return PinAttempt(token)
+
+
+def pin_lock(table: Table) -> AccessThrottle | None:
+    """The table's counter of wrong PINs, if any try was wrong since the last right one."""
+    row = AccessThrottle.objects.filter(key=pin_key(table)).first()
+    if row is None or not (row.failures or row.locked_until):
+        return None
+    return row
+
+
+def _reset(table: Table) -> int:
+    return AccessThrottle.objects.filter(key=pin_key(table)).update(
+        failures=0, locked_until=None, updated_at=timezone.now())
+
+
+@transaction.atomic
+def pin_unlock(*, table: Table, by: User) -> int:
+    """The organiser lifts the table's PIN lock (and clears its count); recorded in the admin log.
+    Returns the wrong tries that were counted (0: nothing to lift)."""
+    row = AccessThrottle.objects.select_for_update().filter(key=pin_key(table)).first()
+    if row is None or not (row.failures or row.locked_until):
+        return 0
+    failures, locked = row.failures, row.locked_until is not None and row.locked_until > timezone.now()
+    _reset(table)
+    what = "đang bị khóa" if locked else "chưa bị khóa"
+    LogEntry.objects.log_actions(
+        by.pk, [table], CHANGE, f"Mở khóa mã PIN của chiếu {table.number} ({what}, đã sai {failures} lần).",
+        single_object=True,
+    )
+    return failures

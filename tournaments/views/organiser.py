@@ -29,6 +29,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.rounds import round_seat
 from tournaments.views.common import is_htmx, organised_event, page
+from tournaments.views.roles import roles_context
 
 
 @login_required
@@ -43,6 +44,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 rules=data["rules"], mode=data["mode"], round_format=data["round_format"],
                 van_per_round=data["van_per_round"], minutes_per_round=data["minutes_per_round"],
                 van_per_sitting=data["van_per_sitting"] or 0, tie_breaks=data["tie_breaks"].split(","), is_public=data["is_public"], created_by=request.user,
+                confirmation_required=data["confirmation_required"], count_confirmed_only=data["count_confirmed_only"],
             )
         except EngineError as exc:
             error = exc.message
@@ -60,7 +62,7 @@ def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[st
         "event": event, "registrations": regs, "present": present, "rounds": rounds_with_tables(event),
         "state": board_state(event), "done": True, "since": "",
         "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
-        "check_in_base": request.build_absolute_uri(link).replace("TOKEN", ""), **extra,
+        "check_in_base": request.build_absolute_uri(link).replace("TOKEN", ""), **roles_context(event), **extra,
     }
 
 

@@ -22,7 +22,7 @@ from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Leaderboard, Registration
 from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, is_organiser, visible_events
 from tournaments.services.events import check_in_by_token
-from tournaments.views.common import is_htmx, page, public_event
+from tournaments.views.common import is_htmx, page, public_event, statement_access
 
 #: Rows the projector shows (the crowd reads the top of the table from afar).
 PROJECTOR_ROWS = 12
@@ -132,5 +132,6 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return standings_csv(public_event(request, slug, fresh=True))
 
 
+@statement_access
 def export_statement(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     return statement_csv(public_event(request, slug, fresh=True), player_id)

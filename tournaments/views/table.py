@@ -1,30 +1,37 @@
 """The table (chiếu) page: seats and points, the ván so far, the round's live clock or ván count,
-and the ván entry for the table's scorekeeper: an organiser, or whoever holds one of the table's
-tokens (its QR link or its PIN). The organiser also closes the table, seats a substitute before
-the first ván, and issues or revokes the tokens there."""
+and the ván entry for the table's scorekeeper (``tournaments.keep_score_at``): an organiser, an
+event scorekeeper (event-wide or for this table), or a device that entered one of the table's
+tokens (its QR link or its PIN, the PIN counted by the table's lock-out counter). The organiser
+also closes the table, seats a substitute before the first ván, issues or revokes the tokens and
+lifts the PIN's lock there."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, resolve_url
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
 from scoring.selectors.rules import chips
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
+from tournaments.permissions import SESSION_TOKENS, session_token_tables
 from tournaments.qr import qr_svg
-from tournaments.selectors.pages import TableView, is_organiser, table_view
+from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
 from tournaments.services.tokens import (
-    token_for_pin,
+    pin_lock,
+    pin_login,
+    pin_unlock,
     token_for_secret,
     token_issue,
     token_revoke,
@@ -33,8 +40,7 @@ from tournaments.services.tokens import (
 from tournaments.services.van import event_van_record
 from tournaments.views.common import organised_event, page
 
-#: Session key: table id → the token this device entered with (checked again on every request).
-SESSION_TOKENS = "tournaments_table_tokens"
+ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
 
 
 def _scorekeeper_url(table: Table) -> str | None:
@@ -61,11 +67,14 @@ def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> No
 
 
 def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
-    """Who may enter ván here: "organiser", "token" (a live token of this table), or nobody."""
-    if is_organiser(request.user, event):
-        return "organiser"
-    token_id = request.session.get(SESSION_TOKENS, {}).get(str(table.pk))
-    return "token" if token_valid(table, token_id) else None
+    """Who may enter ván here: an organiser (``tournaments.manage_event``), a scorekeeper of the
+    event (``tournaments.keep_score_at`` the table), a device with a live token of this table, or nobody."""
+    user = request.user
+    if user.has_perm("tournaments.manage_event", event):
+        return ORGANISER
+    if user.has_perm("tournaments.keep_score_at", table):
+        return SCOREKEEPER
+    return TOKEN if token_valid(table, session_token_tables(request).get(table.pk)) else None
 
 
 def _record(request: HttpRequest, table: Table) -> str | None:
@@ -98,6 +107,7 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
         token.qr = qr_svg(token.link, title=f"Chiếu {table.number}: ghi điểm")  # type: ignore[attr-defined]
     context: dict[str, Any] = {
         "tokens": tokens, "entry_url": entry, "entry_qr": qr_svg(entry, title=f"Chiếu {table.number}"),
+        "pin_lock": pin_lock(table),
     }
     if view.can_substitute:
         seated = {p for _name, p in table.sitting.seats.values_list("name", "player_id")}
@@ -127,32 +137,34 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     view = table_view(table)
     game = get_game(event.game)
     context = {
-        "event": event, "table": table, "view": view, "error": error, "organiser": access == "organiser",
+        "event": event, "table": table, "view": view, "error": error, "organiser": access == ORGANISER,
         "chips": chips(game, event.rules.rules()) if game.family != "phom" else [],
         "key": uuid.uuid4().hex, "now": timezone.now(),
-        "scorekeeper_url": _scorekeeper_url(table) if access == "organiser" else None,
+        "scorekeeper_url": _scorekeeper_url(table) if access in (ORGANISER, SCOREKEEPER) else None,
     }
-    if access == "organiser":
+    if access == ORGANISER:
         context.update(_organiser_context(request, event, table, view))
     return page(request, "tournaments/table.html", context, partial="table", status=422 if error else 200)
 
 
 def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:
-    context = {"event": event, "table": table, "error": error}
+    table_url = reverse("tournaments:table", args=[event.slug, table.pk])
+    login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
+    context = {"event": event, "table": table, "error": error, "login_url": login_url}
     return page(request, "tournaments/table_pin.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    """Typing the table's PIN lets this device enter ván there (until the token is revoked)."""
+    """Typing the table's PIN lets this device enter ván there (until the token is revoked).
+    Wrong PINs are counted per table: after 20 in a row the PIN is locked for a while (429)."""
     event, table = _table(slug, table_id)
     if request.method == "GET":
         return _pin_page(request, event, table, error=None, status=200)
-    token = token_for_pin(table, request.POST.get("pin", ""))
-    if token is None:
-        return _pin_page(request, event, table, error="Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức.",
-                         status=422)
-    _remember(request, table, token)
+    attempt = pin_login(table, request.POST.get("pin", ""))
+    if attempt.token is None:
+        return _pin_page(request, event, table, error=attempt.error, status=429 if attempt.locked else 422)
+    _remember(request, table, attempt.token)
     return redirect("tournaments:table", slug=event.slug, table_id=table.pk)
 
 
@@ -223,5 +235,20 @@ def token_end(request: HttpRequest, slug: str, table_id: int, token_id: int) -> 
     def action() -> str:
         token_revoke(token=token)
         return f"Đã thu hồi mã {token.pin}: thiết bị dùng mã này không ghi được nữa."
+
+    return _act(request, table, action)
+
+
+@login_required
+@require_POST
+def unlock_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The organiser lifts the lock on the table's PIN (too many wrong tries); recorded."""
+    table = _organised_table(request, slug, table_id)
+
+    def action() -> str:
+        failures = pin_unlock(table=table, by=request.user)
+        if not failures:
+            return "Mã PIN của chiếu này không bị khóa."
+        return f"Đã mở khóa mã PIN của chiếu {table.number} (đã sai {failures} lần)."
 
     return _act(request, table, action)

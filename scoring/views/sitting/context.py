@@ -28,7 +28,7 @@ GA_EVENT_NAMES = {
     "nhai": "nhái", "quan_lo": "quân lộ", "bi_de_u": "bị đè ù", "bo_u": "bỏ ù",
     "chiu_noc": "chíu nọc", "chiu_discard": "chíu quân đánh",
 }
-HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa"}
+HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa", "xac_nhan_van": "xác nhận", "bac_bo_van": "bác"}
 
 
 @dataclass(frozen=True)

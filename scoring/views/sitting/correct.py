@@ -14,16 +14,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.engine.errors import EngineError
 from scoring.models import Posting, Sitting, TransactionKind, Van
+from scoring.permissions import KEEP, VIEW, can
 from scoring.selectors.ledger import balances
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
-    get_sitting,
     missing_in_vietnamese,
     new_key,
     posted_key,
     preview,
     respond,
+    sitting_for,
     user_of,
     van_form_context,
     vary,
@@ -60,7 +61,7 @@ def correct_context(
 @missing_in_vietnamese
 def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     """The ván's form prefilled with its record, a required reason, preview, then ``van_correct``."""
-    sitting = get_sitting(pk)
+    sitting = sitting_for(request, pk, KEEP)
     van = Van.objects.select_related("entered_by").filter(sitting=sitting, seq=seq, is_current=True).first()
     if van is None:
         raise Http404(f"Canh bài số {pk} không có ván số {seq}.")
@@ -106,8 +107,9 @@ def _settled_lines(sitting: Sitting) -> list[dict[str, Any]]:
 @require_http_methods(["GET", "HEAD", "POST"])
 @missing_in_vietnamese
 def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
-    """Preview the fewest transfers, then record them as settlement entries and end the sitting."""
-    sitting = get_sitting(pk)
+    """Preview the fewest transfers (whoever may see the sitting), then record them as settlement
+    entries and end the sitting (whoever may write in it)."""
+    sitting = sitting_for(request, pk, KEEP if request.method == "POST" else VIEW)
     table = Table.of(sitting)
     error, status = None, 200
     if request.method == "POST" and sitting.ended_at is None:
@@ -123,6 +125,7 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = {
         "nav": "sitting", "sitting": sitting, "table": table, "game": table.game, "error": error,
         "ended": sitting.ended_at is not None, "ended_at": sitting.ended_at, "key": new_key(),
+        "read_only": not can(request, KEEP, sitting),
     }
     if context["ended"]:
         context["settled"] = _settled_lines(sitting)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -11,12 +12,13 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import GAMES, Game, ScoringFamily, get_game
-from scoring.models import Club, Mode, Player, Seat, Sitting
+from scoring.models import Club, Mode, Player, Seat
+from scoring.permissions import visible_sittings
 from scoring.selectors.rules import DEFAULT_PRESET, rules_choices
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open
-from scoring.views.sitting.common import new_key, respond, user_of, vary
+from scoring.views.sitting.common import new_key, respond, vary
 
 NEW = "scoring/sitting_new.html"
 RECENT = 50
@@ -24,10 +26,11 @@ KNOWN_PLAYERS = 300
 
 
 @require_http_methods(["GET", "HEAD"])
+@login_required
 def sitting_list(request: HttpRequest) -> HttpResponse:
-    """Recent sittings: game, mode, players, number of ván and last activity."""
+    """Recent sittings the user may see: game, mode, players, number of ván and last activity."""
     recent = (
-        Sitting.objects.select_related("rules", "club")
+        visible_sittings(request.user).select_related("rules", "club")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
         .annotate(last_van=Max("van__created_at"), van_count=Count("van", filter=Q(van__is_current=True)))
         .order_by("-created_at", "-id")[:RECENT]
@@ -50,7 +53,23 @@ def _gom_amount(rules_slug: str, game: Game) -> int | None:
         return None
 
 
-def _form_state(data: Any) -> dict[str, Any]:
+def openable_clubs(user: Any) -> list[Club]:
+    """The clubs ``user`` may open a sitting in (``scoring.open_sitting``: its organisers and
+    scorekeepers; staff: every club)."""
+    candidates = Club.objects.all() if user.is_staff else Club.objects.filter(roles__user=user).distinct()
+    return [club for club in candidates.order_by("name") if user.has_perm("scoring.open_sitting", club)]
+
+
+def _known_players(user: Any, club: Club | None) -> list[str]:
+    """Names to suggest: the club's players, or (no club) the guests of sittings the user sees."""
+    if club is not None:
+        players = Player.objects.filter(club=club)
+    else:
+        players = Player.objects.filter(club__isnull=True, seats__sitting__in=visible_sittings(user))
+    return list(players.order_by("name").values_list("name", flat=True).distinct()[:KNOWN_PLAYERS])
+
+
+def _form_state(data: Any, user: Any) -> dict[str, Any]:
     """The start form as typed (kept whole when an error is shown), with the game's choices."""
     slug = data.get("game") or "to-tom-5"
     game = get_game(slug) if slug in GAMES else get_game("to-tom-5")
@@ -62,30 +81,36 @@ def _form_state(data: Any) -> dict[str, Any]:
     mode = data.get("mode") if data.get("mode") in {m.value for m in modes} else Mode.QUANG.value
     typed = [p.strip() for p in data.getlist("player")][: game.players_max]
     players = typed + [""] * (game.players_max - len(typed))
-    clubs = list(Club.objects.order_by("name"))
+    clubs = openable_clubs(user)
     club_slug = data.get("club") or ""
     club = next((c for c in clubs if c.slug == club_slug), None)
-    known = Player.objects.filter(club=club).order_by("name").values_list("name", flat=True).distinct()
     return {
         "nav": "sitting", "games": list(GAMES.values()), "game": game, "rules_choices": choices,
         "rules_slug": rules_slug, "modes": [(m.value, m.label) for m in modes], "mode": mode,
         "gom": _gom_amount(rules_slug, game), "players": players, "title": (data.get("title") or "").strip(),
-        "clubs": clubs, "club": club, "known": list(known[:KNOWN_PLAYERS]),
+        "clubs": clubs, "club": club, "known": _known_players(user, club),
+        "club_refused": bool(club_slug) and club is None,
         "key": data.get("key") or new_key(),
     }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@login_required
 def sitting_new(request: HttpRequest) -> HttpResponse:
-    """Open a sitting; errors are shown next to the form with everything typed kept."""
+    """Open a sitting (signed in: the user is its opener); errors are shown next to the form with
+    everything typed kept. A club is offered only to its organisers and scorekeepers."""
     if request.method != "POST":
-        return respond(request, NEW, _form_state(request.GET), partial="new-form")
-    state = _form_state(request.POST)
+        return respond(request, NEW, _form_state(request.GET, request.user), partial="new-form")
+    state = _form_state(request.POST, request.user)
+    if state["club_refused"]:
+        state["error"] = ("Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
+                          "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống.")
+        return respond(request, NEW, state, partial="new-form", status=403)
     try:
         written = sitting_open(
             game=state["game"].slug.value, rules=state["rules_slug"], mode=state["mode"],
             players=[p for p in state["players"] if p], title=state["title"], club=state["club"],
-            created_by=user_of(request), idempotency_key=state["key"],
+            created_by=request.user, idempotency_key=state["key"],
         )
     except IdempotencyMismatch as exc:
         state.update(error=exc.message, key=new_key())

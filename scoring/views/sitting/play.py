@@ -17,16 +17,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van
+from scoring.permissions import KEEP, VIEW, can
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
-    get_sitting,
     missing_in_vietnamese,
     new_key,
     posted_key,
     posted_seq,
     preview,
     respond,
+    sitting_for,
     user_of,
     van_form_context,
     vary,
@@ -54,15 +55,17 @@ def page_context(
 @require_http_methods(["GET", "HEAD"])
 @missing_in_vietnamese
 def sitting_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting(pk)
-    return respond(request, DETAIL, page_context(sitting), partial="sitting")
+    """The sitting for whoever may see it; the ván form only for whoever may write in it."""
+    sitting = sitting_for(request, pk, VIEW)
+    context = page_context(sitting, read_only=not can(request, KEEP, sitting))
+    return respond(request, DETAIL, context, partial="sitting")
 
 
 @require_POST
 @missing_in_vietnamese
 def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Preview the tapped ván (the next one, or with ``correct_seq`` the correction of that one)."""
-    sitting = get_sitting(pk)
+    sitting = sitting_for(request, pk, KEEP)
     table = Table.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     correct_seq = request.POST.get("correct_seq")
@@ -100,7 +103,7 @@ def _seq_or_none(value: Any) -> int | None:
 def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Record ván ``seq`` with the form's idempotency key: a repeat answers as the first time did;
     a number someone else took is refused (409) with the sitting as it stands now."""
-    sitting = get_sitting(pk)
+    sitting = sitting_for(request, pk, KEEP)
     table = Table.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     key = request.POST.get("key") or None

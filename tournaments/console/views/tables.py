@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -14,7 +14,7 @@ from scoring.engine.games import get_game
 from scoring.models import Mode
 from scoring.selectors.rules import rules_choices
 from tournaments.console import services
-from tournaments.console.permissions import tables_run_by
+from tournaments.console.permissions import event_tables_run_by, tables_run_by
 from tournaments.console.services.tables import GAME
 from tournaments.console.views.common import intval, tq_login_required, user_error
 from tournaments.models import Table as EventTable
@@ -25,11 +25,8 @@ DEFAULT_NAMES = ("Giáp Nhất", "Giáp Nhị", "Giáp Tam", "Giáp Tứ", "Giá
 
 
 def _event_tables(user: Any) -> QuerySet[EventTable]:
-    """Chiếu of Tổ Tôm Điếm events the user organises that have no Trung Quân table yet."""
-    rows = EventTable.objects.select_related("event", "round").filter(
-        sitting__game=GAME, festival_table__isnull=True
-    )
-    return rows if user.is_staff else rows.filter(Q(event__organisers=user)).distinct()
+    """Chiếu of Tổ Tôm Điếm events the user organises or is Trung Quân of, with no console table yet."""
+    return event_tables_run_by(user).filter(sitting__game=GAME, festival_table__isnull=True)
 
 
 def _open(request: HttpRequest) -> str | None:
@@ -39,7 +36,7 @@ def _open(request: HttpRequest) -> str | None:
         if linked:
             event_table = _event_tables(request.user).filter(pk=linked).first()
             if event_table is None:
-                return "Không có chiếu này, hoặc bạn không phải ban tổ chức của giải."
+                return "Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải."
             name = data.get("name") or f"{event_table.event.name} · {event_table}"
             table = services.table_open(name=name, event_table=event_table, trung_quan=request.user,
                                         created_by=request.user)

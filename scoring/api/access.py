@@ -1,0 +1,144 @@
+"""Who may call the sổ điểm API: :class:`CanKeepScore` and the base view that answers refusals.
+
+Each view says, per HTTP method, what the call needs (:attr:`LedgerView.needs`):
+
+* ``PUBLIC``: anyone (nothing personal: clubs, rule sets);
+* ``SIGNED_IN``: an account, by session or ``Authorization: Token …`` (the view narrows what it
+  shows to what the account may see);
+* ``VIEW`` / ``KEEP``: see / write in the sitting named by the URL's ``pk``, as decided by
+  :func:`scoring.permissions.can` (which also honours a table's PIN held by the session).
+
+Refusals are JSON ``{"error": "<Vietnamese>"}``: 401 with ``WWW-Authenticate`` when no account
+was given (or the token is wrong), 403 when the account may not, 404 when the sitting does not
+exist. A session without an account (a table PIN) that writes must send the CSRF token too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.http import HttpRequest
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import CSRFCheck
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.models import Sitting
+from scoring.permissions import KEEP, VIEW, can
+
+__all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "AccessError", "CanKeepScore", "LedgerView", "signed_in"]
+
+PUBLIC, SIGNED_IN = "public", "signed_in"
+#: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
+AUTHENTICATE = 'Token realm="so-tom", Session realm="so-tom"'
+
+LOGIN_FIRST = ("Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie) hoặc tiêu đề "
+               "'Authorization: Token <mã>' của tài khoản.")
+BAD_TOKEN = "Mã đăng nhập (token) không đúng hoặc tài khoản đã bị khóa: hãy lấy mã mới."
+CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống giả mạo (CSRF) của trang: hãy tải lại trang "
+               "rồi gửi lại.")
+NOT_ALLOWED = "Bạn không có quyền làm việc này."
+BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
+BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
+REFUSALS = {
+    VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
+          "chiếu và ban tổ chức mới xem được.",
+    KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
+          "hoặc câu lạc bộ mới ghi được.",
+}
+
+#: The refusals in the schema (every operation that needs an account documents 401 and 403).
+AccessError = inline_serializer("AccessError", {"error": serializers.CharField()})
+
+
+def signed_in(request: Request | HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated and user.is_active)
+
+
+def _enforce_csrf(request: Request) -> None:
+    """The CSRF check DRF's session authentication makes for accounts, for a session without one."""
+    check = CSRFCheck(lambda _request: None)  # type: ignore[arg-type]
+    check.process_request(request)  # as DRF's SessionAuthentication.enforce_csrf does
+    reason = check.process_view(request, None, (), {})
+    if reason:
+        raise exceptions.PermissionDenied(f"CSRF Failed: {reason}")
+
+
+class CanKeepScore(BasePermission):
+    """The object-level rules of :mod:`scoring.permissions`, asked for every call."""
+
+    message = NOT_ALLOWED
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
+        need = getattr(view, "needs", {}).get(method, SIGNED_IN)
+        if need == PUBLIC:
+            return True
+        if need == SIGNED_IN:
+            return signed_in(request)
+        pk = view.kwargs.get("pk")
+        sitting = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
+        if sitting is None:
+            if not signed_in(request):
+                return False
+            raise exceptions.NotFound(f"Không có canh bài số {pk}.")
+        if not can(request, need, sitting):
+            self.message = REFUSALS[need]
+            return False
+        if not signed_in(request) and request.method not in SAFE_METHODS:
+            _enforce_csrf(request)  # a table PIN's session: a browser, so the CSRF rule applies
+        view.sitting = sitting
+        return True
+
+
+class LedgerSchema(AutoSchema):
+    """The schema says what :class:`CanKeepScore` does: a PUBLIC call needs no account."""
+
+    def get_auth(self) -> list[dict[str, list[str]]]:
+        auths: list[dict[str, list[str]]] = super().get_auth()
+        if getattr(self.view, "needs", {}).get(self.method.upper()) == PUBLIC and {} not in auths:
+            auths.append({})
+        return auths
+
+
+class LedgerView(APIView):
+    """Base of the sổ điểm's API views: :class:`CanKeepScore`, and refusals as Vietnamese JSON."""
+
+    permission_classes = [CanKeepScore]
+    schema = LedgerSchema()
+    #: What each HTTP method needs (PUBLIC, SIGNED_IN, VIEW, KEEP); unlisted methods: SIGNED_IN.
+    needs: ClassVar[dict[str, str]] = {}
+    #: The sitting of the URL, once :class:`CanKeepScore` let a VIEW / KEEP call through.
+    sitting: Sitting
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return AUTHENTICATE
+
+    def handle_exception(self, exc: Exception) -> Response:
+        answer: tuple[str, int] | None = None
+        if isinstance(exc, exceptions.NotAuthenticated):
+            answer = (LOGIN_FIRST, status.HTTP_401_UNAUTHORIZED)
+        elif isinstance(exc, exceptions.AuthenticationFailed):
+            answer = (BAD_TOKEN, status.HTTP_401_UNAUTHORIZED)
+        elif isinstance(exc, exceptions.PermissionDenied):
+            detail = str(exc.detail)
+            answer = (f"{CSRF_FAILED} ({detail})" if detail.startswith("CSRF Failed") else detail,
+                      status.HTTP_403_FORBIDDEN)
+        elif isinstance(exc, exceptions.NotFound):
+            answer = (str(exc.detail), status.HTTP_404_NOT_FOUND)
+        elif isinstance(exc, exceptions.ParseError):
+            answer = (BAD_JSON, status.HTTP_400_BAD_REQUEST)
+        elif isinstance(exc, exceptions.UnsupportedMediaType):
+            answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
+        if answer is None:
+            return super().handle_exception(exc)
+        response = Response({"error": answer[0]}, status=answer[1])
+        if answer[1] == status.HTTP_401_UNAUTHORIZED:
+            response["WWW-Authenticate"] = AUTHENTICATE
+        response.exception = True
+        return response

@@ -1,0 +1,117 @@
+"""The sổ điểm API's people and rules: clubs, players, rule sets.
+
+Clubs and rule sets are public (names and numbers, nothing personal). Creating a club needs an
+account, which becomes the club's organiser. Players are personal: an account sees the players
+of the clubs where it holds a role and the players seated in the sittings it may see, and adds
+players only to a club where it keeps score (or as guests, with no club).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.api.access import PUBLIC, SIGNED_IN, LedgerView
+from scoring.api.ledger import (
+    ACCESS_ERRORS,
+    IDEMPOTENCY_KEY,
+    WRITE_ERRORS,
+    Error,
+    _body,
+    _club,
+    _error,
+    _query,
+    _write,
+    visible_players,
+)
+from scoring.engine.errors import EngineError
+from scoring.engine.games import get_game
+from scoring.models import Club
+from scoring.selectors import ledger as sel
+from scoring.services import people
+from scoring.services.people import Written
+from scoring.services.roles import club_open
+
+__all__ = ["ClubsView", "PlayersView", "RuleSetsView"]
+
+
+class ClubsView(LedgerView):
+    needs = {"GET": PUBLIC, "POST": SIGNED_IN}
+
+    @extend_schema(operation_id="clubs_list", summary="Các làng và câu lạc bộ", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response([sel.club_json(c) for c in Club.objects.all()])
+
+    @extend_schema(
+        operation_id="clubs_create", summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
+        parameters=[IDEMPOTENCY_KEY],
+        request=inline_serializer("ClubCreate", {"name": serializers.CharField(),
+                                                 "kind": serializers.ChoiceField(choices=["lang", "clb"])}),
+        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        def call(key: str) -> Written[Any]:
+            body = _body(request)
+            return club_open(name=body.get("name", ""), kind=body.get("kind", "lang"), slug=body.get("slug", ""),
+                             organiser=request.user, idempotency_key=key)
+
+        return _write(request, call)
+
+
+class PlayersView(LedgerView):
+    needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
+
+    @extend_schema(
+        operation_id="players_list", summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
+        parameters=[OpenApiParameter("club", OpenApiTypes.STR)],
+        responses={200: OpenApiTypes.OBJECT, 400: Error, **ACCESS_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        players = visible_players(request.user).select_related("club")
+        try:
+            club = _query(request, "club")
+        except EngineError as exc:
+            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        if club:
+            players = players.filter(club__slug=club)
+        return Response([sel.player_json(p) for p in players])
+
+    @extend_schema(
+        operation_id="players_create", summary="Thêm người chơi (vào làng mình ghi điểm, hoặc khách)",
+        parameters=[IDEMPOTENCY_KEY],
+        request=inline_serializer("PlayerCreate", {"name": serializers.CharField(),
+                                                   "club": serializers.CharField(required=False)}),
+        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            body = _body(request)
+            club = _club(body.get("club"))
+        except EngineError as exc:
+            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        if club is not None and not request.user.has_perm("scoring.open_sitting", club):
+            return _error(f"Bạn không thêm được người chơi vào '{club.name}': chỉ chủ sổ và thư ký ghi điểm của "
+                          "nơi đó mới thêm được.", status.HTTP_403_FORBIDDEN)
+        return _write(request, lambda key: people.player_create(name=body.get("name", ""), club=club,
+                                                                idempotency_key=key))
+
+
+class RuleSetsView(LedgerView):
+    needs = {"GET": PUBLIC}
+
+    @extend_schema(
+        operation_id="rule_sets_list", summary="Bộ luật có sẵn và lệ làng đã lưu (lọc theo ?game=)",
+        parameters=[OpenApiParameter("game", OpenApiTypes.STR)], responses={200: OpenApiTypes.OBJECT, 400: Error},
+    )
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game")
+        try:
+            family = get_game(game).family.value if game else None
+        except EngineError as exc:
+            return _error(exc.message, 400)
+        return Response(sel.rule_sets(family=family))

@@ -1,0 +1,150 @@
+"""Accounts: sign in (with a lock-out after too many wrong passwords), sign out, sign up.
+
+Signing in counts every try against ``"login:" + username.lower()`` *before* the password is
+checked (:mod:`scoring.services.throttle`): after 20 wrong passwords in a row the name is locked
+for a while, and while it is locked no password is checked at all, not even the right one.
+
+:func:`denied` is the page every view shows a signed-in person who may not do something
+(anonymous visitors are sent to the sign-in page instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView, LogoutView, redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring.services import throttle
+
+__all__ = ["LoginPage", "SignInForm", "SignUpForm", "denied", "logout_view", "signup", "throttle_key", "to_login"]
+
+LOGIN_TEMPLATE = "accounts/login.html"
+SIGNUP_TEMPLATE = "accounts/signup.html"
+DENIED_TEMPLATE = "accounts/denied.html"
+USERNAME_HELP = "Tối đa 150 ký tự: chữ, số và các dấu @ . + - _ (không có dấu cách)."
+
+
+def throttle_key(username: str) -> str:
+    """The lock-out counter of an account name (the same for any capitalisation)."""
+    return "login:" + username.strip().lower()
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, with Vietnamese messages and the lock-out counter around the check."""
+
+    error_messages = {
+        "invalid_login": "Tên đăng nhập hoặc mật khẩu không đúng. Chú ý chữ hoa và chữ thường.",
+        "inactive": "Tài khoản này đã bị khóa; hãy hỏi ban tổ chức.",
+    }
+
+    def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = "Tên đăng nhập"
+        self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
+        self.fields["password"].label = "Mật khẩu"
+        for field in self.fields.values():
+            field.error_messages["required"] = f"Hãy nhập {str(field.label).lower()}."
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is None or not password:
+            return self.cleaned_data
+        key = throttle_key(username)
+        admission = throttle.admit(key)
+        if not admission.admitted:  # locked: the password is not even looked at
+            raise ValidationError(admission.message, code="locked")
+        self.user_cache = authenticate(self.request, username=username, password=password)
+        if self.user_cache is None:
+            after = throttle.failed(key)
+            if not after.admitted:
+                raise ValidationError(after.message, code="locked")
+            raise self.get_invalid_login_error()
+        throttle.succeeded(key)
+        self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
+
+
+class LoginPage(LoginView):
+    """``/dang-nhap/`` (and the console's ``trung-quan/dang-nhap/``): one sign-in page for the site."""
+
+    template_name = LOGIN_TEMPLATE
+    authentication_form = SignInForm
+
+
+class SignUpForm(UserCreationForm):
+    """A name and a password twice, checked by the site's password validators."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        labels = {"username": "Tên đăng nhập", "password1": "Mật khẩu", "password2": "Nhập lại mật khẩu"}
+        for name, label in labels.items():
+            self.fields[name].label = label
+            self.fields[name].error_messages["required"] = f"Hãy nhập {label.lower()}."
+        self.fields["username"].help_text = USERNAME_HELP
+        self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
+        self.fields["password2"].help_text = "Nhập lại đúng mật khẩu trên để chắc là không gõ nhầm."
+        self.error_messages = {**self.error_messages, "password_mismatch": "Hai lần nhập mật khẩu không giống nhau."}
+
+
+def _next_url(request: HttpRequest) -> str:
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(wanted, {request.get_host()}, require_https=request.is_secure()):
+        return wanted
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """``/dang-ky/``: create an account and sign in with it."""
+    form = SignUpForm(request.POST) if request.method == "POST" else SignUpForm()
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_next_url(request))
+    status = 400 if form.is_bound else 200
+    return render(request, SIGNUP_TEMPLATE, {"form": form, "next": _next_url(request)}, status=status)
+
+
+class _Logout(LogoutView):
+    """Sign out, and ask the browser to drop its caches (the service worker's copies of sổ điểm
+    pages): the next person on a shared phone cannot read them offline. Ván waiting to be sent
+    live in the page's storage, which is kept."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache"'
+        return response
+
+
+logout_view = _Logout.as_view()
+
+
+def to_login(request: HttpRequest, next_url: str | None = None) -> HttpResponse:
+    """Send an anonymous visitor to the sign-in page, back to ``next_url`` (this page) afterwards;
+    an htmx request is told to load the sign-in page as a whole page."""
+    target = next_url or request.get_full_path()
+    response = redirect_to_login(target)
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(response["Location"])
+    return response
+
+
+def denied(request: HttpRequest, message: str) -> HttpResponse:
+    """The 403 page (a signed-in person who may not do this), in Vietnamese; htmx gets the message only."""
+    template = f"{DENIED_TEMPLATE}#denied" if getattr(request, "htmx", False) else DENIED_TEMPLATE
+    response = render(request, template, {"message": message, "nav": "sitting"}, status=403)
+    patch_vary_headers(response, ("HX-Request",))
+    return response

@@ -1,0 +1,98 @@
+"""Two clubs and two events with a person in every role, for the authorization matrix.
+
+"Own" objects (club X, its sitting, event E and its tables, E's festival table) are where the
+roles below hold; "other" objects (club Y, event F) belong to ``outsider``, who organises and keeps
+score there and holds nothing on the own side. Everything is built through the services.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+ROLES = ("anon", "player", "keeper", "trung_quan", "organiser", "outsider")
+PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"),
+           ("Em", "Giáp Đông")]
+
+
+@dataclass
+class Side:
+    """One club's and one event's objects."""
+
+    club: Any
+    sitting: Any
+    event: Any
+    table: Any
+    registration: Any
+    token: Any
+    festival: Any
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class World:
+    users: dict[str, Any]
+    own: Side
+    other: Side
+
+    def side(self, name: str) -> Side:
+        return self.own if name == "own" else self.other
+
+
+def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any) -> Side:
+    from scoring.models import ClubRole, ClubRoleKind
+    from scoring.services.people import club_create
+    from scoring.services.sittings import sitting_open, van_record
+    from tournaments.console.services import ensure_catalogue, table_open
+    from tournaments.models import EventRole, EventRoleKind, Registration, Table
+    from tournaments.services.events import check_in, event_create, registration_add
+    from tournaments.services.rounds import round_seat
+    from tournaments.services.tokens import token_issue
+
+    club = club_create(name=f"Làng {prefix}", kind="lang", slug=f"lang-{prefix.lower()}", idempotency_key=None).obj
+    ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
+    keeper_role = ClubRole.objects.create(user=keeper, club=club, role=ClubRoleKind.SCOREKEEPER)
+    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
+                           players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh {prefix}").obj
+    seat = sitting.seats.get(position=1)
+    if player_user is not None:
+        seat.player.user = player_user
+        seat.player.save(update_fields=["user"])
+        ClubRole.objects.create(user=player_user, club=club, role=ClubRoleKind.PLAYER)
+    # Two-person confirmation on, the ván entered by a table token (no account): anyone allowed
+    # to review it may confirm it.
+    type(sitting).objects.filter(pk=sitting.pk).update(needs_confirmation=True)
+    sitting.refresh_from_db()
+    van_record(sitting=sitting, seq=1, record={"winner": seat.name, "cuoc": ["tom"]}, idempotency_key=None)
+
+    event = event_create(name=f"Hội {prefix}", date=dt.date(2025, 2, 3), game="to-tom-diem", rules="luat-2005",
+                         created_by=organiser)
+    for name, team in PLAYERS:
+        check_in(registration=registration_add(event=event, name=f"{name} {prefix}", team=team))
+    round_seat(event=event, method="random", seed=3)
+    table = Table.objects.filter(event=event).order_by("number").select_related("sitting", "event").first()
+    event_keeper = EventRole.objects.create(user=keeper, event=event, role=EventRoleKind.SCOREKEEPER)
+    EventRole.objects.create(user=trung_quan, event=event, role=EventRoleKind.TRUNG_QUAN)
+    registration = Registration.objects.filter(event=event).select_related("player").order_by("id").first()
+    if player_user is not None:
+        registration.player.user = player_user
+        registration.player.save(update_fields=["user"])
+    token = token_issue(table=table, label="Thư ký chiếu 1", created_by=organiser)
+    ensure_catalogue()
+    festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
+    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player}
+    return Side(club, sitting, event, table, registration, token, festival, extra)
+
+
+def build_world() -> World:
+    user_model = get_user_model()
+    users: dict[str, Any] = {"anon": None}
+    for role in ROLES[1:]:
+        users[role] = user_model.objects.create_user(f"vai-{role}", password="mat-khau-dai-123")
+    outsider = users["outsider"]
+    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"])
+    other = _side("Y", outsider, outsider, outsider, None)
+    return World(users, own, other)
