@@ -53,12 +53,34 @@
     if (again) { again = false; refresh(); }
   }
 
-  function openVanForm(seat) {
+  /* The ván form is opened twice for one red flag: by the answer to the Trung Quân's own tap
+     (out of band) and by the signal's event on the stream. Whichever lands second must not
+     replace a form that is already open: the Trung Quân may be choosing cước in it. */
+  function formOpen() {
     var slot = document.getElementById("tq-van");
-    if (!slot || slot.querySelector("form")) { return; }
+    return !!(slot && slot.querySelector("form"));
+  }
+
+  function openVanForm(seat) {
+    if (!document.getElementById("tq-van") || formOpen()) { return; }
     htmx.ajax("GET", root.getAttribute("data-van-form-url") + "?winner=" + encodeURIComponent(seat),
               { target: "#tq-van", swap: "innerHTML" });
   }
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "tq-van" && formOpen() && event.detail.fragment &&
+        event.detail.fragment.querySelector && event.detail.fragment.querySelector("form")) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var path = event.detail.requestConfig && event.detail.requestConfig.path || "";
+    if (target && target.id === "tq-van" && formOpen() && path.indexOf("?winner=") !== -1) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   function listen(type, fn) {
     source.addEventListener(type, function (event) {
