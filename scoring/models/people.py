@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ClubKind(models.TextChoices):
-    VILLAGE = "lang", "Làng"
-    CLUB = "clb", "Câu lạc bộ"
+    VILLAGE = "lang", _("Làng")
+    CLUB = "clb", _("Câu lạc bộ")
 
 
 class Club(models.Model):

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring.models.people import Club
 
 
 class ClubRoleKind(models.TextChoices):
-    ORGANISER = "to_chuc", "Chủ sổ (ban tổ chức)"
-    SCOREKEEPER = "ghi_diem", "Thư ký ghi điểm"
-    PLAYER = "nguoi_choi", "Người chơi"
+    ORGANISER = "to_chuc", _("Chủ sổ (ban tổ chức)")
+    SCOREKEEPER = "ghi_diem", _("Thư ký ghi điểm")
+    PLAYER = "nguoi_choi", _("Người chơi")
 
 
 class ClubRole(models.Model):

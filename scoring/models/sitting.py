@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.games import GAMES
 from scoring.engine.settlement import Fault
@@ -133,12 +134,12 @@ class Hoi(models.Model):
 
 class VanStatus(models.TextChoices):
     #: The sitting does not ask for confirmation: the ván counts as entered.
-    NOT_NEEDED = "khong_can", "Không cần xác nhận"
-    PROVISIONAL = "tam", "Tạm tính (chờ xác nhận)"
-    CONFIRMED = "xac_nhan", "Đã xác nhận"
-    REJECTED = "bac_bo", "Bị bác (chờ sửa)"
+    NOT_NEEDED = "khong_can", _("Không cần xác nhận")
+    PROVISIONAL = "tam", _("Tạm tính (chờ xác nhận)")
+    CONFIRMED = "xac_nhan", _("Đã xác nhận")
+    REJECTED = "bac_bo", _("Bị bác (chờ sửa)")
     #: A later version (a correction) replaced it.
-    SUPERSEDED = "da_sua", "Đã được sửa"
+    SUPERSEDED = "da_sua", _("Đã được sửa")
 
 
 class Van(models.Model):
@@ -212,8 +213,8 @@ class Van(models.Model):
 
 
 class VanReviewDecision(models.TextChoices):
-    CONFIRM = "xac_nhan", "Xác nhận"
-    REJECT = "bac_bo", "Bác"
+    CONFIRM = "xac_nhan", _("Xác nhận")
+    REJECT = "bac_bo", _("Bác")
 
 
 class VanReview(models.Model):

@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -32,7 +33,7 @@ __all__ = ["LoginPage", "SignInForm", "SignUpForm", "denied", "logout_view", "si
 LOGIN_TEMPLATE = "accounts/login.html"
 SIGNUP_TEMPLATE = "accounts/signup.html"
 DENIED_TEMPLATE = "accounts/denied.html"
-USERNAME_HELP = "Tối đa 150 ký tự: chữ, số và các dấu @ . + - _ (không có dấu cách)."
+USERNAME_HELP = gettext_lazy("Tối đa 150 ký tự: chữ, số và các dấu @ . + - _ (không có dấu cách).")
 
 
 def throttle_key(username: str) -> str:
@@ -44,17 +45,17 @@ class SignInForm(AuthenticationForm):
     """Django's sign-in form, with Vietnamese messages and the lock-out counter around the check."""
 
     error_messages = {
-        "invalid_login": "Tên đăng nhập hoặc mật khẩu không đúng. Chú ý chữ hoa và chữ thường.",
-        "inactive": "Tài khoản này đã bị khóa; hãy hỏi ban tổ chức.",
+        "invalid_login": gettext_lazy("Tên đăng nhập hoặc mật khẩu không đúng. Chú ý chữ hoa và chữ thường."),
+        "inactive": gettext_lazy("Tài khoản này đã bị khóa; hãy hỏi ban tổ chức."),
     }
 
     def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
-        self.fields["username"].label = "Tên đăng nhập"
+        self.fields["username"].label = gettext("Tên đăng nhập")
         self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
-        self.fields["password"].label = "Mật khẩu"
+        self.fields["password"].label = gettext("Mật khẩu")
         for field in self.fields.values():
-            field.error_messages["required"] = f"Hãy nhập {str(field.label).lower()}."
+            field.error_messages["required"] = gettext("Hãy nhập %(what)s.") % {"what": str(field.label).lower()}
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
@@ -88,14 +89,16 @@ class SignUpForm(UserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        labels = {"username": "Tên đăng nhập", "password1": "Mật khẩu", "password2": "Nhập lại mật khẩu"}
+        labels = {"username": gettext("Tên đăng nhập"), "password1": gettext("Mật khẩu"),
+                  "password2": gettext("Nhập lại mật khẩu")}
         for name, label in labels.items():
             self.fields[name].label = label
-            self.fields[name].error_messages["required"] = f"Hãy nhập {label.lower()}."
+            self.fields[name].error_messages["required"] = gettext("Hãy nhập %(what)s.") % {"what": label.lower()}
         self.fields["username"].help_text = USERNAME_HELP
         self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
-        self.fields["password2"].help_text = "Nhập lại đúng mật khẩu trên để chắc là không gõ nhầm."
-        self.error_messages = {**self.error_messages, "password_mismatch": "Hai lần nhập mật khẩu không giống nhau."}
+        self.fields["password2"].help_text = gettext("Nhập lại đúng mật khẩu trên để chắc là không gõ nhầm.")
+        mismatch = gettext("Hai lần nhập mật khẩu không giống nhau.")
+        self.error_messages = {**self.error_messages, "password_mismatch": mismatch}
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from scoring.models import Club
@@ -93,7 +94,7 @@ def audit_page(
 def sitting_audit_view(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting(pk)
     if not can(request, AUDIT, sitting):
-        return refuse(request, "Chỉ người mở canh bài, chủ sổ của làng và ban tổ chức mới xem được nhật ký này.")
+        return refuse(request, gettext("Chỉ người mở canh bài, chủ sổ của làng và ban tổ chức mới xem được nhật ký này."))
     return audit_page(
         request, fetch=lambda offset, limit: sitting_audit(sitting, offset=offset, limit=limit),
         subject=str(sitting), filename=f"nhat-ky-canh-{sitting.pk}",
@@ -105,7 +106,7 @@ def sitting_audit_view(request: HttpRequest, pk: int) -> HttpResponse:
 def club_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     if not request.user.has_perm("scoring.manage_club", club):
-        return refuse(request, "Chỉ chủ sổ (ban tổ chức) của làng mới xem được nhật ký của làng.")
+        return refuse(request, gettext("Chỉ chủ sổ (ban tổ chức) của làng mới xem được nhật ký của làng."))
     return audit_page(
         request, fetch=lambda offset, limit: club_audit(club, offset=offset, limit=limit),
         subject=club.name, filename=f"nhat-ky-{club.slug}", nav="sitting",
@@ -115,8 +116,9 @@ def club_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def rules_audit_view(request: HttpRequest) -> HttpResponse:
     if not (request.user.is_authenticated and request.user.is_active and request.user.is_staff):
-        return refuse(request, "Chỉ quản trị viên mới xem được nhật ký lệ làng.")
+        return refuse(request, gettext("Chỉ quản trị viên mới xem được nhật ký lệ làng."))
     return audit_page(
         request, fetch=lambda offset, limit: rules_audit(offset=offset, limit=limit),
-        subject="Lệ làng", filename="nhat-ky-le-lang", back=(reverse("scoring:rules"), "Lệ làng"), nav="rules",
+        subject=gettext("Lệ làng"), filename="nhat-ky-le-lang", back=(reverse("scoring:rules"), gettext("Lệ làng")),
+        nav="rules",
     )

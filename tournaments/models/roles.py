@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from tournaments.models.events import Event
@@ -12,8 +13,8 @@ from tournaments.models.tables import Table
 
 
 class EventRoleKind(models.TextChoices):
-    SCOREKEEPER = "ghi_diem", "Thư ký ghi điểm"
-    TRUNG_QUAN = "trung_quan", "Trung Quân"
+    SCOREKEEPER = "ghi_diem", _("Thư ký ghi điểm")
+    TRUNG_QUAN = "trung_quan", _("Trung Quân")
 
 
 class EventRole(models.Model):
