@@ -70,6 +70,11 @@ class Sitting(models.Model):
     #: Two-person confirmation: a ván stays provisional until someone other than its scorekeeper
     #: confirms it (see :class:`VanStatus`).
     needs_confirmation = models.BooleanField("cần người thứ hai xác nhận ván", default=False)
+    #: The engine's state after the current ván, and which ván it was folded from
+    #: (``{"van": [ids…], "state": SittingState JSON}``): the next ván starts from it instead of
+    #: replaying every ván. Valid only while the current ván are exactly those ids (a correction
+    #: makes new ids, so it is simply refolded); derived data, never the record.
+    state_snapshot = models.JSONField("trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False)
     ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
 
     class Meta:

@@ -110,6 +110,24 @@ def fold(
     return Fold(table, initial, tuple(settlements))
 
 
+def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[list[int], SittingState]:
+    """The ids of the sitting's current ván (by number) and the engine's state after them: from
+    the stored snapshot when it was folded from exactly those ván, else by folding them again."""
+    ids = list(sitting.van.filter(is_current=True).order_by("seq").values_list("id", flat=True))
+    snapshot = sitting.state_snapshot
+    if snapshot and snapshot.get("van") == ids:
+        return ids, SittingState.from_json(snapshot["state"])
+    records = [v.record for v in sitting.van.filter(is_current=True).order_by("seq")]
+    return ids, fold(sitting, records, table=table, names=names).state
+
+
+def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState) -> None:
+    """Keep ``state`` as the snapshot after the current ván ``ids`` (see :func:`state_after`)."""
+    snapshot = {"van": list(ids), "state": state.to_json()}
+    Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
+    sitting.state_snapshot = snapshot
+
+
 def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
     """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot)."""
     return settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)

@@ -40,6 +40,9 @@ from scoring.services.ledger import (
     reverse_transaction,
     seats_by_name,
     settle_next,
+    sitting_table,
+    state_after,
+    store_state,
     sync_hoi,
 )
 from scoring.services.people import Written, player_for_name
@@ -189,22 +192,22 @@ def van_record(
     def action() -> Answer:
         s = box["s"]
         _open_for_play(s)
-        vans = current_van(s)
-        expected = len(vans) + 1
+        seats = seats_by_name(s)
+        table = sitting_table(s)
+        ids, before = state_after(s, table, list(seats))
+        expected = len(ids) + 1
         if seq != expected:
             raise SequenceConflict.for_seq(s, seq, expected)
-        seats = seats_by_name(s)
-        folded = fold(s, [v.record for v in vans], names=list(seats))
         parsed = parse_van(record, list(seats), seq)
-        settled = settle_next(folded.table, folded.state, parsed)
+        settled = settle_next(table, before, parsed)
         van = Van.objects.create(
             sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
             status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards),
             **van_fields(parsed, settled, seats),
         )
-        post_van(sitting=s, van=van, settled=settled, before=folded.state, table=folded.table,
-                 seats=seats, created_by=entered_by)
+        post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
         sync_hoi(s, settled.state)
+        store_state(s, [*ids, van.pk], settled.state)
         _announce(s.pk, "van_record")
         return Answer(201, {"van": van_json(van), "sitting": sitting_state_json(s)})
 
