@@ -86,9 +86,11 @@ def _kill_rounds(worker: Worker, event: Event, tables: list[Any], kills: int, rn
         # A random point of the recompute (or just after it); the first kill always lands inside.
         offset = rng.uniform(0.05, HOLD) if r == 0 else rng.uniform(0, 2 * HOLD + 0.1)
         time.sleep(max(0.0, start.at + offset - time.time()))
-        done = {m.what for m in worker.read_marks(event.pk) if m.task == start.task}
         elapsed = time.time() - start.at
         kill(start)
+        # What the killed process had done, read once it is dead: read before the kill, a recompute
+        # ending in between would count as killed and then be missed by the rerun check below.
+        done = {m.what for m in worker.read_marks(event.pk) if m.task == start.task and m.pid == start.pid}
         ended = "end" in done
         landed["after it ended" if ended else "while writing" if "write" in done
                else "before writing" if elapsed > HOLD else "before reading"] += 1
