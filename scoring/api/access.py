@@ -10,7 +10,10 @@ Each view says, per HTTP method, what the call needs (:attr:`LedgerView.needs`):
 
 Refusals are JSON ``{"error": "<Vietnamese>"}``: 401 with ``WWW-Authenticate`` when no account
 was given (or the token is wrong), 403 when the account may not, 404 when the sitting does not
-exist. A session without an account (a table PIN) that writes must send the CSRF token too.
+exist, 400 for a body that is not JSON, 415 for one sent as another media type (the API reads
+JSON only), 405 for a method the address does not take. A session without an account (a table
+PIN) that writes must send the CSRF token too. A PUBLIC call sent with a wrong token is still
+401: the token is checked before the call is looked at.
 """
 
 from __future__ import annotations
@@ -18,19 +21,19 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.http import HttpRequest
-from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import inline_serializer
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, status
 from rest_framework.authentication import CSRFCheck
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.schemas import ContractSchema
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
 
-__all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "AccessError", "CanKeepScore", "LedgerView", "signed_in"]
+__all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
 
 PUBLIC, SIGNED_IN = "public", "signed_in"
 #: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
@@ -44,15 +47,13 @@ CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống g
 NOT_ALLOWED = "Bạn không có quyền làm việc này."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
 BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
+NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem /api/docs/."
 REFUSALS = {
     VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
           "chiếu và ban tổ chức mới xem được.",
     KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
           "hoặc câu lạc bộ mới ghi được.",
 }
-
-#: The refusals in the schema (every operation that needs an account documents 401 and 403).
-AccessError = inline_serializer("AccessError", {"error": serializers.CharField()})
 
 
 def signed_in(request: Request | HttpRequest) -> bool:
@@ -75,6 +76,8 @@ class CanKeepScore(BasePermission):
     message = NOT_ALLOWED
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        if not hasattr(view, request.method.lower()):
+            return True  # a method the view does not take: DRF answers 405 next
         method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
         need = getattr(view, "needs", {}).get(method, SIGNED_IN)
         if need == PUBLIC:
@@ -96,20 +99,22 @@ class CanKeepScore(BasePermission):
         return True
 
 
-class LedgerSchema(AutoSchema):
-    """The schema says what :class:`CanKeepScore` does: a PUBLIC call needs no account."""
+class LedgerSchema(ContractSchema):
+    """The schema says what :class:`CanKeepScore` does: a PUBLIC call declares no security
+    requirement at all (like ``auth=[]``); the others need the session or a token."""
 
     def get_auth(self) -> list[dict[str, list[str]]]:
-        auths: list[dict[str, list[str]]] = super().get_auth()
-        if getattr(self.view, "needs", {}).get(self.method.upper()) == PUBLIC and {} not in auths:
-            auths.append({})
-        return auths
+        if getattr(self.view, "needs", {}).get(self.method.upper()) == PUBLIC:
+            return []
+        return [auth for auth in super().get_auth() if auth]
 
 
 class LedgerView(APIView):
     """Base of the sổ điểm's API views: :class:`CanKeepScore`, and refusals as Vietnamese JSON."""
 
     permission_classes = [CanKeepScore]
+    #: JSON only (a form or multipart body is refused with 415, as :data:`BAD_MEDIA` says).
+    parser_classes = [JSONParser]
     schema = LedgerSchema()
     #: What each HTTP method needs (PUBLIC, SIGNED_IN, VIEW, KEEP); unlisted methods: SIGNED_IN.
     needs: ClassVar[dict[str, str]] = {}
@@ -135,6 +140,8 @@ class LedgerView(APIView):
             answer = (BAD_JSON, status.HTTP_400_BAD_REQUEST)
         elif isinstance(exc, exceptions.UnsupportedMediaType):
             answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
+        elif isinstance(exc, exceptions.MethodNotAllowed):
+            answer = (NO_SUCH_METHOD.format(method=self.request.method), status.HTTP_405_METHOD_NOT_ALLOWED)
         if answer is None:
             return super().handle_exception(exc)
         response = Response({"error": answer[0]}, status=answer[1])

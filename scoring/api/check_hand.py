@@ -2,30 +2,33 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from scoring.api import schemas as sc
 from scoring.engine.contract import check_request, run_batch
 
-from .common import contract_response
+from .common import ContractView, contract_response
 
 EXAMPLE_HAND = "7v 3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v oc 4s 5s 6s 1m"
 
-CheckRequest = inline_serializer(
+CheckRequest = sc.shape(
     "CheckHandRequest",
     {
-        "game": serializers.ChoiceField(choices=["to-tom-5", "to-tom-4", "tai-ban", "to-tom-diem", "chan"]),
-        "hand": serializers.CharField(help_text="Mã quân cách nhau bởi dấu cách hoặc dấu phẩy, hoặc một danh sách"),
-        "declared": serializers.ListField(child=serializers.CharField(), required=False, help_text="Cước đã xướng"),
+        "game": sc.choice(sc.SCORED_GAMES, help_text="Trò chơi"),
+        "hand": sc.raw({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+                       help_text="Mã quân cách nhau bởi dấu cách hoặc dấu phẩy, hoặc một danh sách mã quân"),
+        "declared": serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+                                          allow_null=True, help_text="Cước đã xướng (null: không kiểm cước)"),
         "waits": serializers.BooleanField(required=False, help_text="Bài thiếu một quân: liệt kê quân chờ"),
-        "dealt_khan": serializers.BooleanField(required=False, help_text="Tài Bàn: có khàn lúc chia bài"),
+        "dealt_khan": serializers.BooleanField(
+            required=False, allow_null=True, help_text="Tài Bàn: có khàn lúc chia bài (null: như không gửi)"),
     },
+    closed=True,
 )
-CheckResponse = inline_serializer(
+Verdict = sc.shape(
     "CheckHandResponse",
     {
         "tron": serializers.BooleanField(),
@@ -38,22 +41,41 @@ CheckResponse = inline_serializer(
         "arrangement": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
         "message": serializers.CharField(),
         "lung_count": serializers.IntegerField(required=False),
-        "waits": serializers.ListField(child=serializers.DictField(), required=False),
+    },
+)
+Waits = sc.shape(
+    "CheckHandWaits",
+    {
+        "waits": sc.shape("CheckHandWait", {
+            "card": serializers.CharField(), "cuoc": serializers.ListField(child=serializers.CharField()),
+            "allows": serializers.ListField(child=serializers.CharField()),
+            "lung_count": serializers.IntegerField(required=False),
+        }, many=True),
     },
 )
 
 
-class CheckHandView(APIView):
-    """Kiểm bài: một bài ù có tròn, có lưng, có đúng cước đã xướng không; hoặc bài chờ quân nào."""
+def _answer(many: bool) -> PolymorphicProxySerializer:
+    """A verdict, or the waits of a hand one card short (``"waits": true``)."""
+    return PolymorphicProxySerializer("CheckHandAnswer", serializers=[Verdict, Waits], resource_type_field_name=None,
+                                      many=many)
 
-    permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
+
+CheckAnswers = PolymorphicProxySerializer("CheckHandAnswers", serializers=[_answer(False), _answer(True)],
+                                          resource_type_field_name=None, many=False)
+
+
+class CheckHandView(ContractView):
+    """Kiểm bài: một bài ù có tròn, có lưng, có đúng cước đã xướng không; hoặc bài chờ quân nào."""
 
     @extend_schema(
         operation_id="check_hand",
-        summary="Kiểm bài ù theo quân, hoặc liệt kê quân chờ",
-        request={"application/json": CheckRequest},
-        responses={200: CheckResponse, 400: inline_serializer("CheckHandError", {"error": serializers.CharField()})},
+        summary="Kiểm bài ù theo quân, hoặc liệt kê quân chờ (một yêu cầu hoặc một danh sách)",
+        request={"application/json": sc.batch("CheckHandRequests", CheckRequest)},
+        responses={200: CheckAnswers,
+                   400: OpenApiResponse(sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"),
+                   415: OpenApiResponse(sc.Error, description=sc.WHY[415])},
+        auth=[],
         examples=[
             OpenApiExample(
                 "Bài Tôm", value={"game": "to-tom-5", "hand": EXAMPLE_HAND, "declared": ["tom"]}, request_only=True

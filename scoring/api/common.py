@@ -1,15 +1,21 @@
-"""Shared pieces of the JSON contract endpoints."""
+"""Shared pieces of the JSON contract endpoints (``POST /api/v1/score``, ``POST /api/v1/check-hand``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
-from rest_framework import status
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from scoring.api.schemas import ContractSchema
 from scoring.engine.errors import EngineError
+
+__all__ = ["ERROR_EXAMPLE", "ContractView", "contract_response"]
 
 
 def contract_response(request: Request, handler: Callable[[Any], Any]) -> Response:
@@ -21,3 +27,31 @@ def contract_response(request: Request, handler: Callable[[Any], Any]) -> Respon
 
 
 ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là 'tom'?"}
+
+
+def _bad_json(exc: exceptions.ParseError) -> str:
+    """The CLI's message for a body that is not JSON (``scoring/management/commands/_jsonio.py``)."""
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(cause, json.JSONDecodeError):
+        return f"JSON không hợp lệ (dòng {cause.lineno}, cột {cause.colno}): {cause.msg}."
+    return "JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8)."
+
+
+class ContractView(APIView):
+    """A contract endpoint: public, no account read, every error ``{"error": "<Vietnamese>"}`` as
+    the contract (and its CLI) answers bad input, a body that is not JSON included."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    schema = ContractSchema()
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, exceptions.ParseError):
+            return Response({"error": _bad_json(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, exceptions.UnsupportedMediaType):
+            return Response({"error": "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."},
+                            status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
+        if isinstance(exc, exceptions.MethodNotAllowed):
+            return Response({"error": f"Địa chỉ này không nhận phương thức {self.request.method}: xem /api/docs/."},
+                            status=status.HTTP_405_METHOD_NOT_ALLOWED)
+        return super().handle_exception(exc)

@@ -16,13 +16,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.api.access import KEEP, SIGNED_IN, VIEW, AccessError, CanKeepScore, LedgerView
+from scoring.api import schemas as sc
+from scoring.api.access import KEEP, SIGNED_IN, VIEW, CanKeepScore, LedgerView
+from scoring.api.schemas import answers, idempotency_key
 from scoring.engine.errors import EngineError
 from scoring.models import Club, Player, Van
 from scoring.permissions import visible_sittings
@@ -103,49 +104,16 @@ def _query(request: Request, name: str) -> str | None:
     return value
 
 
-# -- schema pieces ------------------------------------------------------------------------------
+# -- schema pieces (scoring/api/schemas.py) ------------------------------------------------------
 
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="Khóa do máy khách tạo (ví dụ một UUID) cho mỗi lần ghi; gửi lại cùng khóa thì nhận lại câu trả lời cũ.",
-)
-Error = inline_serializer("LedgerError", {"error": serializers.CharField()})
-Conflict = inline_serializer("LedgerConflict", {"error": serializers.CharField(), "state": serializers.JSONField()})
-#: Every call that needs an account: 401 without one, 403 when it may not.
-ACCESS_ERRORS = {401: AccessError, 403: AccessError}
-READ_ERRORS = {**ACCESS_ERRORS, 404: Error}
-WRITE_ERRORS = {400: Error, 409: Conflict, 422: Error, **ACCESS_ERRORS}
-VAN_FIELDS = {
-    "winner": serializers.CharField(required=False, help_text="Người ù"),
-    "cuoc": serializers.ListField(child=serializers.CharField(), required=False, help_text="Cước thực có"),
-    "declared": serializers.ListField(child=serializers.CharField(), required=False, help_text="Cước đã xướng"),
-    "discarder": serializers.CharField(required=False, help_text="Người đánh quân ù"),
-    "chiu": serializers.ListField(child=serializers.CharField(), required=False, help_text="Người chịu"),
-    "fault": serializers.CharField(required=False, help_text="lanh_lang, u_bao, xuong_thua, danh_u_den, den_chong"),
-    "result": serializers.CharField(required=False, help_text='"hoa" khi hòa'),
-    "bao": serializers.CharField(required=False, help_text="Người bị báo"),
-    "regime": serializers.CharField(required=False, help_text="den_lang, ngoi_day, cheo_do"),
-    "ga": serializers.ListField(child=serializers.JSONField(), required=False, help_text="Các gà: {kind, player}"),
-    "cards": serializers.CharField(required=False, help_text="Quân bài (tùy chọn, để kiểm bài)"),
-}
-VanCreate = inline_serializer("VanCreate", {"seq": serializers.IntegerField(min_value=1), **VAN_FIELDS})
-VanCorrect = inline_serializer("VanCorrect", {"reason": serializers.CharField(), **VAN_FIELDS})
-VanPreview = inline_serializer("VanPreview", {"seq": serializers.IntegerField(required=False), **VAN_FIELDS})
-SittingCreate = inline_serializer(
-    "SittingCreate",
-    {
-        "game": serializers.CharField(help_text="to-tom-5, to-tom-4, tai-ban, to-tom-diem, chan, phom"),
-        "rules": serializers.JSONField(help_text='Mã bộ luật, mã lệ làng đã lưu, hoặc {"preset": ..., thay đổi...}'),
-        "mode": serializers.ChoiceField(choices=["quang", "gom"]),
-        "players": serializers.ListField(
-            child=serializers.JSONField(), help_text="Theo thứ tự chỗ ngồi, ngược chiều kim đồng hồ: mã số hoặc tên"
-        ),
-        "title": serializers.CharField(required=False),
-        "club": serializers.CharField(required=False, help_text="Mã làng / câu lạc bộ"),
-    },
-)
+IDEMPOTENCY_KEY = idempotency_key()
 VAN_EXAMPLE = OpenApiExample("Ù Tôm", value={"seq": 1, "winner": "An", "cuoc": ["tom"], "discarder": "Bình"},
                              request_only=True)
+ALL = OpenApiParameter("all", {"type": "string", "enum": ["true", "false", "1", "0"]},
+                       description="true (hoặc 1): cả các bản đã được sửa; mặc định chỉ các bản hiện hành")
+#: The refusals of a call that reads a sitting (VIEW) and of one that writes with a key.
+READ = (401, 403, 404)
+WRITE = (400, 401, 403, 415, 422)
 
 
 # -- sittings ----------------------------------------------------------------------------------------
@@ -154,7 +122,9 @@ VAN_EXAMPLE = OpenApiExample("Ù Tôm", value={"seq": 1, "winner": "An", "cuoc":
 def _club(slug: Any) -> Club | None:
     if slug in (None, ""):
         return None
-    club = Club.objects.filter(slug=str(slug)).first()
+    if not isinstance(slug, str):
+        raise EngineError(f"'club' phải là mã làng hoặc câu lạc bộ (một chuỗi), nhận được {slug!r}.")
+    club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise EngineError(f"Không có làng hoặc câu lạc bộ mang mã '{slug}'.")
     return club
@@ -186,7 +156,7 @@ class SittingsView(LedgerView):
     needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
 
     @extend_schema(operation_id="sittings_list", summary="Các canh bài gần đây (mà tài khoản được xem)",
-                   responses={200: OpenApiTypes.OBJECT, **ACCESS_ERRORS})
+                   responses=answers({200: sc.SittingSummary.__class__(many=True)}, 401))
     def get(self, request: Request) -> Response:
         recent = visible_sittings(request.user).select_related("club").order_by("-created_at", "-id")[:50]
         return Response([
@@ -197,13 +167,15 @@ class SittingsView(LedgerView):
 
     @extend_schema(
         operation_id="sittings_create", summary="Mở một canh bài", parameters=[IDEMPOTENCY_KEY],
-        request=SittingCreate, responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+        request=sc.SittingCreate, responses=answers({201: sc.Sitting}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         """Open a sitting: the account is its opener; a club only where it keeps score."""
         try:
             body = _body(request)
             club = _club(body.get("club"))
+            if not isinstance(body.get("title") or "", str):
+                raise EngineError("'title' (tên canh bài) phải là một chuỗi.")
         except EngineError as exc:
             return _error(exc.message, status.HTTP_400_BAD_REQUEST)
         refused = _seatable(request, body, club)
@@ -225,7 +197,7 @@ class SittingDetailView(LedgerView):
 
     @extend_schema(
         operation_id="sittings_detail", summary="Một canh bài: chỗ ngồi, số dư, điểm làng, gà, hội",
-        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        responses=answers({200: sc.Sitting}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(sel.sitting_json(self.sitting))
@@ -236,7 +208,7 @@ class BalancesView(LedgerView):
 
     @extend_schema(
         operation_id="sittings_balances", summary="Số dư (từ sổ), điểm làng, gà và dòng kiểm tra",
-        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        responses=answers({200: sc.Balances}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
         sitting = self.sitting
@@ -254,7 +226,7 @@ class HistoryView(LedgerView):
 
     @extend_schema(
         operation_id="sittings_history", summary="Ai đã ghi, sửa gì, lúc nào; mọi bút toán",
-        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        responses=answers({200: sc.HistoryEntry.__class__(many=True)}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(sel.sitting_history(self.sitting))
@@ -266,7 +238,7 @@ class SettleUpView(LedgerView):
     @extend_schema(
         operation_id="sittings_settle_up", summary="Thanh toán cuối canh (ít khoản chuyển nhất) và kết thúc",
         parameters=[IDEMPOTENCY_KEY], request=None,
-        responses={200: OpenApiTypes.OBJECT, 404: Error, **WRITE_ERRORS},
+        responses=answers({200: sc.SettledUp}, 400, 401, 403, 404, 409, 422),
     )
     def post(self, request: Request, pk: int) -> Response:
         return _write(request, lambda key: sittings.sitting_settle_up(
@@ -297,15 +269,18 @@ class VanListView(LedgerView):
 
     @extend_schema(
         operation_id="van_list", summary="Các ván của canh bài (?all=1: cả các bản đã sửa)",
-        parameters=[OpenApiParameter("all", OpenApiTypes.BOOL)], responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        parameters=[ALL], responses=answers({200: sc.Van.__class__(many=True)}, 400, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(sel.van_list(self.sitting, include_superseded=request.query_params.get("all") in ("1", "true")))
+        every = request.query_params.get("all", "false")
+        if every not in ("true", "false", "1", "0"):
+            return _error(f"'all' phải là true hoặc false (nhận được {every!r}).", status.HTTP_400_BAD_REQUEST)
+        return Response(sel.van_list(self.sitting, include_superseded=every in ("1", "true")))
 
     @extend_schema(
         operation_id="van_create", summary="Ghi một ván (số tiếp theo); điểm, ù liền và các khoản chuyển do máy tính",
-        parameters=[IDEMPOTENCY_KEY], request=VanCreate, examples=[VAN_EXAMPLE],
-        responses={201: OpenApiTypes.OBJECT, 404: Error, **WRITE_ERRORS},
+        parameters=[IDEMPOTENCY_KEY], request=sc.VanCreate, examples=[VAN_EXAMPLE],
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
     )
     def post(self, request: Request, pk: int) -> Response:
         def call(key: str) -> Written[Any]:
@@ -323,7 +298,7 @@ class VanPreviewView(LedgerView):
 
     @extend_schema(
         operation_id="van_preview", summary="Xem trước một ván: điểm, ù liền, mọi khoản chuyển; không ghi gì",
-        request=VanPreview, responses={200: OpenApiTypes.OBJECT, 400: Error, **READ_ERRORS},
+        request=sc.VanPreview, responses=answers({200: sc.Preview}, 400, *READ, 415),
     )
     def post(self, request: Request, pk: int) -> Response:
         sitting = self.sitting
@@ -341,7 +316,7 @@ class VanCorrectView(LedgerView):
     @extend_schema(
         operation_id="van_correct",
         summary="Sửa một ván (kèm lý do): đảo bút toán của ván đó và các ván sau, ghi lại theo bản sửa",
-        parameters=[IDEMPOTENCY_KEY], request=VanCorrect, responses={201: OpenApiTypes.OBJECT, 404: Error, **WRITE_ERRORS},
+        parameters=[IDEMPOTENCY_KEY], request=sc.VanCorrect, responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.api import schemas as sc
 from scoring.api.access import PUBLIC, SIGNED_IN, LedgerView
 from scoring.api.ledger import (
-    ACCESS_ERRORS,
     IDEMPOTENCY_KEY,
-    WRITE_ERRORS,
-    Error,
+    WRITE,
     _body,
     _club,
     _error,
@@ -37,26 +35,40 @@ from scoring.services import people
 from scoring.services.people import Written
 from scoring.services.roles import club_open
 
+ClubCreate = sc.shape("ClubCreate", {
+    "name": sc.text(max_length=120, help_text="Tên làng hoặc câu lạc bộ"),
+    "kind": sc.choice(["lang", "clb"], required=False, help_text="Mặc định lang"),
+    "slug": serializers.CharField(required=False, allow_blank=True, help_text="Mã (mặc định: từ tên)"),
+})
+PlayerCreate = sc.shape("PlayerCreate", {
+    "name": sc.text(max_length=80, help_text="Tên người chơi"),
+    "club": serializers.CharField(required=False, allow_null=True, allow_blank=True,
+                                  help_text="Mã làng / câu lạc bộ (không có: khách)"),
+})
+GAME = OpenApiParameter("game", {"type": "string", "enum": ["", *sc.GAMES]},
+                        description="Chỉ bộ luật dùng được cho trò chơi này (để trống: tất cả)")
+
 __all__ = ["ClubsView", "PlayersView", "RuleSetsView"]
 
 
 class ClubsView(LedgerView):
     needs = {"GET": PUBLIC, "POST": SIGNED_IN}
 
-    @extend_schema(operation_id="clubs_list", summary="Các làng và câu lạc bộ", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="clubs_list", summary="Các làng và câu lạc bộ",
+                   responses=sc.answers({200: sc.Club.__class__(many=True)}, 401))
     def get(self, request: Request) -> Response:
         return Response([sel.club_json(c) for c in Club.objects.all()])
 
     @extend_schema(
         operation_id="clubs_create", summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
         parameters=[IDEMPOTENCY_KEY],
-        request=inline_serializer("ClubCreate", {"name": serializers.CharField(),
-                                                 "kind": serializers.ChoiceField(choices=["lang", "clb"])}),
-        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+        request=ClubCreate, responses=sc.answers({201: sc.Club}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         def call(key: str) -> Written[Any]:
             body = _body(request)
+            if not isinstance(body.get("slug", ""), str):
+                raise EngineError("'slug' (mã làng) phải là một chuỗi.")
             return club_open(name=body.get("name", ""), kind=body.get("kind", "lang"), slug=body.get("slug", ""),
                              organiser=request.user, idempotency_key=key)
 
@@ -68,8 +80,8 @@ class PlayersView(LedgerView):
 
     @extend_schema(
         operation_id="players_list", summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
-        parameters=[OpenApiParameter("club", OpenApiTypes.STR)],
-        responses={200: OpenApiTypes.OBJECT, 400: Error, **ACCESS_ERRORS},
+        parameters=[OpenApiParameter("club", str, description="Mã làng / câu lạc bộ")],
+        responses=sc.answers({200: sc.Player.__class__(many=True)}, 400, 401),
     )
     def get(self, request: Request) -> Response:
         players = visible_players(request.user).select_related("club")
@@ -84,9 +96,7 @@ class PlayersView(LedgerView):
     @extend_schema(
         operation_id="players_create", summary="Thêm người chơi (vào làng mình ghi điểm, hoặc khách)",
         parameters=[IDEMPOTENCY_KEY],
-        request=inline_serializer("PlayerCreate", {"name": serializers.CharField(),
-                                                   "club": serializers.CharField(required=False)}),
-        responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+        request=PlayerCreate, responses=sc.answers({201: sc.Player}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         try:
@@ -106,7 +116,7 @@ class RuleSetsView(LedgerView):
 
     @extend_schema(
         operation_id="rule_sets_list", summary="Bộ luật có sẵn và lệ làng đã lưu (lọc theo ?game=)",
-        parameters=[OpenApiParameter("game", OpenApiTypes.STR)], responses={200: OpenApiTypes.OBJECT, 400: Error},
+        parameters=[GAME], responses=sc.answers({200: sc.RuleSetInfo.__class__(many=True)}, 400, 401),
     )
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game")

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
 from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
-from scoring.api.ledger import IDEMPOTENCY_KEY, Error, _write
+from scoring.api.ledger import IDEMPOTENCY_KEY, _write
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting
 from scoring.permissions import REVIEW, can
@@ -35,8 +35,6 @@ __all__ = ["VanConfirmView", "VanRejectView"]
 #: The review service's refusals and their statuses (any other user error is a 400).
 SERVICE_ERRORS = {NoSuchVan: status.HTTP_404_NOT_FOUND, ReviewRefused: status.HTTP_403_FORBIDDEN,
                   ReviewConflict: status.HTTP_409_CONFLICT}
-REVIEW_ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 422: Error}
-VanReject = inline_serializer("VanReject", {"reason": serializers.CharField(help_text="Lý do bác ván")})
 
 
 def _error(message: str, code: int) -> Response:
@@ -66,7 +64,8 @@ class VanConfirmView(ReviewView):
     @extend_schema(
         operation_id="van_confirm",
         summary="Xác nhận một ván tạm tính (người thứ hai, không phải người ghi)",
-        parameters=[IDEMPOTENCY_KEY], request=None, responses={200: OpenApiTypes.OBJECT, **REVIEW_ERRORS},
+        parameters=[IDEMPOTENCY_KEY], request=None,
+        responses=sc.answers({200: sc.Reviewed}, 400, 401, 403, 404, 409, 422),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         return _review(request, pk, lambda sitting, key: van_confirm(
@@ -77,7 +76,8 @@ class VanRejectView(ReviewView):
     @extend_schema(
         operation_id="van_reject",
         summary="Bác một ván tạm tính (kèm lý do); người ghi sẽ sửa lại ván",
-        parameters=[IDEMPOTENCY_KEY], request=VanReject, responses={200: OpenApiTypes.OBJECT, **REVIEW_ERRORS},
+        parameters=[IDEMPOTENCY_KEY], request=sc.VanReject,
+        responses=sc.answers({200: sc.Reviewed}, 400, 401, 403, 404, 409, 415, 422),
         examples=[OpenApiExample("Ghi nhầm", value={"reason": "Bình ù chứ không phải An"}, request_only=True)],
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:

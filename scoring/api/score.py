@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from scoring.api import schemas as sc
 from scoring.engine.contract import run_batch, score_request
 from scoring.services.rules import resolve_rules
 
-from .common import ERROR_EXAMPLE, contract_response
+from .common import ERROR_EXAMPLE, ContractView, contract_response
 
-ScoreRequest = inline_serializer(
+ScoreRequest = sc.shape(
     "ScoreRequest",
     {
-        "game": serializers.ChoiceField(
-            choices=["to-tom-5", "to-tom-4", "tai-ban", "to-tom-diem", "chan"], help_text="Trò chơi"
-        ),
-        "rules": serializers.JSONField(
-            help_text='Mã bộ luật ("luat-2005"), mã lệ làng đã lưu, hoặc {"preset": ..., thay đổi...}'
-        ),
-        "cuoc": serializers.ListField(child=serializers.CharField(), required=False, help_text="Các cước"),
+        "game": sc.choice(sc.SCORED_GAMES, help_text="Trò chơi"),
+        "rules": sc.rules(),
+        "cuoc": serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
+                                      help_text="Các cước (mã của trò chơi; có thể lặp: hai Lèo)"),
         "streak": serializers.IntegerField(min_value=1, required=False, default=1, help_text="Ù liền"),
     },
+    closed=True,
 )
 SCORE_LINE_FIELDS = {
     "cuoc": serializers.CharField(),
@@ -34,29 +31,28 @@ SCORE_LINE_FIELDS = {
     "dich": serializers.IntegerField(required=False),
     "why": serializers.CharField(),
 }
-ScoreResponse = inline_serializer(
+ScoreResponse = sc.shape(
     "ScoreResponse",
     {
         "points": serializers.IntegerField(),
         "main": serializers.CharField(),
-        "lines": inline_serializer("ScoreLine", SCORE_LINE_FIELDS, many=True),
+        "lines": sc.shape("ScoreLine", SCORE_LINE_FIELDS, many=True),
         "rules_fingerprint": serializers.CharField(),
     },
 )
-ErrorResponse = inline_serializer("ErrorResponse", {"error": serializers.CharField()})
 
 
-class ScoreView(APIView):
+class ScoreView(ContractView):
     """Tính điểm một ván ù (hoặc một danh sách) theo lệ làng."""
-
-    permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
 
     @extend_schema(
         operation_id="score",
-        summary="Tính điểm và dịch của một ván ù",
-        request={"application/json": ScoreRequest},
-        responses={200: ScoreResponse, 400: ErrorResponse},
+        summary="Tính điểm và dịch của một ván ù (hoặc một danh sách ván: trả lời một danh sách)",
+        request={"application/json": sc.batch("ScoreRequests", ScoreRequest)},
+        responses={200: sc.batch("ScoreResponses", ScoreResponse),
+                   400: OpenApiResponse(sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"),
+                   415: OpenApiResponse(sc.Error, description=sc.WHY[415])},
+        auth=[],
         examples=[
             OpenApiExample(
                 "Xuyên Bí Tư + Thập Điều + Chi Nẩy",

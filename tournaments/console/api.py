@@ -4,22 +4,24 @@
 token auth (only the table's Trung Quân, its event's organisers and staff), an optional
 ``Idempotency-Key`` header (a repeat answers the first answer and stores nothing; the same key
 with another body is refused with 422). ``GET`` lists the signals given (public, read-only).
-Errors are ``{"error": "<Vietnamese message>"}``.
+Errors are ``{"error": "<Vietnamese message>"}`` (a body that is not JSON: 400; sent as another
+media type: 415; a wrong token, even on ``GET``: 401).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from scoring.api import schemas as sc
+from scoring.api.common import ContractView
 from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
 from tournaments.console.models import FestivalTable
@@ -31,21 +33,24 @@ __all__ = ["TableSignalsView"]
 
 NOT_AUTHENTICATED = 'Cần đăng nhập: gửi tiêu đề "Authorization: Token <khóa của Trung Quân>".'
 
-Error = inline_serializer("ConsoleError", {"error": serializers.CharField()})
-SignalIn = inline_serializer(
+SignalIn = sc.shape(
     "SignalCreate",
     {
-        "seat": serializers.JSONField(help_text='Chỗ ngồi 1–5 (ngược chiều kim đồng hồ), hoặc "trung_quan".'),
+        "seat": sc.raw({"oneOf": [{"type": "integer", "minimum": 1, "maximum": 5},
+                                  {"type": "string", "enum": ["trung_quan"]}]},
+                       help_text='Chỗ ngồi 1–5 (ngược chiều kim đồng hồ), hoặc "trung_quan" (cũng nhận "tq" và số '
+                       'viết bằng chữ số, ví dụ "3").'),
         "signal": serializers.CharField(help_text='Mã hiệu, ví dụ "tung-tung" (phỗng), "co-do" (ù).'),
     },
 )
-SignalOut = inline_serializer(
+SignalOut = sc.shape(
     "SignalGiven",
     {
         "id": serializers.IntegerField(),
         "table": serializers.IntegerField(),
         "van_seq": serializers.IntegerField(help_text="Ván đang chơi"),
-        "seat": serializers.JSONField(help_text='1–5 hoặc "trung_quan"'),
+        "seat": sc.raw({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["trung_quan"]}]},
+                       help_text='1–5 hoặc "trung_quan"'),
         "seat_name": serializers.CharField(),
         "signal": serializers.CharField(),
         "label": serializers.CharField(help_text="Tên hiệu: “Tùng tùng”"),
@@ -60,11 +65,13 @@ SignalOut = inline_serializer(
         "created_at": serializers.DateTimeField(),
     },
 )
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+IDEMPOTENCY_KEY = sc.idempotency_key(
+    required=False,
     description="Khóa do thiết bị tạo cho mỗi lần bấm (ví dụ một UUID). Gửi lại cùng khóa (mạng chập chờn) "
     "thì nhận lại câu trả lời cũ và không có hiệu trùng; cùng khóa mà nội dung khác thì bị từ chối (422).",
 )
+VAN = OpenApiParameter("van", {"type": "string", "pattern": "^[0-9]+$"}, OpenApiParameter.QUERY, required=False,
+                       description="Chỉ các hiệu của ván số này")
 
 
 DESCRIPTION = (
@@ -83,11 +90,15 @@ def _error(message: str, code: int) -> Response:
     return Response({"error": message}, status=code)
 
 
-class TableSignalsView(APIView):
+class TableSignalsView(ContractView):
+    """Errors as the contract endpoints answer them (400 / 415 / 405 ``{"error": …}``), and 401 /
+    403 with the console's own messages."""
+
     authentication_classes = [TokenAuthentication, SessionAuthentication]
+    parser_classes = [JSONParser]
 
     def get_permissions(self) -> list[BasePermission]:
-        return [AllowAny()] if self.request.method == "GET" else [CanRunTable()]
+        return [CanRunTable()] if self.request.method == "POST" else [AllowAny()]  # else: read, or 405
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
@@ -106,7 +117,7 @@ class TableSignalsView(APIView):
         description=DESCRIPTION,
         parameters=[IDEMPOTENCY_KEY],
         request=SignalIn,
-        responses={201: SignalOut, 400: Error, 401: Error, 403: Error, 404: Error, 422: Error},
+        responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 415, 422),
         examples=[
             OpenApiExample("Phỗng ở chỗ 3", value={"seat": 3, "signal": "tung-tung"}, request_only=True),
             OpenApiExample("Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"},
@@ -136,8 +147,11 @@ class TableSignalsView(APIView):
     @extend_schema(
         operation_id="table_signals_list",
         summary="Các hiệu đã đánh ở một chiếu (theo thứ tự; ?van=N cho một ván)",
-        parameters=[OpenApiParameter("van", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)],
-        responses={200: SignalOut.__class__(many=True), 404: Error},
+        parameters=[VAN], auth=[],
+        responses={200: SignalOut.__class__(many=True),
+                   400: OpenApiResponse(sc.Error, description="'van' không phải số ván"),
+                   401: OpenApiResponse(sc.Error, description="Token gửi kèm bị sai (không cần gửi token)"),
+                   404: OpenApiResponse(sc.Error, description="Không có chiếu này")},
         tags=["Tổ Tôm Điếm"],
     )
     def get(self, request: Request, table_id: int) -> Response:
@@ -147,7 +161,7 @@ class TableSignalsView(APIView):
         rows = table.signals.select_related("signal", "table").order_by("id")
         van: Any = request.query_params.get("van")
         if van is not None:
-            if not str(van).isdigit():
+            if not (van.isascii() and van.isdigit()):
                 return _error(f"'van' phải là số ván (nhận được {van!r}).", 400)
             rows = rows.filter(van_seq=int(van))
         names = seat_names(table)

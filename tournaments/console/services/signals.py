@@ -37,7 +37,7 @@ def parse_seat(value: Any) -> int:
         text = value.strip().lower()
         if text in _TQ_WORDS:
             return TRUNG_QUAN
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # not "²": a digit to str.isdigit, not to int()
             value = int(text)
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= SEATS:
         return value
