@@ -30,7 +30,19 @@ class RuleSetSnapshot(models.Model):
         return f"{self.preset} · {self.fingerprint}"
 
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.spec)
+        """The engine's rule set (parsed once per process for each fingerprint: a snapshot is the
+        content its fingerprint hashes, and a :class:`RuleSet` is frozen)."""
+        parsed = _PARSED.get(self.fingerprint)
+        if parsed is None:
+            parsed = RuleSet.from_dict(self.spec)
+            if len(_PARSED) >= 256:
+                _PARSED.clear()
+            _PARSED[self.fingerprint] = parsed
+        return parsed
+
+
+#: Parsed rule sets by fingerprint (see :meth:`RuleSetSnapshot.rules`).
+_PARSED: dict[str, RuleSet] = {}
 
 
 class VillageRuleSet(models.Model):

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet, Sum
 from scoring.engine.cuoc import khoi_name
 from scoring.engine.errors import EngineError
 from scoring.engine.rules import PRESETS, load_rules
+from scoring.engine.settlement import SittingState, Transfer
 from scoring.models import (
     PLAY_KINDS,
     Account,
@@ -45,7 +46,9 @@ __all__ = [
     "sitting_history",
     "sitting_json",
     "sitting_state_json",
+    "state_answer",
     "streak_label",
+    "transfers_json",
     "user_name",
     "van_json",
     "van_list",
@@ -228,6 +231,27 @@ def sitting_state_json(sitting: Sitting) -> dict[str, Any]:
         "hoi": _hoi_json(sitting),
         "ended_at": sitting.ended_at.isoformat() if sitting.ended_at else None,
     }
+
+
+def state_answer(sitting: Sitting, state: SittingState) -> dict[str, Any]:
+    """What :func:`sitting_state_json` reads back from the ledger, from the engine's state after the
+    ván just posted in this transaction (no query). Equal by the ledger's invariant: the postings
+    are that state's transfers, the hội rows its spans (``tests/ledger/test_write_answers.py``)."""
+    return {
+        "sitting_id": sitting.pk,
+        "next_seq": state.van_count + 1,
+        "balances": dict(zip(state.players, state.balances, strict=True)),
+        "pool": state.pool,
+        "ga_trong": state.ga_trong,
+        "hoi": [span.to_dict() for span in state.hoi],
+        "ended_at": sitting.ended_at.isoformat() if sitting.ended_at else None,
+    }
+
+
+def transfers_json(transfers: Iterable[Transfer]) -> list[dict[str, Any]]:
+    """A settlement's transfers as :func:`van_transfers` reads them back once posted (the ones
+    that move nothing are not posted)."""
+    return [t.to_dict() for t in transfers if t.amount]
 
 
 def sitting_json(sitting: Sitting) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from django.db import IntegrityError, transaction
@@ -18,12 +18,25 @@ __all__ = ["Written", "club_create", "player_for_name", "player_create"]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
 class Written(Generic[T]):
-    """A write's object and its answer (``answer.replayed``: an idempotent repeat, nothing written)."""
+    """A write's object and its answer (``answer.replayed``: an idempotent repeat, nothing written).
 
-    obj: T
-    answer: Answer
+    ``obj`` is the object itself, or a function that reads it back (called once, when ``obj`` is
+    first asked for: the API answers from ``answer`` alone and never pays for it)."""
+
+    __slots__ = ("_load", "_obj", "answer")
+
+    def __init__(self, obj: T | Callable[[], T], answer: Answer) -> None:
+        self._obj: T | None = None if callable(obj) else obj
+        self._load = obj if callable(obj) else None
+        self.answer = answer
+
+    @property
+    def obj(self) -> T:
+        if self._obj is None:
+            assert self._load is not None
+            self._obj = self._load()
+        return self._obj
 
 
 def _name(value: str, what: str, limit: int) -> str:

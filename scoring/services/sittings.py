@@ -30,7 +30,14 @@ from scoring.engine.settlement import (
     settle_up,
 )
 from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van, VanStatus
-from scoring.selectors.ledger import balances, sitting_json, sitting_state_json, van_json
+from scoring.selectors.ledger import (
+    balances,
+    sitting_json,
+    sitting_state_json,
+    state_answer,
+    transfers_json,
+    van_json,
+)
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import (
     current_van,
@@ -81,7 +88,7 @@ def _announce(sitting_id: int, action: str) -> None:
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = Sitting.objects.select_for_update().filter(pk=pk).first()
+    found = Sitting.objects.select_for_update(of=("self",)).select_related("rules").filter(pk=pk).first()
     if found is None:
         raise EngineError(f"Không có canh bài số {pk}.")
     return found
@@ -184,7 +191,7 @@ def van_record(
     """
     record = _clean_record(record)
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    box: dict[str, Sitting] = {}
+    box: dict[str, Any] = {}
 
     def lock() -> None:
         box["s"] = _locked(pk)
@@ -206,14 +213,20 @@ def van_record(
             **van_fields(parsed, settled, seats),
         )
         post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
-        sync_hoi(s, settled.state)
+        if settled.state.hoi != before.hoi:
+            sync_hoi(s, settled.state)
         store_state(s, [*ids, van.pk], settled.state)
         _announce(s.pk, "van_record")
-        return Answer(201, {"van": van_json(van), "sitting": sitting_state_json(s)})
+        box["van"] = van
+        # The answer from what was just posted (no read-back: equal by the ledger's invariant).
+        return Answer(201, {"van": van_json(van, transfers_json(settled.transfers)),
+                            "sitting": state_answer(s, settled.state)})
 
     answer = run_once(key=idempotency_key, operation="van_record", target=pk,
                       payload={"seq": seq, "record": record, "cards": cards or ""}, action=action, lock=lock)
-    return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
+    if answer.replayed or "van" not in box:
+        return Written(lambda: Van.objects.get(pk=answer.body["van"]["id"]), answer)
+    return Written(box["van"], answer)
 
 
 # -- correct -----------------------------------------------------------------------------------

@@ -111,7 +111,9 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     of an event's canh, bump the event's ledger number, stamp the canh, ask for a recompute."""
     if WRAPPED.get() or action == "open":
         return
-    event_id = TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
+    # One canh per sitting (one-to-one): ordered by its key, not by the table's order (no join).
+    event_id = (TableSitting.objects.filter(sitting_id=sitting_id).order_by("pk")
+                .values_list("event_id", flat=True).first())
     if event_id is None:
         return
     with transaction.atomic():
