@@ -41,7 +41,7 @@ bench: deps
 	$(PY) bench/hands.py
 
 bench-load: deps system-deps-test
-	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py'
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py && $(PY) bench/load.py --pool 4'
 
 bench-leaderboard: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/leaderboard.py'

@@ -17,7 +17,9 @@ targets: zero errors; ván ≥ 0.5 × bare (never below 0.35 ×); scoreboard ≥
 p95 < 200 ms. Clients are stdlib threads (keep-alive ``http.client``) in ``--clients`` processes.
 
 Run from the repository root: ``DATABASE_URL=postgres://… .venv/bin/python bench/load.py
-[--seconds 60] [--users 50] [--workers 3] [--keep]``.
+[--seconds 60] [--users 50] [--workers 3] [--pool 4] [--keep]`` (``--pool N``: the app servers
+keep up to N PostgreSQL connections each, ``DATABASE_POOL_SIZE``; without it a connection per
+request, the project's default). ``make bench-load`` runs it both ways.
 """
 
 from __future__ import annotations
@@ -116,8 +118,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_servers(database_url: str, count: int) -> list[tuple[subprocess.Popen[bytes], int, Path]]:
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "CELERY_BROKER_URL": "memory://"}
+def _start_servers(database_url: str, count: int, pool: int = 0) -> list[tuple[subprocess.Popen[bytes], int, Path]]:
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "CELERY_BROKER_URL": "memory://",
+           "DATABASE_POOL_SIZE": str(pool)}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     servers = []
     for _ in range(count):
@@ -264,7 +267,7 @@ def _report(latencies: dict[str, list[float]], errors: dict[str, dict[str, int]]
     rps = {p: len(latencies[p]) / seconds for p in PHASES}
     print(f"\nbench/load.py: {args.users} users, {args.workers} daphne workers, {seconds:.0f} s per endpoint "
           f"(chunks of {args.chunk} s, interleaved), {os.cpu_count()} CPUs, PostgreSQL, "
-          f"CONN_MAX_AGE={args.conn_max_age}")
+          f"CONN_MAX_AGE={args.conn_max_age}, DATABASE_POOL_SIZE={args.pool}")
     print(f"{'endpoint':<34}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}{'× bare':>8}")
     labels = {"bare": f"bare DRF  GET {BARE}", "van": "ván entry POST …/van", "board": "scoreboard GET /giai/<slug>/"}
     for p in PHASES:
@@ -292,7 +295,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="client processes running the users (2)")
     parser.add_argument("--chunk", type=int, default=10, help="seconds per interleaved chunk (10)")
     parser.add_argument("--conn-max-age", type=int, default=0,
-                        help="the app servers' CONN_MAX_AGE (0, the project's default: a connection per request)")
+                        help="the app servers' CONN_MAX_AGE (0, the project's default: a connection per request; "
+                             "Django does not support persistent connections under ASGI: use --pool)")
+    parser.add_argument("--pool", type=int, default=0,
+                        help="the app servers' DATABASE_POOL_SIZE (0, the default: no pool; e.g. 4: psycopg's pool)")
     parser.add_argument("--keep", action="store_true", help="keep the bench database")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
@@ -306,7 +312,7 @@ def main() -> None:
     slug = _seed()
     print(f"seeded in {time.monotonic() - started:.0f} s; starting {args.workers} app servers")
     served = database + (f"?conn_max_age={args.conn_max_age}" if args.conn_max_age else "")
-    servers = _start_servers(served, args.workers)
+    servers = _start_servers(served, args.workers, args.pool)
     try:
         ports = [port for _proc, port, _log in servers]
         chunks = max(1, args.seconds // args.chunk)

@@ -86,6 +86,13 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 's
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
+    # PostgreSQL behind an app server: each process keeps up to DATABASE_POOL_SIZE connections open
+    # (psycopg's pool, Django's "pool" option) instead of opening one per request. Under ASGI this
+    # replaces CONN_MAX_AGE, which Django does not support there. Off (0) unless set.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": env.int("DATABASE_POOL_SIZE"), "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -67,14 +67,16 @@ def phone_account(username: str = "dien-thoai-ghi-diem") -> tuple[Any, dict[str,
 class AppServer:
     """``daphne`` on 127.0.0.1:``port`` over the test database; killed and restarted by its PID."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, env: dict[str, str] | None = None) -> None:
         self.port = port or free_port()
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="reliability-daphne-", suffix=".log")[1])
         self.starts = 0
 
     def start(self, timeout: float = 40.0) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_DEBUG": "false", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_DEBUG": "false", "PYTHONUNBUFFERED": "1",
+               **self.env}
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port), "totom_site.asgi:application"],
