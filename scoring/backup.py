@@ -183,7 +183,11 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
     tm.Leaderboard.objects.create(event=event)
     for r in e.get("registrations", []):
         tm.Registration.objects.create(event=event, player_id=r["player"], team=r["team"], status=r["status"],
-                                       token=r["token"], checked_in_at=_when(r.get("checked_in_at")))
+                                       token=r["token"], checked_in_at=_when(r.get("checked_in_at")),
+                                       withdrawn_at=_when(r.get("withdrawn_at")),
+                                       registered_by=restorer.user(r.get("registered_by")),
+                                       checked_in_by=restorer.user(r.get("checked_in_by")),
+                                       withdrawn_by=restorer.user(r.get("withdrawn_by")))
     canh = getattr(tm, "TableSitting", None)  # tables may play several canh
     for r in e.get("rounds", []):
         rnd = tm.Round.objects.create(event=event, number=r["number"], method=r["method"], remainder=r["remainder"],

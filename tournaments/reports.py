@@ -145,10 +145,15 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
 def event_backup(event: Event) -> dict[str, Any]:
     """The whole event in the backup format: the event, its people, rounds, tables, every sitting
     with its ván and ledger, and the rule sets they were scored under."""
-    regs = list(event.registrations.select_related("player").order_by("id"))
+    regs = list(event.registrations.select_related("player", "registered_by", "checked_in_by", "withdrawn_by")
+                .order_by("id"))
     rounds = Round.objects.filter(event=event).prefetch_related("tables").order_by("number")
     body = {"event": {
         "name": event.name, "slug": event.slug, "kind": event.kind, "date": event.date.isoformat(),
@@ -159,7 +164,9 @@ def event_backup(event: Event) -> dict[str, Any]:
         "organisers": list(event.organisers.values_list("username", flat=True)),
         "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
-                           "checked_in_at": _iso(r.checked_in_at)} for r in regs],
+                           "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
+                           "registered_by": _username(r.registered_by), "checked_in_by": _username(r.checked_in_by),
+                           "withdrawn_by": _username(r.withdrawn_by)} for r in regs],
         "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
                     "tables": [{"number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at)}
                                for t in r.tables.all()]} for r in rounds],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 
@@ -13,7 +13,7 @@ from scoring.selectors.ledger import club_json, player_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.text import vi_slugify
 
-__all__ = ["Written", "club_create", "player_for_name", "player_create"]
+__all__ = ["Written", "acting_user", "club_create", "player_for_name", "player_create"]
 
 T = TypeVar("T")
 
@@ -37,6 +37,12 @@ class Written(Generic[T]):
             assert self._load is not None
             self._obj = self._load()
         return self._obj
+
+
+def acting_user(user: Any) -> Any:
+    """The signed-in account a change is recorded against (None: nobody signed in, e.g. a table
+    PIN's session, a player's own check-in link, or a call outside any request)."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
 def _name(value: str, what: str, limit: int) -> str:

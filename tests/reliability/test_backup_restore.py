@@ -19,6 +19,7 @@ from scoring.services.sittings import sitting_settle_up
 from tests.reliability.festival import festival, play, seat_names
 from tests.reliability.harness import figure
 from tournaments.models import Event, Leaderboard, Table
+from tournaments.services.events import check_in, registration_add, registration_withdraw
 from tournaments.services.leaderboard import rebuild_leaderboard
 from tournaments.services.rounds import round_seat
 from tournaments.services.van import event_van_correct
@@ -49,6 +50,9 @@ def _played_event(django_user_model: Any) -> Event:
     for table in Table.objects.filter(event=event, round__number=2):
         for _ in range(4):
             play(table, rng, entered_by=keeper)
+    # A late arrival registered and checked in by the organiser, then withdrawn: who did each is kept.
+    late = registration_add(event=event, name="Người đến muộn", team="Giáp Nam", by=organiser)
+    registration_withdraw(registration=check_in(registration=late, by=organiser), by=organiser)
     rebuild_leaderboard(event_id=event.pk, force=True)
     return event
 
@@ -63,8 +67,9 @@ def _picture(slug: str) -> dict[str, Any]:
         "event": (event.name, event.date, event.rules.fingerprint, event.mode, event.tie_breaks,
                   event.confirmation_required, event.count_confirmed_only,
                   sorted(event.organisers.values_list("username", flat=True))),
-        "registrations": sorted(event.registrations.values_list("player_id", "player__name", "team", "status",
-                                                                "token", "checked_in_at")),
+        "registrations": sorted(event.registrations.values_list(
+            "player_id", "player__name", "team", "status", "token", "checked_in_at", "withdrawn_at",
+            "registered_by__username", "checked_in_by__username", "withdrawn_by__username")),
         "tables": sorted(Table.objects.filter(event=event).values_list("round__number", "number", "sitting_id")),
         "sittings": {s.pk: {"balances": balances(s).to_dict(), "play": balances(s, play_only=True).players,
                             "history": sitting_history(s), "van": van_list(s, include_superseded=True),

@@ -18,7 +18,13 @@ from tests.tournaments.conftest import seat_names
 from tests.web.test_audit import Clock, rows
 from tournaments.models import EventRole, EventRoleKind, Table
 from tournaments.selectors.audit import event_audit
-from tournaments.services.events import check_in, event_create, registration_add
+from tournaments.services.events import (
+    check_in,
+    check_in_by_token,
+    event_create,
+    registration_add,
+    registration_withdraw,
+)
 from tournaments.services.rounds import round_seat
 from tournaments.services.tokens import token_issue, token_revoke
 from tournaments.services.van import event_van_record
@@ -67,10 +73,11 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
     created = clock.minutes(0)
     event = small_event(people)
     registered = clock.minutes(1)
-    regs = [registration_add(event=event, name=name, team="Giáp Đông") for name in FIVE]
+    regs = [registration_add(event=event, name=name, team="Giáp Đông", by=people.organiser) for name in FIVE]
     checked_in = clock.minutes(2)
-    for reg in regs:
-        check_in(registration=reg)
+    for reg in regs[:-1]:
+        check_in(registration=reg, by=people.organiser)
+    check_in_by_token(token=regs[-1].token)  # Em's own link at the gate: no account
     seated = clock.minutes(3)
     round_seat(event=event, method="random", seed=11, created_by=people.organiser)
     table = Table.objects.get(event=event)
@@ -88,12 +95,14 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
     revoked_role = clock.minutes(8)
     role.delete()
     revoked_token = clock.minutes(9)
-    token_revoke(token=token)
+    token_revoke(token=token, revoked_by=people.organiser)
     added = clock.minutes(10)
     event.organisers.add(people.second)
     changed = clock.minutes(11)
     event.confirmation_required = True
     event.save()
+    withdrawn = clock.minutes(12)
+    registration_withdraw(registration=regs[2], by=people.organiser)
 
     client.force_login(people.organiser)
     page = client.get(f"/giai/{event.slug}/quan-ly/nhat-ky/")
@@ -101,9 +110,10 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
     shown = rows(page)
     canh = "Vòng 1 · chiếu 1 · canh 1"
     assert [(r["time"], r["who"], r["action"]) for r in shown] == [
+        (withdrawn, "Lan Trần", "Rút Chi khỏi giải"),
         (changed, "Lan Trần", "Đổi cài đặt giải"),
         (added, "Lan Trần", "Thêm Minh Đỗ vào ban tổ chức"),
-        (revoked_token, "—", "Thu hồi mã ghi điểm cô Hoa"),
+        (revoked_token, "Lan Trần", "Thu hồi mã ghi điểm cô Hoa"),
         (revoked_role, "Lan Trần", "Thu hồi vai trò Thư ký ghi điểm của Hùng Lê"),
         (by_keeper, "Hùng Lê", "Ghi ván 2"),
         (by_token, "mã ghi điểm cô Hoa", "Ghi ván 1"),
@@ -111,13 +121,14 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
         (granted, "Lan Trần", "Cấp vai trò Thư ký ghi điểm cho Hùng Lê"),
         (seated, "Lan Trần", "Xếp chỗ vòng 1"),
         (seated, "Lan Trần", "Mở canh bài"),
-        *[(checked_in, "—", f"Điểm danh {name}") for name in reversed(FIVE)],
-        *[(registered, "—", f"Đăng ký {name}") for name in reversed(FIVE)],
+        (checked_in, "—", "Điểm danh Em"),
+        *[(checked_in, "Lan Trần", f"Điểm danh {name}") for name in reversed(FIVE[:-1])],
+        *[(registered, "Lan Trần", f"Đăng ký {name}") for name in reversed(FIVE)],
         (created, "Lan Trần", "Thêm Lan Trần vào ban tổ chức"),
         (created, "Lan Trần", "Tạo giải"),
     ]
-    assert shown[0]["detail"] == "ván cần người thứ hai xác nhận: không → có"
-    assert shown[4]["object"] == f"{canh} · Ván 2"
+    assert shown[1]["detail"] == "ván cần người thứ hai xác nhận: không → có"
+    assert shown[5]["object"] == f"{canh} · Ván 2"
     assert "PIN" not in page.content.decode() and token.pin not in [r["who"] for r in shown]
 
 
@@ -166,3 +177,27 @@ def test_the_event_trail_costs_a_fixed_number_of_queries(seated, people, django_
         entries = event_audit(event, limit=50)
     assert [e.who for e in entries if e.action.startswith("Ghi ván")] == ["mã ghi điểm chiếu 2"] * 3 + [
         "mã ghi điểm chiếu 1"] * 3
+
+
+def test_the_organisers_page_actions_are_recorded_with_who_did_them(client, people):
+    """Registering, checking in, withdrawing, revoking a table's token and closing a table from
+    the organiser's pages: the trail names the organiser for each."""
+    event = small_event(people)
+    client.force_login(people.organiser)
+    for name in FIVE:
+        assert client.post(f"/giai/{event.slug}/quan-ly/dang-ky/",
+                           {"name": name, "team": "Giáp Đông", "check_in": "on"}).status_code == 200
+    round_seat(event=event, method="random", seed=11, created_by=people.organiser)
+    late = registration_add(event=event, name="Người đến muộn")
+    assert client.post(f"/giai/{event.slug}/quan-ly/diem-danh/{late.pk}/").status_code == 200
+    assert client.post(f"/giai/{event.slug}/quan-ly/rut/{late.pk}/").status_code == 200
+    table = Table.objects.get(event=event)
+    token = token_issue(table=table, label="cô Hoa", created_by=people.organiser)
+    assert client.post(f"/giai/{event.slug}/chieu/{table.pk}/ma-ghi/{token.pk}/thu-hoi/").status_code in (200, 302)
+    assert client.post(f"/giai/{event.slug}/chieu/{table.pk}/dong/").status_code in (200, 302)
+
+    who = {e.action: e.who for e in event_audit(event, limit=100)}
+    assert who["Đăng ký An"] == who["Điểm danh An"] == "Lan Trần"
+    assert who["Đăng ký Người đến muộn"] == "—"  # registered by a service call outside any request
+    assert who["Điểm danh Người đến muộn"] == who["Rút Người đến muộn khỏi giải"] == "Lan Trần"
+    assert who["Thu hồi mã ghi điểm cô Hoa"] == who["Đóng chiếu"] == "Lan Trần"

@@ -118,6 +118,15 @@ class Registration(models.Model):
     token = models.CharField("mã điểm danh", max_length=40, unique=True, default=new_token)
     checked_in_at = models.DateTimeField("điểm danh lúc", null=True, blank=True)
     created_at = models.DateTimeField("đăng ký lúc", auto_now_add=True)
+    #: Who registered, checked in and withdrew the player (None: nobody signed in, e.g. the
+    #: player's own check-in link, or before these were recorded).
+    registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người đăng ký", null=True, blank=True,
+                                      on_delete=models.SET_NULL, related_name="+")
+    checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người điểm danh", null=True,
+                                      blank=True, on_delete=models.SET_NULL, related_name="+")
+    withdrawn_at = models.DateTimeField("rút lúc", null=True, blank=True)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người cho rút", null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
     #: The event's :attr:`Event.ledger_seq` at the registration's last change the standings read.
     changed_seq = models.BigIntegerField("đổi ở lần sổ thay đổi số", default=0)
 

@@ -60,6 +60,8 @@ class Table(models.Model):
     ends_at = models.DateTimeField("hết giờ lúc", null=True, blank=True)
     #: Closed by the organiser (every canh settled up): no more ván.
     closed_at = models.DateTimeField("đóng lúc", null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người đóng", null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         verbose_name = "chiếu"
@@ -126,6 +128,8 @@ class ScorekeeperToken(models.Model):
     )
     created_at = models.DateTimeField("cấp lúc", auto_now_add=True)
     revoked_at = models.DateTimeField("thu hồi lúc", null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người thu hồi", null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         verbose_name = "mã ghi điểm"

@@ -1,5 +1,5 @@
 """An event's audit trail (nhật ký) for its organisers: the event created and its options changed,
-organisers added and removed, roles granted and revoked, registrations and check-ins, rounds
+organisers added and removed, roles granted and revoked, registrations, check-ins and withdrawals, rounds
 seated, tables closed, scorekeeper tokens issued and revoked, and the trail of every canh played
 at its tables (ván entered, corrected, confirmed, rejected; settle-ups), merged newest first.
 
@@ -160,17 +160,22 @@ def _role_entries(event: Event, n: int) -> list[AuditEntry]:
 
 
 def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
-    regs = Registration.objects.filter(event=event).select_related("player")
+    regs = Registration.objects.filter(event=event).select_related(
+        "player", "registered_by", "checked_in_by", "withdrawn_by")
     out = []
     for reg in regs.order_by("-created_at", "-id")[:n]:
         notes = [reg.team] if reg.team else []
         if reg.status == RegistrationStatus.WITHDRAWN:
             notes.append("hiện đã rút khỏi giải")
-        out.append(AuditEntry(reg.created_at, NOBODY, f"Đăng ký {reg.player.name}", reg.player.name,
-                              " · ".join(notes), (8, reg.pk)))
-    out += [AuditEntry(reg.checked_in_at, NOBODY, f"Điểm danh {reg.player.name}", reg.player.name,  # type: ignore[arg-type]
-                       reg.team, (9, reg.pk))
+        out.append(AuditEntry(reg.created_at, person(reg.registered_by), f"Đăng ký {reg.player.name}",
+                              reg.player.name, " · ".join(notes), (8, reg.pk)))
+    # No one for a check-in through the player's own link (the QR code at the gate).
+    out += [AuditEntry(reg.checked_in_at, person(reg.checked_in_by), f"Điểm danh {reg.player.name}",  # type: ignore[arg-type]
+                       reg.player.name, reg.team, (9, reg.pk))
             for reg in regs.filter(checked_in_at__isnull=False).order_by("-checked_in_at", "-id")[:n]]
+    out += [AuditEntry(reg.withdrawn_at, person(reg.withdrawn_by), f"Rút {reg.player.name} khỏi giải",  # type: ignore[arg-type]
+                       reg.player.name, reg.team, (14, reg.pk))
+            for reg in regs.filter(withdrawn_at__isnull=False).order_by("-withdrawn_at", "-id")[:n]]
     return out
 
 
@@ -188,13 +193,14 @@ def _play_entries(event: Event, n: int) -> list[AuditEntry]:
         who = next((person(t.sitting.created_by) for t in tables if t.sitting.created_by_id), NOBODY)
         out.append(AuditEntry(r.created_at, who, f"Xếp chỗ vòng {r.number}", f"Vòng {r.number}",
                               f"{r.get_method_display()} · {len(tables)} chiếu", (10, r.pk)))
-    closed = Table.objects.filter(event=event, closed_at__isnull=False).select_related("round")
-    out += [AuditEntry(t.closed_at, NOBODY, "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
+    closed = Table.objects.filter(event=event, closed_at__isnull=False).select_related("round", "closed_by")
+    out += [AuditEntry(t.closed_at, person(t.closed_by), "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
             for t in closed.order_by("-closed_at", "-id")[:n]]
-    tokens = ScorekeeperToken.objects.filter(table__event=event).select_related("created_by", "table__round")
+    tokens = ScorekeeperToken.objects.filter(table__event=event).select_related("created_by", "revoked_by",
+                                                                                 "table__round")
     out += [AuditEntry(t.created_at, person(t.created_by), f"Cấp mã ghi điểm {_token_name(t)}", _table_name(t.table),
                        "", (12, t.pk)) for t in tokens.order_by("-created_at", "-id")[:n]]
-    out += [AuditEntry(t.revoked_at, NOBODY, f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
+    out += [AuditEntry(t.revoked_at, person(t.revoked_by), f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
                        _table_name(t.table), "", (13, t.pk))
             for t in tokens.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:n]]
     return out

@@ -14,7 +14,7 @@ from scoring.engine.games import get_game
 from scoring.engine.rules import RuleSet
 from scoring.engine.settlement import initial_state
 from scoring.models import Player
-from scoring.services.people import player_create
+from scoring.services.people import acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.text import vi_slugify
 from tournaments.lunar import lunar_label
@@ -131,7 +131,7 @@ def event_finish(*, event: Event) -> Event:
 
 @transaction.atomic
 def registration_add(
-    *, event: Event, name: str = "", player: Player | None = None, team: str = ""
+    *, event: Event, name: str = "", player: Player | None = None, team: str = "", by: User | None = None
 ) -> Registration:
     """Register a player (an existing one, or a new one by name) with their village/hamlet/team.
 
@@ -150,32 +150,34 @@ def registration_add(
     if earlier is not None:
         if earlier.status != RegistrationStatus.WITHDRAWN:
             raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.")
-        earlier.status, earlier.checked_in_at, earlier.team = RegistrationStatus.REGISTERED, None, team
-        earlier.save(update_fields=["status", "checked_in_at", "team"])
+        earlier.status, earlier.checked_in_at, earlier.checked_in_by, earlier.team = (
+            RegistrationStatus.REGISTERED, None, None, team)
+        earlier.registered_by = acting_user(by)
+        earlier.save(update_fields=["status", "checked_in_at", "checked_in_by", "team", "registered_by"])
         ledger_changed(event.pk, registrations=[earlier.pk])
         return earlier
     try:
         with transaction.atomic():
-            reg = Registration.objects.create(event=event, player=player, team=team)
+            reg = Registration.objects.create(event=event, player=player, team=team, registered_by=acting_user(by))
     except IntegrityError:
         raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.") from None
     ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
     return reg
 
 
-def _check_in(reg: Registration) -> Registration:
+def _check_in(reg: Registration, by: User | None = None) -> Registration:
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
-        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now()
+        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now(), checked_in_by=acting_user(by)
     )
-    reg.refresh_from_db(fields=["status", "checked_in_at"])
+    reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by"])
     return reg
 
 
-def check_in(*, registration: Registration) -> Registration:
-    """Check a player in (by an organiser). Checking in twice changes nothing."""
-    return _check_in(registration)
+def check_in(*, registration: Registration, by: User | None = None) -> Registration:
+    """Check a player in (by an organiser: ``by``). Checking in twice changes nothing."""
+    return _check_in(registration, by)
 
 
 def check_in_by_token(*, token: str) -> Registration:
@@ -187,9 +189,11 @@ def check_in_by_token(*, token: str) -> Registration:
 
 
 @transaction.atomic
-def registration_withdraw(*, registration: Registration) -> Registration:
-    """Withdraw a player: no longer seated in later rounds (points already won stay)."""
-    Registration.objects.filter(pk=registration.pk).update(status=RegistrationStatus.WITHDRAWN)
+def registration_withdraw(*, registration: Registration, by: User | None = None) -> Registration:
+    """Withdraw a player: no longer seated in later rounds (points already won stay). Withdrawing
+    twice changes nothing (the first time and person are kept)."""
+    Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
+        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by))
     ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them
-    registration.refresh_from_db(fields=["status"])
+    registration.refresh_from_db(fields=["status", "withdrawn_at", "withdrawn_by"])
     return registration

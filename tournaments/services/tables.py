@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from scoring.engine.errors import EngineError
 from scoring.models import Player, Seat, Van
+from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_open, sitting_settle_up
 from tournaments.models import Event, Registration, RegistrationStatus, RoundFormat, Table, TableSitting
 from tournaments.services.leaderboard import ledger_changed
@@ -102,7 +103,8 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
             if c.sitting.ended_at is None:
                 sitting_settle_up(sitting=c.sitting_id, settled_by=closed_by, idempotency_key=None)
         the_table.closed_at = timezone.now()
-        the_table.save(update_fields=["closed_at"])
+        the_table.closed_by = acting_user(closed_by)
+        the_table.save(update_fields=["closed_at", "closed_by"])
         ledger_changed(the_table.event_id, sittings=[c.sitting_id for c in canh])
     return the_table
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 from scoring.engine.errors import EngineError
 from scoring.models import AccessThrottle
 from scoring.services import throttle
+from scoring.services.people import acting_user
 from tournaments.models import ScorekeeperToken, Table, new_pin
 
 __all__ = [
@@ -61,10 +62,11 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
                                            created_by=created_by)
 
 
-def token_revoke(*, token: ScorekeeperToken) -> ScorekeeperToken:
+def token_revoke(*, token: ScorekeeperToken, revoked_by: User | None = None) -> ScorekeeperToken:
     """Revoke the token (at once, for every device that used it). Revoking twice changes nothing."""
-    ScorekeeperToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
-    token.refresh_from_db(fields=["revoked_at"])
+    ScorekeeperToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now(), revoked_by=acting_user(revoked_by))
+    token.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return token
 
 

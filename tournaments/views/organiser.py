@@ -80,9 +80,10 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     error = None
     if form.is_valid():
         try:
-            reg = registration_add(event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"])
+            reg = registration_add(event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"],
+                                   by=request.user)
             if form.cleaned_data["check_in"]:
-                check_in(registration=reg)
+                check_in(registration=reg, by=request.user)
         except EngineError as exc:
             error = exc.message
     else:
@@ -96,7 +97,7 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
     reg = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=reg_id)
     error = None
     try:
-        action(registration=reg)
+        action(registration=reg, by=request.user)
     except EngineError as exc:
         error = exc.message
     return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),

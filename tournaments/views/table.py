@@ -233,7 +233,7 @@ def token_end(request: HttpRequest, slug: str, table_id: int, token_id: int) -> 
     token = get_object_or_404(ScorekeeperToken, table=table, pk=token_id)
 
     def action() -> str:
-        token_revoke(token=token)
+        token_revoke(token=token, revoked_by=request.user)
         return f"Đã thu hồi mã {token.pin}: thiết bị dùng mã này không ghi được nữa."
 
     return _act(request, table, action)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from scoring.engine.games import GameSlug
 from scoring.models import Club, Player, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
-from scoring.services.people import Written
+from scoring.services.people import Written, acting_user
 from scoring.services.sittings import sitting_open, van_record
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
@@ -49,8 +49,7 @@ def open_for_play(table: FestivalTable) -> None:
         raise ConsoleError("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa.")
 
 
-def _user(user: User | None) -> User | None:
-    return user if user is not None and user.is_authenticated else None
+_user = acting_user
 
 
 def _check_sitting(sitting: Sitting) -> None:
