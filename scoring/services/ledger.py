@@ -63,7 +63,14 @@ def sitting_table(sitting: Sitting) -> Table:
 
 
 def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
-    """The sitting's seats by account name, in seat order."""
+    """The sitting's seats by account name, in seat order: kept with the stored state (a sitting's
+    seats never change once it is open), else read."""
+    kept = (sitting.state_snapshot or {}).get("seats")
+    if kept:
+        fields = [f.attname for f in Seat._meta.concrete_fields]
+        rows = ({"id": pk, "sitting_id": sitting.pk, "player_id": player, "position": position, "name": name}
+                for pk, name, position, player in kept)
+        return {row["name"]: Seat.from_db(sitting._state.db, fields, [row[f] for f in fields]) for row in rows}
     return {seat.name: seat for seat in sitting.seats.order_by("position")}
 
 
@@ -121,9 +128,11 @@ def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[l
     return ids, fold(sitting, records, table=table, names=names).state
 
 
-def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState) -> None:
-    """Keep ``state`` as the snapshot after the current ván ``ids`` (see :func:`state_after`)."""
-    snapshot = {"van": list(ids), "state": state.to_json()}
+def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats: Mapping[str, Seat]) -> None:
+    """Keep ``state`` as the snapshot after the current ván ``ids`` (see :func:`state_after`), with
+    the sitting's seats (see :func:`seats_by_name`)."""
+    snapshot = {"van": list(ids), "state": state.to_json(),
+                "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()]}
     Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
     sitting.state_snapshot = snapshot
 

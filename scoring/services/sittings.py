@@ -215,7 +215,7 @@ def van_record(
         post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)
-        store_state(s, [*ids, van.pk], settled.state)
+        store_state(s, [*ids, van.pk], settled.state, seats)
         _announce(s.pk, "van_record")
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).

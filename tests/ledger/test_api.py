@@ -159,6 +159,24 @@ def test_reading_a_sitting_takes_the_same_queries_however_many_van(
         client.get(f"/api/v1/sittings/{pk}")
 
 
+@pytest.mark.parametrize("n_van", [2, 12])
+def test_recording_a_van_takes_the_same_statements_however_many_came_before(
+    django_assert_num_queries: Any, n_van: int, keeper: Any
+) -> None:
+    client = APIClient()
+    client.force_authenticate(keeper)
+    pk = open_via_api(client)
+    for seq in range(1, n_van):
+        post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
+    # The permission's read of the sitting; the savepoint (a transaction outside tests); the row
+    # lock; the idempotency key; the current ván ids (the seats come with the stored state); the
+    # ván, its ledger transaction, its postings; the stored state; the key; the savepoint's end.
+    # The answer is built from what was posted: nothing read back, no earlier ván replayed.
+    with django_assert_num_queries(11):
+        answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
+    assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
+
+
 TOM_HAND = "7v 3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v oc 4s 5s 6s 1m"
 
 
