@@ -22,6 +22,7 @@ from scoring.reports.data import local
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
+from scoring.selectors.ledger import user_name
 from tournaments import models as tm
 from tournaments.exports import standings_table, statement_table
 from tournaments.models import Event, Round, RoundFormat, Table
@@ -145,10 +146,6 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _username(user: Any) -> str | None:
-    return user.get_username() if user is not None else None
-
-
 def event_backup(event: Event) -> dict[str, Any]:
     """The whole event in the backup format: the event, its people, rounds, tables, every sitting
     with its ván and ledger, and the rule sets they were scored under."""
@@ -165,8 +162,8 @@ def event_backup(event: Event) -> dict[str, Any]:
         "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
                            "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
-                           "registered_by": _username(r.registered_by), "checked_in_by": _username(r.checked_in_by),
-                           "withdrawn_by": _username(r.withdrawn_by)} for r in regs],
+                           "registered_by": user_name(r.registered_by), "checked_in_by": user_name(r.checked_in_by),
+                           "withdrawn_by": user_name(r.withdrawn_by)} for r in regs],
         "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
                     "tables": [{"number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at)}
                                for t in r.tables.all()]} for r in rounds],

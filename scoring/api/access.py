@@ -29,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
 from scoring.api.schemas import ContractSchema
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
@@ -46,8 +47,6 @@ CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống g
                "rồi gửi lại.")
 NOT_ALLOWED = "Bạn không có quyền làm việc này."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
-BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
-NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem /api/docs/."
 REFUSALS = {
     VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
           "chiếu và ban tổ chức mới xem được.",

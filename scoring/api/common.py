@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from scoring.api.schemas import ContractSchema
 from scoring.engine.errors import EngineError
 
-__all__ = ["ERROR_EXAMPLE", "ContractView", "contract_response"]
+__all__ = ["BAD_MEDIA", "ERROR_EXAMPLE", "NO_SUCH_METHOD", "ContractView", "contract_response"]
 
 
 def contract_response(request: Request, handler: Callable[[Any], Any]) -> Response:
@@ -27,6 +27,9 @@ def contract_response(request: Request, handler: Callable[[Any], Any]) -> Respon
 
 
 ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là 'tom'?"}
+#: Refusals every JSON API view answers the same way (the contracts here, the sổ điểm's API).
+BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
+NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem /api/docs/."
 
 
 def _bad_json(exc: exceptions.ParseError) -> str:
@@ -49,9 +52,8 @@ class ContractView(APIView):
         if isinstance(exc, exceptions.ParseError):
             return Response({"error": _bad_json(exc)}, status=status.HTTP_400_BAD_REQUEST)
         if isinstance(exc, exceptions.UnsupportedMediaType):
-            return Response({"error": "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."},
-                            status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
+            return Response({"error": BAD_MEDIA}, status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         if isinstance(exc, exceptions.MethodNotAllowed):
-            return Response({"error": f"Địa chỉ này không nhận phương thức {self.request.method}: xem /api/docs/."},
+            return Response({"error": NO_SUCH_METHOD.format(method=self.request.method)},
                             status=status.HTTP_405_METHOD_NOT_ALLOWED)
         return super().handle_exception(exc)

@@ -30,7 +30,7 @@ from scoring.permissions import visible_sittings
 from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
-from scoring.services.people import Written
+from scoring.services.people import Written, acting_user
 
 __all__ = [
     "BalancesView",
@@ -47,7 +47,7 @@ __all__ = [
 
 
 def _user(request: Request) -> Any:
-    return request.user if request.user and request.user.is_authenticated else None
+    return acting_user(request.user)
 
 
 def _error(message: str, code: int, **extra: Any) -> Response:

@@ -18,7 +18,12 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema_field,
+)
 from rest_framework import serializers as s
 
 from scoring.engine.games import GameSlug
@@ -197,7 +202,6 @@ Conflict = shape("Conflict", {"error": s.CharField(),
 # -- requests ------------------------------------------------------------------------------------------
 
 
-
 def name() -> s.CharField:
     return s.CharField(required=False, allow_null=True, allow_blank=True, help_text="Tên một người ngồi trong canh")
 
@@ -255,7 +259,5 @@ WHY = {
 
 def answers(ok: Mapping[int, Any], *codes: int) -> dict[int, Any]:
     """``responses=`` of an operation: its success answer(s), then each refusal it can answer."""
-    from drf_spectacular.utils import OpenApiResponse
-
     refusals = {code: OpenApiResponse(Conflict if code == 409 else Error, description=WHY[code]) for code in codes}
     return {**ok, **refusals}

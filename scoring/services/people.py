@@ -21,14 +21,14 @@ T = TypeVar("T")
 class Written(Generic[T]):
     """A write's object and its answer (``answer.replayed``: an idempotent repeat, nothing written).
 
-    ``obj`` is the object itself, or a function that reads it back (called once, when ``obj`` is
-    first asked for: the API answers from ``answer`` alone and never pays for it)."""
+    Without ``obj``, ``load`` reads it back, once, when ``obj`` is first asked for (the API answers
+    from ``answer`` alone and never pays for it)."""
 
     __slots__ = ("_load", "_obj", "answer")
 
-    def __init__(self, obj: T | Callable[[], T], answer: Answer) -> None:
-        self._obj: T | None = None if callable(obj) else obj
-        self._load = obj if callable(obj) else None
+    def __init__(self, obj: T | None, answer: Answer, *, load: Callable[[], T] | None = None) -> None:
+        self._obj = obj
+        self._load = load
         self.answer = answer
 
     @property

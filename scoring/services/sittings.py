@@ -224,8 +224,8 @@ def van_record(
 
     answer = run_once(key=idempotency_key, operation="van_record", target=pk,
                       payload={"seq": seq, "record": record, "cards": cards or ""}, action=action, lock=lock)
-    if answer.replayed or "van" not in box:
-        return Written(lambda: Van.objects.get(pk=answer.body["van"]["id"]), answer)
+    if answer.replayed:  # answered from the key: this call wrote nothing
+        return Written(None, answer, load=lambda: Van.objects.get(pk=answer.body["van"]["id"]))
     return Written(box["van"], answer)
 
 

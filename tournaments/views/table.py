@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
 from scoring.selectors.rules import chips
+from scoring.services.people import acting_user
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
 from tournaments.permissions import SESSION_TOKENS, session_token_tables
 from tournaments.qr import qr_svg
@@ -90,7 +91,7 @@ def _record(request: HttpRequest, table: Table) -> str | None:
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
         return "Thiếu số ván; hãy tải lại trang."
-    user = request.user if request.user.is_authenticated else None
+    user = acting_user(request.user)
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
                          entered_by=user, sitting=sitting)

@@ -21,6 +21,7 @@ from scoring.engine.settlement import parse_van
 from scoring.models import Sitting
 from scoring.permissions import can
 from scoring.selectors.rules import chips
+from scoring.services.people import acting_user
 from scoring.services.sittings import van_preview
 from scoring.services.van import check_cards
 from scoring.views.accounts import denied, to_login
@@ -104,8 +105,7 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 
 def user_of(request: HttpRequest) -> Any:
-    user = getattr(request, "user", None)
-    return user if user is not None and user.is_authenticated else None
+    return acting_user(getattr(request, "user", None))
 
 
 def new_key() -> str:

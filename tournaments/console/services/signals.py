@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from scoring.services.idempotency import Answer, check_key, run_once
-from scoring.services.people import Written
+from scoring.services.people import Written, acting_user
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.catalogue import SIGNALS, TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEvent, SignalKind
@@ -89,7 +89,7 @@ def signal_send(
         open_for_play(t)
         event = box["event"] = SignalEvent.objects.create(
             table=t, van_seq=t.van_seq, seat=the_seat, signal=the_signal, noc_left=t.noc_left,
-            created_by=by if by is not None and by.is_authenticated else None, idempotency_key=key or "",
+            created_by=acting_user(by), idempotency_key=key or "",
         )
         names = seat_names(t)
         body = signal_json(event, names)

@@ -49,9 +49,6 @@ def open_for_play(table: FestivalTable) -> None:
         raise ConsoleError("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa.")
 
 
-_user = acting_user
-
-
 def _check_sitting(sitting: Sitting) -> None:
     if sitting.game != GAME or sitting.seats.count() != SEATS:
         raise ConsoleError("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi.")
@@ -82,13 +79,13 @@ def table_open(
             if len(players) != SEATS:
                 raise ConsoleError(f"Tổ Tôm Điếm cần đúng {SEATS} người chơi (nhận được {len(players)}).")
             sitting = sitting_open(game=GAME, rules=rules, mode=mode, players=list(players), title=name,
-                                   club=club, created_by=_user(created_by), idempotency_key=idempotency_key).obj
+                                   club=club, created_by=acting_user(created_by), idempotency_key=idempotency_key).obj
             found = FestivalTable.objects.filter(sitting=sitting).first()
             if found is not None:  # an idempotent repeat of the same opening
                 return found
         return FestivalTable.objects.create(
             sitting=sitting, event_table=event_table, name=name or str(sitting), trung_quan=trung_quan,
-            created_by=_user(created_by), van_seq=sitting_state_json(sitting)["next_seq"],
+            created_by=acting_user(created_by), van_seq=sitting_state_json(sitting)["next_seq"],
             noc_left=initial_noc(sitting.game),
         )
 
@@ -185,7 +182,7 @@ def van_finish(
     with transaction.atomic():
         t = locked(table)
         written = van_record(sitting=t.sitting_id, seq=seq, record=record, idempotency_key=idempotency_key,
-                             entered_by=_user(by))
+                             entered_by=acting_user(by))
         if written.answer.replayed:
             return written
         body = written.answer.body
