@@ -33,6 +33,7 @@ from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
 from scoring.api.schemas import ContractSchema
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
+from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
 
@@ -84,7 +85,7 @@ class CanKeepScore(BasePermission):
         if need == SIGNED_IN:
             return signed_in(request)
         pk = view.kwargs.get("pk")
-        sitting = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
+        sitting = rows.select_one(Sitting, where={"pk": pk}, related=["rules", "club", "created_by"])
         if sitting is None:
             if not signed_in(request):
                 return False

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 
 from scoring.engine.errors import EngineError
 from scoring.models import IdempotencyKey
+from scoring.services import rows
 
 __all__ = [
     "Answer",
@@ -73,7 +74,7 @@ def request_hash(operation: str, target: Any, payload: Any) -> str:
 
 
 def _stored(key: str, operation: str, digest: str) -> Answer | None:
-    row = IdempotencyKey.objects.filter(key=key).first()
+    row = rows.select_one(IdempotencyKey, where={"key": key})
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -117,9 +118,9 @@ def run_once(
                 answer = action()
                 answer = Answer(answer.status, _plain_json(answer.body))
                 if key is not None:
-                    IdempotencyKey.objects.create(
+                    rows.insert([IdempotencyKey(
                         key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
-                    )
+                    )])
                 return answer
         except IntegrityError:
             # Lost a race on the key's unique index: answer from the winner's row.

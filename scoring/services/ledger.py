@@ -39,6 +39,7 @@ from scoring.models import (
     TransactionKind,
     Van,
 )
+from scoring.services import rows
 
 __all__ = [
     "Fold",
@@ -120,7 +121,8 @@ def fold(
 def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
-    ids = list(sitting.van.filter(is_current=True).order_by("seq").values_list("id", flat=True))
+    ids = [pk for (pk,) in rows.values(
+        "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk])]
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:
         return ids, SittingState.from_json(snapshot["state"])
@@ -133,8 +135,7 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
     the sitting's seats (see :func:`seats_by_name`)."""
     snapshot = {"van": list(ids), "state": state.to_json(),
                 "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()]}
-    Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
-    sitting.state_snapshot = snapshot
+    rows.update(sitting, state_snapshot=snapshot)
 
 
 def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
@@ -182,9 +183,9 @@ def post_transfers(
     transfers = [t for t in transfers if t.amount]
     if not transfers:
         return None
-    txn = LedgerTransaction.objects.create(
+    [txn] = rows.insert([LedgerTransaction(
         sitting=sitting, van=van, kind=kind, reason=reason, created_by=created_by
-    )
+    )])
     postings = []
     for line, transfer in enumerate(transfers, start=1):
         for name, amount in ((transfer.from_, -transfer.amount), (transfer.to, transfer.amount)):
@@ -195,7 +196,7 @@ def post_transfers(
                     amount=amount, line=line, why=transfer.why,
                 )
             )
-    Posting.objects.bulk_create(postings)
+    rows.insert(postings)
     return txn
 
 

@@ -38,6 +38,7 @@ from scoring.selectors.ledger import (
     transfers_json,
     van_json,
 )
+from scoring.services import rows
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import (
     current_van,
@@ -88,7 +89,7 @@ def _announce(sitting_id: int, action: str) -> None:
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = Sitting.objects.select_for_update(of=("self",)).select_related("rules").filter(pk=pk).first()
+    found = rows.select_one(Sitting, where={"pk": pk}, related=["rules"], for_update=True)
     if found is None:
         raise EngineError(f"Không có canh bài số {pk}.")
     return found
@@ -207,11 +208,11 @@ def van_record(
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
         settled = settle_next(table, before, parsed)
-        van = Van.objects.create(
+        [van] = rows.insert([Van(
             sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
             status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards),
             **van_fields(parsed, settled, seats),
-        )
+        )])
         post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)

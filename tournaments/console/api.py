@@ -14,13 +14,14 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import schemas as sc
+from scoring.api.auth import TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from scoring.engine.errors import EngineError
 from scoring.models import Van
+from scoring.services import rows
 from scoring.services.people import Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
@@ -112,9 +113,10 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if WRAPPED.get() or action == "open":
         return
     # One canh per sitting (one-to-one): ordered by its key, not by the table's order (no join).
-    event_id = (TableSitting.objects.filter(sitting_id=sitting_id).order_by("pk")
-                .values_list("event_id", flat=True).first())
-    if event_id is None:
+    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s ORDER BY id LIMIT 1",
+                        [sitting_id])
+    if not found:
         return
+    event_id = found[0][0]
     with transaction.atomic():
         ledger_changed(event_id, sittings=[sitting_id])  # the recompute is asked for on commit
