@@ -126,42 +126,59 @@ _AS_IS: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(["CharField", "TextField", "SlugField"], (str, type(None))),
     "BooleanField": (bool, type(None)),
 }
-_INSERTS: dict[tuple[str, type[models.Model]], tuple[str, list[tuple[models.Field, tuple[type, ...]]]]] = {}
 
 
-def _insert_shape(model: type[models.Model]) -> tuple[str, list[tuple[models.Field, tuple[type, ...]]]]:
-    shape = (connection.vendor, model)
-    cached = _INSERTS.get(shape)
-    if cached is None:
+class _InsertShape:
+    """A model's INSERT, written once: its columns, how each value is prepared, and on
+    PostgreSQL (when every column is a plain scalar) the one-array-per-column ``UNNEST`` form,
+    whose text stays the same however many rows go in (so psycopg keeps it parsed)."""
+
+    def __init__(self, model: type[models.Model]) -> None:
         _plain(model)
         meta = model._meta
         qn = connection.ops.quote_name
-        fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+        self.fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
         # A foreign key is prepared by the field it points to (an integer key here).
-        kinds = [(f.target_field if f.is_relation else f).get_internal_type() for f in fields]
-        cached = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) VALUES ",
-                  [(f, _AS_IS.get(kind, ())) for f, kind in zip(fields, kinds, strict=True)])
-        _INSERTS[shape] = cached
-    return cached
+        kinds = [(f.target_field if f.is_relation else f).get_internal_type() for f in self.fields]
+        self.as_is = [_AS_IS.get(kind, ()) for kind in kinds]
+        self.head = f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in self.fields)}) "
+        self.returning = f" RETURNING {qn(meta.pk.column)}"
+        self.row = f"({', '.join(['%s'] * len(self.fields))})"
+        self.unnest = None
+        if connection.vendor == "postgresql" and all(self.as_is):
+            arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in self.fields)
+            self.unnest = f"{self.head}SELECT * FROM UNNEST({arrays}){self.returning}"
+
+    def prepare(self, obj: models.Model) -> list[Any]:
+        """The row's values for the database, as ``save()`` prepares them."""
+        row = []
+        for field, as_is in zip(self.fields, self.as_is, strict=True):
+            value = field.pre_save(obj, True)
+            row.append(value if type(value) in as_is else field.get_db_prep_save(value, connection))
+        return row
+
+
+_INSERTS: dict[tuple[str, type[models.Model]], _InsertShape] = {}
 
 
 def insert(objs: Iterable[M]) -> list[M]:
     """INSERT new instances of one model in one statement (``auto_now_add`` and defaults applied
-    as ``save()`` would); their primary keys are set. Returns them."""
+    as ``save()`` would); their primary keys are set, in order. Returns them."""
     objs = list(objs)
     if not objs:
         return objs
     model = type(objs[0])
-    prefix, fields = _insert_shape(model)
+    shape = _INSERTS.get((connection.vendor, model))
+    if shape is None:
+        shape = _INSERTS[(connection.vendor, model)] = _InsertShape(model)
     if not connection.features.can_return_rows_from_bulk_insert:
         return model.objects.bulk_create(objs)  # pragma: no cover (SQLite before 3.35)
-    row = f"({', '.join(['%s'] * len(fields))})"
-    sql = f"{prefix}{', '.join([row] * len(objs))} RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
-    params: list[Any] = []
-    for obj in objs:
-        for field, as_is in fields:
-            value = field.pre_save(obj, True)
-            params.append(value if type(value) in as_is else field.get_db_prep_save(value, connection))
+    prepared = [shape.prepare(obj) for obj in objs]
+    if shape.unnest is not None and len(objs) > 1:
+        sql, params = shape.unnest, [list(column) for column in zip(*prepared, strict=True)]
+    else:
+        sql = f"{shape.head}VALUES {', '.join([shape.row] * len(objs))}{shape.returning}"
+        params = [value for row in prepared for value in row]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         keys = cursor.fetchall()
