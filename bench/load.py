@@ -8,8 +8,9 @@ and runs ``--users`` concurrent users (50) spread over them, in interleaved chun
 
 * ``bare``: ``GET /api/v1/clubs``, the reference: a bare DRF view, one query on an empty table;
 * ``van``: ``POST /api/v1/sittings/<id>/van`` with an idempotency key, each user recording the
-  next ván of its own sitting (a new sitting every 40 ván): the engine's settlement, the
-  sitting's row lock, the idempotency key, the ledger's zero-sum, reversal and pot triggers;
+  next ván of its own sitting (a new sitting every 40 ván, opened before the run: the phase
+  times ván entry only): the engine's settlement, the sitting's row lock, the idempotency key,
+  the ledger's zero-sum, reversal and pot triggers;
 * ``board``: ``GET /giai/<slug>/``, the public scoreboard page, served from the stored leaderboard.
 
 Prints requests/s, p50/p95/p99 latency, error counts and the ratios to ``bare``, with the issue's
@@ -62,9 +63,11 @@ def _bench_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
     return bench_database(url, "bench_load", keep)
 
 
-def _seed() -> str:
+def _seed(users: int, sittings_each: int) -> tuple[str, list[list[int]]]:
     """Migrate; a public festival of 60 players, two rounds of 12 tables, 8 ván a table, its
-    leaderboard built. Returns the event's slug."""
+    leaderboard built; the scorekeeper's account and token; ``sittings_each`` open sittings for
+    each of the ``users`` (so the ván phase times ván entry only). Returns the event's slug and
+    each user's sittings."""
     import datetime as dt
 
     import django
@@ -99,9 +102,13 @@ def _seed() -> str:
     # processes inherit it from the environment.
     keeper = get_user_model().objects.create_user("thu-ky-do-tai")
     os.environ[TOKEN_ENV] = Token.objects.create(user=keeper).key
+    from scoring.services.sittings import sitting_open
+
+    sittings = [[sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=FIVE, created_by=keeper,
+                              idempotency_key=None).obj.pk for _ in range(sittings_each)] for _ in range(users)]
 
     connections.close_all()  # before the client processes fork
-    return event.slug
+    return event.slug, sittings
 
 
 def _record(rng: random.Random, names: list[str]) -> dict[str, Any]:
@@ -165,8 +172,9 @@ def _stop_servers(servers: list[tuple[subprocess.Popen[bytes], int, Path]]) -> N
 class User:
     """One phone: a keep-alive connection to its app server, its own sitting for ván entry."""
 
-    def __init__(self, port: int, slug: str, rng: random.Random) -> None:
+    def __init__(self, port: int, slug: str, rng: random.Random, sittings: list[int]) -> None:
         self.port, self.slug, self.rng = port, slug, rng
+        self.ready = list(sittings)  # opened before the run
         self.conn: http.client.HTTPConnection | None = None
         self.sitting = 0
         self.seq = 0
@@ -203,8 +211,11 @@ class User:
             return self.exchange("GET", BARE)
         if phase == "board":
             return self.exchange("GET", f"/giai/{self.slug}/")
-        if not self.sitting or self.seq >= VAN_PER_SITTING:
-            self.open_sitting()  # not measured: a new sitting every 40 ván
+        if not self.sitting or self.seq >= VAN_PER_SITTING:  # a new sitting every 40 ván
+            if self.ready:
+                self.sitting, self.seq = self.ready.pop(0), 0
+            else:
+                self.open_sitting()  # only if the ones opened before the run are used up
         body = {"seq": self.seq + 1, **_record(self.rng, FIVE)}
         status = self.exchange("POST", f"/api/v1/sittings/{self.sitting}/van", body,
                                {"Idempotency-Key": str(uuid.uuid4()), "Authorization": f"Token {os.environ[TOKEN_ENV]}"})
@@ -213,15 +224,15 @@ class User:
         return status
 
 
-def _client_process(ports: list[int], users: list[int], slug: str, schedule: list[tuple[str, float, float]],
-                    out: Any) -> None:
+def _client_process(ports: list[int], users: list[int], slug: str, sittings: list[list[int]],
+                    schedule: list[tuple[str, float, float]], out: Any) -> None:
     """Run ``users`` (indices) through the schedule; send back per-phase latencies and errors."""
     latencies: dict[str, list[float]] = {p: [] for p in PHASES}
     errors: dict[str, dict[str, int]] = {p: {} for p in PHASES}
     lock = threading.Lock()
 
     def run(index: int) -> None:
-        user = User(ports[index % len(ports)], slug, random.Random(index))
+        user = User(ports[index % len(ports)], slug, random.Random(index), sittings[index])
         mine: dict[str, list[float]] = {p: [] for p in PHASES}
         for phase, start, end in schedule:
             time.sleep(max(0.0, start - time.time()))
@@ -309,7 +320,9 @@ def main() -> None:
     database, drop = _bench_database(url, args.keep)
     os.environ["DATABASE_URL"] = database
     started = time.monotonic()
-    slug = _seed()
+    # Enough sittings for 200 ván/s spread over the users (more are opened in the run if needed).
+    each = max(1, -(-args.seconds * 200 // (args.users * VAN_PER_SITTING)))
+    slug, sittings = _seed(args.users, each)
     print(f"seeded in {time.monotonic() - started:.0f} s; starting {args.workers} app servers")
     served = database + (f"?conn_max_age={args.conn_max_age}" if args.conn_max_age else "")
     servers = _start_servers(served, args.workers, args.pool)
@@ -324,7 +337,7 @@ def main() -> None:
                 schedule.append((phase, begin, begin + args.chunk))
         queue: Any = mp.Queue()
         procs = [mp.Process(target=_client_process, args=(ports, list(range(c, args.users, args.clients)), slug,
-                                                         schedule, queue)) for c in range(args.clients)]
+                                                         sittings, schedule, queue)) for c in range(args.clients)]
         for p in procs:
             p.start()
         latencies: dict[str, list[float]] = {p: [] for p in PHASES}
