@@ -38,6 +38,9 @@ from scoring.services import rows
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
 
 PUBLIC, SIGNED_IN = "public", "signed_in"
+#: What :class:`CanKeepScore` reads with the sitting (the permission itself needs only its row):
+#: what a reading view shows, and the rule set a writing view settles with.
+READS, WRITES = ("rules", "club", "created_by"), ("rules",)
 #: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
 AUTHENTICATE = 'Token realm="so-tom", Session realm="so-tom"'
 
@@ -85,7 +88,8 @@ class CanKeepScore(BasePermission):
         if need == SIGNED_IN:
             return signed_in(request)
         pk = view.kwargs.get("pk")
-        sitting = rows.select_one(Sitting, where={"pk": pk}, related=["rules", "club", "created_by"])
+        related = getattr(view, "loads", {}).get(method, READS if method in SAFE_METHODS else WRITES)
+        sitting = rows.select_one(Sitting, where={"pk": pk}, related=related)
         if sitting is None:
             if not signed_in(request):
                 return False
@@ -118,6 +122,8 @@ class LedgerView(APIView):
     schema = LedgerSchema()
     #: What each HTTP method needs (PUBLIC, SIGNED_IN, VIEW, KEEP); unlisted methods: SIGNED_IN.
     needs: ClassVar[dict[str, str]] = {}
+    #: The related rows read with :attr:`sitting`, per method, where not READS / WRITES.
+    loads: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: The sitting of the URL, once :class:`CanKeepScore` let a VIEW / KEEP call through.
     sitting: Sitting
 

@@ -266,6 +266,7 @@ def _seq(value: Any) -> int:
 
 class VanListView(LedgerView):
     needs = {"GET": VIEW, "POST": KEEP}
+    loads = {"POST": ()}  # the service locks and reads the sitting itself
 
     @extend_schema(
         operation_id="van_list", summary="Các ván của canh bài (?all=1: cả các bản đã sửa)",
