@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench bench-load bench-leaderboard bench-display lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-load bench-van-cost bench-leaderboard bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -42,6 +42,9 @@ bench: deps
 
 bench-load: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py && $(PY) bench/load.py --pool 4'
+
+bench-van-cost: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/van_cost.py'
 
 bench-leaderboard: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/leaderboard.py'
