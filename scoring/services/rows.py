@@ -8,8 +8,8 @@ through the connection's cursor; a ván is a dozen statements, so the ORM was mo
 through Django's cursor (same connection, transaction, query log and test assertions), convert
 values both ways with the fields' own code (``get_db_prep_save``, the backend's and the field's
 converters: JSON, dates, booleans on SQLite) and build instances with ``Model.from_db``: the
-instances are the ORM's own. What they skip: ``save()`` overrides and ``pre_save`` /
-``post_save`` signals, so they are only for models that have neither (asserted on first use).
+instances are the ORM's own. What :func:`insert` skips: ``save()`` overrides and ``pre_save`` /
+``post_save`` signals, so it is only for models that have neither (asserted on first use).
 
 Used for PostgreSQL and SQLite alike (``RETURNING`` needs SQLite 3.35, Django's
 ``can_return_rows_from_bulk_insert``; without it :func:`insert` falls back to ``bulk_create``).
@@ -27,7 +27,9 @@ __all__ = ["insert", "select_one", "update", "values"]
 
 M = TypeVar("M", bound=models.Model)
 
-_SELECTS: dict[tuple[Any, ...], tuple[str, list[tuple[type[models.Model], list[str], list[Any]]]]] = {}
+#: One model of a SELECT: its class, attribute names, column converters, primary key's place.
+_Part = tuple[type[models.Model], list[str], list[Any], int]
+_SELECTS: dict[tuple[Any, ...], tuple[str, list[_Part]]] = {}
 _PLAIN: set[type[models.Model]] = set()
 
 
@@ -49,14 +51,14 @@ def _converters(field: models.Field, alias: str) -> tuple[list[Any], Any]:
 
 
 def _select_sql(model: type[models.Model], where: Sequence[str], related: Sequence[str],
-                for_update: bool) -> tuple[str, list[tuple[type[models.Model], list[str], list[Any]]]]:
+                for_update: bool) -> tuple[str, list[_Part]]:
     shape = (connection.vendor, model, tuple(where), tuple(related), for_update)
     cached = _SELECTS.get(shape)
     if cached is not None:
         return cached
     qn = connection.ops.quote_name
     meta = model._meta
-    parts: list[tuple[type[models.Model], list[str], list[Any]]] = []
+    parts: list[_Part] = []
     columns: list[str] = []
     joins: list[str] = []
     for alias, (kind, fk) in enumerate([(model, None), *((None, meta.get_field(name)) for name in related)]):
@@ -64,7 +66,8 @@ def _select_sql(model: type[models.Model], where: Sequence[str], related: Sequen
         table = f"t{alias}"
         fields = list(target._meta.concrete_fields)
         columns += [f"{table}.{qn(f.column)}" for f in fields]
-        parts.append((target, [f.attname for f in fields], [_converters(f, table) for f in fields]))
+        parts.append((target, [f.attname for f in fields], [_converters(f, table) for f in fields],
+                      fields.index(target._meta.pk)))
         if fk is not None:
             joins.append(f"LEFT OUTER JOIN {qn(target._meta.db_table)} {table} "
                          f"ON {table}.{qn(target._meta.pk.column)} = t0.{qn(fk.column)}")
@@ -95,13 +98,12 @@ def select_one(model: type[M], *, where: Mapping[str, Any], related: Sequence[st
         return None
     instances: list[models.Model | None] = []
     start = 0
-    for target, attnames, converters in parts:
+    for target, attnames, converters, pk_index in parts:
         values = list(row[start:start + len(attnames)])
         start += len(attnames)
         for i, (convs, col) in enumerate(converters):
             for convert in convs:
                 values[i] = convert(values[i], col, connection)
-        pk_index = attnames.index(target._meta.pk.attname)
         instances.append(None if values[pk_index] is None else target.from_db(connection.alias, attnames, values))
     found = instances[0]
     assert found is not None
@@ -190,9 +192,9 @@ def insert(objs: Iterable[M]) -> list[M]:
 
 
 def update(obj: models.Model, **changes: Any) -> None:
-    """UPDATE the named fields of ``obj``'s row (by primary key) and set them on ``obj``."""
+    """UPDATE the named fields of ``obj``'s row (by primary key) and set them on ``obj`` (like
+    ``QuerySet.update``, no ``save()`` and no signals)."""
     meta = type(obj)._meta
-    _plain(type(obj))
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in changes]
     sql = (f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "

@@ -112,9 +112,8 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     of an event's canh, bump the event's ledger number, stamp the canh, ask for a recompute."""
     if WRAPPED.get() or action == "open":
         return
-    # One canh per sitting (one-to-one): ordered by its key, not by the table's order (no join).
-    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s ORDER BY id LIMIT 1",
-                        [sitting_id])
+    # One canh per sitting (one-to-one, unique): its event without a join.
+    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
     if not found:
         return
     event_id = found[0][0]
