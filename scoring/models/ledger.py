@@ -51,9 +51,9 @@ class LedgerTransaction(models.Model):
         "self", verbose_name="đảo bút toán", on_delete=models.PROTECT, null=True, blank=True,
         related_name="reversed_by",
     )
-    created_by = models.ForeignKey(
+    created_by = models.ForeignKey(  # not indexed: see Van.winner
         settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+",
+        related_name="+", db_index=False,
     )
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
 
@@ -76,9 +76,11 @@ class LedgerTransaction(models.Model):
 class Posting(models.Model):
     transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="postings")
     #: Denormalised from the transaction so the database can check a sitting's pots cheaply.
-    sitting = models.ForeignKey(Sitting, on_delete=models.PROTECT, related_name="postings")
+    #: Indexed by ``scoring_posting_sitting_acct`` (sitting, account), which starts with it.
+    sitting = models.ForeignKey(Sitting, on_delete=models.PROTECT, related_name="postings", db_index=False)
     account = models.CharField("tài khoản", max_length=10, choices=Account.choices)
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings",
+                             db_index=False)  # not indexed: see Van.winner
     #: Signed: negative for the payer, positive for the payee.
     amount = models.IntegerField("số điểm")
     #: The transfer this posting belongs to (the payer's and the payee's share a line).

@@ -154,8 +154,13 @@ class Van(models.Model):
     seq = models.PositiveIntegerField("ván số")
     record = models.JSONField("ghi nhận")
     outcome = models.CharField("kết quả", max_length=12, choices=VanOutcome.choices)
+    # No index on winner, entered_by, confirmed_by (nor on the ledger's created_by and seat): no
+    # query looks ván up by them, and an index costs every ván's insert and every new database
+    # connection's first insert (docs/reliability.md, "Load"); deleting a user or a seat, which the
+    # PROTECT rules all but forbid, scans instead.
     winner = models.ForeignKey(
-        Seat, verbose_name="người ù", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Seat, verbose_name="người ù", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        db_index=False,
     )
     fault = models.CharField("lỗi", max_length=12, choices=VanFault.choices, blank=True)
     cuoc = models.JSONField("cước thực có", default=list, blank=True)
@@ -168,7 +173,7 @@ class Van(models.Model):
     kiem_bai = models.JSONField("kiểm bài", null=True, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+",
+        related_name="+", db_index=False,
     )
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
     is_current = models.BooleanField("bản hiện hành", default=True)
@@ -180,7 +185,7 @@ class Van(models.Model):
     status = models.CharField("xác nhận", max_length=10, choices=VanStatus.choices, default=VanStatus.NOT_NEEDED)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name="người xác nhận", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+",
+        related_name="+", db_index=False,
     )
     confirmed_at = models.DateTimeField("xác nhận lúc", null=True, blank=True)
 

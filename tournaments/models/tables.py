@@ -78,11 +78,13 @@ class Table(models.Model):
 class TableSitting(models.Model):
     """One canh played at a table in its round: a sitting of the ledger (canh 1, 2, …)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="canh")
+    #: Indexed by ``tournaments_canh_number_once`` (table, number), which starts with it.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="canh", db_index=False)
     sitting = models.OneToOneField(Sitting, verbose_name="canh bài", on_delete=models.PROTECT,
                                    related_name="event_canh")
-    #: Denormalised from the table: the event's sittings are one indexed look-up.
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    #: Denormalised from the table: the event's sittings are one indexed look-up (by
+    #: ``tournaments_canh_changed`` (event, changed_seq), which starts with it).
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", db_index=False)
     number = models.PositiveSmallIntegerField("canh số")
     #: The event's :attr:`Event.ledger_seq` at this canh's last change (a ván, a correction, a
     #: settle-up): the incremental leaderboard rebuilds the canh changed after its base.
