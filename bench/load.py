@@ -4,7 +4,8 @@ Creates a throwaway database next to the one ``DATABASE_URL`` names (it must be 
 a public festival (60 players, two rounds of 12 tables, 8 ván a table, its leaderboard built),
 starts ``--workers`` app servers (daphne, one process each, on their own ports: 3 by default)
 and runs ``--users`` concurrent users (50) spread over them, in interleaved chunks of
-``--chunk`` seconds, for ``--seconds`` (60) on each of:
+``--chunk`` seconds (``--gap`` seconds apart, for the requests in flight at a chunk's end to
+finish), for ``--seconds`` (60) on each of:
 
 * ``bare``: ``GET /api/v1/clubs``, the reference: a bare DRF view, one query on an empty table;
 * ``van``: ``POST /api/v1/sittings/<id>/van`` with an idempotency key, each user recording the
@@ -277,7 +278,7 @@ def _report(latencies: dict[str, list[float]], errors: dict[str, dict[str, int]]
             args: argparse.Namespace) -> None:
     rps = {p: len(latencies[p]) / seconds for p in PHASES}
     print(f"\nbench/load.py: {args.users} users, {args.workers} daphne workers, {seconds:.0f} s per endpoint "
-          f"(chunks of {args.chunk} s, interleaved), {os.cpu_count()} CPUs, PostgreSQL, "
+          f"(chunks of {args.chunk} s, interleaved, {args.gap:g} s apart), {os.cpu_count()} CPUs, PostgreSQL, "
           f"CONN_MAX_AGE={args.conn_max_age}, DATABASE_POOL_SIZE={args.pool}")
     print(f"{'endpoint':<34}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}{'× bare':>8}")
     labels = {"bare": f"bare DRF  GET {BARE}", "van": "ván entry POST …/van", "board": "scoreboard GET /giai/<slug>/"}
@@ -305,6 +306,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="daphne app server processes (3)")
     parser.add_argument("--clients", type=int, default=2, help="client processes running the users (2)")
     parser.add_argument("--chunk", type=int, default=10, help="seconds per interleaved chunk (10)")
+    parser.add_argument("--gap", type=float, default=3.0,
+                        help="seconds between chunks, for the requests in flight to finish (3)")
     parser.add_argument("--conn-max-age", type=int, default=0,
                         help="the app servers' CONN_MAX_AGE (0, the project's default: a connection per request; "
                              "Django does not support persistent connections under ASGI: use --pool)")
@@ -331,9 +334,12 @@ def main() -> None:
         chunks = max(1, args.seconds // args.chunk)
         t0 = time.time() + 3
         schedule = []
+        # A pause between chunks lets the requests still in flight at a chunk's end finish before
+        # the next endpoint's chunk starts (a ván answered 1.8 s after its chunk ended would
+        # otherwise be load during the scoreboard's first seconds).
         for i in range(chunks):
             for j, phase in enumerate(PHASES):
-                begin = t0 + (i * len(PHASES) + j) * args.chunk
+                begin = t0 + (i * len(PHASES) + j) * (args.chunk + args.gap)
                 schedule.append((phase, begin, begin + args.chunk))
         queue: Any = mp.Queue()
         procs = [mp.Process(target=_client_process, args=(ports, list(range(c, args.users, args.clients)), slug,
