@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine.games import GameSlug
-from scoring.models import Club, Player, Sitting, Van
+from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
 from scoring.services.people import Written, acting_user
 from scoring.services.sittings import sitting_open, van_record
@@ -18,6 +18,8 @@ from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
 from tournaments.console.selectors import cuoc_names, initial_noc, table_state
 from tournaments.console.services.errors import ConsoleError
+from tournaments.models import Table
+from tournaments.services.van import event_van_record
 
 __all__ = [
     "dealer_set",
@@ -140,12 +142,13 @@ def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
 def van_start(*, table: FestivalTable | int) -> FestivalTable:
     """Start the ván under way: full nọc, the dealer's turn, the timer running, last win cleared."""
     t = locked(table)
+    _follow_canh(t)
     open_for_play(t)
     t.noc_left = initial_noc(t.sitting.game)
     t.turn = t.dealer
     t.van_started_at = timezone.now()
     t.announcement = None
-    return _changed(t, ["noc_left", "turn", "van_started_at", "announcement"])
+    return _changed(t, [*FOLLOW_FIELDS, "announcement"])
 
 
 def _announcement(t: FestivalTable, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,6 +169,42 @@ def _announcement(t: FestivalTable, body: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _current_canh(t: FestivalTable) -> int:
+    """The sitting the table plays now: its event chiếu's current canh, else its own sitting."""
+    if t.event_table_id is None:
+        return t.sitting_id
+    return Table.objects.filter(pk=t.event_table_id).values_list("sitting_id", flat=True).get()
+
+
+def _seat_in(sitting_id: int, old_sitting_id: int, position: int | None) -> int | None:
+    """Where the player at ``position`` of the old canh sits in the new one."""
+    if position is None:
+        return None
+    player = Seat.objects.filter(sitting_id=old_sitting_id, position=position).values_list("player_id", flat=True)
+    return Seat.objects.filter(sitting_id=sitting_id, player_id__in=player).values_list(
+        "position", flat=True).first() or position
+
+
+#: What :func:`_follow_canh` changes.
+FOLLOW_FIELDS = ["sitting", "dealer", "turn", "van_seq", "noc_left", "van_started_at"]
+
+
+def _follow_canh(t: FestivalTable) -> bool:
+    """A table run for an event's chiếu (locked): when the chiếu has moved on to its next canh
+    (after this console's ván or the event's own scorekeeper's), play on there: the same players,
+    seated one place round, the one who held cái still holding it. Whether it moved."""
+    current = _current_canh(t)
+    if current == t.sitting_id:
+        return False
+    t.dealer = _seat_in(current, t.sitting_id, t.dealer)
+    t.sitting = Sitting.objects.get(pk=current)
+    t.van_seq = sitting_state_json(t.sitting)["next_seq"]
+    t.turn = t.dealer
+    t.noc_left = initial_noc(t.sitting.game)
+    t.van_started_at = None
+    return True
+
+
 def van_finish(
     *,
     table: FestivalTable | int,
@@ -173,16 +212,31 @@ def van_finish(
     record: Mapping[str, Any],
     by: User | None,
     idempotency_key: str | None,
+    sitting: int | None = None,
 ) -> Written[Van]:
     """Record the ván under way in the ledger (``van_record``) and announce it on the display.
 
     The winner (or, after a draw, the đầu kê) gets cái for the next ván (RULES.md §3). A repeat
     with the same key answers the first answer and changes nothing.
+
+    A table run for an event's chiếu records through the event (:func:`event_van_record`: the
+    round's ván count, the leaderboard) into the chiếu's current canh (``sitting``: the canh the
+    console showed; a stale one only replays), and follows the chiếu when it moves on to its next
+    canh: the same players, seated one place round, the winner still holding cái.
     """
+    with transaction.atomic():  # catch up with a canh the chiếu moved on to elsewhere (kept if refused below)
+        t = locked(table)
+        if _follow_canh(t):
+            _changed(t, FOLLOW_FIELDS)
     with transaction.atomic():
         t = locked(table)
-        written = van_record(sitting=t.sitting_id, seq=seq, record=record, idempotency_key=idempotency_key,
-                             entered_by=acting_user(by))
+        if t.event_table_id is None:
+            written = van_record(sitting=t.sitting_id, seq=seq, record=record, idempotency_key=idempotency_key,
+                                 entered_by=acting_user(by))
+        else:
+            written = event_van_record(table=t.event_table_id, seq=seq, record=record,
+                                       idempotency_key=idempotency_key, entered_by=acting_user(by),
+                                       sitting=sitting or t.sitting_id)
         if written.answer.replayed:
             return written
         body = written.answer.body
@@ -195,6 +249,7 @@ def van_finish(
         t.van_seq = body["sitting"]["next_seq"]
         t.noc_left = initial_noc(t.sitting.game)
         t.van_started_at = None
-        t.save(update_fields=["announcement", "dealer", "turn", "van_seq", "noc_left", "van_started_at"])
+        _follow_canh(t)
+        t.save(update_fields=[*FOLLOW_FIELDS, "announcement"])
         publish(t.pk, EventType.ANNOUNCE, {"announcement": t.announcement, "state": table_state(t)})
         return written

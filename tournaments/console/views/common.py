@@ -79,6 +79,7 @@ def van_form_context(table: FestivalTable, *, winner: int | None = None, hoa: bo
         "chips": chips(get_game(sitting.game), sitting.rules.rules()),
         "picked": picked or [],
         "seq": table.van_seq,
+        "canh": table.sitting_id,
         "key": uuid.uuid4().hex,
         "error": error,
     }

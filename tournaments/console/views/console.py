@@ -151,7 +151,8 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         try:
             services.van_finish(table=table, seq=intval(request.POST.get("seq")) or table.van_seq, record=record,
-                                by=request.user, idempotency_key=request.POST.get("key") or None)
+                                by=request.user, idempotency_key=request.POST.get("key") or None,
+                                sitting=intval(request.POST.get("canh")))
         except EngineError as exc:
             error = user_error(exc)
         else:
