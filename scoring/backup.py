@@ -175,7 +175,8 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
         name=e["name"], slug=e["slug"], kind=e["kind"], date=dt.date.fromisoformat(e["date"]),
         lunar_label=e["lunar_label"], game=e["game"], rules=restorer.snapshots[e["rules"]], mode=e["mode"],
         is_public=e["is_public"], round_format=e["round_format"], van_per_round=e["van_per_round"],
-        minutes_per_round=e["minutes_per_round"], tie_breaks=e["tie_breaks"], created_at=_when(e["created_at"]),
+        minutes_per_round=e["minutes_per_round"], van_per_sitting=e.get("van_per_sitting", 0),
+        tie_breaks=e["tie_breaks"], created_by=restorer.user(e.get("created_by")), created_at=_when(e["created_at"]),
         finished_at=_when(e.get("finished_at")), confirmation_required=bool(e.get("confirmation_required", False)),
         count_confirmed_only=bool(e.get("count_confirmed_only", False)),
     ))
@@ -188,17 +189,26 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
                                        registered_by=restorer.user(r.get("registered_by")),
                                        checked_in_by=restorer.user(r.get("checked_in_by")),
                                        withdrawn_by=restorer.user(r.get("withdrawn_by")))
-    canh = getattr(tm, "TableSitting", None)  # tables may play several canh
+    tables: dict[tuple[int, int], Any] = {}
     for r in e.get("rounds", []):
-        rnd = tm.Round.objects.create(event=event, number=r["number"], method=r["method"], remainder=r["remainder"],
-                                      seed=r["seed"], byes=r["byes"])
+        rnd = _insert(tm.Round(event=event, number=r["number"], method=r["method"], remainder=r["remainder"],
+                               seed=r["seed"], byes=r["byes"], created_at=_when(r.get("created_at")) or event.created_at))
         for t in r["tables"]:
             table = _insert(tm.Table(round=rnd, number=t["number"], sitting_id=t["sitting"], event=event,
-                                     started_at=_when(t["started_at"])))
-            if canh is not None:
-                played = t.get("canh") or [{"number": 1, "sitting": t["sitting"]}]
-                for c in played:
-                    canh.objects.create(table=table, sitting_id=c["sitting"], event=event, number=c["number"])
+                                     started_at=_when(t["started_at"]), ends_at=_when(t.get("ends_at")),
+                                     closed_at=_when(t.get("closed_at")), closed_by=restorer.user(t.get("closed_by"))))
+            tables[(rnd.number, table.number)] = table
+            for c in t.get("canh") or [{"number": 1, "sitting": t["sitting"]}]:  # files before canh were kept
+                tm.TableSitting.objects.create(table=table, sitting_id=c["sitting"], event=event, number=c["number"])
+            for k in t.get("tokens", []):
+                _insert(tm.ScorekeeperToken(
+                    table=table, secret=k["secret"], pin=k["pin"], label=k["label"],
+                    created_by=restorer.user(k.get("created_by")), created_at=_when(k["created_at"]),
+                    revoked_at=_when(k.get("revoked_at")), revoked_by=restorer.user(k.get("revoked_by"))))
+    for role in e.get("roles", []):
+        _insert(tm.EventRole(user=restorer.user(role["user"]), event=event, role=role["role"],
+                             table=tables[tuple(role["table"])] if role.get("table") else None,
+                             granted_by=restorer.user(role.get("granted_by")), created_at=_when(role["created_at"])))
     return event
 
 
@@ -226,6 +236,7 @@ def backup_restore(*, document: Mapping[str, Any]) -> Restored:
         if kind == "event":
             event = _restore_event(document["event"], restorer)
         _reset_sequences([Club, Player, Sitting, Van, LedgerTransaction])
+
     if event is not None:
         from tournaments.services.leaderboard import rebuild_leaderboard
 

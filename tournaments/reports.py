@@ -146,27 +146,49 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _table_backup(t: Table) -> dict[str, Any]:
+    return {
+        "number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at), "ends_at": _iso(t.ends_at),
+        "closed_at": _iso(t.closed_at), "closed_by": user_name(t.closed_by),
+        "canh": [{"number": c.number, "sitting": c.sitting_id} for c in sorted(t.canh.all(), key=lambda c: c.number)],
+        # The links and PINs handed to scorekeepers (revoked ones too), so a festival moved to
+        # another server mid-day keeps its phones working; the file is the organisers' only.
+        "tokens": [{"secret": k.secret, "pin": k.pin, "label": k.label, "created_by": user_name(k.created_by),
+                    "created_at": _iso(k.created_at), "revoked_at": _iso(k.revoked_at),
+                    "revoked_by": user_name(k.revoked_by)} for k in sorted(t.tokens.all(), key=lambda k: k.pk)],
+    }
+
+
 def event_backup(event: Event) -> dict[str, Any]:
-    """The whole event in the backup format: the event, its people, rounds, tables, every sitting
-    with its ván and ledger, and the rule sets they were scored under."""
+    """The whole event in the backup format: the event, its people and roles, rounds, tables (each
+    with its canh and scorekeeper links), every sitting with its ván and ledger, and the rule sets
+    they were scored under."""
     regs = list(event.registrations.select_related("player", "registered_by", "checked_in_by", "withdrawn_by")
                 .order_by("id"))
-    rounds = Round.objects.filter(event=event).prefetch_related("tables").order_by("number")
+    rounds = Round.objects.filter(event=event).prefetch_related(
+        "tables__closed_by", "tables__canh", "tables__tokens__created_by", "tables__tokens__revoked_by",
+    ).order_by("number")
+    roles = tm.EventRole.objects.filter(event=event).select_related("user", "granted_by", "table__round").order_by("pk")
     body = {"event": {
         "name": event.name, "slug": event.slug, "kind": event.kind, "date": event.date.isoformat(),
         "lunar_label": event.lunar_label, "game": event.game, "rules": event.rules.fingerprint, "mode": event.mode,
         "is_public": event.is_public, "round_format": event.round_format, "van_per_round": event.van_per_round,
-        "minutes_per_round": event.minutes_per_round, "tie_breaks": event.tie_breaks,
+        "minutes_per_round": event.minutes_per_round, "van_per_sitting": event.van_per_sitting,
+        "tie_breaks": event.tie_breaks,
         "confirmation_required": event.confirmation_required, "count_confirmed_only": event.count_confirmed_only,
         "organisers": list(event.organisers.values_list("username", flat=True)),
+        "created_by": user_name(event.created_by),
         "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
+        "roles": [{"user": user_name(r.user), "role": r.role, "granted_by": user_name(r.granted_by),
+                   "created_at": _iso(r.created_at),
+                   "table": [r.table.round.number, r.table.number] if r.table_id else None} for r in roles],
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
                            "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
                            "registered_by": user_name(r.registered_by), "checked_in_by": user_name(r.checked_in_by),
                            "withdrawn_by": user_name(r.withdrawn_by)} for r in regs],
         "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
-                    "tables": [{"number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at)}
-                               for t in r.tables.all()]} for r in rounds],
+                    "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}
+                   for r in rounds],
     }}
     return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
                            extra_rules=[event.rules])

@@ -12,16 +12,20 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from scoring.engine.errors import EngineError
 from scoring.models import IdempotencyKey, LedgerTransaction, Posting, Sitting, Van
 from scoring.selectors.ledger import balances, ledger_differences, sitting_history, van_list
 from scoring.services.review import van_confirm, van_reject
 from scoring.services.sittings import sitting_settle_up
 from tests.reliability.festival import festival, play, seat_names
 from tests.reliability.harness import figure
-from tournaments.models import Event, Leaderboard, Table
+from tournaments.models import Event, EventRole, Leaderboard, ScorekeeperToken, Table, TableSitting
 from tournaments.services.events import check_in, registration_add, registration_withdraw
 from tournaments.services.leaderboard import rebuild_leaderboard
+from tournaments.services.roles import role_grant
 from tournaments.services.rounds import round_seat
+from tournaments.services.tables import table_close
+from tournaments.services.tokens import token_for_secret, token_issue, token_revoke
 from tournaments.services.van import event_van_correct
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -107,3 +111,75 @@ def test_an_event_restored_into_an_empty_database_reads_back_equal(django_user_m
     with pytest.raises(CommandError, match="cơ sở dữ liệu trống"):
         call_command("event_import", str(backup))
     assert json.loads(backup.read_text())["format"] == "so-tom-backup"
+
+
+def _running_event(django_user_model: Any) -> Event:
+    """A festival mid-round: canh of 2 ván (table 1 on its third canh), table 2 closed by the
+    organiser, a scorekeeper for table 1 and a Trung Quân for the event, scorekeeper links (one
+    revoked)."""
+    organiser = django_user_model.objects.create_user("ban-to-chuc-hoi")
+    django_user_model.objects.create_user("thu-ky-chieu-1")
+    django_user_model.objects.create_user("trung-quan-hoi")
+    rng = random.Random(5)
+    event, (first, second) = festival(created_by=organiser, van_per_sitting=2, van_per_round=8)
+    event.organisers.add(organiser)
+    for _ in range(5):
+        first.refresh_from_db()
+        play(first, rng)
+    for _ in range(3):
+        second.refresh_from_db()
+        play(second, rng)
+    role_grant(event=event, username="thu-ky-chieu-1", role="ghi_diem", table=first, by=organiser)
+    role_grant(event=event, username="trung-quan-hoi", role="trung_quan", by=organiser)
+    token_issue(table=first, label="Điện thoại bác Tư", created_by=organiser)
+    token_revoke(token=token_issue(table=second, label="Máy cũ", created_by=organiser), revoked_by=organiser)
+    table_close(table=second, closed_by=organiser)
+    rebuild_leaderboard(event_id=event.pk, force=True)
+    return event
+
+
+def _running_picture(slug: str) -> dict[str, Any]:
+    """What the organiser's pages read about the event's tables, roles and links."""
+    event = Event.objects.get(slug=slug)
+    tables = Table.objects.filter(event=event).order_by("round__number", "number")
+    return {
+        "board": _picture(slug)["board"],
+        "event": (event.van_per_sitting, event.van_per_round, event.created_by.username, event.created_at),
+        "tables": [(t.round.number, t.number, t.sitting_id, t.started_at, t.ends_at, t.closed_at,
+                    t.closed_by.username if t.closed_by else None,
+                    list(TableSitting.objects.filter(table=t).order_by("number").values_list("number", "sitting_id")),
+                    list(ScorekeeperToken.objects.filter(table=t).order_by("created_at").values_list(
+                        "secret", "pin", "label", "created_by__username", "created_at", "revoked_at",
+                        "revoked_by__username")))
+                   for t in tables],
+        "roles": sorted(EventRole.objects.filter(event=event).values_list(
+            "user__username", "role", "table__number", "granted_by__username", "created_at")),
+        "sittings": {pk: balances(Sitting.objects.get(pk=pk)).to_dict()
+                     for pk in TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)},
+    }
+
+
+def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_links(
+    django_user_model: Any, tmp_path: Path
+) -> None:
+    event = _running_event(django_user_model)
+    before = _running_picture(event.slug)
+    assert [len(t[7]) for t in before["tables"]] == [3, 2]  # table 1 on canh 3; table 2 opened canh 2
+    backup = tmp_path / "giai-dang-choi.json"
+    call_command("event_export", event.slug, output=str(backup))
+
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
+
+    assert _running_picture(event.slug) == before
+    # The restored festival plays on: table 1's canh 3 takes its second ván, then canh 4 opens;
+    # the closed table takes none; the scorekeeper's link still lets the phone in.
+    table = Table.objects.get(event__slug=event.slug, round__number=1, number=1)
+    play(table, random.Random(6))
+    table.refresh_from_db()
+    assert TableSitting.objects.filter(table=table).count() == 4
+    closed = Table.objects.get(event__slug=event.slug, round__number=1, number=2)
+    with pytest.raises(EngineError):
+        play(closed, random.Random(7))
+    link = ScorekeeperToken.objects.get(table=table)
+    assert token_for_secret(table, link.secret) == link
