@@ -188,6 +188,7 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
                                        withdrawn_at=_when(r.get("withdrawn_at")),
                                        registered_by=restorer.user(r.get("registered_by")),
                                        checked_in_by=restorer.user(r.get("checked_in_by")),
+                                       checked_in_own_link=bool(r.get("checked_in_own_link", False)),
                                        withdrawn_by=restorer.user(r.get("withdrawn_by")))
     tables: dict[tuple[int, int], Any] = {}
     for r in e.get("rounds", []):

@@ -185,6 +185,7 @@ def event_backup(event: Event) -> dict[str, Any]:
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
                            "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
                            "registered_by": user_name(r.registered_by), "checked_in_by": user_name(r.checked_in_by),
+                           "checked_in_own_link": r.checked_in_own_link,
                            "withdrawn_by": user_name(r.withdrawn_by)} for r in regs],
         "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
                     "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}

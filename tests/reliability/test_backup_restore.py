@@ -20,7 +20,7 @@ from scoring.services.sittings import sitting_settle_up
 from tests.reliability.festival import festival, play, seat_names
 from tests.reliability.harness import figure
 from tournaments.models import Event, EventRole, Leaderboard, ScorekeeperToken, Table, TableSitting
-from tournaments.services.events import check_in, registration_add, registration_withdraw
+from tournaments.services.events import check_in, check_in_by_token, registration_add, registration_withdraw
 from tournaments.services.leaderboard import rebuild_leaderboard
 from tournaments.services.roles import role_grant
 from tournaments.services.rounds import round_seat
@@ -57,6 +57,8 @@ def _played_event(django_user_model: Any) -> Event:
     # A late arrival registered and checked in by the organiser, then withdrawn: who did each is kept.
     late = registration_add(event=event, name="Người đến muộn", team="Giáp Nam", by=organiser)
     registration_withdraw(registration=check_in(registration=late, by=organiser), by=organiser)
+    # Another checks in with their own QR code at the gate: the trail says so, not "—".
+    check_in_by_token(token=registration_add(event=event, name="Người tự điểm danh", by=organiser).token)
     rebuild_leaderboard(event_id=event.pk, force=True)
     return event
 
@@ -73,7 +75,7 @@ def _picture(slug: str) -> dict[str, Any]:
                   sorted(event.organisers.values_list("username", flat=True))),
         "registrations": sorted(event.registrations.values_list(
             "player_id", "player__name", "team", "status", "token", "checked_in_at", "withdrawn_at",
-            "registered_by__username", "checked_in_by__username", "withdrawn_by__username")),
+            "registered_by__username", "checked_in_by__username", "checked_in_own_link", "withdrawn_by__username")),
         "tables": sorted(Table.objects.filter(event=event).values_list("round__number", "number", "sitting_id")),
         "sittings": {s.pk: {"balances": balances(s).to_dict(), "play": balances(s, play_only=True).players,
                             "history": sitting_history(s), "van": van_list(s, include_superseded=True),

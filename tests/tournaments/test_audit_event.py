@@ -121,7 +121,7 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
         (granted, "Lan Trần", "Cấp vai trò Thư ký ghi điểm cho Hùng Lê"),
         (seated, "Lan Trần", "Xếp chỗ vòng 1"),
         (seated, "Lan Trần", "Mở canh bài"),
-        (checked_in, "—", "Điểm danh Em"),
+        (checked_in, "Người chơi (mã QR của mình)", "Điểm danh Em"),
         *[(checked_in, "Lan Trần", f"Điểm danh {name}") for name in reversed(FIVE[:-1])],
         *[(registered, "Lan Trần", f"Đăng ký {name}") for name in reversed(FIVE)],
         (created, "Lan Trần", "Thêm Lan Trần vào ban tổ chức"),

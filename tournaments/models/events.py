@@ -124,6 +124,8 @@ class Registration(models.Model):
                                       on_delete=models.SET_NULL, related_name="+")
     checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người điểm danh", null=True,
                                       blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: Checked in through the player's own link (the QR code at the gate), not by an organiser.
+    checked_in_own_link = models.BooleanField("tự điểm danh bằng mã QR", default=False)
     withdrawn_at = models.DateTimeField("rút lúc", null=True, blank=True)
     withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người cho rút", null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")

@@ -150,10 +150,11 @@ def registration_add(
     if earlier is not None:
         if earlier.status != RegistrationStatus.WITHDRAWN:
             raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.")
-        earlier.status, earlier.checked_in_at, earlier.checked_in_by, earlier.team = (
-            RegistrationStatus.REGISTERED, None, None, team)
+        earlier.status, earlier.checked_in_at, earlier.checked_in_by, earlier.checked_in_own_link, earlier.team = (
+            RegistrationStatus.REGISTERED, None, None, False, team)
         earlier.registered_by = acting_user(by)
-        earlier.save(update_fields=["status", "checked_in_at", "checked_in_by", "team", "registered_by"])
+        earlier.save(update_fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link", "team",
+                                    "registered_by"])
         ledger_changed(event.pk, registrations=[earlier.pk])
         return earlier
     try:
@@ -165,13 +166,14 @@ def registration_add(
     return reg
 
 
-def _check_in(reg: Registration, by: User | None = None) -> Registration:
+def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = False) -> Registration:
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
-        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now(), checked_in_by=acting_user(by)
+        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now(), checked_in_by=acting_user(by),
+        checked_in_own_link=own_link,
     )
-    reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by"])
+    reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link"])
     return reg
 
 
@@ -185,7 +187,7 @@ def check_in_by_token(*, token: str) -> Registration:
     reg = Registration.objects.select_related("player", "event").filter(token=token).first()
     if reg is None:
         raise EngineError("Mã điểm danh không đúng hoặc đã hết hạn; hãy hỏi ban tổ chức.")
-    return _check_in(reg)
+    return _check_in(reg, own_link=True)
 
 
 @transaction.atomic
