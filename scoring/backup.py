@@ -237,7 +237,6 @@ def backup_restore(*, document: Mapping[str, Any]) -> Restored:
         if kind == "event":
             event = _restore_event(document["event"], restorer)
         _reset_sequences([Club, Player, Sitting, Van, LedgerTransaction])
-
     if event is not None:
         from tournaments.services.leaderboard import rebuild_leaderboard
 

@@ -171,8 +171,8 @@ def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
             notes.append("hiện đã rút khỏi giải")
         out.append(AuditEntry(reg.created_at, person(reg.registered_by), f"Đăng ký {reg.player.name}",
                               reg.player.name, " · ".join(notes), (8, reg.pk)))
-    out += [AuditEntry(reg.checked_in_at, OWN_LINK if reg.checked_in_own_link else person(reg.checked_in_by),
-                       f"Điểm danh {reg.player.name}", reg.player.name, reg.team, (9, reg.pk))  # type: ignore[arg-type]
+    out += [AuditEntry(reg.checked_in_at, OWN_LINK if reg.checked_in_own_link else person(reg.checked_in_by),  # type: ignore[arg-type]
+                       f"Điểm danh {reg.player.name}", reg.player.name, reg.team, (9, reg.pk))
             for reg in regs.filter(checked_in_at__isnull=False).order_by("-checked_in_at", "-id")[:n]]
     out += [AuditEntry(reg.withdrawn_at, person(reg.withdrawn_by), f"Rút {reg.player.name} khỏi giải",  # type: ignore[arg-type]
                        reg.player.name, reg.team, (14, reg.pk))
