@@ -95,9 +95,14 @@ def _kill_rounds(worker: Worker, event: Event, tables: list[Any], kills: int, rn
         landed["after it ended" if ended else "while writing" if "write" in done
                else "before writing" if elapsed > HOLD else "before reading"] += 1
         _assert_fresh(event)
-        runs = [m for m in worker.read_marks(event.pk) if m.what == "start" and m.task == start.task]
         if not ended:
-            assert len(runs) >= 2, "the killed recompute was not run again"
+            # A kill after the store leaves the board fresh before the broker hands the task out
+            # again: wait for the rerun rather than read the marks once.
+            def reruns(task: str = start.task) -> list[Mark]:
+                runs = [m for m in worker.read_marks(event.pk) if m.what == "start" and m.task == task]
+                return runs if len(runs) >= 2 else []
+
+            wait_for(reruns, timeout=30, what="the killed recompute to run again")
     return landed
 
 
