@@ -11,13 +11,15 @@ by name only, without a password (an organiser sets one) and without staff right
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
+from django.utils import timezone
 
 from scoring.engine.errors import EngineError
 from scoring.engine.rules import RuleSet
@@ -63,6 +65,24 @@ def _insert(obj: models.Model) -> models.Model:
     """INSERT exactly these values (ids and ``auto_now_add`` timestamps of the backup kept)."""
     obj.save_base(raw=True, force_insert=True)
     return obj
+
+
+def _restore_history(model: type[models.Model], items: list[Mapping[str, Any]], *,
+                     refs: Mapping[str, Callable[[Any], Any]], fixed: Callable[[Mapping[str, Any]], dict[str, Any]],
+                     ) -> list[models.Model]:
+    """History rows written by ``history_json``, in order (so their new ``history_id`` keep it):
+    plain fields as written, the foreign keys in ``refs`` resolved from what the file names, and
+    ``fixed(item)``'s values (the object's id here, the event) over them."""
+    rows = []
+    for item in items:
+        values: dict[str, Any] = {}
+        for f in model._meta.concrete_fields:
+            if f.name == "history_id" or f.name not in item:
+                continue
+            raw = item[f.name]
+            values[f.name] = refs[f.name](raw) if f.is_relation else (None if raw is None else f.to_python(raw))
+        rows.append(_insert(model(**{**values, **fixed(item)})))
+    return rows
 
 
 class _Restorer:
@@ -180,16 +200,18 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
         finished_at=_when(e.get("finished_at")), confirmation_required=bool(e.get("confirmation_required", False)),
         count_confirmed_only=bool(e.get("count_confirmed_only", False)),
     ))
-    event.organisers.set([restorer.user(name) for name in e.get("organisers", [])])
+    # The links themselves, not ``organisers.set``: that would write a history row dated now.
+    tm.Event.organisers.through.objects.bulk_create(
+        [tm.Event.organisers.through(event=event, user=restorer.user(name)) for name in e.get("organisers", [])])
     tm.Leaderboard.objects.create(event=event)
     for r in e.get("registrations", []):
-        tm.Registration.objects.create(event=event, player_id=r["player"], team=r["team"], status=r["status"],
-                                       token=r["token"], checked_in_at=_when(r.get("checked_in_at")),
-                                       withdrawn_at=_when(r.get("withdrawn_at")),
-                                       registered_by=restorer.user(r.get("registered_by")),
-                                       checked_in_by=restorer.user(r.get("checked_in_by")),
-                                       checked_in_own_link=bool(r.get("checked_in_own_link", False)),
-                                       withdrawn_by=restorer.user(r.get("withdrawn_by")))
+        _insert(tm.Registration(event=event, player_id=r["player"], team=r["team"], status=r["status"],
+                                token=r["token"], created_at=_when(r.get("created_at")) or timezone.now(),
+                                checked_in_at=_when(r.get("checked_in_at")), withdrawn_at=_when(r.get("withdrawn_at")),
+                                registered_by=restorer.user(r.get("registered_by")),
+                                checked_in_by=restorer.user(r.get("checked_in_by")),
+                                checked_in_own_link=bool(r.get("checked_in_own_link", False)),
+                                withdrawn_by=restorer.user(r.get("withdrawn_by"))))
     tables: dict[tuple[int, int], Any] = {}
     for r in e.get("rounds", []):
         rnd = _insert(tm.Round(event=event, number=r["number"], method=r["method"], remainder=r["remainder"],
@@ -206,11 +228,52 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
                     table=table, secret=k["secret"], pin=k["pin"], label=k["label"],
                     created_by=restorer.user(k.get("created_by")), created_at=_when(k["created_at"]),
                     revoked_at=_when(k.get("revoked_at")), revoked_by=restorer.user(k.get("revoked_by"))))
-    for role in e.get("roles", []):
-        _insert(tm.EventRole(user=restorer.user(role["user"]), event=event, role=role["role"],
-                             table=tables[tuple(role["table"])] if role.get("table") else None,
-                             granted_by=restorer.user(role.get("granted_by")), created_at=_when(role["created_at"])))
+    _restore_roles(e, event, tables, restorer)
     return event
+
+
+def _restore_roles(e: Mapping[str, Any], event: Any, tables: Mapping[tuple[int, int], Any],
+                   restorer: _Restorer) -> None:
+    """The event's roles, then its history and its roles'. A file written before the history was
+    kept has none: each role it holds is then recorded as granted when and by whom the file says,
+    and the event's creation is read from the event."""
+    from tournaments import models as tm
+
+    roles = e.get("roles", [])
+    history = e.get("history")
+    if history is None:
+        roles = [{**data, "id": n} for n, data in enumerate(roles)]
+        history = {"roles": [{**data, "history_type": "+", "history_date": data["created_at"],
+                              "history_user": data.get("granted_by")} for data in roles]}
+    refs = {"history_user": restorer.user, "created_by": restorer.user, "user": restorer.user,
+            "granted_by": restorer.user, "rules": lambda fingerprint: restorer.snapshots[fingerprint],
+            "table": lambda where: tables[tuple(where)] if where else None}
+
+    def role(data: Mapping[str, Any]) -> Any:
+        return _insert(tm.EventRole(user=restorer.user(data["user"]), event=event, role=data["role"],
+                                    table=refs["table"](data.get("table")), granted_by=restorer.user(data.get("granted_by")),
+                                    created_at=_when(data["created_at"])))
+
+    # A role revoked before the backup has no row here: its history rows take an id that no row
+    # can have (ids count from 1), one per role.
+    ids: dict[Any, int] = {}
+    current = {r["id"] for r in roles}
+    for item in history.get("roles", []):
+        if item["id"] not in current and item["id"] not in ids:
+            ids[item["id"]] = -1 - len(ids)
+    for data in roles:
+        ids[data["id"]] = role(data).pk
+    _restore_history(tm.EventRole.history.model, history.get("roles", []), refs=refs,
+                     fixed=lambda item: {"id": ids[item["id"]], "event": event})
+    events = history.get("event", [])
+    rows = _restore_history(tm.Event.history.model, events, refs=refs, fixed=lambda item: {"id": event.pk})
+    m2m = apps.get_model("tournaments", "HistoricalEvent_organisers")
+    links = dict(tm.Event.organisers.through.objects.filter(event=event).values_list("user__username", "id"))
+    m2m.objects.bulk_create([
+        # ``id`` is the link's; a link removed before the backup has none in this database (0).
+        m2m(history=row, event=event, user=restorer.user(name), id=links.get(name, 0))
+        for row, item in zip(rows, events, strict=True) for name in item.get("organisers", [])
+    ])
 
 
 def _reset_sequences(model_list: list[type[models.Model]]) -> None:

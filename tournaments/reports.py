@@ -9,7 +9,9 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -17,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from scoring.models import Account, Posting, Sitting, TransactionKind
-from scoring.reports.backup import backup_envelope
+from scoring.reports.backup import backup_envelope, history_json
 from scoring.reports.data import local
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
@@ -159,16 +161,50 @@ def _table_backup(t: Table) -> dict[str, Any]:
     }
 
 
+def _account(row: Any, name: str) -> str | None:
+    """The username a history row names (None for an account deleted since: the row keeps its id)."""
+    try:
+        return user_name(getattr(row, name))
+    except ObjectDoesNotExist:
+        return None
+
+
+def _history_backup(event: Event, where: dict[int, list[int]]) -> tuple[dict[str, Any], list[Any]]:
+    """The event's own history (created, options changed, organisers added and removed) and its
+    roles' (granted, changed, revoked: revoked roles are in no other part of the file), so the
+    restored event's audit trail reads as the original's. Also the rule sets the history names.
+    ``where``: each table's round and number, by id."""
+    rows = list(Event.history.filter(id=event.pk).select_related("history_user", "created_by", "rules")
+                .order_by("history_id"))
+    organisers: dict[int, list[str]] = defaultdict(list)
+    links = apps.get_model("tournaments", "HistoricalEvent_organisers").objects.filter(
+        history_id__in=[r.history_id for r in rows]).select_related("user").order_by("m2m_history_id")
+    for link in links:
+        organisers[link.history_id].append(link.user.username)
+    people = {name: (lambda row, name=name: _account(row, name))
+              for name in ("history_user", "created_by", "user", "granted_by")}
+    events = history_json(rows, {**people, "rules": lambda row: row.rules.fingerprint})
+    for item, row in zip(events, rows, strict=True):
+        item["organisers"] = organisers[row.history_id]
+    roles = history_json(
+        tm.EventRole.history.filter(event_id=event.pk).select_related("history_user", "user", "granted_by")
+        .order_by("history_id"),
+        {**people, "table": lambda row: where.get(row.table_id)},
+    )
+    return {"event": events, "roles": roles}, [r.rules for r in rows]
+
+
 def event_backup(event: Event) -> dict[str, Any]:
     """The whole event in the backup format: the event, its people and roles, rounds, tables (each
     with its canh and scorekeeper links), every sitting with its ván and ledger, and the rule sets
     they were scored under."""
     regs = list(event.registrations.select_related("player", "registered_by", "checked_in_by", "withdrawn_by")
                 .order_by("id"))
-    rounds = Round.objects.filter(event=event).prefetch_related(
+    rounds = list(Round.objects.filter(event=event).prefetch_related(
         "tables__closed_by", "tables__canh", "tables__tokens__created_by", "tables__tokens__revoked_by",
-    ).order_by("number")
+    ).order_by("number"))
     roles = tm.EventRole.objects.filter(event=event).select_related("user", "granted_by", "table__round").order_by("pk")
+    history, history_rules = _history_backup(event, {t.pk: [r.number, t.number] for r in rounds for t in r.tables.all()})
     body = {"event": {
         "name": event.name, "slug": event.slug, "kind": event.kind, "date": event.date.isoformat(),
         "lunar_label": event.lunar_label, "game": event.game, "rules": event.rules.fingerprint, "mode": event.mode,
@@ -179,10 +215,11 @@ def event_backup(event: Event) -> dict[str, Any]:
         "organisers": list(event.organisers.values_list("username", flat=True)),
         "created_by": user_name(event.created_by),
         "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
-        "roles": [{"user": user_name(r.user), "role": r.role, "granted_by": user_name(r.granted_by),
+        "roles": [{"id": r.pk, "user": user_name(r.user), "role": r.role, "granted_by": user_name(r.granted_by),
                    "created_at": _iso(r.created_at),
                    "table": [r.table.round.number, r.table.number] if r.table_id else None} for r in roles],
         "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
+                           "created_at": _iso(r.created_at),
                            "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
                            "registered_by": user_name(r.registered_by), "checked_in_by": user_name(r.checked_in_by),
                            "checked_in_own_link": r.checked_in_own_link,
@@ -190,9 +227,10 @@ def event_backup(event: Event) -> dict[str, Any]:
         "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
                     "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}
                    for r in rounds],
+        "history": history,
     }}
     return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
-                           extra_rules=[event.rules])
+                           extra_rules=[event.rules, *history_rules])
 
 
 @require_GET

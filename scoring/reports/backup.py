@@ -4,13 +4,15 @@ included, keyed by stable ids. An event's backup (``tournaments.reports``) embed
 Format ``so-tom-backup`` version 1:
 ``rule_sets``: {fingerprint: {"preset", "spec"}} (the exact snapshots ván were scored under);
 ``clubs``, ``players``; ``sittings``: seats, hội, every ván version (current and superseded,
-with its record, cards, correction and two-person confirmation with its reviews), every ledger transaction with its postings. Derived
+with its record, cards, correction and two-person confirmation with its reviews), every ledger transaction with its postings
+(an event's file adds its history and its roles': :func:`history_json`). Derived
 numbers (leaderboards) are left out: an importer rebuilds them from the ledger.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.utils import timezone
@@ -18,7 +20,7 @@ from django.utils import timezone
 from scoring.models import Club, LedgerTransaction, Player, RuleSetSnapshot, Sitting
 from scoring.selectors.ledger import user_name
 
-__all__ = ["FORMAT", "VERSION", "backup_envelope", "people_json", "rule_sets_json", "sitting_backup"]
+__all__ = ["FORMAT", "VERSION", "backup_envelope", "history_json", "people_json", "rule_sets_json", "sitting_backup"]
 
 FORMAT = "so-tom-backup"
 VERSION = 1
@@ -74,6 +76,28 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
         "van": [_van(v) for v in vans],
         "transactions": [_transaction(t) for t in txns],
     }
+
+
+def history_json(rows: Iterable[Any], refs: Mapping[str, Callable[[Any], Any]]) -> list[dict[str, Any]]:
+    """History rows (django-simple-history) in backup form, in the order given: every plain field
+    (dates in ISO form; ``id`` is the object's id in this database, for the restorer to map), and
+    the foreign keys named in ``refs`` as ``refs[name](row)`` gives them (a username, a rule set's
+    fingerprint, a table's round and number). Other foreign keys (the event itself) and the row's
+    own ``history_id`` are the restoring database's to set."""
+    out = []
+    for row in rows:
+        item: dict[str, Any] = {}
+        for f in row._meta.concrete_fields:
+            if f.name == "history_id":
+                continue
+            if f.is_relation:
+                if f.name in refs:
+                    item[f.name] = refs[f.name](row)
+                continue
+            value = f.value_from_object(row)
+            item[f.name] = value.isoformat() if isinstance(value, dt.date) else value
+        out.append(item)
+    return out
 
 
 def rule_sets_json(snapshots: Iterable[RuleSetSnapshot]) -> dict[str, Any]:

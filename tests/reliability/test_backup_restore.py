@@ -20,9 +20,10 @@ from scoring.services.sittings import sitting_settle_up
 from tests.reliability.festival import festival, play, seat_names
 from tests.reliability.harness import figure
 from tournaments.models import Event, EventRole, Leaderboard, ScorekeeperToken, Table, TableSitting
+from tournaments.selectors.audit import event_audit
 from tournaments.services.events import check_in, check_in_by_token, registration_add, registration_withdraw
 from tournaments.services.leaderboard import rebuild_leaderboard
-from tournaments.services.roles import role_grant
+from tournaments.services.roles import organiser_add, organiser_remove, role_grant, role_revoke
 from tournaments.services.rounds import round_seat
 from tournaments.services.tables import table_close
 from tournaments.services.tokens import token_for_secret, token_issue, token_revoke
@@ -74,9 +75,11 @@ def _picture(slug: str) -> dict[str, Any]:
                   event.confirmation_required, event.count_confirmed_only,
                   sorted(event.organisers.values_list("username", flat=True))),
         "registrations": sorted(event.registrations.values_list(
-            "player_id", "player__name", "team", "status", "token", "checked_in_at", "withdrawn_at",
+            "player_id", "player__name", "team", "status", "token", "created_at", "checked_in_at", "withdrawn_at",
             "registered_by__username", "checked_in_by__username", "checked_in_own_link", "withdrawn_by__username")),
         "tables": sorted(Table.objects.filter(event=event).values_list("round__number", "number", "sitting_id")),
+        # The organisers' audit trail: who did what and when, every entry.
+        "trail": event_audit(event, limit=1000),
         "sittings": {s.pk: {"balances": balances(s).to_dict(), "play": balances(s, play_only=True).players,
                             "history": sitting_history(s), "van": van_list(s, include_superseded=True),
                             "ended_at": s.ended_at, "rules": s.rules.spec}
@@ -133,6 +136,19 @@ def _running_event(django_user_model: Any) -> Event:
         play(second, rng)
     role_grant(event=event, username="thu-ky-chieu-1", role="ghi_diem", table=first, by=organiser)
     role_grant(event=event, username="trung-quan-hoi", role="trung_quan", by=organiser)
+    # The trail's history: a role revoked then granted again, an organiser added then removed,
+    # an option changed (as the admin site saves it).
+    role_revoke(role=role_grant(event=event, username="thu-ky-chieu-1", role="trung_quan", by=organiser), by=organiser)
+    role_grant(event=event, username="thu-ky-chieu-1", role="trung_quan", table=second, by=organiser)
+    # An account given a role and deleted since: the history keeps its rows.
+    django_user_model.objects.create_user("tai-khoan-da-xoa")
+    role_grant(event=event, username="tai-khoan-da-xoa", role="ghi_diem", by=organiser)
+    django_user_model.objects.filter(username="tai-khoan-da-xoa").delete()
+    helper = organiser_add(event=event, username="thu-ky-chieu-1", by=organiser)
+    organiser_remove(event=event, user=helper, by=organiser)
+    event.refresh_from_db()
+    event.is_public, event._history_user = False, organiser  # type: ignore[attr-defined]
+    event.save()
     token_issue(table=first, label="Điện thoại bác Tư", created_by=organiser)
     token_revoke(token=token_issue(table=second, label="Máy cũ", created_by=organiser), revoked_by=organiser)
     table_close(table=second, closed_by=organiser)
@@ -158,6 +174,7 @@ def _running_picture(slug: str) -> dict[str, Any]:
             "user__username", "role", "table__number", "granted_by__username", "created_at")),
         "sittings": {pk: balances(Sitting.objects.get(pk=pk)).to_dict()
                      for pk in TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)},
+        "trail": event_audit(event, limit=1000),
     }
 
 
@@ -167,6 +184,9 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
     event = _running_event(django_user_model)
     before = _running_picture(event.slug)
     assert [len(t[7]) for t in before["tables"]] == [3, 2]  # table 1 on canh 3; table 2 opened canh 2
+    actions = [entry.action for entry in before["trail"]]
+    assert {"Thu hồi vai trò Trung Quân của thu-ky-chieu-1", "Thêm thu-ky-chieu-1 vào ban tổ chức",
+            "Bỏ thu-ky-chieu-1 khỏi ban tổ chức", "Đổi cài đặt giải", "Tạo giải"} <= set(actions)
     backup = tmp_path / "giai-dang-choi.json"
     call_command("event_export", event.slug, output=str(backup))
 
@@ -185,3 +205,28 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
         play(closed, random.Random(7))
     link = ScorekeeperToken.objects.get(table=table)
     assert token_for_secret(table, link.secret) == link
+
+
+def test_a_backup_written_before_the_history_was_kept_still_restores(django_user_model: Any, tmp_path: Path) -> None:
+    """Files written before the event's history, role ids and registration times were kept: the
+    event, its roles and people come back; the trail then starts with the event's creation."""
+    event = _running_event(django_user_model)
+    before = _running_picture(event.slug)
+    backup = tmp_path / "cu.json"
+    call_command("event_export", event.slug, output=str(backup))
+    doc = json.loads(backup.read_text())
+    del doc["event"]["history"]
+    for item in doc["event"]["roles"] + doc["event"]["registrations"]:
+        item.pop("id", None)
+        item.pop("created_at", None) if "player" in item else None
+    backup.write_text(json.dumps(doc, ensure_ascii=False))
+
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
+
+    after = _running_picture(event.slug)
+    assert {k: v for k, v in after.items() if k != "trail"} == {k: v for k, v in before.items() if k != "trail"}
+    trail = after["trail"]
+    created = Event.objects.get(slug=event.slug).created_at
+    assert [(e.when, e.action) for e in trail if e.action == "Tạo giải"] == [(created, "Tạo giải")]
+    assert {e.action for e in trail} >= {"Cấp vai trò Trung Quân cho trung-quan-hoi", "Đóng chiếu"}
