@@ -119,3 +119,65 @@ def test_the_console_catches_up_when_the_events_scorekeeper_filled_the_canh(chie
     van_start(table=console)
     written = _finish(console, names[4], "tq-1")
     assert written.obj.sitting_id == table.sitting_id and written.obj.seq == 1
+
+
+def test_a_new_canh_starts_with_a_clean_display_and_each_canh_keeps_its_own_signals(chieu: Any) -> None:
+    """Ván 1 of canh 2 is not ván 1 of canh 1: the display must not show canh 1's flags, and the
+    signal list and the timeline name each signal's player as seated in its own canh."""
+    from tournaments.console.selectors import recent_signals, table_state, timeline
+    from tournaments.console.services import signal_send
+
+    table, console, _tq = chieu
+    first = table.sitting_id
+    names = _names(first)
+    signal_send(table=console, seat=2, signal="co-trang")  # canh 1, ván 1: seat 2 gives up
+    signal_send(table=console, seat=3, signal="co-vang")  # and seat 3 asks for a bất thực
+    signal_send(table=console, seat=1, signal="co-do")
+    _finish(console, names[0], "v1")
+    _finish(console, names[1], "v2")  # canh 1 full: the console is on canh 2, ván 1
+    console.refresh_from_db()
+    assert console.sitting_id != first and console.van_seq == 1
+    state = table_state(console)
+    assert [s["chiu"] for s in state["seats"]] == [False] * 5
+    assert state["u_seats"] == [] and all(not s["bat_thuc"] for s in state["seats"])
+    signal_send(table=console, seat=2, signal="tung")  # canh 2, ván 1: seat 2 is another player now
+    second = _names(console.sitting_id)
+    ticker = recent_signals(console)
+    assert [(s["seat_name"], s["signal"]) for s in ticker] == [
+        (names[1], "co-trang"), (names[2], "co-vang"), (names[0], "co-do"), (second[1], "tung")]
+    assert second[1] != names[1]
+    client = Client()
+    listed = client.get(f"/api/v1/tables/{console.pk}/signals", {"van": 1}).json()
+    assert [(s["seat_name"], s["signal"]) for s in listed] == [(second[1], "tung")]  # ván 1 of the canh under way
+    lines = [(v.canh, v.seq, [s["signal"] for s in v.signals]) for v in timeline(console)]
+    assert lines == [(1, 1, ["co-trang", "co-vang", "co-do"]), (1, 2, []), (2, 1, ["tung"])]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_signals_given_before_the_canh_was_recorded_are_assigned_to_the_canh_they_were_given_in(
+    chieu: Any,
+) -> None:
+    """Migration console 0003 fills in the canh of signals stored without one: for an event's
+    chiếu, the latest canh opened by the time the signal was given."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from tournaments.console.models import SignalEvent
+    from tournaments.console.services import signal_send
+
+    _table, console, _tq = chieu
+    signal_send(table=console, seat=2, signal="co-trang")
+    _finish(console, _names(console.sitting_id)[0], "v1")
+    _finish(console, _names(console.sitting_id)[0], "v2")
+    console.refresh_from_db()
+    signal_send(table=console, seat=1, signal="tung")
+    _finish(console, _names(console.sitting_id)[0], "v3")
+    signal_send(table=console, seat=4, signal="cac")
+    given = dict(SignalEvent.objects.values_list("pk", "sitting_id"))
+    assert len(set(given.values())) == 2
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("console", "0002_seed_signals")])
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert dict(SignalEvent.objects.values_list("pk", "sitting_id")) == given

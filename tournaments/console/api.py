@@ -27,7 +27,7 @@ from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import CanRunTable
-from tournaments.console.selectors import seat_names, signal_json
+from tournaments.console.selectors import signals_json
 from tournaments.console.services import signal_send
 
 __all__ = ["TableSignalsView"]
@@ -49,7 +49,8 @@ SignalOut = sc.shape(
     {
         "id": serializers.IntegerField(),
         "table": serializers.IntegerField(),
-        "van_seq": serializers.IntegerField(help_text="Ván đang chơi"),
+        "sitting": serializers.IntegerField(help_text="Canh bài (mỗi canh đánh lại từ ván 1)"),
+        "van_seq": serializers.IntegerField(help_text="Ván đang chơi (của canh)"),
         "seat": sc.raw({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["trung_quan"]}]},
                        help_text='1–5 hoặc "trung_quan"'),
         "seat_name": serializers.CharField(),
@@ -72,7 +73,7 @@ IDEMPOTENCY_KEY = sc.idempotency_key(
     "thì nhận lại câu trả lời cũ và không có hiệu trùng; cùng khóa mà nội dung khác thì bị từ chối (422).",
 )
 VAN = OpenApiParameter("van", {"type": "string", "pattern": "^[0-9]+$"}, OpenApiParameter.QUERY, required=False,
-                       description="Chỉ các hiệu của ván số này")
+                       description="Chỉ các hiệu của ván số này trong canh đang chơi")
 
 
 DESCRIPTION = (
@@ -147,7 +148,7 @@ class TableSignalsView(ContractView):
 
     @extend_schema(
         operation_id="table_signals_list",
-        summary="Các hiệu đã đánh ở một chiếu (theo thứ tự; ?van=N cho một ván)",
+        summary="Các hiệu đã đánh ở một chiếu, mọi canh (theo thứ tự; ?van=N: ván N của canh đang chơi)",
         parameters=[VAN], auth=[],
         responses={200: SignalOut.__class__(many=True),
                    400: OpenApiResponse(sc.Error, description="'van' không phải số ván"),
@@ -159,11 +160,10 @@ class TableSignalsView(ContractView):
         table = FestivalTable.objects.select_related("sitting").filter(pk=table_id).first()
         if table is None:
             return _error(f"Không có chiếu số {table_id}.", status.HTTP_404_NOT_FOUND)
-        rows = table.signals.select_related("signal", "table").order_by("id")
+        rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")
         if van is not None:
             if not (van.isascii() and van.isdigit()):
                 return _error(f"'van' phải là số ván (nhận được {van!r}).", 400)
-            rows = rows.filter(van_seq=int(van))
-        names = seat_names(table)
-        return Response([signal_json(ev, names) for ev in rows])
+            rows = rows.filter(sitting_id=table.sitting_id, van_seq=int(van))
+        return Response(signals_json(rows))

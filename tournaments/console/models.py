@@ -125,6 +125,9 @@ class SignalEvent(models.Model):
     """A signal given at a table: who, what, when, during which ván. Append-only."""
 
     table = models.ForeignKey(FestivalTable, on_delete=models.CASCADE, related_name="signals")
+    #: The canh (sitting) under way: an event's chiếu plays several, each from ván 1, each with its
+    #: own seating, so a signal is read against its own canh's ván and seats.
+    sitting = models.ForeignKey("scoring.Sitting", verbose_name="canh bài", on_delete=models.PROTECT, related_name="+")
     van_seq = models.PositiveIntegerField("ván số")
     #: 1–5 a player's seat (counter-clockwise), 0 the Trung Quân.
     seat = models.PositiveSmallIntegerField("chỗ")
@@ -141,7 +144,7 @@ class SignalEvent(models.Model):
         verbose_name = "hiệu đã đánh"
         verbose_name_plural = "hiệu đã đánh"
         ordering = ("table", "id")
-        indexes = [models.Index(fields=["table", "van_seq", "id"], name="console_signal_van")]
+        indexes = [models.Index(fields=["sitting", "van_seq", "id"], name="console_signal_canh_van")]
         constraints = [
             models.CheckConstraint(condition=models.Q(seat__lte=5), name="console_signalevent_seat"),
             models.UniqueConstraint(

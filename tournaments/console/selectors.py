@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from scoring.engine.cuoc import CATALOGUE
 from scoring.engine.games import get_game
+from scoring.models import Seat, Van
 from scoring.selectors.ledger import balances
 from tournaments.console.catalogue import TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEffect, SignalEvent, SignalKind
@@ -26,8 +27,10 @@ __all__ = [
     "draw_point",
     "initial_noc",
     "recent_signals",
+    "canh_seat_names",
     "seat_names",
     "signal_json",
+    "signals_json",
     "signals_for",
     "table_state",
     "timeline",
@@ -57,9 +60,25 @@ def signals_for(table: FestivalTable) -> QuerySet[Signal]:
 
 
 def seat_names(table: FestivalTable) -> dict[int, str]:
-    """Seat position → player's name, and 0 → "Trung Quân"."""
+    """Seat position → player's name in the canh under way, and 0 → "Trung Quân"."""
     names = dict(table.sitting.seats.order_by("position").values_list("position", "name"))
     return {TRUNG_QUAN: TRUNG_QUAN_NAME, **names}
+
+
+def canh_seat_names(sitting_ids: Iterable[int]) -> dict[int, dict[int, str]]:
+    """Each canh's seat names (players move one place round from canh to canh). 1 query."""
+    found: dict[int, dict[int, str]] = {pk: {TRUNG_QUAN: TRUNG_QUAN_NAME} for pk in sitting_ids}
+    for sitting_id, position, name in Seat.objects.filter(sitting_id__in=found).values_list(
+            "sitting_id", "position", "name"):
+        found[sitting_id][position] = name
+    return found
+
+
+def signals_json(events: Iterable[SignalEvent]) -> list[dict[str, Any]]:
+    """Signals (their ``signal`` loaded) as JSON, each player named as seated in its own canh."""
+    events = list(events)
+    names = canh_seat_names({ev.sitting_id for ev in events})
+    return [signal_json(ev, names[ev.sitting_id]) for ev in events]
 
 
 def signal_json(event: SignalEvent, names: dict[int, str] | None = None) -> dict[str, Any]:
@@ -70,6 +89,7 @@ def signal_json(event: SignalEvent, names: dict[int, str] | None = None) -> dict
     return {
         "id": event.pk,
         "table": event.table_id,
+        "sitting": event.sitting_id,
         "van_seq": event.van_seq,
         "seat": "trung_quan" if event.seat == TRUNG_QUAN else event.seat,
         "seat_name": names.get(event.seat, str(event.seat)),
@@ -122,7 +142,8 @@ def table_state(
     """Everything a display shows, as JSON. 5 queries (4 given the seat names)."""
     names = names if names is not None else seat_names(table)
     given: list[Given] = list(
-        table.signals.filter(van_seq=table.van_seq).order_by("id").values_list("id", "seat", "signal_id")
+        table.signals.filter(sitting_id=table.sitting_id, van_seq=table.van_seq).order_by("id")
+        .values_list("id", "seat", "signal_id")
     )
     catalogue = Signal.objects.in_bulk({g[2] for g in given})
     seats = [_seat_state(pos, name, given, catalogue) for pos, name in names.items() if pos != TRUNG_QUAN]
@@ -153,9 +174,7 @@ def table_state(
 
 def recent_signals(table: FestivalTable, limit: int = 8) -> list[dict[str, Any]]:
     """The table's last signals, oldest first (the display's ticker)."""
-    names = seat_names(table)
-    rows = list(table.signals.select_related("signal").order_by("-id")[:limit])
-    return [signal_json(ev, names) for ev in reversed(rows)]
+    return signals_json(reversed(table.signals.select_related("signal").order_by("-id")[:limit]))
 
 
 def cuoc_names(slugs: Iterable[str]) -> list[str]:
@@ -164,29 +183,47 @@ def cuoc_names(slugs: Iterable[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class TimelineVan:
-    """One ván of the timeline: its signals with their offset from the first one, and its record."""
+    """One ván of the timeline: its canh (numbered from 1 at the table), its signals with their
+    offset from the first one, and its record."""
 
+    canh: int
     seq: int
     signals: list[dict[str, Any]]
     result: dict[str, Any] | None
 
 
+def _table_canh(table: FestivalTable) -> list[int]:
+    """The table's canh in play order: an event's chiếu's, else its one sitting."""
+    if table.event_table_id:
+        from tournaments.models import TableSitting
+
+        found = list(TableSitting.objects.filter(table_id=table.event_table_id).order_by("number")
+                     .values_list("sitting_id", flat=True))
+        if table.sitting_id in found:
+            return found
+    return [table.sitting_id]
+
+
 def timeline(table: FestivalTable) -> list[TimelineVan]:
-    """Every ván of the table with its signals in order (for replaying afterwards). 3 queries."""
-    names = seat_names(table)
-    by_van: dict[int, list[dict[str, Any]]] = {}
-    starts: dict[int, datetime] = {}
-    for ev in table.signals.select_related("signal").order_by("id"):
-        start = starts.setdefault(ev.van_seq, ev.created_at)
-        row = signal_json(ev, names)
+    """Every ván of the table, canh by canh, with its signals in order (for replaying afterwards).
+    4 queries."""
+    canh = _table_canh(table)
+    canh += sorted(set(table.signals.exclude(sitting_id__in=canh).values_list("sitting_id", flat=True)))
+    by_van: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    starts: dict[tuple[int, int], datetime] = {}
+    events = list(table.signals.select_related("signal").order_by("id"))
+    for ev, row in zip(events, signals_json(events), strict=True):
+        key = (ev.sitting_id, ev.van_seq)
+        start = starts.setdefault(key, ev.created_at)
         row["offset_ms"] = ms = int((ev.created_at - start).total_seconds() * 1000)
         row["offset"] = f"+{ms // 60000}:{ms // 1000 % 60:02d}"
         row["at"] = ev.created_at
-        by_van.setdefault(ev.van_seq, []).append(row)
+        by_van.setdefault(key, []).append(row)
     results = {
-        v.seq: {"winner": v.winner.name if v.winner_id else None, "outcome": v.get_outcome_display(),
-                "cuoc": cuoc_names(v.cuoc), "points": v.points}
-        for v in table.sitting.van.filter(is_current=True).select_related("winner")
+        (v.sitting_id, v.seq): {"winner": v.winner.name if v.winner_id else None, "outcome": v.get_outcome_display(),
+                                "cuoc": cuoc_names(v.cuoc), "points": v.points}
+        for v in Van.objects.filter(sitting_id__in=canh, is_current=True).select_related("winner")
     }
-    seqs = sorted(set(by_van) | set(results))
-    return [TimelineVan(seq, by_van.get(seq, []), results.get(seq)) for seq in seqs]
+    order = {pk: n for n, pk in enumerate(canh, start=1)}
+    keys = sorted(set(by_van) | set(results), key=lambda k: (order[k[0]], k[1]))
+    return [TimelineVan(order[k[0]], k[1], by_van.get(k, []), results.get(k)) for k in keys]

@@ -88,7 +88,7 @@ def signal_send(
         _check_who(the_signal, the_seat)
         open_for_play(t)
         event = box["event"] = SignalEvent.objects.create(
-            table=t, van_seq=t.van_seq, seat=the_seat, signal=the_signal, noc_left=t.noc_left,
+            table=t, sitting_id=t.sitting_id, van_seq=t.van_seq, seat=the_seat, signal=the_signal, noc_left=t.noc_left,
             created_by=acting_user(by), idempotency_key=key or "",
         )
         names = seat_names(t)

@@ -38,4 +38,6 @@ def display(request: HttpRequest, pk: int) -> HttpResponse:
 def timeline_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every ván's signals in order, with their times, to replay afterwards (with sound)."""
     table = _table(pk)
-    return render(request, "console/timeline.html", {"table": table, "vans": timeline(table), "nav": "console"})
+    vans = timeline(table)
+    return render(request, "console/timeline.html", {"table": table, "vans": vans, "nav": "console",
+                                                     "several_canh": len({v.canh for v in vans}) > 1})
