@@ -223,6 +223,8 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
             tables[(rnd.number, table.number)] = table
             for c in t.get("canh") or [{"number": 1, "sitting": t["sitting"]}]:  # files before canh were kept
                 tm.TableSitting.objects.create(table=table, sitting_id=c["sitting"], event=event, number=c["number"])
+            if t.get("console"):
+                _restore_console(t["console"], table, e.get("signal_catalogue", {}), restorer)
             for k in t.get("tokens", []):
                 _insert(tm.ScorekeeperToken(
                     table=table, secret=k["secret"], pin=k["pin"], label=k["label"],
@@ -230,6 +232,31 @@ def _restore_event(e: Mapping[str, Any], restorer: _Restorer) -> Any:
                     revoked_at=_when(k.get("revoked_at")), revoked_by=restorer.user(k.get("revoked_by"))))
     _restore_roles(e, event, tables, restorer)
     return event
+
+
+def _restore_console(c: Mapping[str, Any], table: Any, catalogue: Mapping[str, Any], restorer: _Restorer) -> None:
+    """A chiếu's Trung Quân console: its state and signals. A signal missing from this database
+    (a village's own) is added as the file describes it."""
+    from tournaments.console.models import FestivalTable, Signal, SignalEvent
+
+    console = _insert(FestivalTable(
+        sitting_id=c["sitting"], event_table=table, name=c["name"], trung_quan=restorer.user(c.get("trung_quan")),
+        van_seq=c["van_seq"], dealer=c.get("dealer"), turn=c.get("turn"), noc_left=c["noc_left"],
+        van_started_at=_when(c.get("van_started_at")), announcement=c.get("announcement"),
+        created_by=restorer.user(c.get("created_by")), created_at=_when(c["created_at"])))
+    signals: dict[str, Any] = {}
+    for e in c.get("signals", []):
+        slug = e["signal"]
+        if slug not in signals:
+            found = Signal.objects.filter(slug=slug).first()
+            if found is None:
+                if slug not in catalogue:
+                    raise BackupError(f"Bản sao lưu dùng hiệu '{slug}' mà không mô tả nó.")
+                found = Signal.objects.create(slug=slug, **{**catalogue[slug], "club": restorer.club(catalogue[slug]["club"])})
+            signals[slug] = found
+        _insert(SignalEvent(table=console, sitting_id=e["sitting"], van_seq=e["van_seq"], seat=e["seat"],
+                            signal=signals[slug], noc_left=e["noc_left"], created_by=restorer.user(e.get("created_by")),
+                            created_at=_when(e["created_at"]), idempotency_key=e.get("idempotency_key", "")))
 
 
 def _restore_roles(e: Mapping[str, Any], event: Any, tables: Mapping[tuple[int, int], Any],

@@ -148,8 +148,39 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _console_of(t: Table) -> Any:
+    try:
+        return t.festival_table  # type: ignore[attr-defined]
+    except ObjectDoesNotExist:
+        return None
+
+
+def _console_backup(t: Table) -> dict[str, Any] | None:
+    """The Trung Quân console run for the chiếu, if any: its live state and every signal given."""
+    c = _console_of(t)
+    if c is None:
+        return None
+    return {
+        "name": c.name, "sitting": c.sitting_id, "trung_quan": user_name(c.trung_quan), "van_seq": c.van_seq,
+        "dealer": c.dealer, "turn": c.turn, "noc_left": c.noc_left, "van_started_at": _iso(c.van_started_at),
+        "announcement": c.announcement, "created_by": user_name(c.created_by), "created_at": _iso(c.created_at),
+        "signals": [{"sitting": e.sitting_id, "van_seq": e.van_seq, "seat": e.seat, "signal": e.signal.slug,
+                     "noc_left": e.noc_left, "created_by": user_name(e.created_by), "created_at": _iso(e.created_at),
+                     "idempotency_key": e.idempotency_key} for e in sorted(c.signals.all(), key=lambda e: e.pk)],
+    }
+
+
+def _signal_catalogue(rounds: list[Round]) -> dict[str, Any]:
+    """The drum and flag signals the consoles used (a village's own ones may exist nowhere else)."""
+    used = {e.signal for r in rounds for t in r.tables.all() for c in [_console_of(t)] if c for e in c.signals.all()}
+    return {s.slug: {"label": s.label, "display": s.display, "meaning": s.meaning, "kind": s.kind, "pattern": s.pattern,
+                     "icon": s.icon, "color": s.color, "effect": s.effect, "order": s.order, "is_active": s.is_active,
+                     "club": s.club.slug if s.club_id else None} for s in sorted(used, key=lambda s: s.slug)}
+
+
 def _table_backup(t: Table) -> dict[str, Any]:
     return {
+        "console": _console_backup(t),
         "number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at), "ends_at": _iso(t.ends_at),
         "closed_at": _iso(t.closed_at), "closed_by": user_name(t.closed_by),
         "canh": [{"number": c.number, "sitting": c.sitting_id} for c in sorted(t.canh.all(), key=lambda c: c.number)],
@@ -202,6 +233,8 @@ def event_backup(event: Event) -> dict[str, Any]:
                 .order_by("id"))
     rounds = list(Round.objects.filter(event=event).prefetch_related(
         "tables__closed_by", "tables__canh", "tables__tokens__created_by", "tables__tokens__revoked_by",
+        "tables__festival_table__trung_quan", "tables__festival_table__created_by",
+        "tables__festival_table__signals__signal__club", "tables__festival_table__signals__created_by",
     ).order_by("number"))
     roles = tm.EventRole.objects.filter(event=event).select_related("user", "granted_by", "table__round").order_by("pk")
     history, history_rules = _history_backup(event, {t.pk: [r.number, t.number] for r in rounds for t in r.tables.all()})
@@ -228,6 +261,7 @@ def event_backup(event: Event) -> dict[str, Any]:
                     "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}
                    for r in rounds],
         "history": history,
+        "signal_catalogue": _signal_catalogue(rounds),
     }}
     return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
                            extra_rules=[event.rules, *history_rules])

@@ -230,3 +230,86 @@ def test_a_backup_written_before_the_history_was_kept_still_restores(django_user
     created = Event.objects.get(slug=event.slug).created_at
     assert [(e.when, e.action) for e in trail if e.action == "Tạo giải"] == [(created, "Tạo giải")]
     assert {e.action for e in trail} >= {"Cấp vai trò Trung Quân cho trung-quan-hoi", "Đóng chiếu"}
+
+
+def _console_festival(django_user_model: Any) -> tuple[Event, Any]:
+    """A Tổ Tôm Điếm festival of 2 ván per canh; chiếu 1 run by a Trung Quân from the console,
+    now on its second canh in the middle of a ván (signals given, the nọc drawn down)."""
+    import datetime as dt
+
+    from tournaments.console.services import noc_change, signal_send, table_open, van_finish, van_start
+    from tournaments.console.services.signals import ensure_catalogue
+    from tournaments.services.events import event_create
+
+    ensure_catalogue()
+    organiser = django_user_model.objects.create_user("ban-to-chuc-dong-ngac")
+    event = event_create(name="Hội làng Đông Ngạc", date=dt.date(2026, 2, 22), game="to-tom-diem",
+                         rules="luat-2005", mode="quang", van_per_round=6, van_per_sitting=2, created_by=organiser)
+    for name in ["An", "Bình", "Chi", "Dũng", "Em", "Giang", "Hà", "Khánh", "Lan", "Minh"]:
+        check_in(registration=registration_add(event=event, name=name, by=organiser), by=organiser)
+    round_seat(event=event, method="random", seed=11, created_by=organiser)
+    table = Table.objects.filter(event=event).order_by("number").first()
+    trung_quan = django_user_model.objects.create_user("trung-quan-dinh")
+    console = table_open(name="Chiếu giữa sân", event_table=table, trung_quan=trung_quan, created_by=organiser)
+    for seq, (seat, flag) in enumerate([(2, "co-trang"), (4, "co-vang")], start=1):
+        van_start(table=console)
+        signal_send(table=console, seat=seat, signal=flag, by=trung_quan)
+        signal_send(table=console, seat=1, signal="tung-tung", by=trung_quan)
+        signal_send(table=console, seat=1, signal="hoi-dai", by=trung_quan)
+        console.refresh_from_db()
+        winner = console.sitting.seats.get(position=1).name
+        van_finish(table=console, seq=seq, record={"winner": winner, "cuoc": ["tom"]}, by=trung_quan,
+                   idempotency_key=f"tq-{seq}")
+    van_start(table=console)  # canh 2, ván 1 under way
+    signal_send(table=console, seat=3, signal="tung", by=trung_quan)
+    signal_send(table=console, seat="trung_quan", signal="trong-nhac", by=trung_quan)
+    noc_change(table=console, delta=-7)
+    rebuild_leaderboard(event_id=event.pk, force=True)
+    return event, console
+
+
+def _console_picture(slug: str) -> dict[str, Any]:
+    """What the Trung Quân's console, the audience display and the timeline show."""
+    from tournaments.console.models import FestivalTable
+    from tournaments.console.selectors import recent_signals, table_state, timeline
+
+    c = FestivalTable.objects.select_related("trung_quan", "created_by").get(event_table__event__slug=slug)
+    drop = {"id", "table", "server_now"}
+    return {
+        "console": (c.name, c.sitting_id, c.event_table.round.number, c.event_table.number, c.trung_quan.username,
+                    c.van_seq, c.dealer, c.turn, c.noc_left, c.van_started_at, c.announcement,
+                    c.created_by.username, c.created_at),
+        "display": {k: v for k, v in table_state(c).items() if k not in drop},
+        "ticker": [{k: v for k, v in s.items() if k not in drop} for s in recent_signals(c, limit=100)],
+        "timeline": [(v.canh, v.seq, v.result, [(s["seat_name"], s["signal"], s["offset"], s["at"], s["noc_left"])
+                                                 for s in v.signals]) for v in timeline(c)],
+    }
+
+
+def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(django_user_model: Any,
+                                                                           tmp_path: Path) -> None:
+    from tournaments.console.models import FestivalTable
+    from tournaments.console.services import signal_send, van_finish
+    from tournaments.console.services.signals import ensure_catalogue
+
+    event, _console = _console_festival(django_user_model)
+    before = _console_picture(event.slug)
+    assert [v[:2] for v in before["timeline"]] == [(1, 1), (1, 2), (2, 1)]
+    assert len(before["ticker"]) == 8 and before["display"]["noc_left"] == before["console"][8]
+    backup = tmp_path / "giai-diem.json"
+    call_command("event_export", event.slug, output=str(backup))
+
+    call_command("flush", interactive=False, verbosity=0)  # the signal catalogue goes too
+    call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
+
+    assert _console_picture(event.slug) == before
+    # The Trung Quân plays on: the ván under way takes its signals and its result, on its canh.
+    ensure_catalogue()
+    console = FestivalTable.objects.get(event_table__event__slug=event.slug)
+    signal_send(table=console, seat=5, signal="co-do", by=console.trung_quan)
+    console.refresh_from_db()
+    winner = console.sitting.seats.get(position=5).name
+    van = van_finish(table=console, seq=1, record={"winner": winner, "cuoc": ["tom"]}, by=console.trung_quan,
+                     idempotency_key="tq-sau-khoi-phuc").obj
+    assert (van.sitting_id, van.seq) == (before["console"][1], 1)
+    assert _console_picture(event.slug)["timeline"][-1][:2] == (2, 1)
