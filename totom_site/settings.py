@@ -85,6 +85,8 @@ ASGI_APPLICATION = "totom_site.asgi.application"
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'sotom.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's SQLite, with the ledger append-only there too (see totom_site/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "totom_site.sqlite"
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
 elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
     # PostgreSQL behind an app server: each process keeps up to DATABASE_POOL_SIZE connections open

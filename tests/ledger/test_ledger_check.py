@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from scoring.models import Posting
 from scoring.services.sittings import sitting_settle_up, van_correct
@@ -58,9 +58,16 @@ def test_a_balanced_posting_pair_on_the_wrong_accounts_is_caught(capsys: pytest.
     assert lines[-1].endswith("2 chênh lệch.")
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL refuses the edit itself")
-def test_on_sqlite_a_deleted_posting_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLite variant; PostgreSQL: test_db_invariants")
+def test_on_sqlite_a_posting_is_not_deleted_and_one_removed_behind_the_guards_back_is_caught(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     build()
-    Posting.objects.filter(account="player").order_by("id").first().delete()
+    posting = Posting.objects.filter(account="player").order_by("id").first()
+    with pytest.raises(DatabaseError, match="chỉ được ghi thêm"), transaction.atomic():
+        posting.delete()
+    with connection.cursor() as cursor:  # someone with the database file drops the guard first
+        cursor.execute("DROP TRIGGER scoring_posting_no_delete")
+        cursor.execute("DELETE FROM scoring_posting WHERE id = %s", [posting.pk])
     status, lines = run_check(capsys)
     assert status == 1 and "không cân" in lines[0]
