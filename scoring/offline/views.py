@@ -8,11 +8,13 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from scoring.offline.pack import offline_pack
@@ -29,6 +31,7 @@ SHELL = (
     "offline/indicator.js",
     "offline/preview.js",
     "offline/offline.js",
+    "i18n/fallback.js",
     "offline/icons/so-tom-192.png",
     "offline/icons/so-tom-512.png",
 )
@@ -61,6 +64,14 @@ def _mtimes() -> tuple[float, ...]:
     return tuple(out)
 
 
+def _catalogs() -> list[str]:
+    out = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            out.append(reverse("javascript-catalog"))
+    return out
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """``/sw.js``: the worker, with the shell's URLs (as ``static()`` names them) and a version."""
@@ -69,6 +80,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "shell": [static(name) for name in SHELL],
         "offline": reverse("scoring:offline_page"),
         "manifest": reverse("scoring:manifest"),
+        # The scripts' text in each language (Django's JavaScript catalog, one URL per language).
+        "catalogs": _catalogs(),
     }
     body = f"const SOTOM = {json.dumps(config)};\n".encode() + _read(WORKER)
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

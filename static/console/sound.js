@@ -121,7 +121,7 @@
     if (!button) { return; }
     function show() {
       button.setAttribute("aria-pressed", enabled ? "true" : "false");
-      button.textContent = enabled ? "Tắt âm thanh" : "Bật âm thanh";
+      button.textContent = enabled ? gettext("Tắt âm thanh") : gettext("Bật âm thanh");
     }
     button.addEventListener("click", function () { setEnabled(!enabled); show(); if (enabled) { play("T"); } });
     show();

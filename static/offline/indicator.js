@@ -25,10 +25,10 @@
   }
 
   function text(s) {
-    const parts = [s.online ? "Có mạng" : "Mất mạng"];
-    if (s.sending) parts.push("đang gửi…");
-    if (s.waiting) parts.push(s.waiting + " ván chờ gửi");
-    if (s.conflicts) parts.push(s.conflicts + " xung đột cần xem");
+    const parts = [s.online ? gettext("Có mạng") : gettext("Mất mạng")];
+    if (s.sending) parts.push(gettext("đang gửi…"));
+    if (s.waiting) parts.push(interpolate(gettext("%(n)s ván chờ gửi"), { n: s.waiting }, true));
+    if (s.conflicts) parts.push(interpolate(gettext("%(n)s xung đột cần xem"), { n: s.conflicts }, true));
     return parts.join(" · ");
   }
 
@@ -49,8 +49,8 @@
     el.dataset.conflicts = String(last.conflicts);
     el.querySelector(".net-text").textContent = text(last);
     el.title = last.online
-      ? "Có mạng: ván lưu thẳng vào sổ."
-      : "Mất mạng: ván được giữ trên máy này (chờ gửi) và tự gửi khi có mạng lại.";
+      ? gettext("Có mạng: ván lưu thẳng vào sổ.")
+      : gettext("Mất mạng: ván được giữ trên máy này (chờ gửi) và tự gửi khi có mạng lại.");
   }
 
   window.SoTomIndicator = { update, get: () => ({ ...last }) };

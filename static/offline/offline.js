@@ -146,37 +146,43 @@
     const s = it.server || {};
     const taken = s.van;
     let html = '<div class="conflict-box" role="alert">';
-    html += "<p><b>" + P.esc(it.status === "conflict" ? "Xung đột — chưa ghi" : "Sổ từ chối — chưa ghi") + ":</b> " + P.esc(it.message || "") + "</p>";
+    html += "<p><b>" + P.esc(it.status === "conflict" ? gettext("Xung đột — chưa ghi") : gettext("Sổ từ chối — chưa ghi")) + ":</b> " + P.esc(it.message || "") + "</p>";
     if (taken) {
       const takenSummary = pack ? P.describe(taken.record || {}, pack) : "";
-      html += '<p data-testid="conflict-server">Trên sổ, ván ' + taken.seq + " là: " + P.esc(takenSummary) +
-        (taken.points ? " · " + taken.points + " điểm" : "") + " (người ghi: " + P.esc(taken.entered_by || "khách") + ").</p>";
+      html += '<p data-testid="conflict-server">' + P.esc(interpolate(gettext("Trên sổ, ván %(n)s là:"), { n: taken.seq }, true)) +
+        " " + P.esc(takenSummary) +
+        (taken.points ? " · " + P.esc(interpolate(gettext("%(n)s điểm"), { n: taken.points }, true)) : "") + " (" +
+        P.esc(interpolate(gettext("người ghi: %(who)s"), { who: taken.entered_by || gettext("khách") }, true)) + ").</p>";
     }
     if (s.balances) {
-      html += '<p class="help">Số dư trên sổ lúc này: ' +
+      html += '<p class="help">' + P.esc(gettext("Số dư trên sổ lúc này:")) + " " +
         Object.entries(s.balances).map(([n, b]) => P.esc(n) + " " + P.signed(b)).join(", ") +
-        (s.next_seq ? " · ván tiếp theo là số " + s.next_seq : "") + ".</p>";
+        (s.next_seq ? " · " + P.esc(interpolate(gettext("ván tiếp theo là số %(n)s"), { n: s.next_seq }, true)) : "") + ".</p>";
     }
     html += '<div class="actions">';
     if (s.next_seq) {
       html += '<button type="button" class="btn small" data-action="renumber" data-key="' + P.esc(it.key) +
-        '">Vẫn ghi, thành ván ' + s.next_seq + "</button>";
+        '">' + P.esc(interpolate(gettext("Vẫn ghi, thành ván %(n)s"), { n: s.next_seq }, true)) + "</button>";
     } else if (it.status === "error") {
-      html += '<button type="button" class="btn small" data-action="retry" data-key="' + P.esc(it.key) + '">Gửi lại</button>';
+      html += '<button type="button" class="btn small" data-action="retry" data-key="' + P.esc(it.key) + '">' + P.esc(gettext("Gửi lại")) + "</button>";
     }
     html += '<button type="button" class="btn small secondary" data-action="discard" data-key="' + P.esc(it.key) +
-      '">Bỏ ván này (không ghi)</button></div></div>';
+      '">' + P.esc(gettext("Bỏ ván này (không ghi)")) + "</button></div></div>";
     return html;
   }
 
   function itemHtml(it, held) {
-    const status = it.status === "waiting" ? (held ? "chờ xem xung đột" : "chờ gửi") : it.status === "conflict" ? "xung đột" : "bị từ chối";
+    const status = it.status === "waiting" ? (held ? gettext("chờ xem xung đột") : gettext("chờ gửi"))
+      : it.status === "conflict" ? gettext("xung đột") : gettext("bị từ chối");
     let html = '<li class="van outbox-item s-' + it.status + '" data-seq="' + it.seq + '" data-status="' + it.status +
       '" data-testid="' + (it.status === "waiting" ? "outbox-item" : "outbox-conflict") + '">';
-    html += '<div class="van-head"><span class="van-seq">Ván ' + it.seq + '</span> <span class="wait-badge">' + status + "</span>";
-    if (it.points !== null && it.points !== undefined) html += ' <span class="van-points">' + it.points + " điểm</span>";
+    html += '<div class="van-head"><span class="van-seq">' + P.esc(interpolate(gettext("Ván %(n)s"), { n: it.seq }, true)) +
+      '</span> <span class="wait-badge">' + P.esc(status) + "</span>";
+    if (it.points !== null && it.points !== undefined) {
+      html += ' <span class="van-points">' + P.esc(interpolate(gettext("%(n)s điểm"), { n: it.points }, true)) + "</span>";
+    }
     if (it.streakName) html += ' <span class="streak-badge">' + P.esc(it.streakName) + "</span>";
-    if (it.points !== null && it.points !== undefined) html += ' <span class="tam-tinh">tạm tính</span>';
+    if (it.points !== null && it.points !== undefined) html += ' <span class="tam-tinh">' + P.esc(gettext("tạm tính")) + "</span>";
     html += '</div><div class="van-summary">' + P.esc(it.summary || "") + "</div>";
     if (it.status !== "waiting") html += conflictHtml(it);
     return html + "</li>";
@@ -195,8 +201,8 @@
     let html = "";
     if (notice) html += '<p class="notice" role="status" data-testid="offline-notice">' + P.esc(notice) + "</p>";
     if (here.length) {
-      html += "<h2>Ván trên máy này, chưa vào sổ (" + here.length + ")</h2>";
-      html += '<p class="help">Mỗi ván giữ khóa chống gửi lặp riêng: gửi lại bao nhiêu lần sổ cũng chỉ ghi một lần, theo đúng thứ tự.</p>';
+      html += "<h2>" + P.esc(interpolate(gettext("Ván trên máy này, chưa vào sổ (%(n)s)"), { n: here.length }, true)) + "</h2>";
+      html += '<p class="help">' + P.esc(gettext("Mỗi ván giữ khóa chống gửi lặp riêng: gửi lại bao nhiêu lần sổ cũng chỉ ghi một lần, theo đúng thứ tự.")) + "</p>";
       let held = false;
       html += '<ol class="van-list outbox-list">';
       for (const it of here) {
@@ -207,7 +213,7 @@
     }
     if (others.length) {
       const ids = [...new Set(others.map((it) => it.sitting))];
-      html += '<p class="help">Còn ' + others.length + " ván của canh bài khác chờ gửi: " +
+      html += '<p class="help">' + P.esc(interpolate(gettext("Còn %(n)s ván của canh bài khác chờ gửi:"), { n: others.length }, true)) + " " +
         ids.map((pk) => '<a href="' + cfg.sittingUrl.replace(/\/0\/$/, "/" + pk + "/") + '">#' + pk + "</a>").join(", ") + ".</p>";
     }
     el.innerHTML = html;
@@ -265,7 +271,7 @@
     if (!form || !box) return;
     pack = pack || (await O.getPack(sitting));
     const data = new FormData(form);
-    if (!pack) return showError("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): không tính trước được.");
+    if (!pack) return showError(gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): không tính trước được."));
     if (P.isEmpty(data, pack)) {
       box.innerHTML = idleHtml || "";
       return;
@@ -283,9 +289,9 @@
     const form = vanForm();
     if (!form) return;
     pack = pack || (await O.getPack(sitting));
-    if (!pack) return showError("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được ván.");
+    if (!pack) return showError(gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được ván."));
     const data = new FormData(form);
-    if (P.isEmpty(data, pack)) return showError("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván.");
+    if (P.isEmpty(data, pack)) return showError(gettext("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván."));
     let rec;
     try {
       rec = P.record(data, pack);
@@ -301,7 +307,7 @@
     const view = P.preview(pack, rec, seq, queuedBefore(seq));
     if (here.some((it) => it.key === key)) return; // the same form sent twice (a double tap)
     await O.add({ key, sitting, seq, body, record: rec, summary: view.summary, points: view.points, streakName: view.streakName });
-    notice = "Đã giữ ván " + seq + " trên máy này: chờ gửi.";
+    notice = interpolate(gettext("Đã giữ ván %(n)s trên máy này: chờ gửi."), { n: seq }, true);
     form.reset();
     await reload();
     setNumber(form, nextSeq());
@@ -347,7 +353,7 @@
       note.dataset.testid = "offline-error";
       near.prepend(note);
     }
-    note.textContent = "Mất mạng: chưa gửi được, chưa ghi gì. Sửa ván và thanh toán cần có mạng; hãy thử lại khi có mạng.";
+    note.textContent = gettext("Mất mạng: chưa gửi được, chưa ghi gì. Sửa ván và thanh toán cần có mạng; hãy thử lại khi có mạng.");
   }
 
   document.addEventListener("htmx:afterSwap", (event) => {
@@ -393,7 +399,7 @@
     }
     if (response.status >= 500 || response.status === 429 || response.status === 408) return "stop";
     item.status = response.status === 409 ? "conflict" : "error";
-    item.message = answer.error || "Sổ từ chối ván này (mã " + response.status + ").";
+    item.message = answer.error || interpolate(gettext("Sổ từ chối ván này (mã %(code)s)."), { code: response.status }, true);
     item.server = answer.state || null;
     await O.put(item);
     return "held";
@@ -430,7 +436,7 @@
     }
     if (sitting && changed.has(sitting)) {
       const left = (await O.list(sitting)).length;
-      notice = left ? "" : "Đã gửi hết các ván chờ: sổ đã ghi.";
+      notice = left ? "" : gettext("Đã gửi hết các ván chờ: sổ đã ghi.");
     }
     await reload();
     if (sitting && changed.has(sitting)) await refreshSitting();
@@ -466,10 +472,10 @@
     const next = item.server && item.server.next_seq;
     if (button.dataset.action === "renumber" && next) {
       await renumberFrom(item, next, false);
-      notice = "Ván giữ trên máy được đánh số lại từ ván " + next + ".";
+      notice = interpolate(gettext("Ván giữ trên máy được đánh số lại từ ván %(n)s."), { n: next }, true);
     } else if (button.dataset.action === "discard") {
       await renumberFrom(item, next || item.seq, true);
-      notice = "Đã bỏ ván " + item.seq + " (không ghi vào sổ).";
+      notice = interpolate(gettext("Đã bỏ ván %(n)s (không ghi vào sổ)."), { n: item.seq }, true);
     } else if (button.dataset.action === "retry") {
       await O.put({ ...item, status: "waiting", message: "" });
     }
@@ -489,9 +495,9 @@
       ? packs.map((p) => {
         const n = all.filter((it) => it.sitting === p.sitting).length;
         return '<li><a href="' + cfg.sittingUrl.replace(/\/0\/$/, "/" + p.sitting + "/") + '">' + P.esc(p.title) + "</a> · " +
-          P.esc(p.game_name) + (n ? " · " + n + " ván chờ gửi" : "") + "</li>";
+          P.esc(p.game_name) + (n ? " · " + P.esc(interpolate(gettext("%(n)s ván chờ gửi"), { n }, true)) : "") + "</li>";
       }).join("")
-      : '<li class="help">Máy này chưa giữ canh bài nào.</li>';
+      : '<li class="help">' + P.esc(gettext("Máy này chưa giữ canh bài nào.")) + "</li>";
   }
 
   // -- start -------------------------------------------------------------------------------------

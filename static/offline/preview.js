@@ -26,7 +26,8 @@
 
   function positive(text, what) {
     if (!/^[+]?\d+$/.test(text) || Number(text) < 1) {
-      throw new Error(what + " phải là một số nguyên dương (nhận được '" + text + "').");
+      throw new Error(interpolate(gettext("%(what)s phải là một số nguyên dương (nhận được '%(text)s')."),
+        { what, text }, true));
     }
     return Number(text);
   }
@@ -70,7 +71,7 @@
       const player = one(data, "ga_player_" + i);
       if (!kind || !player) continue;
       const event = { kind, player };
-      const count = positive(one(data, "ga_count_" + i) || "1", "Số lần / số quân của gà");
+      const count = positive(one(data, "ga_count_" + i) || "1", gettext("Số lần / số quân của gà"));
       if (count !== 1) event.count = count;
       ga.push(event);
     }
@@ -78,7 +79,7 @@
     put(out, "den_lang", many(data, "den_lang"));
     put(out, "dau_ke", one(data, "dau_ke"));
     const stake = one(data, "stake");
-    if (stake) out.stake = positive(stake, "Mức cược N (Tài Bàn)");
+    if (stake) out.stake = positive(stake, gettext("Mức cược N (Tài Bàn)"));
     return out;
   }
 
@@ -144,9 +145,9 @@
     const withMain = (it) => it.main + rules.dich * (totalDich - it.dich);
     const ranked = [...items].sort((a, b) => withMain(b) - withMain(a) || b.main - a.main || (a.slug < b.slug ? -1 : 1));
     const main = ranked[0];
-    const lines = [{ name: main.name, points: main.main, why: "giá trị chính" }].concat(
+    const lines = [{ name: main.name, points: main.main, why: gettext("giá trị chính") }].concat(
       items.filter((it) => it !== main).map((it) => ({
-        name: it.name, points: rules.dich * it.dich, why: it.dich + " dịch × " + rules.dich + " điểm",
+        name: it.name, points: rules.dich * it.dich, why: interpolate(gettext("%(n)s dịch × %(d)s điểm"), { n: it.dich, d: rules.dich }, true),
       }))
     );
     return { points: withMain(main), lines };
@@ -208,7 +209,7 @@
       }
       view.after = pack.names.map((name) => ({ name, balance: bal[name] }));
     } else {
-      view.note = "Ván có lỗi, báo, gà hoặc đánh gom: các khoản chuyển sẽ do sổ tính khi gửi.";
+      view.note = gettext("Ván có lỗi, báo, gà hoặc đánh gom: các khoản chuyển sẽ do sổ tính khi gửi.");
       bal.unknown = true;
     }
     if (bal.unknown) view.after = null;
@@ -227,11 +228,11 @@
 
   /* The preview's HTML (in #preview), every number marked "tạm tính". */
   function render(view) {
-    const badge = '<span class="tam-tinh" data-testid="provisional">tạm tính</span>';
+    const badge = '<span class="tam-tinh" data-testid="provisional">' + esc(gettext("tạm tính")) + "</span>";
     let html = '<div class="pv pv-offline" data-testid="preview" data-provisional="1">';
-    html += '<p class="pv-head">Ván ' + view.seq + ": " + esc(view.summary) + "</p>";
+    html += '<p class="pv-head">' + esc(interpolate(gettext("Ván %(n)s"), { n: view.seq }, true)) + ": " + esc(view.summary) + "</p>";
     if (view.points !== null && view.points !== undefined) {
-      html += '<div class="total"><span data-testid="preview-points">' + view.points + "</span> <small>điểm</small>";
+      html += '<div class="total"><span data-testid="preview-points">' + view.points + "</span> <small>" + esc(gettext("điểm")) + "</small>";
       if (view.streakName) html += ' <span class="streak-badge" data-testid="preview-streak">' + esc(view.streakName) + "</span>";
       html += " " + badge + "</div>";
     }
@@ -239,14 +240,14 @@
       html += '<ul class="transfers" data-testid="preview-transfers">';
       html += view.transfers.length
         ? view.transfers.map((t) => "<li><b>" + esc(t.from) + " → " + esc(t.to) + '</b> <span class="amt">' + t.amount + "</span></li>").join("")
-        : '<li class="help">Không có khoản chuyển nào.</li>';
+        : '<li class="help">' + esc(gettext("Không có khoản chuyển nào.")) + "</li>";
       html += "</ul>";
     }
     if (view.after) {
       html += '<ul class="after">' + view.after.map((a) => "<li><span>" + esc(a.name) + "</span> <small>→ " + signed(a.balance) + "</small></li>").join("") + "</ul>";
     }
     if (view.note) html += '<p class="help">' + esc(view.note) + "</p>";
-    html += '<p class="help">' + badge + " Mất mạng: điểm và ù liền do máy này tính trước; sổ tính lại khi gửi.</p>";
+    html += '<p class="help">' + badge + " " + esc(gettext("Mất mạng: điểm và ù liền do máy này tính trước; sổ tính lại khi gửi.")) + "</p>";
     return html + "</div>";
   }
 

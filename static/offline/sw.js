@@ -5,6 +5,8 @@
  * - Scorekeeper pages (/so-diem/…) are network-first with a short timeout, kept in a cache, and
  *   served from it when the network is gone: a sitting opened once while online opens offline.
  * - A sitting's offline pack (/so-diem/<pk>/ngoai-tuyen.json) is network-first too.
+ * - The scripts' text in each language (Django's JavaScript catalog, SOTOM.catalogs) is kept at
+ *   install and served from the cache at once, refreshed in the background.
  * - Writes (POST), the JSON API and htmx partials are never cached: the page's outbox sends
  *   queued ván itself, through the API, in order.
  */
@@ -22,6 +24,8 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(SHELL_CACHE)
       .then((cache) => cache.addAll([...SOTOM.shell, SOTOM.offline, SOTOM.manifest]))
+      .then(() => caches.open(DATA_CACHE))
+      .then((cache) => cache.addAll(SOTOM.catalogs).catch(() => null)) // the text falls back to Vietnamese
       .then(() => self.skipWaiting())
   );
 });
@@ -49,6 +53,18 @@ async function cacheFirst(request) {
     cache.put(request, response.clone());
   }
   return response;
+}
+
+/* The cached copy at once (the network refreshes it for next time); the network when there is none. */
+async function staleWhileRevalidate(request, cacheName) {
+  const cache = await caches.open(cacheName);
+  const cached = await cache.match(request, { ignoreVary: true, ignoreSearch: true });
+  const fromNetwork = fetch(request).then((response) => {
+    if (response.ok) cache.put(request, response.clone());
+    return response;
+  });
+  fromNetwork.catch(() => null);
+  return cached || fromNetwork;
 }
 
 /* Network first; after NETWORK_TIMEOUT_MS (a "lie-fi" connection) or on failure, the cached copy. */
@@ -87,6 +103,8 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/api/") || request.headers.get("HX-Request")) return;
   if (isStatic(url) || url.pathname === SOTOM.manifest) {
     event.respondWith(cacheFirst(request));
+  } else if (SOTOM.catalogs.includes(url.pathname)) {
+    event.respondWith(staleWhileRevalidate(request, DATA_CACHE));
   } else if (PACK_PATH.test(url.pathname)) {
     event.respondWith(networkFirst(request, DATA_CACHE, null));
   } else if (request.mode === "navigate") {

@@ -33,7 +33,7 @@
       },
       options: {
         responsive: true, maintainAspectRatio: false, animation: false, interaction: { mode: "index", intersect: false },
-        scales: { y: { title: { display: true, text: "Điểm" } } },
+        scales: { y: { title: { display: true, text: gettext("Điểm") } } },
         plugins: { legend: { position: "bottom" } },
       },
     });

@@ -171,3 +171,33 @@ def test_two_phones_offline_on_the_same_number_give_one_van_and_one_visible_conf
     conflict.get_by_role("button", name="Vẫn ghi, thành ván 2").tap()
     wait_for(lambda: Van.objects.count() == 2)
     assert Van.objects.get(seq=2).record == {"winner": "Bình", "cuoc": ["leo"]}
+
+
+def test_a_phone_in_english_keeps_its_language_offline(live_server, new_phone, keeper) -> None:
+    """The offline scripts speak the page's language (Django's JavaScript catalog), and the service
+    worker keeps the catalog: reopened with no network, the page still speaks English."""
+    sitting = open_sitting(created_by=keeper)
+    url = f"{live_server.url}/en/so-diem/{sitting.pk}/"
+    context, page = new_phone()
+    open_ready(page, url)
+    assert indicator(page).inner_text() == "Online"
+
+    context.set_offline(True)
+    indicator(page).filter(has_text="Offline").wait_for()
+    tap_winner(page, "An")
+    tap_chip(page, "tom")
+    page.get_by_test_id("preview").filter(has_text="provisional").wait_for()
+    keep(page, 1)
+    assert "Ván 1 is kept on this device: waiting to send." in page.get_by_test_id("offline-notice").inner_text()
+    assert "waiting to send" in page.get_by_test_id("outbox-item").inner_text()
+    assert "1 ván waiting to send" in indicator(page).inner_text()
+
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    page.get_by_test_id("outbox-item").wait_for()
+    assert "Ván on this device, not yet in the ledger (1)" in page.locator("#outbox").inner_text()
+    assert "Offline" in indicator(page).inner_text() and "Mất mạng" not in indicator(page).inner_text()
+
+    context.set_offline(False)
+    page.get_by_test_id("offline-notice").filter(has_text="Every waiting ván has been sent").wait_for()
+    assert Van.objects.filter(sitting=sitting).count() == 1
