@@ -326,6 +326,8 @@ def backup_restore(*, document: Mapping[str, Any]) -> Restored:
         event = None
         if kind == "event":
             event = _restore_event(document["event"], restorer)
+        elif document.get("console"):
+            _restore_console(document["console"], None, document.get("signal_catalogue", {}), restorer)
         _reset_sequences([Club, Player, Sitting, Van, LedgerTransaction])
     if event is not None:
         from tournaments.services.leaderboard import rebuild_leaderboard

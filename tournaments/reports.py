@@ -26,6 +26,7 @@ from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
 from scoring.selectors.ledger import user_name
 from tournaments import models as tm
+from tournaments.console.backup import console_backup, signal_catalogue
 from tournaments.exports import standings_table, statement_table
 from tournaments.models import Event, Round, RoundFormat, Table
 from tournaments.selectors.pages import board_state, cuoc_scorers, registration_for
@@ -155,32 +156,9 @@ def _console_of(t: Table) -> Any:
         return None
 
 
-def _console_backup(t: Table) -> dict[str, Any] | None:
-    """The Trung Quân console run for the chiếu, if any: its live state and every signal given."""
-    c = _console_of(t)
-    if c is None:
-        return None
-    return {
-        "name": c.name, "sitting": c.sitting_id, "trung_quan": user_name(c.trung_quan), "van_seq": c.van_seq,
-        "dealer": c.dealer, "turn": c.turn, "noc_left": c.noc_left, "van_started_at": _iso(c.van_started_at),
-        "announcement": c.announcement, "created_by": user_name(c.created_by), "created_at": _iso(c.created_at),
-        "signals": [{"sitting": e.sitting_id, "van_seq": e.van_seq, "seat": e.seat, "signal": e.signal.slug,
-                     "noc_left": e.noc_left, "created_by": user_name(e.created_by), "created_at": _iso(e.created_at),
-                     "idempotency_key": e.idempotency_key} for e in sorted(c.signals.all(), key=lambda e: e.pk)],
-    }
-
-
-def _signal_catalogue(rounds: list[Round]) -> dict[str, Any]:
-    """The drum and flag signals the consoles used (a village's own ones may exist nowhere else)."""
-    used = {e.signal for r in rounds for t in r.tables.all() for c in [_console_of(t)] if c for e in c.signals.all()}
-    return {s.slug: {"label": s.label, "display": s.display, "meaning": s.meaning, "kind": s.kind, "pattern": s.pattern,
-                     "icon": s.icon, "color": s.color, "effect": s.effect, "order": s.order, "is_active": s.is_active,
-                     "club": s.club.slug if s.club_id else None} for s in sorted(used, key=lambda s: s.slug)}
-
-
 def _table_backup(t: Table) -> dict[str, Any]:
     return {
-        "console": _console_backup(t),
+        "console": console_backup(c) if (c := _console_of(t)) else None,
         "number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at), "ends_at": _iso(t.ends_at),
         "closed_at": _iso(t.closed_at), "closed_by": user_name(t.closed_by),
         "canh": [{"number": c.number, "sitting": c.sitting_id} for c in sorted(t.canh.all(), key=lambda c: c.number)],
@@ -261,7 +239,7 @@ def event_backup(event: Event) -> dict[str, Any]:
                     "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}
                    for r in rounds],
         "history": history,
-        "signal_catalogue": _signal_catalogue(rounds),
+        "signal_catalogue": signal_catalogue([c for r in rounds for t in r.tables.all() if (c := _console_of(t))]),
     }}
     return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
                            extra_rules=[event.rules, *history_rules])

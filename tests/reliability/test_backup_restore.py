@@ -268,19 +268,27 @@ def _console_festival(django_user_model: Any) -> tuple[Event, Any]:
     return event, console
 
 
+def _shown(value: Any) -> Any:
+    """A display's JSON without row ids (a restore gives rows new ids) and the clock."""
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items() if k not in {"id", "table", "server_now"}}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return value
+
+
 def _console_picture(slug: str) -> dict[str, Any]:
     """What the Trung Quân's console, the audience display and the timeline show."""
     from tournaments.console.models import FestivalTable
     from tournaments.console.selectors import recent_signals, table_state, timeline
 
     c = FestivalTable.objects.select_related("trung_quan", "created_by").get(event_table__event__slug=slug)
-    drop = {"id", "table", "server_now"}
     return {
         "console": (c.name, c.sitting_id, c.event_table.round.number, c.event_table.number, c.trung_quan.username,
                     c.van_seq, c.dealer, c.turn, c.noc_left, c.van_started_at, c.announcement,
                     c.created_by.username, c.created_at),
-        "display": {k: v for k, v in table_state(c).items() if k not in drop},
-        "ticker": [{k: v for k, v in s.items() if k not in drop} for s in recent_signals(c, limit=100)],
+        "display": _shown(table_state(c)),
+        "ticker": _shown(recent_signals(c, limit=100)),
         "timeline": [(v.canh, v.seq, v.result, [(s["seat_name"], s["signal"], s["offset"], s["at"], s["noc_left"])
                                                  for s in v.signals]) for v in timeline(c)],
     }
@@ -313,3 +321,47 @@ def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(djang
                      idempotency_key="tq-sau-khoi-phuc").obj
     assert (van.sitting_id, van.seq) == (before["console"][1], 1)
     assert _console_picture(event.slug)["timeline"][-1][:2] == (2, 1)
+
+
+def test_a_tables_own_sitting_backup_carries_its_trung_quan_console(django_user_model: Any, tmp_path: Path) -> None:
+    """A Tổ Tôm Điếm table run from the console without an event: its sitting's backup (the
+    download of the reports page) holds the console too."""
+    from django.test import Client
+
+    from tournaments.console.models import FestivalTable
+    from tournaments.console.selectors import recent_signals, table_state, timeline
+    from tournaments.console.services import noc_change, signal_send, table_open, van_finish, van_start
+    from tournaments.console.services.signals import ensure_catalogue
+
+    ensure_catalogue()
+    organiser = django_user_model.objects.create_user("ong-truong-ban")
+    trung_quan = django_user_model.objects.create_user("trung-quan-san-dinh")
+    console = table_open(name="Chiếu sân đình", players=["An", "Bình", "Chi", "Dũng", "Em"], trung_quan=trung_quan,
+                         created_by=organiser)
+    van_start(table=console)
+    signal_send(table=console, seat=3, signal="co-trang", by=trung_quan)
+    signal_send(table=console, seat=2, signal="hoi-dai", by=trung_quan)
+    van_finish(table=console, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, by=trung_quan, idempotency_key="tq-1")
+    van_start(table=console)
+    signal_send(table=console, seat=4, signal="tung-tung", by=trung_quan)
+    noc_change(table=console, delta=-5)
+
+    def picture() -> Any:
+        c = FestivalTable.objects.select_related("trung_quan").get(sitting_id=console.sitting_id)
+        return ((c.name, c.trung_quan.username, c.van_seq, c.dealer, c.turn, c.noc_left, c.van_started_at,
+                 c.announcement, c.created_at),
+                _shown(table_state(c)), _shown(recent_signals(c, limit=100)),
+                [(v.canh, v.seq, v.result, [(s["signal"], s["at"]) for s in v.signals]) for v in timeline(c)])
+
+    before = picture()
+    client = Client()
+    client.force_login(organiser)
+    backup = tmp_path / "chieu-san-dinh.json"
+    backup.write_bytes(client.get(f"/so-diem/{console.sitting_id}/xuat/sao-luu.json").content)
+    assert json.loads(backup.read_text())["console"]["name"] == "Chiếu sân đình"
+
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
+
+    assert picture() == before
+    assert len(before[2]) == 3 and before[0][5] == before[1]["noc_left"]
