@@ -181,3 +181,16 @@ def test_signals_given_before_the_canh_was_recorded_are_assigned_to_the_canh_the
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert dict(SignalEvent.objects.values_list("pk", "sitting_id")) == given
+
+
+def test_the_admins_list_of_signals_shows_each_signals_canh(chieu: Any, django_user_model: Any) -> None:
+    from tournaments.console.services import signal_send
+
+    _table, console, _tq = chieu
+    signal_send(table=console, seat=2, signal="co-trang")
+    staff = django_user_model.objects.create_superuser("quan-tri", password="x")
+    client = Client()
+    client.force_login(staff)
+    page = client.get("/admin/console/signalevent/")
+    assert page.status_code == 200
+    assert str(Sitting.objects.get(pk=console.sitting_id)) in page.content.decode()

@@ -29,7 +29,7 @@ class FestivalTableAdmin(admin.ModelAdmin):
 
 @admin.register(SignalEvent)
 class SignalEventAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "table", "van_seq", "seat", "signal", "noc_left", "created_by")
+    list_display = ("created_at", "table", "sitting", "van_seq", "seat", "signal", "noc_left", "created_by")
     list_filter = ("signal",)
     date_hierarchy = "created_at"
 
