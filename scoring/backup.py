@@ -19,6 +19,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from scoring.engine.errors import EngineError
@@ -282,12 +283,13 @@ def _restore_roles(e: Mapping[str, Any], event: Any, tables: Mapping[tuple[int, 
                                     created_at=_when(data["created_at"])))
 
     # A role revoked before the backup has no row here: its history rows take an id that no row
-    # can have (ids count from 1), one per role.
+    # can have (ids count from 1), one per role, below those of earlier restores.
     ids: dict[Any, int] = {}
     current = {r["id"] for r in roles}
+    low = min(tm.EventRole.history.model.objects.aggregate(low=Min("id"))["low"] or 0, 0)
     for item in history.get("roles", []):
         if item["id"] not in current and item["id"] not in ids:
-            ids[item["id"]] = -1 - len(ids)
+            ids[item["id"]] = low - 1 - len(ids)
     for data in roles:
         ids[data["id"]] = role(data).pk
     _restore_history(tm.EventRole.history.model, history.get("roles", []), refs=refs,

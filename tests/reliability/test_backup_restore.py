@@ -194,6 +194,12 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
     call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
 
     assert _running_picture(event.slug) == before
+    # Each live role's history rows carry its new id; the two roles revoked before the backup
+    # (one by hand, one with its deleted account) keep theirs apart under ids no row can have.
+    restored = Event.objects.get(slug=event.slug)
+    live = set(EventRole.objects.filter(event=restored).values_list("pk", flat=True))
+    kept = set(EventRole.history.filter(event_id=restored.pk).values_list("id", flat=True))
+    assert live <= kept and len(kept - live) == 2 and all(pk < 0 for pk in kept - live)
     # The restored festival plays on: table 1's canh 3 takes its second ván, then canh 4 opens;
     # the closed table takes none; the scorekeeper's link still lets the phone in.
     table = Table.objects.get(event__slug=event.slug, round__number=1, number=1)
