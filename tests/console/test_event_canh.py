@@ -8,6 +8,7 @@ the finished canh.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -194,3 +195,18 @@ def test_the_admins_list_of_signals_shows_each_signals_canh(chieu: Any, django_u
     page = client.get("/admin/console/signalevent/")
     assert page.status_code == 200
     assert str(Sitting.objects.get(pk=console.sitting_id)) in page.content.decode()
+
+
+def test_the_timeline_page_goes_canh_by_canh(chieu: Any) -> None:
+    from tournaments.console.services import signal_send
+
+    _table, console, _tq = chieu
+    signal_send(table=console, seat=2, signal="co-trang")
+    _finish(console, _names(console.sitting_id)[0], "v1")
+    _finish(console, _names(console.sitting_id)[0], "v2")
+    console.refresh_from_db()
+    signal_send(table=console, seat=1, signal="tung")
+    page = Client().get(f"/man-hinh/{console.pk}/dien-bien/").content.decode()
+    heads = [h.split("—")[0].strip() for h in re.findall(r"<h2>(.*?)</h2>", page, re.S)]
+    assert heads == ["Canh 1 · Ván 1", "Canh 1 · Ván 2", "Canh 2 · Ván 1"]
+    assert 'data-replay="2-1"' in page
