@@ -66,21 +66,21 @@
     if (seat.bat_thuc > 0) {
       var bt = document.createElement("span");
       bt.className = "dp-flag dp-batthuc";
-      bt.textContent = "Bất thực ×" + seat.bat_thuc;
+      bt.textContent = interpolate(gettext("Bất thực ×%(n)s"), { n: seat.bat_thuc }, true);
       flags.appendChild(bt);
     }
-    role(el, "balance").textContent = signed(seat.balance) + " điểm";
+    role(el, "balance").textContent = interpolate(gettext("%(n)s điểm"), { n: signed(seat.balance) }, true);
   }
 
   function renderAnnouncement(a) {
     var box = $("dp-announce");
     if (!a) { box.hidden = true; return; }
-    $("dp-announce-head").textContent = "Ván " + a.van_seq;
+    $("dp-announce-head").textContent = interpolate(gettext("Ván %(n)s"), { n: a.van_seq }, true);
     if (a.winner) {
-      $("dp-announce-winner").textContent = "Ù! " + a.winner;
-      var cuoc = (a.cuoc && a.cuoc.length ? a.cuoc.join(", ") : "Ù suông");
+      $("dp-announce-winner").textContent = interpolate(gettext("Ù! %(name)s"), { name: a.winner }, true);
+      var cuoc = (a.cuoc && a.cuoc.length ? a.cuoc.join(", ") : gettext("Ù suông"));
       $("dp-announce-cuoc").textContent = cuoc + (a.streak_label ? " · " + a.streak_label : "");
-      $("dp-announce-points").textContent = a.points + " điểm";
+      $("dp-announce-points").textContent = interpolate(gettext("%(n)s điểm"), { n: a.points }, true);
     } else {
       $("dp-announce-winner").textContent = a.outcome_label;
       $("dp-announce-cuoc").textContent = "";
@@ -106,7 +106,7 @@
     $("dp-draw").hidden = next.noc_left > next.draw_at;
     $("dp-dealer").textContent = next.dealer_name || "—";
     var tq = next.trung_quan;
-    $("dp-tq").textContent = tq ? "Trung Quân: " + tq.display : "";
+    $("dp-tq").textContent = tq ? interpolate(gettext("Trung Quân: %(signal)s"), { signal: tq.display }, true) : "";
     next.seats.forEach(renderSeat);
     renderAnnouncement(next.announcement);
     tick();
@@ -198,17 +198,17 @@
   function connect() {
     if (source) { source.close(); }
     window.clearTimeout(retryTimer);
-    setConn("connecting", "Đang kết nối…");
+    setConn("connecting", gettext("Đang kết nối…"));
     var url = eventsUrl + (lastId ? "?lastEventId=" + encodeURIComponent(lastId) : "");
     source = new EventSource(url);
-    source.addEventListener("stream-open", function () { retryDelay = 1000; setConn("live", "Trực tiếp"); });
+    source.addEventListener("stream-open", function () { retryDelay = 1000; setConn("live", gettext("Trực tiếp")); });
     source.addEventListener("signal", handler(onSignal));
     source.addEventListener("state", handler(function (d) { apply(d.state); }));
     source.addEventListener("announce", handler(onAnnounce));
     source.addEventListener("stream-reset", function () { reloadState(); });
     source.addEventListener("stream-error", function () { source.close(); scheduleRetry(); });
     source.onerror = function () {
-      setConn("lost", "Mất kết nối — đang thử lại…");
+      setConn("lost", gettext("Mất kết nối — đang thử lại…"));
       if (source.readyState === EventSource.CLOSED) { scheduleRetry(); }
     };
   }
@@ -223,7 +223,7 @@
     offlineSince = Date.now();
     if (source) { source.close(); source = null; }
     window.clearTimeout(retryTimer);
-    setConn("lost", "Mất mạng — chờ kết nối lại…");
+    setConn("lost", gettext("Mất mạng — chờ kết nối lại…"));
   });
   window.addEventListener("online", function () {
     var away = offlineSince === null ? 0 : Date.now() - offlineSince;
