@@ -8,6 +8,8 @@
  * - When the network returns, waiting ván are sent in order through the JSON API, each with its
  *   own key on every retry (exactly once). A 409 (someone else recorded that number) stops the
  *   sitting's queue and is shown with the server's state until a person decides; nothing merges.
+ * - A ván kept by mistake can be withdrawn (after a question) until it is sent: it is never
+ *   written, and the ván after it move up one number.
  *
  * Needs outbox.js, indicator.js and preview.js (loaded before, all deferred).
  */
@@ -185,6 +187,11 @@
     if (it.points !== null && it.points !== undefined) html += ' <span class="tam-tinh">' + P.esc(gettext("tạm tính")) + "</span>";
     html += '</div><div class="van-summary">' + P.esc(it.summary || "") + "</div>";
     if (it.status !== "waiting") html += conflictHtml(it);
+    else if (!held) {
+      html += '<div class="actions"><button type="button" class="btn small secondary" data-action="withdraw" data-key="' +
+        P.esc(it.key) + '" data-testid="withdraw">' + P.esc(interpolate(gettext("Bỏ ván %(n)s (chưa gửi)"), { n: it.seq }, true)) +
+        "</button></div>";
+    }
     return html + "</li>";
   }
 
@@ -453,14 +460,47 @@
 
   async function renumberFrom(item, start, dropFirst) {
     const later = here.filter((it) => it.seq >= item.seq);
+    const kept = here.filter((it) => it.seq < item.seq && it.record).map((it) => ({ record: it.record }));
     let seq = start;
     for (const it of later) {
       await O.remove(it.key);
       if (dropFirst && it.key === item.key) continue;
       const body = { ...it.body, seq };
-      await O.add({ ...it, key: uuid(), seq, body, status: "waiting", message: "", server: null, createdAt: it.createdAt });
+      const moved = { ...it, key: uuid(), seq, body, status: "waiting", message: "", server: null, createdAt: it.createdAt };
+      if (pack && it.record && seq !== it.seq) {
+        // Its provisional points and streak follow the ván now before it.
+        try {
+          const view = P.preview(pack, it.record, seq, kept);
+          Object.assign(moved, { summary: view.summary, points: view.points, streakName: view.streakName });
+        } catch (e) {
+          /* keep the figures it had: they are marked "tạm tính" and the server recomputes */
+        }
+      }
+      if (it.record) kept.push({ record: it.record });
+      await O.add(moved);
       seq += 1;
     }
+  }
+
+  /* Take back a ván kept on this phone and not yet sent: it is never written; the ván after it
+   * move up one number. Under the outbox's lock, so it cannot be withdrawn while being sent. */
+  async function withdraw(key) {
+    const item = here.find((it) => it.key === key);
+    if (!item) return;
+    const ask = interpolate(gettext("Bỏ ván %(n)s? Ván này chưa gửi: bỏ đi thì sổ không ghi ván này."), { n: item.seq }, true);
+    if (!window.confirm(ask)) return false;
+    const run = async () => {
+      const still = await O.get(key);
+      if (!still || still.status !== "waiting") {
+        notice = interpolate(gettext("Ván %(n)s đã vào sổ trong lúc đó; muốn đổi thì dùng nút Sửa của ván trên sổ."), { n: item.seq }, true);
+        return;
+      }
+      here = await O.list(sitting);
+      await renumberFrom(still, still.seq, true);
+      notice = interpolate(gettext("Đã bỏ ván %(n)s (chưa gửi, không ghi vào sổ)."), { n: item.seq }, true);
+    };
+    await (navigator.locks ? navigator.locks.request("sotom-outbox", run) : run());
+    return true;
   }
 
   async function onOutboxClick(event) {
@@ -469,6 +509,16 @@
     const item = here.find((it) => it.key === button.dataset.key);
     if (!item) return;
     button.disabled = true;
+    if (button.dataset.action === "withdraw") {
+      if (!(await withdraw(item.key))) {
+        button.disabled = false;
+        return;
+      }
+      const form = vanForm();
+      await reload();
+      if (form) setNumber(form, nextSeq());
+      return;
+    }
     const next = item.server && item.server.next_seq;
     if (button.dataset.action === "renumber" && next) {
       await renumberFrom(item, next, false);

@@ -4,7 +4,8 @@
 Offline, three ván are kept on the phone ("chờ gửi") with provisional points and streaks; the
 page reloads from the service worker's cache with the three still waiting; back online they are
 sent in order and the ledger holds exactly those three, once. Two phones that record the same
-ván number offline end with one accepted ván and one conflict shown for a person to resolve.
+ván number offline end with one accepted ván and one conflict shown for a person to resolve. A ván
+kept by mistake is withdrawn before it is sent.
 """
 
 from __future__ import annotations
@@ -201,3 +202,69 @@ def test_a_phone_in_english_keeps_its_language_offline(live_server, new_phone, k
     context.set_offline(False)
     page.get_by_test_id("offline-notice").filter(has_text="Every waiting ván has been sent").wait_for()
     assert Van.objects.filter(sitting=sitting).count() == 1
+
+
+def test_a_van_kept_offline_by_mistake_is_withdrawn_before_it_is_sent(live_server, new_phone, keeper) -> None:
+    """A scorekeeper who kept a wrong ván while offline takes it back before it reaches the ledger:
+    it is never written, the ván after it move up a number with their provisional streak
+    recomputed, and a tap cancelled at the question changes nothing."""
+    sitting = open_sitting(created_by=keeper)
+    url = f"{live_server.url}/so-diem/{sitting.pk}/"
+    context, page = new_phone()
+    open_ready(page, url)
+    context.set_offline(True)
+    indicator(page).filter(has_text="Mất mạng").wait_for()
+
+    tap_winner(page, "An")  # the mistake: it was Bình's Tôm
+    tap_chip(page, "tom")
+    keep(page, 1)
+    tap_winner(page, "An")
+    tap_chip(page, "leo")
+    keep(page, 2)
+    tap_winner(page, "hoa")
+    keep(page, 3)
+    items = page.get_by_test_id("outbox-item")
+    assert items.nth(1).locator(".van-points").inner_text() == "12 điểm"  # Lèo with Thông after ván 1
+    assert "Thông" in items.nth(1).inner_text()
+
+    # Cancelled at the question: nothing changes.
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    items.nth(0).get_by_test_id("withdraw").tap()
+    page.wait_for_timeout(300)
+    assert items.count() == 3 and items.nth(0).get_attribute("data-seq") == "1"
+
+    questions: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
+    items.nth(0).get_by_role("button", name="Bỏ ván 1 (chưa gửi)").tap()
+    page.get_by_test_id("offline-notice").filter(has_text="Đã bỏ ván 1").wait_for()
+    assert questions and "Bỏ ván 1?" in questions[0]
+    assert items.count() == 2
+    assert [items.nth(i).get_attribute("data-seq") for i in range(2)] == ["1", "2"]
+    # The Lèo is now ván 1: no Thông, 10 points.
+    assert items.nth(0).locator(".van-points").inner_text() == "10 điểm"
+    assert "Thông" not in items.nth(0).inner_text()
+    assert page.locator("#ghi-van").inner_text() == "Ghi ván 3"
+    assert indicator(page).get_attribute("data-waiting") == "2"
+
+    # Still withdrawn after a reload from the service worker.
+    page.reload()
+    page.get_by_test_id("outbox-item").nth(1).wait_for()
+    assert page.get_by_test_id("outbox-item").count() == 2
+
+    tap_winner(page, "Bình")
+    tap_chip(page, "tom")
+    keep(page, 3)
+    context.set_offline(False)
+    page.locator("#sitting[data-next-seq='4']").wait_for(state="attached")
+    assert [(v.seq, v.record) for v in Van.objects.filter(sitting=sitting).order_by("seq")] == [
+        (1, {"winner": "An", "cuoc": ["leo"]}),
+        (2, {"result": "hoa"}),
+        (3, {"winner": "Bình", "cuoc": ["tom"]}),
+    ]
+    assert IdempotencyKey.objects.filter(operation="van_record").count() == 3
+    assert balances(sitting).players["An"] == 4 * 10 - 8
