@@ -264,6 +264,12 @@ def _seq(value: Any) -> int:
     return value
 
 
+def _version(sitting: int, seq: int, replaces: Any, current: int) -> int:
+    if replaces is not None and (isinstance(replaces, bool) or not isinstance(replaces, int)):
+        raise EngineError(f"'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces!r}).")
+    return sittings.correction_target(sitting, seq, replaces, current)
+
+
 class VanListView(LedgerView):
     needs = {"GET": VIEW, "POST": KEEP}
     loads = {"POST": ()}  # the service locks and reads the sitting itself
@@ -325,10 +331,10 @@ class VanCorrectView(LedgerView):
             return _error(f"Canh bài số {pk} không có ván số {seq}.", status.HTTP_404_NOT_FOUND)
 
         def call(key: str) -> Written[Any]:
-            record, others = _van_input(request, "reason")
+            record, others = _van_input(request, "reason", "replaces")
             return sittings.van_correct(
-                van=van.pk, record=record, reason=others.get("reason", ""), corrected_by=_user(request),
-                idempotency_key=key, cards=others.get("cards") or "",
+                van=_version(pk, seq, others.get("replaces"), van.pk), record=record, reason=others.get("reason", ""),
+                corrected_by=_user(request), idempotency_key=key, cards=others.get("cards") or "",
             )
 
         return _write(request, call)

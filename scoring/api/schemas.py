@@ -230,7 +230,13 @@ VAN_FIELDS = {
 }
 VanCreate = shape("VanCreate", {"seq": s.IntegerField(min_value=1, help_text="Số ván tiếp theo"), **VAN_FIELDS},
                   closed=True)
-VanCorrect = shape("VanCorrect", {"reason": text(help_text="Lý do sửa"), **VAN_FIELDS}, closed=True)
+VanCorrect = shape("VanCorrect", {
+    "reason": text(help_text="Lý do sửa"),
+    "replaces": s.IntegerField(required=False, allow_null=True, help_text=(
+        "Mã (id) phiên bản ván mà bản sửa này thay, như máy gửi đã thấy; nếu ván đã được sửa bằng một "
+        "bản khác từ đó thì bị từ chối (409). Bỏ trống: bản hiện hành.")),
+    **VAN_FIELDS,
+}, closed=True)
 VanPreview = shape("VanPreview", {"seq": s.IntegerField(min_value=1, required=False, allow_null=True),
                                   **VAN_FIELDS}, closed=True)
 VanReject = shape("VanReject", {"reason": text(help_text="Lý do bác ván")})

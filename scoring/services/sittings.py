@@ -71,6 +71,7 @@ __all__ = [
     "sitting_changed",
     "sitting_open",
     "sitting_settle_up",
+    "correction_target",
     "van_correct",
     "van_preview",
     "van_record",
@@ -231,6 +232,18 @@ def van_record(
 
 
 # -- correct -----------------------------------------------------------------------------------
+
+
+def correction_target(sitting: int, seq: int, replaces: int | None, current: int) -> int:
+    """The version of ván ``seq`` a correction replaces: the one the corrector last saw
+    (``replaces``) when given, else the current one. Naming a version superseded since makes
+    :func:`van_correct` refuse (409), so a correction kept on a phone offline never silently
+    replaces someone else's; naming a version of another ván is an error."""
+    if replaces is None or replaces == current:
+        return current
+    if not Van.objects.filter(pk=replaces, sitting_id=sitting, seq=seq).exists():
+        raise EngineError(f"Mã phiên bản {replaces} không phải một bản của ván số {seq} trong canh bài này.")
+    return replaces
 
 
 def van_correct(

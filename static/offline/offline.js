@@ -10,6 +10,10 @@
  *   sitting's queue and is shown with the server's state until a person decides; nothing merges.
  * - A ván kept by mistake can be withdrawn (after a question) until it is sent: it is never
  *   written, and the ván after it move up one number.
+ * - A correction saved with no network (on a correction page the worker kept: the sitting page
+ *   asks it to keep those of its last ván) is kept in the outbox too, naming the version it
+ *   corrects (`replaces`): sent later through the API, it is refused if someone corrected that
+ *   ván meanwhile, and shown as a conflict instead of replacing their correction.
  *
  * Needs outbox.js, indicator.js and preview.js (loaded before, all deferred).
  */
@@ -20,6 +24,7 @@
   const P = window.SoTomPreview;
   const I = window.SoTomIndicator;
   const RETRY_MS = 5000;
+  const KEEP_CORRECTIONS = 3; // the correction pages of the last ván a sitting page keeps offline
 
   const meta = document.querySelector('meta[name="sotom-offline"]');
   const cfg = meta ? JSON.parse(meta.getAttribute("content")) : {};
@@ -57,6 +62,14 @@
     return cfg.api.replace(/\/0\/van$/, "/" + pk + "/van");
   }
 
+  function itemUrl(item) {
+    return isCorrection(item) ? apiUrl(item.sitting) + "/" + item.seq + "/correct" : apiUrl(item.sitting);
+  }
+
+  function isCorrection(item) {
+    return item.kind === "correct";
+  }
+
   function markReady(part) {
     const root = document.documentElement;
     const parts = new Set((root.dataset.offlineParts || "").split(" ").filter(Boolean));
@@ -85,7 +98,13 @@
   function keepPage() {
     if (!sitting || !online()) return;
     const worker = registration && registration.active;
-    if (worker) worker.postMessage({ type: "keep", url: location.pathname });
+    if (!worker) return;
+    worker.postMessage({ type: "keep", url: location.pathname });
+    // The correction pages of the last few ván, so that a mistake noticed offline can be corrected.
+    const links = [...document.querySelectorAll('#sitting a[data-testid^="correct-"]')];
+    for (const link of links.slice(-KEEP_CORRECTIONS)) {
+      worker.postMessage({ type: "keep", url: new URL(link.href, location.href).pathname });
+    }
   }
 
   if ("serviceWorker" in navigator) {
@@ -162,35 +181,43 @@
         (s.next_seq ? " · " + P.esc(interpolate(gettext("ván tiếp theo là số %(n)s"), { n: s.next_seq }, true)) : "") + ".</p>";
     }
     html += '<div class="actions">';
-    if (s.next_seq) {
+    if (isCorrection(it)) {
+      html += '<a class="btn small" href="' + P.esc(cfg.sittingUrl.replace(/\/0\/$/, "/" + it.sitting + "/van/" + it.seq + "/sua/")) +
+        '">' + P.esc(interpolate(gettext("Mở trang sửa ván %(n)s"), { n: it.seq }, true)) + "</a>";
+    } else if (s.next_seq) {
       html += '<button type="button" class="btn small" data-action="renumber" data-key="' + P.esc(it.key) +
         '">' + P.esc(interpolate(gettext("Vẫn ghi, thành ván %(n)s"), { n: s.next_seq }, true)) + "</button>";
     } else if (it.status === "error") {
       html += '<button type="button" class="btn small" data-action="retry" data-key="' + P.esc(it.key) + '">' + P.esc(gettext("Gửi lại")) + "</button>";
     }
     html += '<button type="button" class="btn small secondary" data-action="discard" data-key="' + P.esc(it.key) +
-      '">' + P.esc(gettext("Bỏ ván này (không ghi)")) + "</button></div></div>";
+      '">' + P.esc(isCorrection(it) ? gettext("Bỏ bản sửa này (không ghi)") : gettext("Bỏ ván này (không ghi)")) + "</button></div></div>";
     return html;
   }
 
   function itemHtml(it, held) {
     const status = it.status === "waiting" ? (held ? gettext("chờ xem xung đột") : gettext("chờ gửi"))
       : it.status === "conflict" ? gettext("xung đột") : gettext("bị từ chối");
-    let html = '<li class="van outbox-item s-' + it.status + '" data-seq="' + it.seq + '" data-status="' + it.status +
+    const fix = isCorrection(it);
+    let html = '<li class="van outbox-item s-' + it.status + (fix ? " is-correction" : "") + '" data-seq="' + it.seq +
+      '" data-status="' + it.status + '" data-kind="' + (fix ? "correct" : "van") +
       '" data-testid="' + (it.status === "waiting" ? "outbox-item" : "outbox-conflict") + '">';
-    html += '<div class="van-head"><span class="van-seq">' + P.esc(interpolate(gettext("Ván %(n)s"), { n: it.seq }, true)) +
+    const title = fix ? interpolate(gettext("Sửa ván %(n)s"), { n: it.seq }, true) : interpolate(gettext("Ván %(n)s"), { n: it.seq }, true);
+    html += '<div class="van-head"><span class="van-seq">' + P.esc(title) +
       '</span> <span class="wait-badge">' + P.esc(status) + "</span>";
     if (it.points !== null && it.points !== undefined) {
       html += ' <span class="van-points">' + P.esc(interpolate(gettext("%(n)s điểm"), { n: it.points }, true)) + "</span>";
     }
     if (it.streakName) html += ' <span class="streak-badge">' + P.esc(it.streakName) + "</span>";
     if (it.points !== null && it.points !== undefined) html += ' <span class="tam-tinh">' + P.esc(gettext("tạm tính")) + "</span>";
-    html += '</div><div class="van-summary">' + P.esc(it.summary || "") + "</div>";
+    html += '</div><div class="van-summary">' + P.esc(fix ? "→ " : "") + P.esc(it.summary || "") + "</div>";
+    if (fix) html += '<div class="help">' + P.esc(interpolate(gettext("Lý do: %(why)s"), { why: it.body.reason || "" }, true)) + "</div>";
     if (it.status !== "waiting") html += conflictHtml(it);
-    else if (!held) {
+    else if (!held || fix) {
+      const label = fix ? interpolate(gettext("Bỏ bản sửa ván %(n)s (chưa gửi)"), { n: it.seq }, true)
+        : interpolate(gettext("Bỏ ván %(n)s (chưa gửi)"), { n: it.seq }, true);
       html += '<div class="actions"><button type="button" class="btn small secondary" data-action="withdraw" data-key="' +
-        P.esc(it.key) + '" data-testid="withdraw">' + P.esc(interpolate(gettext("Bỏ ván %(n)s (chưa gửi)"), { n: it.seq }, true)) +
-        "</button></div>";
+        P.esc(it.key) + '" data-testid="withdraw">' + P.esc(label) + "</button></div>";
     }
     return html + "</li>";
   }
@@ -214,7 +241,7 @@
       html += '<ol class="van-list outbox-list">';
       for (const it of here) {
         html += itemHtml(it, held);
-        if (it.status !== "waiting") held = true;
+        if (it.status !== "waiting" && !isCorrection(it)) held = true;
       }
       html += "</ol>";
     }
@@ -239,8 +266,13 @@
     return Math.max(fromPage, pack ? pack.next_seq : 0);
   }
 
+  function newVan() {
+    return here.filter((it) => !isCorrection(it));
+  }
+
   function nextSeq() {
-    const queued = here.length ? Math.max(...here.map((it) => it.seq)) + 1 : 0;
+    const mine = newVan();
+    const queued = mine.length ? Math.max(...mine.map((it) => it.seq)) + 1 : 0;
     return Math.max(serverNext(), queued);
   }
 
@@ -260,7 +292,7 @@
 
   function adjustForm() {
     const form = vanForm();
-    if (form && here.length) setNumber(form, nextSeq());
+    if (form && newVan().length) setNumber(form, nextSeq());
   }
 
   function showError(message) {
@@ -269,7 +301,7 @@
   }
 
   function queuedBefore(seq) {
-    return here.filter((it) => it.seq < seq && it.record).map((it) => ({ record: it.record }));
+    return newVan().filter((it) => it.seq < seq && it.record).map((it) => ({ record: it.record }));
   }
 
   async function showPreview() {
@@ -323,6 +355,84 @@
     if (navigator.onLine) sync();
   }
 
+  // -- a correction saved with no network --------------------------------------------------------
+
+  /* The correction page's form (the ván form prefilled, with the number it corrects), if this is one. */
+  function correctionForm() {
+    const form = document.getElementById("van-form");
+    return form && !form.closest("#sitting") && form.querySelector('input[name="correct_seq"]') ? form : null;
+  }
+
+  function noPreview(form) {
+    const html = '<p class="help" data-testid="preview-offline">' +
+      P.esc(gettext("Mất mạng: chưa xem trước được bản sửa. Vẫn lưu được: bản sửa được giữ trên máy này và gửi khi có mạng.")) + "</p>";
+    const box = document.getElementById("preview");
+    if (box) box.innerHTML = html;
+    else form.insertAdjacentHTML("afterbegin", html);
+  }
+
+  /* Keep the correction on this phone. ``sentBefore``: the request may have reached the server
+   * (htmx:sendError), so its key is kept for the retry; otherwise nothing was sent and a fresh key
+   * is safe (a kept copy of the page carries the key it was drawn with). */
+  async function queueCorrection(sentBefore) {
+    const form = correctionForm();
+    if (!form) return;
+    pack = pack || (await O.getPack(sitting));
+    if (!pack) return showError(gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được bản sửa."));
+    const data = new FormData(form);
+    if (P.isEmpty(data, pack)) return showError(gettext("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván."));
+    const reason = String(data.get("reason") || "").trim();
+    if (!reason) return showError(gettext("Hãy ghi lý do sửa ván."));
+    let rec;
+    try {
+      rec = P.record(data, pack);
+    } catch (e) {
+      return showError(e.message);
+    }
+    const seq = Number(data.get("correct_seq"));
+    const replaces = Number(data.get("replaces")) || null;
+    const body = { ...rec, reason };
+    if (replaces) body.replaces = replaces;
+    const cards = String(data.get("cards") || "").trim();
+    if (cards) body.cards = cards;
+    const key = sentBefore && data.get("key") ? String(data.get("key")) : uuid();
+    const run = async () => {
+      const all = await O.list(sitting);
+      if (all.some((it) => it.key === key)) return; // the same form sent twice (a double tap)
+      // A second correction of the same ván, still unsent, takes the place of the first.
+      for (const it of all) {
+        if (isCorrection(it) && it.seq === seq && it.status === "waiting") await O.remove(it.key);
+      }
+      await O.add({ key, kind: "correct", sitting, seq, body, record: rec, summary: P.describe(rec, pack), points: null });
+    };
+    await (navigator.locks ? navigator.locks.request("sotom-outbox", run) : run());
+    const back = cfg.sittingUrl.replace(/\/0\/$/, "/" + sitting + "/");
+    const box = document.getElementById("correct") || form.parentNode;
+    box.querySelectorAll("form, [data-testid=error]").forEach((el) => { el.hidden = true; });
+    const note = document.createElement("div");
+    note.className = "notice";
+    note.setAttribute("role", "status");
+    note.dataset.testid = "offline-notice";
+    note.innerHTML = "<p>" + P.esc(interpolate(gettext("Đã giữ bản sửa ván %(n)s trên máy này: chờ gửi. Sổ ghi bản sửa khi có mạng lại, nếu từ giờ đến đó không ai sửa ván %(n)s trước."), { n: seq }, true)) +
+      '</p><p><a class="btn" href="' + P.esc(back) + '">' + P.esc(gettext("Về canh bài")) + "</a></p>";
+    box.appendChild(note);
+    await reload();
+    if (navigator.onLine) sync();
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = correctionForm();
+    const elt = event.detail && event.detail.elt;
+    if (!form || !elt || online()) return;
+    if (elt.matches && elt.matches('[data-testid="save-correction"]')) {
+      event.preventDefault();
+      queueCorrection(false);
+    } else if (elt === form) {
+      event.preventDefault();
+      noPreview(form);
+    }
+  });
+
   document.addEventListener("htmx:confirm", (event) => {
     const form = vanForm();
     const elt = event.detail && event.detail.elt;
@@ -330,7 +440,7 @@
     const isSave = elt.matches && elt.matches('[data-testid="save"]') && form.contains(elt);
     const isPreview = elt === form;
     if (!isSave && !isPreview) return;
-    if (online() && !here.length) return; // the ordinary online path (htmx and the server)
+    if (online() && !newVan().length) return; // the ordinary online path (htmx and the server)
     event.preventDefault();
     if (isSave) queueFromForm();
     else showPreview();
@@ -341,7 +451,12 @@
     const form = vanForm();
     flaky = true;
     I.update({ online: false });
-    if (form && elt && elt.matches && elt.matches('[data-testid="save"]') && form.contains(elt)) {
+    const fixing = correctionForm();
+    if (fixing && elt && elt.matches && elt.matches('[data-testid="save-correction"]')) {
+      queueCorrection(true); // the same key: safe to send again later
+    } else if (fixing && elt === fixing) {
+      noPreview(fixing);
+    } else if (form && elt && elt.matches && elt.matches('[data-testid="save"]') && form.contains(elt)) {
       queueFromForm(); // the same key: safe to send again later
     } else if (form && elt === form) {
       showPreview();
@@ -350,7 +465,7 @@
     }
   });
 
-  /* Other writes (a correction, settling up) need the server: say so where the person tapped. */
+  /* Other writes (settling up, confirming a ván) need the server: say so where the person tapped. */
   function unsent(near) {
     let note = near.querySelector ? near.querySelector('[data-testid="offline-error"]') : null;
     if (!note) {
@@ -360,7 +475,7 @@
       note.dataset.testid = "offline-error";
       near.prepend(note);
     }
-    note.textContent = gettext("Mất mạng: chưa gửi được, chưa ghi gì. Sửa ván và thanh toán cần có mạng; hãy thử lại khi có mạng.");
+    note.textContent = gettext("Mất mạng: chưa gửi được, chưa ghi gì. Việc này cần có mạng; hãy thử lại khi có mạng.");
   }
 
   document.addEventListener("htmx:afterSwap", (event) => {
@@ -383,7 +498,7 @@
   async function send(item) {
     let response;
     try {
-      response = await fetch(apiUrl(item.sitting), {
+      response = await fetch(itemUrl(item), {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": item.key, "X-CSRFToken": csrf() },
@@ -417,11 +532,15 @@
     const changed = new Set();
     for (const pk of [...new Set(all.map((it) => it.sitting))]) {
       for (const item of all.filter((it) => it.sitting === pk)) {
-        if (item.status !== "waiting") break; // after a conflict, later ván wait for a person
+        if (item.status !== "waiting") {
+          if (isCorrection(item)) continue; // a correction's conflict does not hold the ván after it
+          break; // after a conflict, later ván wait for a person
+        }
         const outcome = await send(item);
         if (outcome !== "stop") changed.add(pk);
         if (outcome !== "sent") {
           if (outcome === "stop") return changed;
+          if (isCorrection(item)) continue;
           break;
         }
       }
@@ -459,8 +578,8 @@
   // -- a person resolves a conflict --------------------------------------------------------------
 
   async function renumberFrom(item, start, dropFirst) {
-    const later = here.filter((it) => it.seq >= item.seq);
-    const kept = here.filter((it) => it.seq < item.seq && it.record).map((it) => ({ record: it.record }));
+    const later = newVan().filter((it) => it.seq >= item.seq);
+    const kept = newVan().filter((it) => it.seq < item.seq && it.record).map((it) => ({ record: it.record }));
     let seq = start;
     for (const it of later) {
       await O.remove(it.key);
@@ -487,7 +606,9 @@
   async function withdraw(key) {
     const item = here.find((it) => it.key === key);
     if (!item) return;
-    const ask = interpolate(gettext("Bỏ ván %(n)s? Ván này chưa gửi: bỏ đi thì sổ không ghi ván này."), { n: item.seq }, true);
+    const ask = isCorrection(item)
+      ? interpolate(gettext("Bỏ bản sửa ván %(n)s? Bản sửa này chưa gửi: bỏ đi thì ván %(n)s trên sổ giữ nguyên."), { n: item.seq }, true)
+      : interpolate(gettext("Bỏ ván %(n)s? Ván này chưa gửi: bỏ đi thì sổ không ghi ván này."), { n: item.seq }, true);
     if (!window.confirm(ask)) return false;
     const run = async () => {
       const still = await O.get(key);
@@ -496,6 +617,11 @@
         return;
       }
       here = await O.list(sitting);
+      if (isCorrection(still)) {
+        await O.remove(key);
+        notice = interpolate(gettext("Đã bỏ bản sửa ván %(n)s (chưa gửi): ván %(n)s trên sổ giữ nguyên."), { n: item.seq }, true);
+        return;
+      }
       await renumberFrom(still, still.seq, true);
       notice = interpolate(gettext("Đã bỏ ván %(n)s (chưa gửi, không ghi vào sổ)."), { n: item.seq }, true);
     };
@@ -523,6 +649,9 @@
     if (button.dataset.action === "renumber" && next) {
       await renumberFrom(item, next, false);
       notice = interpolate(gettext("Ván giữ trên máy được đánh số lại từ ván %(n)s."), { n: next }, true);
+    } else if (button.dataset.action === "discard" && isCorrection(item)) {
+      await O.remove(item.key);
+      notice = interpolate(gettext("Đã bỏ bản sửa ván %(n)s (không ghi vào sổ)."), { n: item.seq }, true);
     } else if (button.dataset.action === "discard") {
       await renumberFrom(item, next || item.seq, true);
       notice = interpolate(gettext("Đã bỏ ván %(n)s (không ghi vào sổ)."), { n: item.seq }, true);

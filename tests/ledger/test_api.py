@@ -98,6 +98,37 @@ def test_history_shows_who_entered_and_corrected_what() -> None:
     assert kinds == ["van", "dao", "van"]
 
 
+def test_a_correction_naming_the_version_it_saw_is_refused_once_that_version_is_superseded() -> None:
+    """A phone kept a correction offline, naming the version of ván 1 it last saw (``replaces``);
+    meanwhile another scorekeeper corrected ván 1. Sent later, the phone's correction is refused
+    (409, with the sitting's state) rather than replacing the other one; its retry with the same key
+    after a success returns the first answer; a version of another ván is a 400."""
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    pk = open_via_api(client)
+    post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
+    post(client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "result": "hoa"})
+    seen = Van.objects.get(seq=1).pk
+    url = f"/api/v1/sittings/{pk}/van/1/correct"
+    key = new_key()
+    first = post(client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key)
+    assert first.status_code == 201 and first.json()["van"]["replaces"] == seen
+    again = post(client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key)
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    late = post(client, url, {"winner": "Chi", "cuoc": ["tom"], "reason": "nhầm", "replaces": seen})
+    assert late.status_code == 409
+    assert "đã được sửa bằng một bản khác" in late.json()["error"]
+    assert late.json()["state"]["balances"]["Bình"] == 32
+    assert [v.record.get("winner") for v in Van.objects.filter(is_current=True).order_by("seq")] == ["Bình", None]
+    other = post(client, url, {"winner": "Chi", "reason": "x", "replaces": Van.objects.get(seq=2).pk})
+    assert other.status_code == 400 and "không phải một bản của ván số 1" in other.json()["error"]
+    wrong = post(client, url, {"winner": "Chi", "reason": "x", "replaces": "một"})
+    assert wrong.status_code == 400 and "'replaces'" in wrong.json()["error"]
+    current = first.json()["van"]["id"]
+    fine = post(client, url, {"winner": "Chi", "cuoc": ["tom"], "reason": "nhầm lần nữa", "replaces": current})
+    assert fine.status_code == 201 and fine.json()["van"]["record"]["winner"] == "Chi"
+
+
 @pytest.mark.parametrize(
     ("url", "body", "status", "fragment"),
     [

@@ -5,7 +5,8 @@ Offline, three ván are kept on the phone ("chờ gửi") with provisional point
 page reloads from the service worker's cache with the three still waiting; back online they are
 sent in order and the ledger holds exactly those three, once. Two phones that record the same
 ván number offline end with one accepted ván and one conflict shown for a person to resolve. A ván
-kept by mistake is withdrawn before it is sent.
+kept by mistake is withdrawn before it is sent. A correction saved offline is kept and sent later,
+and refused (shown as a conflict) if someone corrected that ván in between.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import pytest
 
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances
+from scoring.services.sittings import van_correct
 from tests.conftest import sign_in
-from tests.factories import open_sitting
+from tests.factories import open_sitting, record_all
 from tests.tournaments.conftest import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -268,3 +270,95 @@ def test_a_van_kept_offline_by_mistake_is_withdrawn_before_it_is_sent(live_serve
     ]
     assert IdempotencyKey.objects.filter(operation="van_record").count() == 3
     assert balances(sitting).players["An"] == 4 * 10 - 8
+
+
+def kept_copy(page: Any, path: str) -> Any:
+    """Wait until the service worker holds a copy of ``path`` (a page it was asked to keep)."""
+    script = f"caches.open('sotom-pages').then((c) => c.match('{path}')).then((r) => !!r)"
+    return wait_for(lambda: page.evaluate(script))
+
+
+def test_a_correction_saved_offline_is_kept_then_sent_before_the_van_after_it(live_server, new_phone, keeper) -> None:
+    """The sitting page keeps the correction pages of its last ván; offline, one opens from the
+    worker, its save is kept on the phone (no preview, a clear note), the outbox lists it apart from
+    new ván (which keep their numbers), and back online the ledger has the correction and the ván."""
+    sitting = open_sitting(created_by=keeper)
+    record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}, {"result": "hoa"}])
+    url = f"{live_server.url}/so-diem/{sitting.pk}/"
+    fix_url = f"/so-diem/{sitting.pk}/van/1/sua/"
+    context, page = new_phone()
+    open_ready(page, url)
+    kept_copy(page, fix_url)
+    kept_copy(page, f"/so-diem/{sitting.pk}/van/2/sua/")
+
+    context.set_offline(True)
+    response = page.goto(live_server.url + fix_url)
+    assert response is not None and response.from_service_worker
+    page.locator("#van-form label.who-btn[data-winner='Bình'] span").tap()
+    page.get_by_test_id("preview-offline").wait_for()
+    page.locator("#reason").fill("ghi nhầm người ù")
+    page.get_by_test_id("save-correction").tap()
+    note = page.get_by_test_id("offline-notice")
+    note.filter(has_text="Đã giữ bản sửa ván 1 trên máy này: chờ gửi").wait_for()
+    assert Van.objects.filter(sitting=sitting).count() == 2
+    note.get_by_role("link", name="Về canh bài").tap()
+
+    item = page.locator("[data-testid=outbox-item][data-kind=correct]")
+    item.wait_for()
+    assert "Sửa ván 1" in item.inner_text() and "Bình ù" in item.inner_text()
+    assert "Lý do: ghi nhầm người ù" in item.inner_text()
+    assert page.locator("#ghi-van").inner_text() == "Ghi ván 3"  # a correction takes no number
+    tap_winner(page, "An")
+    tap_chip(page, "leo")
+    keep(page, 2)
+    assert page.locator("#ghi-van").inner_text() == "Ghi ván 4"
+    assert indicator(page).get_attribute("data-waiting") == "2"
+
+    context.set_offline(False)
+    page.locator("#sitting[data-next-seq='4']").wait_for(state="attached")
+    wait_for(lambda: page.get_by_test_id("outbox-item").count() == 0)
+    current = {v.seq: v for v in Van.objects.filter(sitting=sitting, is_current=True)}
+    assert [(n, current[n].record) for n in sorted(current)] == [
+        (1, {"winner": "Bình", "cuoc": ["tom"]}),
+        (2, {"result": "hoa"}),
+        (3, {"winner": "An", "cuoc": ["leo"]}),
+    ]
+    assert current[1].correction_reason == "ghi nhầm người ù"
+    assert current[3].streak == 1  # An's ván 1 is Bình's now: no Thông
+    assert balances(sitting).players["An"] == -8 + 4 * 10
+
+
+def test_a_correction_kept_offline_is_refused_if_someone_corrected_that_van_meanwhile(
+    live_server, new_phone, keeper
+) -> None:
+    """Someone else corrects ván 1 while the phone holds its own correction of it: the phone's is
+    refused when sent (it names the version it saw) and shown as a conflict, with a link to the
+    correction page and a way to drop it; the other correction stays."""
+    sitting = open_sitting(created_by=keeper)
+    (first,) = record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}])
+    url = f"{live_server.url}/so-diem/{sitting.pk}/"
+    fix_url = f"/so-diem/{sitting.pk}/van/1/sua/"
+    context, page = new_phone()
+    open_ready(page, url)
+    kept_copy(page, fix_url)
+    context.set_offline(True)
+    page.goto(live_server.url + fix_url)
+    page.locator("#van-form label.who-btn[data-winner='Chi'] span").tap()
+    page.locator("#reason").fill("Chi ù mới đúng")
+    page.get_by_test_id("save-correction").tap()
+    page.get_by_test_id("offline-notice").wait_for()
+    page.get_by_role("link", name="Về canh bài").tap()
+    page.locator("[data-testid=outbox-item][data-kind=correct]").wait_for()
+
+    van_correct(van=first.pk, record={"winner": "Dũng", "cuoc": ["tom"]}, reason="trọng tài xem lại",
+                corrected_by=None, idempotency_key=None)
+    context.set_offline(False)
+    conflict = page.locator("[data-testid=outbox-conflict][data-kind=correct]")
+    conflict.wait_for()
+    assert "đã được sửa bằng một bản khác" in conflict.inner_text()
+    assert conflict.get_by_role("link", name="Mở trang sửa ván 1").get_attribute("href") == fix_url
+    assert Van.objects.get(sitting=sitting, is_current=True).record == {"winner": "Dũng", "cuoc": ["tom"]}
+    conflict.get_by_role("button", name="Bỏ bản sửa này (không ghi)").tap()
+    page.get_by_test_id("offline-notice").filter(has_text="Đã bỏ bản sửa ván 1").wait_for()
+    assert page.locator("[data-testid=outbox-conflict]").count() == 0
+    assert Van.objects.filter(sitting=sitting).count() == 2

@@ -148,6 +148,29 @@ def test_a_correction_requires_a_reason_then_supersedes_the_van(client, sitting)
     assert shown_balances(html) == expected([{"winner": "Dũng", "cuoc": ["tom"]}])
 
 
+def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_applied(client, sitting) -> None:
+    """Two scorekeepers open the correction of ván 1; the first saves. The second's form names the
+    version it was drawn from, so its save is refused (409) with the ván as it now stands, instead
+    of silently replacing the first correction; saved again from that page, it goes in."""
+    van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["tom"]}, idempotency_key=None)
+    url = f"/so-diem/{sitting.pk}/van/1/sua/"
+    first, second = client.get(url), client.get(url)
+    original = Van.objects.get()
+    assert f'name="replaces" value="{original.pk}"' in text(second)
+    body = {"correct_seq": "1", "replaces": str(original.pk), "cuoc": ["tom"], "reason": "ghi nhầm người ù"}
+    assert client.post(url, {**body, "key": first.context["key"], "winner": "Bình"}).status_code == 302
+    late = client.post(url, {**body, "key": second.context["key"], "winner": "Chi"})
+    assert late.status_code == 409
+    assert "đã được sửa bằng một bản khác" in text(late)
+    assert [v.record["winner"] for v in Van.objects.filter(is_current=True)] == ["Bình"]
+    now = Van.objects.get(is_current=True)
+    assert f'name="replaces" value="{now.pk}"' in text(late)  # the page now names the version shown
+    again = client.post(url, {**body, "replaces": str(now.pk), "key": late.context["key"], "winner": "Chi"})
+    assert again.status_code == 302
+    assert [v.record["winner"] for v in Van.objects.filter(is_current=True)] == ["Chi"]
+    assert Van.objects.count() == 3
+
+
 @pytest.mark.parametrize(
     ("taps", "message"),
     [

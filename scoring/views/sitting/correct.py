@@ -17,7 +17,7 @@ from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can
 from scoring.selectors.ledger import balances
 from scoring.services.idempotency import IdempotencyMismatch
-from scoring.services.sittings import SequenceConflict, sitting_settle_up, van_correct
+from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
     missing_in_vietnamese,
     new_key,
@@ -57,6 +57,16 @@ def correct_context(
     }
 
 
+def _posted_version(request: HttpRequest) -> int | None:
+    """The version the correction form was drawn from (absent on forms older than the field)."""
+    raw = (request.POST.get("replaces") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise EngineError("Biểu mẫu sửa ván bị hỏng (mã phiên bản); hãy tải lại trang rồi sửa lại.")
+    return int(raw)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @missing_in_vietnamese
 def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
@@ -74,7 +84,8 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     key = request.POST.get("key") or new_key()
     try:
         record = form.record(Table.of(sitting).game)
-        van_correct(van=van.pk, record=record, reason=reason, corrected_by=user_of(request),
+        target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
+        van_correct(van=target, record=record, reason=reason, corrected_by=user_of(request),
                     idempotency_key=posted_key(request), cards=form.cards)
     except (IdempotencyMismatch, SequenceConflict) as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 409
