@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -32,7 +33,7 @@ from tournaments.console.services import signal_send
 
 __all__ = ["TableSignalsView"]
 
-NOT_AUTHENTICATED = 'Cần đăng nhập: gửi tiêu đề "Authorization: Token <khóa của Trung Quân>".'
+NOT_AUTHENTICATED = gettext_lazy('Cần đăng nhập: gửi tiêu đề "Authorization: Token <khóa của Trung Quân>".')
 
 SignalIn = sc.shape(
     "SignalCreate",
@@ -130,10 +131,10 @@ class TableSignalsView(ContractView):
     def post(self, request: Request, table_id: int) -> Response:
         table = FestivalTable.objects.select_related("sitting", "event_table").filter(pk=table_id).first()
         if table is None:
-            return _error(f"Không có chiếu số {table_id}.", status.HTTP_404_NOT_FOUND)
+            return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         self.check_object_permissions(request, table)
         if not isinstance(request.data, dict):
-            return _error('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.', 400)
+            return _error(gettext('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.'), 400)
         try:
             written = signal_send(table=table, seat=request.data.get("seat"), signal=request.data.get("signal"),
                                   by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
@@ -159,11 +160,11 @@ class TableSignalsView(ContractView):
     def get(self, request: Request, table_id: int) -> Response:
         table = FestivalTable.objects.select_related("sitting").filter(pk=table_id).first()
         if table is None:
-            return _error(f"Không có chiếu số {table_id}.", status.HTTP_404_NOT_FOUND)
+            return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")
         if van is not None:
             if not (van.isascii() and van.isdigit()):
-                return _error(f"'van' phải là số ván (nhận được {van!r}).", 400)
+                return _error(gettext("'van' phải là số ván (nhận được %(van)r).") % {"van": van}, 400)
             rows = rows.filter(sitting_id=table.sitting_id, van_seq=int(van))
         return Response(signals_json(rows))

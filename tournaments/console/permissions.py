@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -65,7 +66,7 @@ def event_tables_run_by(user: Any) -> QuerySet[Table]:
 class CanRunTable(BasePermission):
     """DRF permission: authenticated (else 401), and :func:`can_run` on the table (else 403)."""
 
-    message = "Chỉ Trung Quân của chiếu này và ban tổ chức mới được gửi hiệu."
+    message = gettext_lazy("Chỉ Trung Quân của chiếu này và ban tổ chức mới được gửi hiệu.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return bool(request.user and request.user.is_authenticated)

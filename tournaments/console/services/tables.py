@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine.games import GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
@@ -42,18 +43,18 @@ def locked(table: FestivalTable | int) -> FestivalTable:
     pk = table.pk if isinstance(table, FestivalTable) else table
     found = FestivalTable.objects.select_for_update(of=("self",)).select_related("sitting").filter(pk=pk).first()
     if found is None:
-        raise ConsoleError(f"Không có chiếu số {pk}.")
+        raise ConsoleError(gettext("Không có chiếu số %(n)s.") % {"n": pk})
     return found
 
 
 def open_for_play(table: FestivalTable) -> None:
     if table.sitting.ended_at is not None:
-        raise ConsoleError("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa.")
+        raise ConsoleError(gettext("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
 
 
 def _check_sitting(sitting: Sitting) -> None:
     if sitting.game != GAME or sitting.seats.count() != SEATS:
-        raise ConsoleError("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi.")
+        raise ConsoleError(gettext("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi."))
 
 
 def table_open(
@@ -76,10 +77,11 @@ def table_open(
             sitting = event_table.sitting
             _check_sitting(sitting)
             if FestivalTable.objects.filter(sitting=sitting).exists():
-                raise ConsoleError("Chiếu này đã có bàn Trung Quân.")
+                raise ConsoleError(gettext("Chiếu này đã có bàn Trung Quân."))
         else:
             if len(players) != SEATS:
-                raise ConsoleError(f"Tổ Tôm Điếm cần đúng {SEATS} người chơi (nhận được {len(players)}).")
+                raise ConsoleError(gettext("Tổ Tôm Điếm cần đúng %(n)s người chơi (nhận được %(got)s).")
+                                   % {"n": SEATS, "got": len(players)})
             sitting = sitting_open(game=GAME, rules=rules, mode=mode, players=list(players), title=name,
                                    club=club, created_by=acting_user(created_by), idempotency_key=idempotency_key).obj
             found = FestivalTable.objects.filter(sitting=sitting).first()
@@ -100,7 +102,8 @@ def _changed(t: FestivalTable, fields: list[str]) -> FestivalTable:
 
 def _seat(value: int | None, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SEATS:
-        raise ConsoleError(f"{what} phải là chỗ ngồi từ 1 đến {SEATS} (nhận được {value!r}).")
+        raise ConsoleError(gettext("%(what)s phải là chỗ ngồi từ 1 đến %(n)s (nhận được %(value)r).")
+                           % {"what": what, "n": SEATS, "value": value})
     return value
 
 
@@ -112,7 +115,7 @@ def noc_change(*, table: FestivalTable | int, delta: int | None = None, value: i
     full = initial_noc(t.sitting.game)
     new = t.noc_left + (delta or 0) if value is None else value
     if not 0 <= new <= full:
-        raise ConsoleError(f"Nọc chỉ có từ 0 đến {full} quân (nhận được {new}).")
+        raise ConsoleError(gettext("Nọc chỉ có từ 0 đến %(full)s quân (nhận được %(got)s).") % {"full": full, "got": new})
     t.noc_left = new
     return _changed(t, ["noc_left"])
 
@@ -124,7 +127,7 @@ def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bo
     if advance:
         t.turn = (t.turn or t.dealer or SEATS) % SEATS + 1
     else:
-        t.turn = _seat(seat, "Lượt")
+        t.turn = _seat(seat, gettext("Lượt"))
     return _changed(t, ["turn"])
 
 
@@ -132,7 +135,7 @@ def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bo
 def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
     """Give cái to ``seat`` (it plays first)."""
     t = locked(table)
-    t.dealer = _seat(seat, "Nhà cái")
+    t.dealer = _seat(seat, gettext("Nhà cái"))
     if t.van_started_at is None:
         t.turn = t.dealer
     return _changed(t, ["dealer", "turn"])

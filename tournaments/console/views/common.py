@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django_eventstream import get_current_event_id
 
 from scoring.engine.games import get_game
@@ -33,7 +34,7 @@ def run_table(request: HttpRequest, pk: int) -> FestivalTable:
     """The table, if the signed-in user may run it (403 otherwise)."""
     table = get_object_or_404(FestivalTable.objects.select_related("sitting", "event_table", "trung_quan"), pk=pk)
     if not can_run(request.user, table):
-        raise PermissionDenied("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân.")
+        raise PermissionDenied(gettext("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân."))
     return table
 
 

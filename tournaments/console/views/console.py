@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine.errors import EngineError
@@ -147,7 +148,7 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
     record, picked = _record(request)
     hoa = "result" in record
     if not hoa and not record["winner"]:
-        error = "Hãy chọn người ù."
+        error = gettext("Hãy chọn người ù.")
     else:
         try:
             services.van_finish(table=table, seq=intval(request.POST.get("seq")) or table.van_seq, record=record,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.engine.errors import EngineError
@@ -34,8 +35,8 @@ def bat_cai(request: HttpRequest, pk: int) -> HttpResponse:
     except EngineError as exc:
         return render(request, RESULT, {"error": user_error(exc)})
     name = names.get(choice.seat) if n_players == len(names) - 1 else None
-    part = f", phần thứ {choice.part}" if choice.part else ""
-    headline = f"Cái về chỗ {choice.seat}" + (f" — {name}" if name else "") + part
+    part = gettext(", phần thứ %(n)s") % {"n": choice.part} if choice.part else ""
+    headline = gettext("Cái về chỗ %(n)s") % {"n": choice.seat} + (f" — {name}" if name else "") + part
     give = choice.seat if name else None
     return render(request, RESULT, {"headline": headline, "explanation": choice.explanation, "give": give,
                                     "give_name": name, "table": table})
@@ -52,7 +53,7 @@ def u_de_view(request: HttpRequest, pk: int) -> HttpResponse:
         result = u_de(door=intval(data.get("door")) or 0, claimants=claimants, from_noc=data.get("from_noc") == "1")
     except EngineError as exc:
         return render(request, RESULT, {"error": user_error(exc)})
-    headline = f"Chỗ {result.winner} — {names[result.winner]} được ù"
+    headline = gettext("Chỗ %(n)s — %(name)s được ù") % {"n": result.winner, "name": names[result.winner]}
     if result.overridden:
-        headline += "; bị đè ù: " + ", ".join(names[s] for s in result.overridden)
+        headline += gettext("; bị đè ù: %(names)s") % {"names": ", ".join(names[s] for s in result.overridden)}
     return render(request, RESULT, {"headline": headline, "explanation": result.explanation, "table": table})

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
@@ -36,7 +37,7 @@ def _open(request: HttpRequest) -> str | None:
         if linked:
             event_table = _event_tables(request.user).filter(pk=linked).first()
             if event_table is None:
-                return "Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải."
+                return gettext("Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải.")
             name = data.get("name") or f"{event_table.event.name} · {event_table}"
             table = services.table_open(name=name, event_table=event_table, trung_quan=request.user,
                                         created_by=request.user)
