@@ -8,7 +8,15 @@ one request at a time, in interleaved rounds of 100 (medians printed, the machin
 * ``in process, new connection``: the same, the connection closed after every request (what
   the project's default, a connection per request, adds: for the ván, the new PostgreSQL
   backend's first use of each table, index, foreign key check and trigger function);
-* ``daphne`` and ``daphne, pool of 2``: through one app server, as ``bench/load.py`` serves.
+* ``daphne`` and ``daphne, pool of 2``: through one app server, as ``bench/load.py`` serves;
+* ``SQL alone``: no app at all: psycopg on a kept connection sends the bare view's query, and
+  the ván's statements as the app sends them (the lock, the key, the current ván, the ván, its
+  ledger transaction and postings with every trigger, the stored state, the key with a full
+  answer, the commit). That is the floor of the ván's database work.
+
+The last line is the ceiling that floor puts on the served ratio (pool of 2): the bare view's
+served cost over what the ván would cost if the app spent on it no more than on the bare view
+(the bare view's served cost plus the SQL floor's difference).
 
 Run from the repository root: ``DATABASE_URL=postgres://… .venv/bin/python bench/van_cost.py
 [--rounds 8]`` (a throwaway database next to the one named).
@@ -32,6 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402 (bench/ is the script's own folder)
 
 PER_ROUND = 100
+VAN_PER_SITTING_FLOOR = 40
 
 
 def _busy_ms() -> float:
@@ -87,6 +96,95 @@ def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
     return {"bare": bare, "van": van}
 
 
+#: The ván's statements, in the order and shape the app sends them (``scoring/services/rows.py``).
+FLOOR_SQL = {
+    "lock": 'SELECT t0."id", t0."game", t0."rules_id", t0."mode", t0."title", t0."club_id", t0."created_by_id", '
+            't0."created_at", t0."needs_confirmation", t0."state_snapshot", t0."ended_at", t1."id", '
+            't1."fingerprint", t1."preset", t1."spec", t1."created_at" FROM "scoring_sitting" t0 LEFT OUTER JOIN '
+            '"scoring_rulesetsnapshot" t1 ON t1."id" = t0."rules_id" WHERE t0."id" = %s FOR UPDATE OF t0',
+    "key": 'SELECT t0."id", t0."key", t0."operation", t0."request_hash", t0."status", t0."response", '
+           't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."key" = %s',
+    "ids": "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq",
+    "van": 'INSERT INTO "scoring_van" ("sitting_id", "seq", "record", "outcome", "winner_id", "fault", "cuoc", '
+           '"declared", "streak", "points", "cards", "kiem_bai", "entered_by_id", "created_at", "is_current", '
+           '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at") VALUES (%s, %s, %s, '
+           "'u', %s, '', %s, NULL, 1, %s, '', NULL, %s, now(), true, NULL, '', 'khong_can', NULL, NULL) "
+           'RETURNING "id"',
+    "transaction": 'INSERT INTO "scoring_ledgertransaction" ("sitting_id", "van_id", "kind", "reason", '
+                   '"reverses_id", "created_by_id", "created_at") VALUES (%s, %s, \'van\', %s, NULL, %s, now()) '
+                   'RETURNING "id"',
+    "postings": 'INSERT INTO "scoring_posting" ("transaction_id", "sitting_id", "account", "seat_id", "amount", '
+                '"line", "why") SELECT * FROM UNNEST(%s::bigint[], %s::bigint[], %s::varchar(10)[], %s::bigint[], '
+                '%s::integer[], %s::smallint[], %s::text[]) RETURNING "id"',
+    "state": 'UPDATE "scoring_sitting" SET "state_snapshot" = %s WHERE "id" = %s',
+    "stored": 'INSERT INTO "scoring_idempotencykey" ("key", "operation", "request_hash", "status", "response", '
+              '"created_at") VALUES (%s, \'van_record\', %s, 201, %s, now())',
+}
+
+
+def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Callable[[], None]]:
+    """The bare view's query and the ván's statements on a kept psycopg connection, no app: each
+    ván a winner taking 18 from the four others (8 postings), its state and answer as large as the
+    app's (an answer recorded through the app, ids and names kept)."""
+    import hashlib
+
+    import psycopg
+    from django.db import connection
+    from psycopg.types.json import Jsonb
+
+    from scoring.models import Club
+
+    _in_process(False)["van"]()  # an answer of the app's to store as the key's
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT response FROM scoring_idempotencykey ORDER BY id DESC LIMIT 1")
+        answer = cursor.fetchone()[0]
+        answer = json.loads(answer) if isinstance(answer, str) else answer
+        cursor.execute("SELECT sitting_id, array_agg(id ORDER BY position) FROM scoring_seat "
+                       "WHERE sitting_id = ANY(%s) GROUP BY sitting_id", [sittings])
+        seats = dict(cursor.fetchall())
+    bare_sql, bare_params = Club.objects.all().query.sql_with_params()  # the bare view's one query
+    conn = psycopg.connect(database)
+    cur = conn.cursor()
+    state = {"sitting": 0, "seq": VAN_PER_SITTING_FLOOR}
+    queue = list(sittings)
+
+    def bare() -> None:
+        cur.execute(bare_sql, bare_params)
+        cur.fetchall()
+        conn.commit()
+
+    def van() -> None:
+        if state["seq"] >= VAN_PER_SITTING_FLOOR:
+            state["sitting"], state["seq"] = queue.pop(), 0
+        sitting, seq, key = state["sitting"], state["seq"] + 1, str(uuid.uuid4())
+        seat = seats[sitting]
+        winner, losers = seat[seq % 5], [s for i, s in enumerate(seat) if i != seq % 5]
+        cur.execute(FLOOR_SQL["lock"], [sitting])
+        cur.fetchone()
+        cur.execute(FLOOR_SQL["key"], [key])
+        cur.fetchone()
+        cur.execute(FLOOR_SQL["ids"], [sitting])
+        ids = [row[0] for row in cur.fetchall()]
+        record = {"winner": "An", "cuoc": ["kinh_cu"], "discarder": "Bình"}
+        van_id = cur.execute(FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18,
+                                                keeper]).fetchone()[0]
+        tx = cur.execute(FLOOR_SQL["transaction"], [sitting, van_id, f"Ván {seq}", keeper]).fetchone()[0]
+        pairs = [(loser, -18, winner, 18) for loser in losers]
+        cur.execute(FLOOR_SQL["postings"], [
+            [tx] * 8, [sitting] * 8, ["player"] * 8, [s for p in pairs for s in (p[0], p[2])],
+            [a for p in pairs for a in (p[1], p[3])], [n for n in range(1, 5) for _ in (0, 1)],
+            ["An trả Dũng 18 điểm: ù Kính Cụ"] * 8])
+        cur.fetchall()
+        snapshot = {"van": [*ids, van_id], "state": answer["sitting"], "seats": [[s, "An", 1, None] for s in seat]}
+        cur.execute(FLOOR_SQL["state"], [Jsonb(snapshot), sitting])
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        cur.execute(FLOOR_SQL["stored"], [key, digest, Jsonb(answer)])
+        conn.commit()
+        state["seq"] = seq
+
+    return {"bare": bare, "van": van}
+
+
 def _served(user: load.User) -> dict[str, Callable[[], None]]:
     def step(phase: str) -> Callable[[], None]:
         def run() -> None:
@@ -109,10 +207,15 @@ def main() -> None:
     database, drop = load._bench_database(url, False)
     os.environ["DATABASE_URL"] = database
     try:
-        slug, _sittings = load._seed(1, 1)
+        # Enough open sittings for the SQL-alone ván: 40 ván each, every round and the warm-up.
+        slug, sittings = load._seed(1, (args.rounds * PER_ROUND + 20) // VAN_PER_SITTING_FLOOR + 2)
         rows = {"in process": _measure(_in_process(False), args.rounds),
                 "in process, new connection": _measure(_in_process(True), args.rounds)}
+        from django.contrib.auth import get_user_model
         from django.db import connections
+
+        keeper = get_user_model().objects.get(username="thu-ky-do-tai").pk
+        rows["SQL alone (psycopg, no app)"] = _measure(_sql_alone(database, keeper, sittings[0]), args.rounds)
 
         connections.close_all()
         for label, pool in (("daphne", 0), ("daphne, pool of 2", 2)):
@@ -129,6 +232,11 @@ def main() -> None:
     print(f"{'':<30}{'bare ms':>9}{'ván ms':>9}{'bare/ván':>10}")
     for label, cost in rows.items():
         print(f"{label:<30}{cost['bare']:>9.2f}{cost['van']:>9.2f}{cost['bare'] / cost['van']:>10.2f}")
+    floor, served = rows["SQL alone (psycopg, no app)"], rows["daphne, pool of 2"]
+    best = served["bare"] / (served["bare"] + floor["van"] - floor["bare"])
+    print(f"ceiling of the served ratio (pool) with the ván's SQL as it is and no more app work than the bare "
+          f"view's: {served['bare']:.2f} / ({served['bare']:.2f} + {floor['van']:.2f} - {floor['bare']:.2f}) "
+          f"= {best:.2f}  (target 0.5)")
 
 
 if __name__ == "__main__":
