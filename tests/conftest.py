@@ -51,6 +51,25 @@ def phone(browser: Any) -> Iterator[Any]:
     context.close()
 
 
+def wait_for_quiet_database(seconds: float = 15) -> None:
+    """Wait until no other connection to the test database is running a statement or holds a
+    transaction open (PostgreSQL): a live server may still be answering what a closed browser
+    (its service worker) asked for, and the test database's flush would deadlock with it."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline, quiet = time.monotonic() + seconds, 0
+    while quiet < 3 and time.monotonic() < deadline:  # quiet three times running, 0.1 s apart
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'")
+            quiet = quiet + 1 if cursor.fetchone()[0] == 0 else 0
+        time.sleep(0.1)
+
+
 # -- accounts (the sổ điểm needs one: scoring/permissions.py) ------------------------------------
 
 #: The password of :func:`keeper` (for tests that sign in through the page).

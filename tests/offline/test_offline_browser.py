@@ -19,7 +19,7 @@ import pytest
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances
 from scoring.services.sittings import van_correct
-from tests.conftest import sign_in
+from tests.conftest import sign_in, wait_for_quiet_database
 from tests.factories import open_sitting, record_all
 from tests.tournaments.conftest import wait_for
 
@@ -44,6 +44,9 @@ def new_phone(browser: Any, live_server: Any, keeper: Any) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
+    # A worker may have asked for pages just before it closed (the sitting page keeps its
+    # correction pages): let the server finish them before the database is flushed.
+    wait_for_quiet_database()
 
 
 def open_ready(page: Any, url: str) -> None:
