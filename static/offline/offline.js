@@ -25,6 +25,7 @@
   const I = window.SoTomIndicator;
   const RETRY_MS = 5000;
   const KEEP_CORRECTIONS = 3; // the correction pages of the last ván a sitting page keeps offline
+  const asked = new Map(); // correction page path → the version of its ván asked for (this page's life)
 
   const meta = document.querySelector('meta[name="sotom-offline"]');
   const cfg = meta ? JSON.parse(meta.getAttribute("content")) : {};
@@ -100,10 +101,32 @@
     const worker = registration && registration.active;
     if (!worker) return;
     worker.postMessage({ type: "keep", url: location.pathname });
-    // The correction pages of the last few ván, so that a mistake noticed offline can be corrected.
-    const links = [...document.querySelectorAll('#sitting a[data-testid^="correct-"]')];
-    for (const link of links.slice(-KEEP_CORRECTIONS)) {
-      worker.postMessage({ type: "keep", url: new URL(link.href, location.href).pathname });
+    // The correction pages of the last few ván, so that a mistake noticed offline can be corrected;
+    // each fetched only when the copy kept is of another version of its ván (or there is none).
+    const seqOf = (link) => Number(link.dataset.testid.slice("correct-".length));
+    const links = [...document.querySelectorAll('#sitting a[data-testid^="correct-"]')]
+      .sort((a, b) => seqOf(b) - seqOf(a)); // the page lists the newest first; never rely on it
+    for (const link of links.slice(0, KEEP_CORRECTIONS)) {
+      const path = new URL(link.href, location.href).pathname;
+      const version = link.dataset.version || "";
+      if (version && asked.get(path) === version) continue; // asked already (maybe still fetching)
+      asked.set(path, version);
+      keptVersion(path).then((kept) => {
+        if (!version || kept !== version) worker.postMessage({ type: "keep", url: path });
+      });
+    }
+  }
+
+  /* The version of the ván whose correction page the worker keeps at ``path`` (its form's
+   * "replaces"), or null when it keeps none. */
+  async function keptVersion(path) {
+    try {
+      const cached = window.caches && (await caches.match(path, { ignoreVary: true }));
+      if (!cached) return null;
+      const found = /name="replaces" value="(\d+)"/.exec(await cached.text());
+      return found ? found[1] : null;
+    } catch (e) {
+      return null;
     }
   }
 
@@ -111,6 +134,7 @@
     navigator.serviceWorker.addEventListener("message", (event) => {
       const data = event.data || {};
       if (data.type === "kept" && data.ok && data.url === location.pathname) markReady("page");
+      if (data.type === "kept" && !data.ok) asked.delete(data.url); // asked again next time
     });
   }
 

@@ -11,10 +11,12 @@ and refused (shown as a conflict) if someone corrected that ván in between.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.signals import request_started
 
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances
@@ -365,3 +367,50 @@ def test_a_correction_kept_offline_is_refused_if_someone_corrected_that_van_mean
     page.get_by_test_id("offline-notice").filter(has_text="Đã bỏ bản sửa ván 1").wait_for()
     assert page.locator("[data-testid=outbox-conflict]").count() == 0
     assert Van.objects.filter(sitting=sitting).count() == 2
+
+
+def test_a_correction_page_is_kept_once_per_version_not_fetched_after_every_van(live_server, new_phone, keeper) -> None:
+    """Every online save refreshes the sitting's kept page; the correction pages of its last three
+    ván (the newest, though the page lists them newest first) are asked for only when new or when
+    their ván has another version (a correction), so a phone does not make the server draw three
+    more pages for each ván it records."""
+    sitting = open_sitting(created_by=keeper)
+    record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}, {"result": "hoa"}])
+    fetched: list[str] = []
+
+    def count(sender: Any, environ: dict[str, Any], **kwargs: Any) -> None:
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith("/sua/"):
+            fetched.append(environ["PATH_INFO"])
+
+    def fix(seq: int) -> str:
+        return f"/so-diem/{sitting.pk}/van/{seq}/sua/"
+
+    def save_online(winner: str, cuoc: str, next_seq: int) -> None:
+        tap_winner(page, winner)
+        tap_chip(page, cuoc)
+        page.get_by_test_id("save").tap()
+        page.locator(f"#sitting[data-next-seq='{next_seq}']").wait_for(state="attached")
+
+    request_started.connect(count, dispatch_uid="count-correction-pages")
+    try:
+        _context, page = new_phone()
+        open_ready(page, f"{live_server.url}/so-diem/{sitting.pk}/")
+        kept_copy(page, fix(1))
+        kept_copy(page, fix(2))
+        save_online("Bình", "tom", 4)
+        kept_copy(page, fix(3))
+        save_online("Chi", "leo", 5)
+        kept_copy(page, fix(4))
+        # A correction made on this phone: ván 3's page is asked for again, with its new version.
+        page.get_by_test_id("correct-3").tap()
+        page.locator("#van-form label.who-btn[data-winner='Dũng'] span").tap()
+        page.locator("#reason").fill("ghi nhầm người ù")
+        page.get_by_test_id("save-correction").tap()
+        page.wait_for_url(f"{live_server.url}/so-diem/{sitting.pk}/")
+        # Kept; opened by the person (and kept by that page itself); kept again in its new version.
+        wait_for(lambda: fetched.count(fix(3)) == 4)
+        page.wait_for_timeout(500)  # room for any fetch that should not happen
+    finally:
+        request_started.disconnect(dispatch_uid="count-correction-pages")
+    assert sorted(Counter(fetched).items()) == [(fix(1), 1), (fix(2), 1), (fix(3), 4), (fix(4), 1)]
+    assert Van.objects.get(sitting=sitting, seq=3, is_current=True).record["winner"] == "Dũng"
