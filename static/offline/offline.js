@@ -103,9 +103,8 @@
     worker.postMessage({ type: "keep", url: location.pathname });
     // The correction pages of the last few ván, so that a mistake noticed offline can be corrected;
     // each fetched only when the copy kept is of another version of its ván (or there is none).
-    const seqOf = (link) => Number(link.dataset.testid.slice("correct-".length));
-    const links = [...document.querySelectorAll('#sitting a[data-testid^="correct-"]')]
-      .sort((a, b) => seqOf(b) - seqOf(a)); // the page lists the newest first; never rely on it
+    const links = [...document.querySelectorAll("#sitting a[data-version]")]
+      .sort((a, b) => Number(b.dataset.seq) - Number(a.dataset.seq)); // newest first, whatever the page's order
     for (const link of links.slice(0, KEEP_CORRECTIONS)) {
       const path = new URL(link.href, location.href).pathname;
       const version = link.dataset.version || "";
@@ -348,24 +347,37 @@
     }
   }
 
+  /* What a ván form asks to keep, read with the sitting's pack: ``{ data, rec, cards }``, or null
+   * once the reason it cannot be kept is shown. ``check(data)``: the form's own rule (a message
+   * when broken), asked after the winner and before the record. */
+  async function formToKeep(form, noPack, check) {
+    const refuse = (message) => {
+      showError(message);
+      return null;
+    };
+    pack = pack || (await O.getPack(sitting));
+    if (!pack) return refuse(noPack);
+    const data = new FormData(form);
+    if (P.isEmpty(data, pack)) return refuse(gettext("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván."));
+    const broken = check ? check(data) : null;
+    if (broken) return refuse(broken);
+    try {
+      return { data, rec: P.record(data, pack), cards: String(data.get("cards") || "").trim() };
+    } catch (e) {
+      return refuse(e.message);
+    }
+  }
+
   async function queueFromForm() {
     const form = vanForm();
     if (!form) return;
-    pack = pack || (await O.getPack(sitting));
-    if (!pack) return showError(gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được ván."));
-    const data = new FormData(form);
-    if (P.isEmpty(data, pack)) return showError(gettext("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván."));
-    let rec;
-    try {
-      rec = P.record(data, pack);
-    } catch (e) {
-      return showError(e.message);
-    }
+    const got = await formToKeep(form, gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được ván."));
+    if (!got) return;
+    const { data, rec, cards } = got;
     const seq = nextSeq();
     const formSeq = Number(data.get("seq"));
     const key = formSeq === seq && data.get("key") ? String(data.get("key")) : uuid();
     const body = { seq, ...rec };
-    const cards = String(data.get("cards") || "").trim();
     if (cards) body.cards = cards;
     const view = P.preview(pack, rec, seq, queuedBefore(seq));
     if (here.some((it) => it.key === key)) return; // the same form sent twice (a double tap)
@@ -401,23 +413,15 @@
   async function queueCorrection(sentBefore) {
     const form = correctionForm();
     if (!form) return;
-    pack = pack || (await O.getPack(sitting));
-    if (!pack) return showError(gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được bản sửa."));
-    const data = new FormData(form);
-    if (P.isEmpty(data, pack)) return showError(gettext("Hãy chạm vào người ù (hoặc Hòa) trước khi lưu ván."));
-    const reason = String(data.get("reason") || "").trim();
-    if (!reason) return showError(gettext("Hãy ghi lý do sửa ván."));
-    let rec;
-    try {
-      rec = P.record(data, pack);
-    } catch (e) {
-      return showError(e.message);
-    }
+    const reasonOf = (data) => String(data.get("reason") || "").trim();
+    const got = await formToKeep(form, gettext("Máy này chưa có luật của canh bài (mở trang khi có mạng một lần): chưa giữ được bản sửa."),
+      (data) => (reasonOf(data) ? null : gettext("Hãy ghi lý do sửa ván.")));
+    if (!got) return;
+    const { data, rec, cards } = got;
     const seq = Number(data.get("correct_seq"));
     const replaces = Number(data.get("replaces")) || null;
-    const body = { ...rec, reason };
+    const body = { ...rec, reason: reasonOf(data) };
     if (replaces) body.replaces = replaces;
-    const cards = String(data.get("cards") || "").trim();
     if (cards) body.cards = cards;
     const key = sentBefore && data.get("key") ? String(data.get("key")) : uuid();
     const run = async () => {
