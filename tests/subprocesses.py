@@ -1,7 +1,7 @@
 """Helpers for tests that start real servers (daphne, Celery workers) as subprocesses.
 
 Such a subprocess must use pytest-django's *test* database, so it is handed a DATABASE_URL built
-from the test settings; PostgreSQL only, since a SQLite test database lives in memory.
+from the test settings: PostgreSQL, or SQLite when its test database is a file (DATABASE_TEST_NAME).
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ HOST = "127.0.0.1"
 def shared_database_url(who: str) -> str:
     """A DATABASE_URL for a subprocess that shares the test database; ``who`` names the tests."""
     db = settings.DATABASES["default"]
+    if db["ENGINE"] == "totom_site.sqlite" and db["NAME"] not in ("", ":memory:") \
+            and "mode=memory" not in str(db["NAME"]):
+        # The SQLite pass of `make test` names its test database as a file (DATABASE_TEST_NAME).
+        return f"sqlite:///{db['NAME']}"
     if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.fail(
             f"{who} cần PostgreSQL (DATABASE_URL=postgres://…): the subprocess must share the test "

@@ -87,7 +87,19 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite, with the ledger append-only there too (see totom_site/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "totom_site.sqlite"
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # SQLite as a single-machine server (Django >= 5.1): write-ahead log so readers never wait for
+    # a writer, and every transaction takes the write lock when it begins (IMMEDIATE), so
+    # concurrent writers queue for up to the busy timeout instead of failing with "database is
+    # locked" when a read transaction tries to become a write one.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000",
+    })
+    # The test database: in memory unless named (a file lets subprocesses, such as a Celery worker
+    # or an app server started by a test, share it; see tests/subprocesses.py).
+    if env.str("DATABASE_TEST_NAME", default=""):
+        DATABASES["default"]["TEST"] = {"NAME": env.str("DATABASE_TEST_NAME")}
 elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
     # PostgreSQL behind an app server: each process keeps up to DATABASE_POOL_SIZE connections open
     # (psycopg's pool, Django's "pool" option) instead of opening one per request. Under ASGI this

@@ -14,6 +14,9 @@ from rest_framework.test import APIClient
 
 from tests.conftest import load_cases
 
+# The calculator's contract holds on the embedded default too (the SQLite pass of make test).
+pytestmark = pytest.mark.sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 CASES = load_cases("scoring_cases.json")
 
