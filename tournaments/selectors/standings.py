@@ -149,9 +149,10 @@ def in_list(n: int) -> str:
 
 def id_chunks(ids: Sequence[Any], *, per: int = 1, spare: int = 8) -> Iterator[list[Any]]:
     """``ids`` cut so that a query with ``per`` parameters for each of them, and ``spare`` others,
-    stays within the database's limit (999 on SQLite; PostgreSQL: none that matters here)."""
-    limit = connection.features.max_query_params
-    size = max(1, (limit - spare) // per) if limit else max(1, len(ids))
+    stays within the database's limit (999 on SQLite; PostgreSQL has none with Django's default
+    client-side binding, 65,535 with server-side binding: 30,000 here)."""
+    limit = connection.features.max_query_params or 30_000
+    size = max(1, (limit - spare) // per)
     for start in range(0, len(ids), size):
         yield list(ids[start:start + size])
 

@@ -201,13 +201,18 @@ class _Seats:
     tallies: dict[int, Tally] = field(default_factory=dict)
 
 
-def _seats(event_id: int, base: int) -> _Seats:
-    """The seats at the event of the players touched since ``base``, with their canh's stored
-    ván count and their stored tallies where still fresh (stamped with the canh's current
-    ``changed_seq``), in one query."""
+def _seats(event_id: int, base: int, lines: Container[int]) -> _Seats:
+    """The seats at the event of the players touched since ``base`` (``lines``: those
+    :func:`_affected` found in the same snapshot), with their canh's stored ván count and their
+    stored tallies where still fresh (stamped with the canh's current ``changed_seq``), in one
+    query."""
     found = _Seats()
     for row in fetch(SEATS, {"event": event_id, "base": base}):
         seat_id, sitting_id, player_id, changed, count, van_stamp, is_ended, stamp = row[:8]
+        if player_id not in lines:
+            # Only inside a caller's READ COMMITTED transaction: a change committed after this
+            # pass read ``seen``, stamped after it, which the next pass takes.
+            continue
         ref = SeatRef(seat_id, sitting_id, player_id, changed)
         found.seats.append(ref)
         if van_stamp == changed:
@@ -257,7 +262,7 @@ def incremental_standings(event_id: int) -> Plan | None:
     if len(stale) > MAX_CANH:
         return None
     recount = canh_van(stale, base.confirmed_only)
-    found = _seats(event_id, base.base) if lines else _Seats()
+    found = _seats(event_id, base.base, lines) if lines else _Seats()
     found.van.update(recount)
     missing = [s for s in found.seats if s.seat_id not in found.tallies]
     if len(missing) > MAX_SEATS:
