@@ -134,7 +134,7 @@ def test_revoking_a_token_ends_every_session_using_it_at_once(own, organiser) ->
 
 @pytest.mark.django_db(transaction=True)
 def test_forty_wrong_pins_at_once_check_exactly_twenty_and_lock_the_table(own, organiser, monkeypatch) -> None:
-    """Real PostgreSQL, 40 threads each with its own connection, all guessing at the same moment."""
+    """40 threads each with its own connection (PostgreSQL, or the SQLite file), all guessing at the same moment."""
     event, (t1, _t2) = own
     token = token_issue(table=t1, created_by=organiser)
     checked, lock = [], threading.Lock()
