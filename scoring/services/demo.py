@@ -87,4 +87,7 @@ def load_demo(*, with_user: bool = False) -> dict[str, int]:
         club = _demo_club(user)
         _demo_sitting(user, club)
         summary["canh bài mẫu"] = Sitting.objects.filter(club=club).count()
+        from scoring.services.demo_book import load_club_season  # the club book's season (issue 23)
+
+        summary.update(load_club_season(user=user, club=club, password=DEMO_PASSWORD))
     return summary
