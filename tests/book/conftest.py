@@ -62,3 +62,48 @@ def member_user(django_user_model: Any, club: Club, name: str, username: str) ->
     player.save(update_fields=["user"])
     ClubRole.objects.create(user=user, club=club, role=ClubRoleKind.PLAYER)
     return user
+
+
+FIVE_A = ["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy", "Cô Tám"]
+FIVE_B = ["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy", "Ông Chín"]
+FIVE_C = ["Bác Năm", "Chú Sáu", "Anh Bảy", "Cô Tám", "Ông Chín"]
+
+
+def season(club: Club, by: Any) -> dict[str, Any]:
+    """A season of canh across lunar months of 2025 and 2026, with everything the book must follow:
+    quăng and gom canh, a draw, a correction of a past ván (and of the ván after it), a canh settled
+    by its own settle-up, a period close, and a close undone by its reversal."""
+    from scoring.periods import lunar_month
+    from scoring.services.closing import period_close, period_close_reverse
+    from scoring.services.sittings import sitting_settle_up, van_correct
+
+    t = "tom"
+    made = {
+        "tet": canh(club, dt.date(2025, 2, 1), FIVE_A, [
+            {"winner": "Cụ Tư", "cuoc": [t]}, {"winner": "Bác Năm", "cuoc": ["leo"], "discarder": "Cô Tám"},
+            {"result": "hoa"}, {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]}]),
+        "gom": canh(club, dt.date(2025, 2, 20), FIVE_B, [
+            {"winner": "Ông Chín", "cuoc": ["chi_nay"]}, {"winner": "Anh Bảy", "cuoc": [t]}], mode="gom"),
+        "spring": canh(club, dt.date(2025, 3, 15), FIVE_C, [
+            {"winner": "Chú Sáu", "cuoc": ["bach_thu"]}, {"winner": "Chú Sáu", "cuoc": [t]},
+            {"winner": "Ông Chín", "cuoc": ["leo"], "chiu": ["Anh Bảy"]}]),
+        "settled": canh(club, dt.date(2025, 4, 2), FIVE_A, [
+            {"winner": "Cô Tám", "cuoc": ["kinh_cu"]}, {"winner": "Bác Năm", "cuoc": [t]}]),
+        "summer": canh(club, dt.date(2025, 6, 10), FIVE_B, [
+            {"winner": "Bác Năm", "cuoc": [t, "leo"]}, {"winner": "Cụ Tư", "cuoc": [t]}], mode="gom"),
+        "autumn": canh(club, dt.date(2025, 9, 5), FIVE_C, [
+            {"winner": "Anh Bảy", "cuoc": ["chi_nay"]}, {"result": "hoa"}, {"winner": "Cô Tám", "cuoc": [t]}]),
+        "winter": canh(club, dt.date(2026, 1, 3), FIVE_A, [
+            {"winner": "Cụ Tư", "cuoc": ["leo"]}, {"winner": "Chú Sáu", "cuoc": ["thap_dieu"]}]),
+        "next_year": canh(club, dt.date(2026, 3, 1), FIVE_B, [{"winner": "Ông Chín", "cuoc": [t]}]),
+    }
+    # A correction in a past canh (its first ván; the later ván are re-posted).
+    first = made["spring"].van.get(seq=1, is_current=True)
+    van_correct(van=first, record={"winner": "Cô Tám", "cuoc": ["chi_nay"]}, reason="Ghi nhầm người ù",
+                corrected_by=by, idempotency_key=new_key())
+    sitting_settle_up(sitting=made["settled"], settled_by=by, idempotency_key=new_key())
+    # The sixth month closed and undone; the second month closed (and kept).
+    undone = period_close(club=club, period=lunar_month(2025, 5), closed_by=by).obj
+    period_close_reverse(close=undone, reason="Chốt nhầm tháng", reversed_by=by)
+    kept = period_close(club=club, period=lunar_month(2025, 1), closed_by=by).obj
+    return {"canh": made, "kept": kept, "undone": undone}
