@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from scoring.engine.errors import EngineError
 from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
 
-__all__ = ["SEASONS", "Period", "PeriodError", "dates", "lunar_month", "lunar_year", "month_choices",
+__all__ = ["SEASONS", "Period", "PeriodError", "dates", "in_vietnamese", "lunar_month", "lunar_year", "month_choices",
            "parse_date", "period_from", "season", "this_lunar_year"]
 
 #: Seasons of the lunar year: key → (first month, Vietnamese name).
@@ -110,6 +110,14 @@ def dates(start: date, end: date) -> Period:
         raise PeriodError(_("Khoảng ngày dài quá 20 năm: hãy xem lại năm đã nhập."))
     label = _("Từ %(start)s đến %(end)s") % {"start": start.strftime("%d/%m/%Y"), "end": end.strftime("%d/%m/%Y")}
     return Period(start, end, "", label)
+
+
+def in_vietnamese(period: Period) -> Period:
+    """The same period labelled in Vietnamese (what the ledger records, whatever the page's language)."""
+    from django.utils import translation
+
+    with translation.override("vi"):
+        return _from_key(period.key) if period.key else dates(period.start, period.end)
 
 
 def this_lunar_year(today: date | None = None) -> Period:

@@ -29,11 +29,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.engine.errors import EngineError
 from scoring.engine.settlement import Transfer, settle_up
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
-from scoring.periods import Period
+from scoring.periods import Period, in_vietnamese
 from scoring.selectors.book import Book, Canh, book, member_open
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import post_transfers, reverse_transaction, seats_by_name
@@ -109,6 +110,7 @@ def period_close(
     members and end its canh (see the module's text). ``expected``: the fingerprint the treasurer
     confirmed (None: close whatever is open now, as the demo and tests do)."""
     box: dict[str, Any] = {}
+    period = in_vietnamese(period)  # the ledger's reasons are Vietnamese, whatever the page's language
 
     def lock() -> None:
         _lock(club, period=period)
@@ -116,13 +118,13 @@ def period_close(
     def action() -> Answer:
         the_book = book(club, period, with_ratings=False, with_closes=False)
         if expected is not None and fingerprint(the_book) != expected:
-            raise CloseChanged("Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
-                               "lại kế hoạch chuyển điểm rồi xác nhận lần nữa.")
+            raise CloseChanged(_("Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
+                                 "lại kế hoạch chuyển điểm rồi xác nhận lần nữa."))
         members = {m.player_id: m for m in the_book.members}
         touched = [c for c in the_book.canh if not c.ended or any(c.open.values())]
         if not touched:
-            raise CloseError(f"Không có gì để chốt trong {period.label.lower()}: mọi canh đã kết thúc và không "
-                             "còn số dư nào.")
+            raise CloseError(_("Không có gì để chốt trong kỳ %(label)s: mọi canh đã kết thúc và không còn số dư "
+                               "nào.") % {"label": period.label})
         balances = member_open(the_book.canh)
         plan = [{"from": members[int(t.from_)].name, "from_player": int(t.from_), "to": members[int(t.to)].name,
                  "to_player": int(t.to), "amount": t.amount}
@@ -163,11 +165,11 @@ def period_close_reverse(
     originals stay), and the canh it ended are open again."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise CloseError("Hãy ghi lý do đảo chốt sổ.")
+        raise CloseError(_("Hãy ghi lý do đảo chốt sổ."))
     pk = close.pk if isinstance(close, PeriodClose) else close
     found = PeriodClose.objects.select_related("club").filter(pk=pk).first()
     if found is None:
-        raise CloseError(f"Không có lần chốt sổ số {pk}.")
+        raise CloseError(_("Không có lần chốt sổ số %(pk)s.") % {"pk": pk})
 
     def lock() -> None:
         sittings = set(found.entries.values_list("transaction__sitting_id", flat=True)) | set(found.ended)
@@ -176,7 +178,7 @@ def period_close_reverse(
     def action() -> Answer:
         entries = list(found.entries.select_related("transaction").order_by("-id"))
         if any(e.reversal for e in entries):
-            raise CloseError(f"Lần chốt sổ {found.label} đã được đảo rồi.")
+            raise CloseError(_("Lần chốt sổ %(label)s đã được đảo rồi.") % {"label": found.label})
         for entry in entries:
             reversal = reverse_transaction(txn=entry.transaction, reason=f"Đảo chốt sổ {found.label}: {reason}",
                                            created_by=reversed_by)
