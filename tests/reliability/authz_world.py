@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-ROLES = ("anon", "player", "keeper", "trung_quan", "organiser", "outsider")
+ROLES = ("anon", "player", "keeper", "trung_quan", "organiser", "treasurer", "outsider")
 PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"),
            ("Em", "Giáp Đông")]
 
@@ -42,7 +42,26 @@ class World:
         return self.own if name == "own" else self.other
 
 
-def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any) -> Side:
+def _closed_canh(club: Any, organiser: Any, prefix: str) -> Any:
+    """A canh of the club 40 days ago, closed by a period close (the club book's)."""
+    from django.utils import timezone
+
+    from scoring.models import Sitting
+    from scoring.periods import dates
+    from scoring.services.closing import period_close
+    from scoring.services.sittings import sitting_open, van_record
+
+    day = timezone.localdate() - dt.timedelta(days=40)
+    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
+                           players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh cũ {prefix}").obj
+    van_record(sitting=sitting, seq=1, record={"winner": f"Bình {prefix}", "cuoc": ["tom"]}, idempotency_key=None)
+    moment = timezone.make_aware(dt.datetime.combine(day, dt.time(19)), timezone.get_current_timezone())
+    Sitting.objects.filter(pk=sitting.pk).update(created_at=moment)
+    return period_close(club=club, period=dates(day, day), closed_by=organiser).obj
+
+
+def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any,
+          treasurer: Any = None) -> Side:
     from scoring.models import ClubRole, ClubRoleKind
     from scoring.services.people import club_create
     from scoring.services.sittings import sitting_open, van_record
@@ -55,6 +74,9 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     club = club_create(name=f"Làng {prefix}", kind="lang", slug=f"lang-{prefix.lower()}", idempotency_key=None).obj
     ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
     keeper_role = ClubRole.objects.create(user=keeper, club=club, role=ClubRoleKind.SCOREKEEPER)
+    if treasurer is not None:
+        ClubRole.objects.create(user=treasurer, club=club, role=ClubRoleKind.TREASURER)
+    period_close = _closed_canh(club, organiser, prefix)
     sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
                            players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh {prefix}").obj
     seat = sitting.seats.get(position=1)
@@ -83,7 +105,8 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     token = token_issue(table=table, label="Thư ký chiếu 1", created_by=organiser)
     ensure_catalogue()
     festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
-    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player}
+    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player,
+             "period_close": period_close}
     return Side(club, sitting, event, table, registration, token, festival, extra)
 
 
@@ -93,6 +116,6 @@ def build_world() -> World:
     for role in ROLES[1:]:
         users[role] = user_model.objects.create_user(f"vai-{role}", password="mat-khau-dai-123")
     outsider = users["outsider"]
-    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"])
+    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"], users["treasurer"])
     other = _side("Y", outsider, outsider, outsider, None)
     return World(users, own, other)
