@@ -10,11 +10,13 @@ period's canh) the book gives:
   a close): the postings tied to no ván, negated; ``open`` = points − settled, the member's balance
   in the ledger that is still to be settled (a canh's balance after every posting, summed);
 * ``van`` (ván of the canh the member sat in), ``wins`` (valid ù), ``sittings`` (canh), the biggest
-  gain in one ván, points per ván, and the running points after each canh (the sparkline).
+  win (the points of their biggest winning hand, as the event leaderboards' "ván ù lớn nhất"),
+  points per ván, and the running points after each canh (the sparkline).
 
-Two statements read the ledger: one over the postings (grouped by canh, account, seat and ván,
-then by canh and seat), one over the ván (by canh, winner and outcome); plus the period's canh and
-their seats, the ratings and the closes. Portable SQL (PostgreSQL and SQLite alike).
+Four statements read the ledger: the players' postings summed by seat; the settlements
+among them and the pots (few rows); the ván by canh, winner and outcome; plus the
+period's canh and their seats, the ratings and the closes. Portable SQL (PostgreSQL and SQLite
+alike), measured against the plainest sum of the same postings by ``bench/club_book.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,15 @@ from django.db import connection
 from django.utils import timezone
 
 from scoring.engine.settlement import GA_TRONG, POOL, Transfer, settle_up
-from scoring.models import Account, Club, ClubRating, PeriodClose, PeriodCloseEntry, Seat, Sitting, VanOutcome
+from scoring.models import (
+    Club,
+    ClubRating,
+    PeriodClose,
+    PeriodCloseEntry,
+    Player,
+    Sitting,
+    VanOutcome,
+)
 from scoring.periods import Period
 
 __all__ = ["Book", "Canh", "CloseView", "Member", "book", "canh_of", "closes_in", "open_plan", "season_series"]
@@ -136,40 +146,61 @@ def _adapt(value: Any) -> Any:
     return connection.ops.adapt_datetimefield_value(value)
 
 
+#: The period's canh with their seats, in canh order then seat order (one statement).
+CANH = """
+SELECT c.id, c.title, c.created_at, c.ended_at, s.id, s.player_id, s.name
+FROM scoring_sitting c LEFT JOIN scoring_seat s ON s.sitting_id = c.id
+WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s
+ORDER BY c.created_at, c.id, s.position
+"""
+
+
 def canh_of(club: Club, period: Period) -> list[Canh]:
-    """The club's canh opened in the period, oldest first, with their seats. 2 queries."""
-    start, end = period.bounds()
-    found = (Sitting.objects.filter(club=club, created_at__gte=start, created_at__lt=end)
-             .order_by("created_at", "id").values_list("id", "title", "created_at", "ended_at"))
-    canh = {pk: Canh(pk, title, timezone.localtime(at).date(), at, ended is not None)
-            for pk, title, at, ended in found}
-    if canh:
-        seats = (Seat.objects.filter(sitting__club=club, sitting__created_at__gte=start, sitting__created_at__lt=end)
-                 .order_by("sitting_id", "position").values_list("sitting_id", "id", "player_id", "name"))
-        for sitting_id, seat_id, player_id, name in seats:
-            canh[sitting_id].seats.append((seat_id, player_id, name))
+    """The club's canh opened in the period, oldest first, with their seats. 1 query."""
+    field = Sitting._meta.get_field("created_at")
+    convert = [*connection.ops.get_db_converters(field.get_col("c")), *field.get_db_converters(connection)]
+    canh: dict[int, Canh] = {}
+    for pk, title, at, ended, seat, player, name in _fetch(CANH, club, period):
+        c = canh.get(pk)
+        if c is None:
+            for fn in convert:
+                at = fn(at, field.get_col("c"), connection)
+            c = canh[pk] = Canh(pk, title, timezone.localtime(at).date(), at, ended is not None)
+        if seat is not None:
+            c.seats.append((seat, player, name))
     return list(canh.values())
 
 
-#: Every posting of the period's canh, by canh, account, seat and ván (settlements: ván NULL), then by
-#: canh, account and seat: play, the biggest net of one ván, settlements.
+#: The players' postings of the period's canh, by seat (a seat is one player in one canh): the plainest
+#: sum of them. (Grouped by the seat's own key: SQLite groups by an INTEGER PRIMARY KEY fastest.)
 POSTINGS = """
-SELECT g.sitting_id, g.account, g.seat_id,
-       SUM(CASE WHEN g.van_id IS NOT NULL THEN g.net ELSE 0 END),
-       MAX(CASE WHEN g.van_id IS NOT NULL THEN g.net END),
-       SUM(CASE WHEN g.van_id IS NULL THEN g.net ELSE 0 END)
-FROM (SELECT p.sitting_id AS sitting_id, p.account AS account, p.seat_id AS seat_id, t.van_id AS van_id,
-             SUM(p.amount) AS net
-      FROM scoring_posting p
-      JOIN scoring_ledgertransaction t ON t.id = p.transaction_id
-      JOIN scoring_sitting c ON c.id = p.sitting_id
-      WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s
-      GROUP BY p.sitting_id, p.account, p.seat_id, t.van_id) g
-GROUP BY g.sitting_id, g.account, g.seat_id
+SELECT s.id, SUM(p.amount)
+FROM scoring_posting p JOIN scoring_sitting c ON c.id = p.sitting_id JOIN scoring_seat s ON s.id = p.seat_id
+WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s AND p.account = 'player'
+GROUP BY s.id
 """
-#: The current ván of the period's canh, by canh, winner and outcome.
+#: What the pool and the gà pot of each canh hold (gom canh and gà only: few postings). CROSS JOIN
+#: makes SQLite start from the canh and look each one's pots up in the (canh, account) index (left
+#: to itself it scans the whole index); PostgreSQL plans it as the inner join it is.
+POTS = """
+SELECT p.sitting_id, p.account, SUM(p.amount)
+FROM scoring_sitting c CROSS JOIN scoring_posting p
+WHERE p.sitting_id = c.id AND c.club_id = %s AND c.created_at >= %s AND c.created_at < %s
+  AND p.account IN ('pool', 'ga_trong')
+GROUP BY p.sitting_id, p.account
+"""
+#: The settlements among them (transactions tied to no ván: settle-ups, closes, their reversals): few.
+SETTLED = """
+SELECT p.seat_id, SUM(p.amount)
+FROM scoring_ledgertransaction t JOIN scoring_sitting c ON c.id = t.sitting_id
+JOIN scoring_posting p ON p.transaction_id = t.id
+WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s AND t.van_id IS NULL AND p.account = 'player'
+GROUP BY p.seat_id
+"""
+#: The current ván of the period's canh, by canh, winner and outcome, with the biggest win (the
+#: points of the winning hand, as the event leaderboards' "ván ù lớn nhất").
 VAN = """
-SELECT v.sitting_id, v.winner_id, v.outcome, COUNT(*)
+SELECT v.sitting_id, v.winner_id, v.outcome, COUNT(*), MAX(v.points)
 FROM scoring_van v JOIN scoring_sitting c ON c.id = v.sitting_id
 WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s AND v.is_current
 GROUP BY v.sitting_id, v.winner_id, v.outcome
@@ -183,6 +214,30 @@ def _fetch(sql: str, club: Club, period: Period) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
+def _postings(club: Club, period: Period, canh: dict[int, Canh], seat_player: dict[int, int],
+              members: dict[int, Member]) -> dict[tuple[int, int], int]:
+    """Points, settlements and open balances from the postings, the canh's pots; answers each
+    member's points per canh."""
+    seat_canh = {seat: c.id for c in canh.values() for seat, _player, _name in c.seats}
+    settled = dict(_fetch(SETTLED, club, period))
+    play: dict[tuple[int, int], int] = {}  # (canh, player) → points
+    for seat_id, total in _fetch(POSTINGS, club, period):
+        sitting_id = seat_canh[seat_id]
+        cleared = settled.get(seat_id, 0)
+        player = seat_player[seat_id]
+        m = members[player]
+        m.points += total - cleared
+        m.settled -= cleared
+        play[(sitting_id, player)] = play.get((sitting_id, player), 0) + total - cleared
+        canh[sitting_id].open[seat_id] = total
+    for sitting_id, account, total in _fetch(POTS, club, period):
+        if account == POOL:
+            canh[sitting_id].pool = total
+        elif account == GA_TRONG:
+            canh[sitting_id].ga_trong = total
+    return play
+
+
 def book(club: Club, period: Period, *, with_ratings: bool = True, with_closes: bool = True) -> Book:
     """The club's book for ``period`` (every member; :meth:`Book.only` narrows it to some)."""
     canh = canh_of(club, period)
@@ -193,26 +248,14 @@ def book(club: Club, period: Period, *, with_ratings: bool = True, with_closes: 
         for seat, player, name in c.seats:
             seat_player[seat] = player
             members.setdefault(player, Member(player, name))
-    play: dict[tuple[int, int], int] = defaultdict(int)  # (canh, player) → points
-    for sitting_id, account, seat_id, points, best, settled in _fetch(POSTINGS, club, period) if canh else ():
-        c = by_id[sitting_id]
-        if account == Account.PLAYER:
-            player = seat_player[seat_id]
-            m = members[player]
-            m.points += points
-            m.settled -= settled
-            play[(sitting_id, player)] += points
-            c.open[seat_id] = c.open.get(seat_id, 0) + points + settled
-            if best is not None and best > 0 and (m.biggest is None or best > m.biggest):
-                m.biggest = best
-        elif account == POOL:
-            c.pool += points + settled
-        elif account == GA_TRONG:
-            c.ga_trong += points + settled
-    for sitting_id, winner_id, outcome, count in _fetch(VAN, club, period) if canh else ():
+    play = _postings(club, period, by_id, seat_player, members) if canh else {}
+    for sitting_id, winner_id, outcome, count, best in _fetch(VAN, club, period) if canh else ():
         by_id[sitting_id].van += count
         if winner_id is not None and outcome == VanOutcome.U:
-            members[seat_player[winner_id]].wins += count
+            m = members[seat_player[winner_id]]
+            m.wins += count
+            if best and (m.biggest is None or best > m.biggest):
+                m.biggest = best
     running: dict[int, int] = defaultdict(int)
     for c in canh:
         for _seat, player, _name in c.seats:
@@ -222,12 +265,10 @@ def book(club: Club, period: Period, *, with_ratings: bool = True, with_closes: 
             running[player] += play.get((c.id, player), 0)
             m.series.append((c.id, c.day, running[player]))
     if members:
-        from scoring.models import Player
-
         for pk, name, user_id in Player.objects.filter(pk__in=list(members)).values_list("id", "name", "user_id"):
             members[pk].name, members[pk].user_id = name, user_id
     if with_ratings:
-        for rating in ClubRating.objects.filter(club=club, player_id__in=list(members)):
+        for rating in ClubRating.objects.filter(club=club, player_id__in=list(members)).defer("history"):
             members[rating.player_id].rating = rating
     rows = sorted(members.values(), key=lambda m: (-m.points, m.name, m.player_id))
     return Book(club, period, rows, canh, open_plan(canh, members), closes_in(club, period) if with_closes else [])
