@@ -169,8 +169,8 @@ def book_chart(request: HttpRequest, slug: str) -> JsonResponse:
         return JsonResponse({"error": exc.message}, status=400)
     the_book = book(club, period, with_ratings=False, with_closes=False)
     chosen = [int(x) for x in request.GET.get("nguoi", "").split(",") if x.strip().isdigit()][:24]
-    if not access.whole:
-        chosen = [p for p in (chosen or access.own) if p in access.own]
+    if not access.whole:  # only their own lines, whoever else they ask for
+        chosen = [p for p in chosen if p in access.own] or list(access.own)
     elif not chosen:
         chosen = [m.player_id for m in the_book.members[:CHART_MEMBERS]]
     return JsonResponse(season_series(the_book, chosen), json_dumps_params={"ensure_ascii": False})

@@ -112,7 +112,8 @@ def test_the_season_chart_is_the_members_running_points(world: dict[str, Any], c
     assert [d["label"] for d in data["datasets"]] == [m.name for m in the_book.members[:8]]
     assert all(d["data"][-1] == the_book.member(d["player"]).points for d in data["datasets"])
     member = member_user(django_user_model, club, "Bác Năm", "bac-nam")
-    own = _as(member).get(f"/lang/{club.slug}/so/bieu-do.json?ky=nam-2025&nguoi=1,2,3").json()
+    others = ",".join(str(m.player_id) for m in the_book.members if m.name != "Bác Năm")
+    own = _as(member).get(f"/lang/{club.slug}/so/bieu-do.json?ky=nam-2025&nguoi={others}").json()
     assert [d["label"] for d in own["datasets"]] == ["Bác Năm"]
 
 
