@@ -1,0 +1,65 @@
+"""Journeys: what people do, in real Chromium, against the app started as `make run` starts it,
+on each configuration (``stack``: ``sqlite``, the embedded default; ``postgres``, PostgreSQL +
+Redis). The journeys need no pytest-django database: everything goes through the pages.
+
+At the end of the run a summary names the configuration each journey ran on and how long it took.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.journeys import stack as stacks
+from tests.journeys.browsing import Screens
+
+#: (configuration, what, seconds, outcome) for the summary.
+TIMINGS: list[tuple[str, str, float, str]] = []
+
+
+@pytest.fixture(scope="session", params=list(stacks.CONFIGS))
+def stack(request: pytest.FixtureRequest) -> Iterator[stacks.Stack]:
+    """The app, started through `make run`'s script on a configuration of its own; stopped (each
+    process by its PID) when the journeys of that configuration are done."""
+    running = stacks.start(request.param)
+    TIMINGS.append((request.param, "make run: migrate, demo, worker, server up", running.started_in, "ok"))
+    try:
+        yield running
+    finally:
+        stacks.stop(running)
+
+
+@pytest.fixture
+def screens(browser: Any, stack: stacks.Stack) -> Iterator[Screens]:
+    """The journey's browsers; the journey fails on any console error they logged."""
+    people = Screens(browser, stack)
+    try:
+        yield people
+        people.check()
+    finally:
+        people.close()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call" or "tests/journeys/" not in report.nodeid.replace("\\", "/"):
+        return
+    name, _, param = report.nodeid.split("::")[-1].partition("[")
+    config = param.rstrip("]").split("-")[0] or "?"
+    TIMINGS.append((config, name, report.duration, report.outcome))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Which configuration each journey ran on, and how long it took (with or without -s)."""
+    if not TIMINGS:
+        return
+    terminalreporter.section("journeys: configuration and time")
+    for config in stacks.CONFIGS:
+        rows = [t for t in TIMINGS if t[0] == config]
+        if not rows:
+            continue
+        terminalreporter.write_line(f"{config}: {stacks.CONFIGS[config]}")
+        for _config, what, seconds, outcome in rows:
+            terminalreporter.write_line(f"  {seconds:7.1f} s  {outcome:<7} {what}")
+        terminalreporter.write_line(f"  {sum(t[2] for t in rows):7.1f} s  in all")
