@@ -2,12 +2,18 @@
 on each configuration (``stack``: ``sqlite``, the embedded default; ``postgres``, PostgreSQL +
 Redis). The journeys need no pytest-django database: everything goes through the pages.
 
+To work on a journey against an app you started yourself (`make run`), set JOURNEYS_URL to its
+address and pick one configuration (``-k sqlite``): nothing is started or stopped then.
+
 At the end of the run a summary names the configuration each journey ran on and how long it took.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +29,9 @@ TIMINGS: list[tuple[str, str, float, str]] = []
 def stack(request: pytest.FixtureRequest) -> Iterator[stacks.Stack]:
     """The app, started through `make run`'s script on a configuration of its own; stopped (each
     process by its PID) when the journeys of that configuration are done."""
+    if os.environ.get("JOURNEYS_URL"):  # working on a journey: an app already running (make run), never stopped here
+        yield stacks.Stack(request.param, os.environ["JOURNEYS_URL"].rstrip("/"), Path(tempfile.gettempdir()), {})
+        return
     running = stacks.start(request.param)
     TIMINGS.append((request.param, "make run: migrate, demo, worker, server up", running.started_in, "ok"))
     try:
