@@ -19,7 +19,7 @@ $PY manage.py collectstatic --noinput -v 0
 # The demo organiser (thu-ky / so-tom-demo), its village and canh, and the demo festival, so a
 # fresh `make run` has someone to sign in as and something to look at. The festival's
 # leaderboard is queued here as a recorded ván queues it; the worker below computes it.
-$PY manage.py load_demo --with-demo-user
+$PY manage.py load_demo --with-demo-user --base-url "http://$HOST:$PORT"
 
 # The worker and the server run side by side; each is stopped by its own PID when the other ends,
 # on Ctrl-C (INT) and on TERM.

@@ -21,6 +21,8 @@ class Command(BaseCommand):
             help=f"Tạo tài khoản mẫu {DEMO_USERNAME} (mật khẩu {DEMO_PASSWORD}), chủ sổ của làng mẫu và "
                  "ban tổ chức của hội làng mẫu (luôn tạo khi DEBUG bật).",
         )
+        parser.add_argument("--base-url", default="", help="Địa chỉ của ứng dụng (http://máy:cổng), để in đủ "
+                            "địa chỉ các trang nên mở trước.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         with_user = bool(options["with_demo_user"] or settings.DEBUG)
@@ -33,5 +35,6 @@ class Command(BaseCommand):
                 "Tài khoản này chỉ để dùng thử: mật khẩu ai cũng biết."
             )
             self.stdout.write("Mở trước các trang:")
+            base = str(options["base_url"]).rstrip("/")
             for label, path in loaded.pages:
-                self.stdout.write(f"  {path:<34} {label}")
+                self.stdout.write(f"  {base + path:<{len(base) + 34}} {label}")
