@@ -25,10 +25,11 @@ from tests.journeys.browsing import Screens
 TIMINGS: list[tuple[str, str, float, str]] = []
 
 
-@pytest.fixture(scope="session", params=list(stacks.CONFIGS))
+@pytest.fixture(scope="package", params=list(stacks.CONFIGS))
 def stack(request: pytest.FixtureRequest) -> Iterator[stacks.Stack]:
     """The app, started through `make run`'s script on a configuration of its own; stopped (each
-    process by its PID) when the journeys of that configuration are done."""
+    process by its PID) when the journeys of that configuration are done (package scope: at the
+    latest when the journeys are, never left running for the rest of the suite)."""
     if os.environ.get("JOURNEYS_URL"):  # working on a journey: an app already running (make run), never stopped here
         yield stacks.Stack(request.param, os.environ["JOURNEYS_URL"].rstrip("/"), Path(tempfile.gettempdir()), {})
         return
