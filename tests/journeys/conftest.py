@@ -52,6 +52,17 @@ def screens(browser: Any, stack: stacks.Stack) -> Iterator[Screens]:
         people.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed journey's report ends with the app's own output (server, worker): a task that
+    failed in the worker shows there, not on the page."""
+    outcome = yield
+    report = outcome.get_result()
+    running = getattr(item, "funcargs", {}).get("stack")
+    if report.failed and isinstance(running, stacks.Stack) and running.proc is not None:
+        report.sections.append(("make run's output (the last 60 lines)", running.log_tail(60)))
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when != "call" or "tests/journeys/" not in report.nodeid.replace("\\", "/"):
         return
