@@ -92,7 +92,6 @@ DEMO_SITTINGS: list[dict[str, Any]] = [
 ]
 
 
-
 @dataclass
 class DemoLoaded:
     """What the demo holds: counts by what they count, and the pages to open first (label, path)."""
