@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.journeys import stack as stacks
 from tests.journeys.browsing import Screens
+
+# What a person sees may take a while on a loaded 2-core machine (page loads, the worker's board).
+expect.set_options(timeout=10_000)
 
 #: (configuration, what, seconds, outcome) for the summary.
 TIMINGS: list[tuple[str, str, float, str]] = []
