@@ -22,9 +22,6 @@ from playwright.sync_api import expect
 from tests.journeys import stack as stacks
 from tests.journeys.browsing import Screens
 
-# What a person sees may take a while on a loaded 2-core machine (page loads, the worker's board).
-expect.set_options(timeout=10_000)
-
 #: (configuration, what, seconds, outcome) for the summary.
 TIMINGS: list[tuple[str, str, float, str]] = []
 
@@ -47,12 +44,15 @@ def stack(request: pytest.FixtureRequest) -> Iterator[stacks.Stack]:
 
 @pytest.fixture
 def screens(browser: Any, stack: stacks.Stack) -> Iterator[Screens]:
-    """The journey's browsers; the journey fails on any console error they logged."""
+    """The journey's browsers; the journey fails on any console error they logged. What a person
+    sees may take a while on a loaded 2-core machine: expectations wait up to 10 s (5 s elsewhere)."""
     people = Screens(browser, stack)
+    expect.set_options(timeout=10_000)
     try:
         yield people
         people.check()
     finally:
+        expect.set_options(timeout=5_000)
         people.close()
 
 
