@@ -1,4 +1,9 @@
-"""Ids in URLs beyond what a database column can hold answer 404, not 500.
+"""Two checks every request passes through.
+
+:class:`CallerMiddleware` makes the request the one being served
+(:func:`scoring.services.idempotency.serving`): idempotency keys belong to its caller.
+
+:class:`IdRangeMiddleware`: ids in URLs beyond what a database column can hold answer 404, not 500.
 
 A path converter ``<int:pk>`` takes any run of digits. PostgreSQL compares a bigint with a larger
 number and finds nothing; the embedded default (SQLite) cannot bind an integer beyond 64 bits at
@@ -15,8 +20,18 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
+from scoring.services.idempotency import serving
 
-__all__ = ["IdRangeMiddleware"]
+__all__ = ["CallerMiddleware", "IdRangeMiddleware"]
+
+
+class CallerMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with serving(request):
+            return self.get_response(request)
 
 
 class IdRangeMiddleware:

@@ -59,7 +59,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    # Ids in URLs beyond 64 bits: 404 before any view (scoring/middleware.py).
+    # Idempotency keys belong to the request's caller; ids in URLs beyond 64 bits: 404 before any
+    # view (scoring/middleware.py).
+    "scoring.middleware.CallerMiddleware",
     "scoring.middleware.IdRangeMiddleware",
 ]
 
