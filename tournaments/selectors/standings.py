@@ -184,11 +184,11 @@ def _sittings(event: Event) -> _Canh:
 
 
 SEATS = "SELECT id, sitting_id, player_id FROM scoring_seat WHERE sitting_id = ANY(%s::bigint[])"
-POINTS = ("SELECT seat_id, SUM(amount) FROM scoring_posting WHERE account = 'player' AND sitting_id = ANY(%s::bigint[]) "
+POINTS = ("SELECT seat_id, SUM(amount)::bigint FROM scoring_posting WHERE account = 'player' AND sitting_id = ANY(%s::bigint[]) "
           "GROUP BY seat_id")
 #: Settle-up postings of settled canh, taken back out of the points (they are not play).
 SETTLED = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, SUM(p.amount)::bigint FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id WHERE p.account = 'player' AND p.sitting_id = ANY(%s::bigint[]) AND t.kind = %s "
     "GROUP BY p.seat_id"
 )
@@ -198,7 +198,7 @@ VAN_PER_SITTING = "SELECT sitting_id, COUNT(*) FROM scoring_van WHERE is_current
 COUNTED = [VanStatus.CONFIRMED.value, VanStatus.NOT_NEEDED.value]
 #: Points from the postings of counted ván only (settle-up and other postings have no ván).
 COUNTED_POINTS = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, SUM(p.amount)::bigint FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.account = 'player' "
     "AND p.sitting_id = ANY(%s::bigint[]) AND v.status = ANY(%s::text[]) GROUP BY p.seat_id"
 )

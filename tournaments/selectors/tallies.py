@@ -52,7 +52,7 @@ class Tally:
 
 
 COUNTED_SEAT_POINTS = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, SUM(p.amount)::bigint FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.seat_id = ANY(%s::bigint[]) "
     "AND p.account = 'player' AND v.status = ANY(%s::text[]) GROUP BY p.seat_id"
 )
@@ -68,14 +68,14 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only
         return tallies
     ids = list(tallies)
     for seat_id, total in (fetch(COUNTED_SEAT_POINTS, [ids, COUNTED]) if confirmed_only else fetch(
-        "SELECT seat_id, SUM(amount) FROM scoring_posting WHERE seat_id = ANY(%s::bigint[]) AND account = 'player' "
+        "SELECT seat_id, SUM(amount)::bigint FROM scoring_posting WHERE seat_id = ANY(%s::bigint[]) AND account = 'player' "
         "GROUP BY seat_id", [ids],
     )):
         tallies[seat_id].points += total
     settled = [t.seat_id for t in tallies.values() if t.sitting_id in set(ended)]
     if settled and not confirmed_only:  # counted ván only: settle-up postings (no ván) were never added
         for seat_id, total in fetch(
-            "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+            "SELECT p.seat_id, SUM(p.amount)::bigint FROM scoring_posting p JOIN scoring_ledgertransaction t "
             "ON t.id = p.transaction_id WHERE p.seat_id = ANY(%s::bigint[]) AND p.account = 'player' AND t.kind = %s "
             "GROUP BY p.seat_id", [settled, TransactionKind.SETTLEMENT.value],
         ):
