@@ -60,14 +60,15 @@ def tidy(value: str) -> str:
     return text.replace("\u00d0", "\u0110")
 
 
-def clean_name(value: object, *, what: str, limit: int) -> str:
+def clean_name(value: object, *, what: str, limit: int, empty: str | None = None) -> str:
     """``value`` cleaned, or a user error: not text, empty once cleaned, accents only, too long.
 
-    ``what`` names the thing in the message ("người chơi", "làng hoặc câu lạc bộ" …)."""
+    ``what`` names the thing in the message ("người chơi", "làng hoặc câu lạc bộ" …); ``empty``
+    replaces the message for a name left empty."""
     name = tidy(value) if isinstance(value, str) else ""
     if not name or all(unicodedata.category(c).startswith("M") or c == " " for c in name):
-        raise EngineError(gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô hình).")
-                          % {"what": what})
+        raise EngineError(empty or gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô "
+                                           "hình).") % {"what": what})
     if len(name) > limit:
         raise EngineError(gettext("Tên %(what)s dài quá %(limit)d ký tự.") % {"what": what, "limit": limit})
     return name
