@@ -152,9 +152,13 @@ def load_demo(*, with_user: bool = False) -> DemoLoaded:
     and every registered part of the other apps (each in its own transaction, so a part that
     fails leaves the account and the rest in place)."""
     with transaction.atomic():
-        for item in DEMO_VILLAGE_RULES:
+        for item in DEMO_VILLAGE_RULES:  # owned by the demo village, whose organisers change them
+            owner, _ = Club.objects.get_or_create(slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"],
+                                                                                   "kind": DEMO_CLUB["kind"]})
             if not VillageRuleSet.objects.filter(slug=item["slug"]).exists():
-                village_rules_save(**item)
+                village_rules_save(**item, owner_club=owner)
+            VillageRuleSet.objects.filter(slug=item["slug"], owner_club=None, owner_user=None).update(
+                owner_club=owner)
     loaded = DemoLoaded({"lệ làng": VillageRuleSet.objects.count()})
     if not with_user:
         return loaded
