@@ -28,13 +28,17 @@ from tournaments.models import RoundFormat, Table, TableSitting
 from tournaments.services.leaderboard import ledger_changed
 from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, table_van, wrapped
 
-__all__ = ["CanhMoved", "event_van_correct", "event_van_record", "on_sitting_changed"]
+__all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record", "on_sitting_changed"]
 
 User = AbstractBaseUser
 
 
 class CanhMoved(EngineError):
     """The page recorded into a canh the table has moved on from (a stale page)."""
+
+
+class EventFinished(EngineError):
+    """The organiser has made the results final (:func:`tournaments.services.events.event_finish`)."""
 
 
 class _NotReplay(Exception):
@@ -71,6 +75,8 @@ def event_van_record(
     with wrapped(), transaction.atomic():
         the_table = locked_table(table)
         event = the_table.event
+        if event.finished_at is not None:
+            raise EventFinished("Giải đã chốt kết quả chính thức; không ghi thêm ván được nữa.")
         target = the_table.sitting_id if sitting is None else sitting
         if target != the_table.sitting_id:
             if not TableSitting.objects.filter(table=the_table, sitting_id=target).exists():
