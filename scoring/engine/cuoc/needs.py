@@ -125,7 +125,7 @@ def _code(key: str, value: Any) -> str:
     try:
         return parse_card(value).code
     except CardError as exc:
-        raise exc.within(N_("Luật: '{key}': {inner}"), key=key) from None
+        raise RuleError(N_("Luật: '{key}': {inner}"), key=key, inner=exc.msg) from None
 
 
 def _table(key: str, value: Any) -> Mapping[str, Any]:
@@ -140,8 +140,14 @@ def parse_needs(key: str, value: Any) -> Needs:
     for name in data:
         if name not in _KEYS:
             raise _fail(f"{key}.{name}", Msg(N_("một trong {names}"), names=[f"'{k}'" for k in _KEYS]), name)
-    cards = {_code(f"{key}.cards", c): _span(f"{key}.cards.{c}", s) for c, s in _table(f"{key}.cards", data.get("cards", {})).items()}
-    each = {_code(f"{key}.each", c): _count(f"{key}.each.{c}", n, 1) for c, n in _table(f"{key}.each", data.get("each", {})).items()}
+    cards = {
+        _code(f"{key}.cards", c): _span(f"{key}.cards.{c}", s)
+        for c, s in _table(f"{key}.cards", data.get("cards", {})).items()
+    }
+    each = {
+        _code(f"{key}.each", c): _count(f"{key}.each.{c}", n, 1)
+        for c, n in _table(f"{key}.each", data.get("each", {})).items()
+    }
     khan = data.get("khan")
     if khan is not None and not isinstance(khan, bool):
         raise _fail(f"{key}.khan", Msg(N_("true, false hoặc null")), khan)
