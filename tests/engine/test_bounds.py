@@ -124,3 +124,15 @@ def test_batches_and_hands_are_bounded() -> None:
         run_batch([{"game": "to-tom-5", "rules": "luat-2005"}] * 501, score_request)
     with pytest.raises(EngineError, match="'hand' quá dài"):
         check_request({"game": "to-tom-5", "hand": "7v " * 400})
+
+
+def test_a_stored_snapshot_is_read_back_as_stored_while_new_input_is_bounded() -> None:
+    from scoring.engine.rules import RuleSet
+
+    stored = load_rules("luat-2005").to_dict()
+    stored["cuoc"]["tom"]["main"] = 2**40  # written before the bounds existed
+    assert RuleSet.from_dict(stored, bounded=False).value_of("tom") == (2**40, 1)
+    with pytest.raises(EngineError, match="'cuoc.tom.main'"):
+        RuleSet.from_dict(stored)
+    with pytest.raises(EngineError, match="'cuoc.tom.main'"):  # bounded again after a stored read
+        load_rules({"preset": "luat-2005", "cuoc": {"tom": {"main": 2**40}}})

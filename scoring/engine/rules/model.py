@@ -250,11 +250,15 @@ class RuleSet:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build and validate a rule set; RuleError (Vietnamese, naming the key) if impossible."""
+    def from_dict(cls, data: Mapping[str, Any], *, bounded: bool = True) -> RuleSet:
+        """Build and validate a rule set; RuleError (Vietnamese, naming the key) if impossible.
+
+        ``bounded=False`` reads a stored snapshot back without the input bounds (docs/bounds.md):
+        history written before the bounds existed stays readable; new input is always bounded.
+        """
         from scoring.engine.rules.parse import parse_rules
 
-        return parse_rules(data)
+        return parse_rules(data, bounded=bounded)
 
     @property
     def fingerprint(self) -> str:

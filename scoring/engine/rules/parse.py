@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import MISSING, fields
 from enum import StrEnum
 from typing import Any
@@ -49,8 +50,14 @@ def _fail(key: str, what: str | Msg, value: Any) -> RuleError:
     return RuleError(N_("Luật: '{key}' phải là {what} (nhận được {value})."), key=key, what=what, value=shown(value))
 
 
+#: False while a stored snapshot is read back (:meth:`RuleSet.from_dict` ``bounded=False``).
+_BOUNDED: ContextVar[bool] = ContextVar("rules_bounded", default=True)
+
+
 def _int(key: str, value: Any, minimum: int = 0, maximum: int = bounds.POINTS) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _fail(key, Msg(N_("số nguyên từ {lo} đến {hi}"), lo=minimum, hi=maximum), value)
+    if value > maximum and _BOUNDED.get():
         raise _fail(key, Msg(N_("số nguyên từ {lo} đến {hi}"), lo=minimum, hi=maximum), value)
     return value
 
@@ -288,8 +295,17 @@ def _check_family(rules: RuleSet) -> None:
         )
 
 
-def parse_rules(data: Mapping[str, Any]) -> RuleSet:
-    """Validate ``data`` (every key known, every value possible) and build the RuleSet."""
+def parse_rules(data: Mapping[str, Any], *, bounded: bool = True) -> RuleSet:
+    """Validate ``data`` (every key known, every value possible, every number within its bound
+    unless ``bounded`` is False) and build the RuleSet."""
+    token = _BOUNDED.set(bounded)
+    try:
+        return _parse_rules(data)
+    finally:
+        _BOUNDED.reset(token)
+
+
+def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
     if not isinstance(data, Mapping):
         raise RuleError(N_("Luật phải là một bảng (object JSON), nhận được {type}."), type=type(data).__name__)
     _check_keys(data)
