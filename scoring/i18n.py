@@ -52,9 +52,9 @@ class ApiLanguageMiddleware:
         if not request.path_info.startswith("/api/"):
             return self.get_response(request)
         language = _accepted(request)
-        translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
-        response.headers.setdefault("Content-Language", language)
+        with translation.override(language):  # restored after: nothing leaks to the thread's next work
+            response = self.get_response(request)
+        response.headers["Content-Language"] = language
         patch_vary_headers(response, ("Accept-Language",))
         return response
