@@ -12,7 +12,14 @@ from scoring.engine.cuoc import khoi_name
 from scoring.engine.errors import EngineError
 from scoring.engine.games import GAMES, get_game
 from scoring.engine.points import score
-from scoring.selectors.rules import DEFAULT_PRESET, chip_conflicts, chip_rows, chips, rules_choices, scored_games
+from scoring.selectors.rules import (
+    DEFAULT_PRESET,
+    chip_conflicts,
+    chip_rows,
+    chips,
+    rules_choices,
+    scored_games,
+)
 from scoring.services.rules import resolve_rules
 
 MAX_STREAK = 30
