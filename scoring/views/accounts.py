@@ -72,7 +72,7 @@ class SignInForm(AuthenticationForm):
             if not after.admitted:
                 raise ValidationError(after.message, code="locked")
             raise self.get_invalid_login_error()
-        throttle.succeeded(key)
+        throttle.succeeded(key, admission)
         self.confirm_login_allowed(self.user_cache)
         return self.cleaned_data
 
