@@ -60,6 +60,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Idempotency keys belong to the request's caller; ids in URLs beyond 64 bits: 404 before any
+    # view (scoring/middleware.py).
+    "scoring.middleware.CallerMiddleware",
+    "scoring.middleware.IdRangeMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -157,6 +161,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON as DRF reads it, refusing (400) what cannot be stored or answered (scoring/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "scoring.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {

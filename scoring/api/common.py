@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.parsers import UnsafeJSON
 from scoring.api.schemas import ContractSchema
 from scoring.engine.errors import EngineError
 
@@ -36,6 +37,8 @@ NO_SUCH_METHOD = gettext_lazy("Địa chỉ này không nhận phương thức {
 
 def _bad_json(exc: exceptions.ParseError) -> str:
     """The CLI's message for a body that is not JSON (``scoring/management/commands/_jsonio.py``)."""
+    if isinstance(exc, UnsafeJSON):
+        return str(exc.detail)
     cause = exc.__cause__ or exc.__context__
     if isinstance(cause, json.JSONDecodeError):
         return gettext("JSON không hợp lệ (dòng {line}, cột {column}): {why}.").format(
