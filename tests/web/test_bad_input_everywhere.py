@@ -27,8 +27,8 @@ SCORE = [
     ({"game": "chan", "rules": "chan", "cuoc": ["leo"] * 5}, "Lèo có 5 lần", "Lèo is given 5 times"),
     ({"game": "to-tom-5", "rules": "luat-2005", "streak": -1}, "'streak' phải là số nguyên từ 1 đến 1000",
      "'streak' must be a whole number from 1 to 1000"),
-    ({"game": "to-tom-5", "rules": "luat-2005", "streak": 10**30}, "(nhận được 1000000000000000000000000000000)",
-     "(got 1000000000000000000000000000000)"),
+    ({"game": "to-tom-5", "rules": "luat-2005", "streak": 10**15}, "(nhận được 1000000000000000)",
+     "(got 1000000000000000)"),
     ({"game": "to-tom-5", "rules": {"preset": "luat-2005", "suong": -4}}, "Luật: 'suong' phải là số nguyên từ 0 đến 1000",
      "Rules: 'suong' must be a whole number from 0 to 1000"),
     ({"game": "to-tom-5", "rules": {"preset": "luat-2005", "dich": "2"}}, "Luật: 'dich' phải là số nguyên",
@@ -76,7 +76,7 @@ REPLAY = [
     ({"van": [{"result": "hoa", "ga": [{"kind": "nhai", "player": "An", "count": 10**20}]}],
       "rules": {"preset": "luat-2005", "ga_trong": "cong_nghiep"}}, "Ván 1: 'ga.count' phải là số nguyên từ 1 đến 99"),
     ({"van": [{"winner": "An", "cuoc": ["tom"], "chiu": "Bình"}]}, "Ván 1: 'chiu' phải là một danh sách tên"),
-    ({"players": ["An", "An", "Chi", "Dũng", "Em"], "van": []}, "'players' có tên người chơi lặp lại."),
+    ({"players": ["An", "An", "Chi", "Dũng", "Em"], "van": []}, "Canh bài có hai người cùng tên “An”"),
 ]
 
 
@@ -108,6 +108,6 @@ def test_the_van_api_refuses_an_unseated_player_in_either_language(keeper_api: A
     en = keeper_api.post(url, van, format="json", HTTP_IDEMPOTENCY_KEY="v-2", HTTP_ACCEPT_LANGUAGE="en")
     assert (en.status_code, en.json()) == (400, {"error": "Ván 1: there is no player 'Bin' (key 'winner')."})
     big = keeper_api.post(url, {"seq": 1, "winner": "An", "cuoc": ["tom"], "chiu": ["Bình"],
-                                "ga": [{"kind": "nhai", "player": "Chi", "count": 2**63}]},
+                                "ga": [{"kind": "nhai", "player": "Chi", "count": 10**15}]},
                           format="json", HTTP_IDEMPOTENCY_KEY="v-3")
     assert big.status_code == 400 and "'ga.count' phải là số nguyên từ 1 đến 99" in big.json()["error"]
