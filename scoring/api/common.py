@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -27,10 +28,11 @@ def contract_response(request: Request, handler: Callable[[Any], Any]) -> Respon
         return Response({"error": exc.message}, status=status.HTTP_400_BAD_REQUEST)
 
 
-ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là 'tom'?"}
-#: Refusals every JSON API view answers the same way (the contracts here, the sổ điểm's API).
-BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
-NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem /api/docs/."
+ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là: 'tom'?"}
+#: Refusals every JSON API view answers the same way (the contracts here, the sổ điểm's API), in
+#: the language the client asks for (scoring/i18n.py).
+BAD_MEDIA = gettext_lazy("Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json).")
+NO_SUCH_METHOD = gettext_lazy("Địa chỉ này không nhận phương thức {method}: xem /api/docs/.")
 
 
 def _bad_json(exc: exceptions.ParseError) -> str:
@@ -39,8 +41,9 @@ def _bad_json(exc: exceptions.ParseError) -> str:
         return str(exc.detail)
     cause = exc.__cause__ or exc.__context__
     if isinstance(cause, json.JSONDecodeError):
-        return f"JSON không hợp lệ (dòng {cause.lineno}, cột {cause.colno}): {cause.msg}."
-    return "JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8)."
+        return gettext("JSON không hợp lệ (dòng {line}, cột {column}): {why}.").format(
+            line=cause.lineno, column=cause.colno, why=cause.msg)
+    return gettext("JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8).")
 
 
 class ContractView(APIView):

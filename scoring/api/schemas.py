@@ -107,12 +107,12 @@ def points() -> s.DictField:
     return s.DictField(child=s.IntegerField(), help_text="Điểm của từng người chơi (theo tên trong canh)")
 
 
-def rules() -> s.Field:  # type: ignore[type-arg]
+def rules(**kwargs: Any) -> s.Field:  # type: ignore[type-arg]
     """A rule set in a request (:func:`scoring.services.rules.resolve_rules`)."""
     return raw(
         {"oneOf": [{"type": "string", "minLength": 1}, {
             "type": "object", "required": ["preset"], "properties": {"preset": {"type": "string", "minLength": 1}}}]},
-        help_text='Mã bộ luật ("luat-2005"), mã lệ làng đã lưu, hoặc {"preset": ..., các thay đổi}',
+        help_text='Mã bộ luật ("luat-2005"), mã lệ làng đã lưu, hoặc {"preset": ..., các thay đổi}', **kwargs,
     )
 
 

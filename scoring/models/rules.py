@@ -39,7 +39,7 @@ class RuleSetSnapshot(models.Model):
         content its fingerprint hashes, and a :class:`RuleSet` is frozen)."""
         parsed = _PARSED.get(self.fingerprint)
         if parsed is None:
-            parsed = RuleSet.from_dict(self.spec)
+            parsed = RuleSet.from_dict(self.spec, bounded=False)  # history: read back as stored
             if len(_PARSED) >= 256:
                 _PARSED.clear()
             _PARSED[self.fingerprint] = parsed

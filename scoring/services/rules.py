@@ -9,7 +9,7 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.rules import PRESETS, RuleSet, load_rules, merge_overrides
 from scoring.models import Club, RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
 from scoring.names import clean_name, name_key
@@ -37,8 +37,8 @@ def resolve_rules(spec: Any) -> RuleSet:
         village = _saved(spec)
         if village is None:
             raise RuleError(
-                f"Không có bộ luật '{spec}'. Bộ luật có sẵn: {', '.join(PRESETS)}, "
-                "hoặc mã một lệ làng đã lưu."
+                N_("Không có bộ luật '{slug}'. Bộ luật có sẵn: {presets}, hoặc mã một lệ làng đã lưu."),
+                slug=spec[:60], presets=list(PRESETS),
             )
         return village.rules()
     if isinstance(spec, Mapping) and isinstance(spec.get("preset"), str) and spec["preset"] not in PRESETS:

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.cuoc import CATALOGUE, khoi_name
 from scoring.engine.errors import EngineError
@@ -18,9 +19,15 @@ from scoring.engine.games import ScoringFamily
 from scoring.engine.rules import (
     PRESETS,
     BaoRegime,
+    BareTriple,
+    ChanGaNuoi,
+    GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
     KinhTuCoPolicy,
+    MainCuoc,
+    MainTie,
+    Repeat,
     RuleSet,
     load_rules,
 )
@@ -59,6 +66,70 @@ CHOICE_LABELS: dict[str, tuple[str, dict[str, str]]] = {
         {BaoRegime.DEN_LANG: "đền làng", BaoRegime.NGOI_DAY: "ngồi đấy", BaoRegime.CHEO_DO: "chèo đò"},
     ),
 }
+
+
+@dataclass(frozen=True)
+class Disputed:
+    """A choice where the sources disagree (RULES.md), switchable per rule set; the option marked
+    "(mặc định)" is what the engine does when a rule set says nothing."""
+
+    label: Any
+    options: dict[str, Any]
+    families: frozenset[ScoringFamily]
+    #: The rule set's value as a string (int choices are posted as text).
+    numeric: bool = False
+
+
+_TT, _TB, _CH = ScoringFamily.TO_TOM, ScoringFamily.TAI_BAN, ScoringFamily.CHAN
+#: The choices where the sources disagree, shown on the lệ làng page and in its form (issue 21).
+DISPUTED: dict[str, Disputed] = {
+    "main_cuoc": Disputed(
+        _("Cước tính điểm chính (Cửu Khôi + Thập Điều)"),
+        {MainCuoc.MOST_POINTS: _("cước cho ván nhiều điểm nhất (mặc định)"),
+         MainCuoc.HIGHEST: _("tiếng ù cao nhất: điểm chính lớn nhất")},
+        frozenset({_TT, _CH}),
+    ),
+    "main_tie": Disputed(
+        _("Hai cước bằng điểm chính (Hội 50), khi tính tiếng ù cao nhất"),
+        {MainTie.MOST_POINTS: _("cước cho ván nhiều điểm hơn (mặc định)"),
+         MainTie.MOST_DICH: _("cước nhiều dịch hơn")},
+        frozenset({_TT, _CH}),
+    ),
+    "khoi_dich_offset": Disputed(
+        _("Khôi đi kèm cước cao hơn"),
+        {"2": _("N−2 dịch (Luật 2005: Bát Khôi + Thập Điều = 30)"), "1": _("N−1 dịch (Hội 50)"),
+         "0": _("N dịch (số in trong seed: Bát Khôi + Thập Điều = 34)")},
+        frozenset({_TT}),
+        numeric=True,
+    ),
+    "tom_leo_repeat": Disputed(
+        _("Tôm, Lèo lặp lại"),
+        {Repeat.EACH: _("mỗi Tôm, mỗi Lèo đều tính (mặc định)"), Repeat.ONCE: _("chỉ tính một lần")},
+        frozenset({_TT, _CH}),
+    ),
+    "ga_dau_hoi_quang": Disputed(
+        _("Gà đầu hội khi đánh quăng"),
+        {GaDauHoiQuang.ONCE: _("góp một lần trước ván đầu (mặc định)"),
+         GaDauHoiQuang.NONE: _("không góp: chỉ đánh gom mới có hội")},
+        frozenset({_TT, _TB}),
+    ),
+    "tai_ban_triple": Disputed(
+        _("Tài Bàn: ba quân giống nhau không nói là khàn"),
+        {BareTriple.PHONG: _("tính như phỗng (mặc định)"), BareTriple.KHAN: _("tính như khàn")},
+        frozenset({_TB}),
+    ),
+    "chan_ga_nuoi": Disputed(
+        _("Chắn: gà nuôi"),
+        {ChanGaNuoi.NUOI: _("có gà nuôi (mặc định)"), ChanGaNuoi.NONE: _("không nuôi gà")},
+        frozenset({_CH}),
+    ),
+}
+
+
+def _disputed_label(key: str, value: Any) -> Any:
+    return DISPUTED[key].options.get(str(value), str(value))
+
+
 NUMBER_LABELS: dict[str, str] = {
     "suong": "Suông (S)",
     "dich": "Dịch (D)",
@@ -119,6 +190,9 @@ def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any
     if family == ScoringFamily.TO_TOM:
         rows.append(("Tứ Trụ cộng dịch", ["có" if c.rules.tu_tru_cong_dich else "không" for c in cols]))
         rows.append(("Gom mỗi người (5 người)", [str(c.rules.gom_amount(5)) for c in cols]))
+    for key, choice in DISPUTED.items():
+        if family in choice.families:
+            rows.append((choice.label, [_disputed_label(key, getattr(c.rules, key)) for c in cols]))
     if family == ScoringFamily.PHOM:
         rows = [
             ("Nhất/nhì/ba/bét trả", [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
@@ -158,7 +232,13 @@ def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
         value = data.get(key, getattr(rules, key)) if data else getattr(rules, key)
         choices.append({"key": key, "label": label, "value": str(value), "options": options.items()})
     cong = (data.get("tu_tru_cong_dich") == "on") if data else rules.tu_tru_cong_dich
-    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong}
+    disputed = [
+        {"key": key, "label": choice.label, "options": choice.options.items(),
+         "value": str(data.get(key, getattr(rules, key)) if data else getattr(rules, key))}
+        for key, choice in DISPUTED.items() if rules.family in choice.families
+    ]
+    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong,
+            "disputed": disputed}
 
 
 def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
@@ -187,6 +267,7 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     cong = data.get("tu_tru_cong_dich") == "on"
     if cong != base.tu_tru_cong_dich:
         overrides["tu_tru_cong_dich"] = cong
+    overrides |= _disputed_from_post(base, data)
     # Resolve Tứ Trụ against the *new* S, D and cộng dịch, so only the cells the user edited count.
     probe = load_rules({"preset": base.preset, **overrides})
     table: dict[str, Any] = {}
@@ -205,6 +286,17 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     if table:
         overrides["cuoc"] = table
     return overrides
+
+
+def _disputed_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
+    """The disputed choices that differ from the base preset (the engine refuses a bad value)."""
+    out: dict[str, Any] = {}
+    for key, choice in DISPUTED.items():
+        raw = data.get(key)
+        if base.family not in choice.families or raw is None or raw == str(getattr(base, key)):
+            continue
+        out[key] = int(raw) if choice.numeric and raw.isdigit() else raw
+    return out
 
 
 def _owner_choices(user: Any) -> list[Club]:

@@ -39,6 +39,16 @@ def _rules(main: int) -> dict[str, Any]:
     return {"preset": "luat-2005", "cuoc": {"tom": {"main": main}}}
 
 
+def _stored_rules(main: int) -> Any:
+    """A rule set beyond the engine's input bounds (docs/bounds.md: a cước's main value is at most
+    100000), as only history written before those bounds holds one: read back unbounded, the way a
+    stored snapshot is (``RuleSet.from_dict(bounded=False)``)."""
+    from scoring.engine.rules import RuleSet, load_rules, merge_overrides
+
+    spec = merge_overrides(load_rules("luat-2005").to_dict(), {"cuoc": {"tom": {"main": main}}})
+    return RuleSet.from_dict(spec, bounded=False)
+
+
 @pytest.fixture
 def keeper_client(django_user_model: Any) -> tuple[Client, str]:
     user = django_user_model.objects.create_user("thu-ky-so-lon")
@@ -109,7 +119,7 @@ def test_the_probes_sitting_never_breaks(main: int, keeper_client: tuple[Client,
 def test_balances_beyond_32_bits_are_kept_exactly_and_settle_up(capsys: pytest.CaptureFixture[str]) -> None:
     # Three ván worth 9 × 10^8 each: every other player owes An about 2.7 × 10^9 (> 2^31), which
     # settling up posts as single postings. The 32-bit ledger of PostgreSQL could not hold them.
-    sitting = open_sitting(rules=_rules(900_000_000))
+    sitting = open_sitting(rules=_stored_rules(900_000_000))
     record_all(sitting, [TOM] * 3)
     sitting_settle_up(sitting=sitting, settled_by=None, idempotency_key=new_key())
     biggest = max(abs(p) for p in Posting.objects.filter(sitting=sitting).values_list("amount", flat=True))
@@ -123,7 +133,7 @@ def test_a_van_that_would_take_a_balance_beyond_the_bound_is_refused_before_anyt
     from scoring.services.sittings import van_record
 
     # Each ván: An wins just under 10^9 (the most a ván may be worth) from each of four players.
-    sitting = open_sitting(rules=_rules(MAX_VAN_POINTS - 1_000_000))
+    sitting = open_sitting(rules=_stored_rules(MAX_VAN_POINTS - 1_000_000))
     refused = None
     for seq in range(1, 300):
         written = (Van.objects.count(), Posting.objects.count())
