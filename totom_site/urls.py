@@ -9,6 +9,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from scoring.views import accounts
 
+# The admin's sign-in goes through the site's lock-out after too many wrong passwords.
+admin.site.login_form = accounts.AdminSignInForm
+
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
