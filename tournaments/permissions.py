@@ -22,7 +22,15 @@ import rules
 from django.db.models import Q
 
 from scoring.models import Sitting
-from scoring.permissions import AUDIT, KEEP, VIEW, is_staff, register_request_grant, register_sitting_grant
+from scoring.permissions import (
+    AUDIT,
+    KEEP,
+    VIEW,
+    Grant,
+    is_staff,
+    register_request_grant,
+    register_sitting_grant,
+)
 from tournaments.models import (
     Event,
     EventRole,
@@ -33,7 +41,7 @@ from tournaments.models import (
     TableSitting,
 )
 
-__all__ = ["SESSION_TOKENS", "session_token_tables"]
+__all__ = ["SESSION_TOKENS", "session_token_tables", "table_grant", "token_grant"]
 
 #: Session key: table id → the token this device entered with (checked again on every request).
 SESSION_TOKENS = "tournaments_table_tokens"
@@ -161,18 +169,30 @@ def session_token_tables(request: Any) -> dict[int, int]:
     return {int(table): int(token) for table, token in remembered.items() if str(table).isdigit()}
 
 
-def _request_grant(request: Any, sitting: Sitting, what: str) -> bool:
+def token_grant(token_id: int, issued_by: int | None) -> Grant:
+    """How a ván entered with a table's token names it (:class:`scoring.models.Van`'s ``entered_grant``)."""
+    return Grant(f"token:{token_id}", issued_by)
+
+
+def table_grant(request: Any, table_id: int | None) -> Grant | None:
+    """The live token of the table this device entered (its PIN or QR link), as a grant; or None."""
+    token_id = session_token_tables(request).get(table_id) if table_id is not None else None
+    if not token_id:
+        return None
+    found = ScorekeeperToken.objects.filter(
+        pk=token_id, table_id=table_id, revoked_at__isnull=True, table__closed_at__isnull=True
+    ).values_list("created_by_id", flat=True)
+    for issued_by in found:
+        return token_grant(token_id, issued_by)
+    return None
+
+
+def _request_grant(request: Any, sitting: Any, what: str) -> Grant | None:
     """A device that entered a table's live PIN or QR link keeps score in that table's canh."""
-    if what not in (VIEW, KEEP):
-        return False
-    remembered = session_token_tables(request)
-    if not remembered:
-        return False
+    if what not in (VIEW, KEEP) or not session_token_tables(request):
+        return None
     canh = TableSitting.objects.filter(sitting=sitting).values_list("table_id", flat=True).first()
-    token_id = remembered.get(canh) if canh is not None else None
-    return bool(token_id) and ScorekeeperToken.objects.filter(
-        pk=token_id, table_id=canh, revoked_at__isnull=True, table__closed_at__isnull=True
-    ).exists()
+    return table_grant(request, canh)
 
 
 register_sitting_grant(_sitting_grant, _visible)

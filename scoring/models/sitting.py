@@ -175,6 +175,15 @@ class Van(models.Model):
         settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
         related_name="+", db_index=False,
     )
+    #: Entered through a grant a device held rather than (or besides) an account: which grant
+    #: (``"token:12"``: a table's PIN or QR link) and the account that issued it; and the device
+    #: (a digest of its own id). Two-person confirmation refuses all three as the confirmer.
+    entered_grant = models.CharField("ghi bằng mã", max_length=40, blank=True, default="")
+    entered_grant_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người cấp mã ghi", on_delete=models.PROTECT, null=True,
+        blank=True, related_name="+", db_index=False,
+    )
+    entered_device = models.CharField("ghi từ thiết bị", max_length=64, blank=True, default="")
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
     is_current = models.BooleanField("bản hiện hành", default=True)
     replaces = models.OneToOneField(
@@ -215,6 +224,12 @@ class Van(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(status="xac_nhan") | models.Q(confirmed_by__isnull=False),
                 name="scoring_van_confirmed_has_confirmer",
+            ),
+            # Nor the account that issued the PIN or QR link the ván was entered with.
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True) | models.Q(entered_grant_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_grant_by")),
+                name="scoring_van_confirmer_not_grant_issuer",
             ),
         ]
 

@@ -14,17 +14,14 @@ import pytest
 from django.test import Client
 
 from scoring.services.throttle import LIMIT
+from tests.reliability.probe_setup import fast_hashes
 
-pytestmark = pytest.mark.django_db
+# A fast hasher: the counter is what is tested here, not PBKDF2's cost (~120 checks a test).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hashes")]
+__all__ = ["fast_hashes"]
 
 PASSWORD = "mat-khau-that-dai-2025"
 DOORS = {"admin": "/admin/login/", "site": "/dang-nhap/", "console": "/trung-quan/dang-nhap/"}
-
-
-@pytest.fixture(autouse=True)
-def fast_hashes(settings: Any) -> None:
-    """A fast hasher: the counter is what is tested here, not PBKDF2's cost (~120 checks a test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

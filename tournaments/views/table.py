@@ -22,10 +22,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
+from scoring.permissions import device_of, remember_device
 from scoring.selectors.rules import chips
-from scoring.services.people import acting_user
+from scoring.services.people import EntryVia, acting_user
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
-from tournaments.permissions import SESSION_TOKENS, session_token_tables
+from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant
 from tournaments.qr import qr_svg
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
@@ -62,9 +63,13 @@ def _table(slug: str, table_id: int) -> tuple[Event, Table]:
 
 
 def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> None:
+    """The device now holds the table's token: a new session key (a session planted on this device
+    before, e.g. by a link carrying someone's cookie, is worth nothing after), the grants kept."""
     tokens = dict(request.session.get(SESSION_TOKENS, {}))
     tokens[str(table.pk)] = token.pk
+    request.session.cycle_key()
     request.session[SESSION_TOKENS] = tokens
+    remember_device(request)
 
 
 def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
@@ -78,7 +83,15 @@ def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
     return TOKEN if token_valid(table, session_token_tables(request).get(table.pk)) else None
 
 
-def _record(request: HttpRequest, table: Table) -> str | None:
+def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
+    """The token a device without the right by account entered ván with, and the device."""
+    grant = table_grant(request, table.pk) if access == TOKEN else None
+    if grant is None:
+        return EntryVia(device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+
+
+def _record(request: HttpRequest, table: Table, access: str) -> str | None:
     """Record the posted ván; the Vietnamese error message if the entry is wrong."""
     data = request.POST
     winner = data.get("winner", "")
@@ -94,7 +107,7 @@ def _record(request: HttpRequest, table: Table) -> str | None:
     user = acting_user(request.user)
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
-                         entered_by=user, sitting=sitting)
+                         entered_by=user, sitting=sitting, via=_via(request, table, access))
     except EngineError as exc:
         return exc.message
     return None
@@ -133,7 +146,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     access = _access(request, event, table)
     if access is None:
         return _pin_page(request, event, table, error=None, status=403)
-    error = _record(request, table) if request.method == "POST" else None
+    error = _record(request, table, access) if request.method == "POST" else None
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
     game = get_game(event.game)
