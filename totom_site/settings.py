@@ -197,6 +197,8 @@ AUTHENTICATION_BACKENDS = ["rules.permissions.ObjectPermissionBackend", "django.
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
 # set, events sent from any process (Celery, another app server) reach every display.
 EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+# A table's channel is as visible as its event (a private event's display is not public).
+EVENTSTREAM_CHANNELMANAGER_CLASS = "tournaments.console.broadcast.DisplayChannels"
 EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])
 if env.str("REDIS_URL", default=""):
     _redis_url = urlsplit(env.str("REDIS_URL"))

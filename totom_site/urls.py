@@ -4,10 +4,10 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
-from django_eventstream.views import events as event_stream
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from scoring.views import accounts
+from tournaments.console.views import display
 
 # The admin's sign-in goes through the site's lock-out after too many wrong passwords.
 admin.site.login_form = accounts.AdminSignInForm
@@ -16,8 +16,9 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
     path("api/v1/", include(("tournaments.console.api_urls", "console-api"), namespace="console-api")),
-    # Live audience display of a festival table: one SSE channel per table (django-eventstream).
-    path("su-kien/ban/<int:table_id>/", event_stream, {"format-channels": ["ban-{table_id}"]}, name="console-events"),
+    # Live audience display of a festival table: one SSE channel per table (django-eventstream),
+    # as visible as the table's event.
+    path("su-kien/ban/<int:table_id>/", display.events, name="console-events"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -52,7 +52,7 @@ class Small:
 
 
 def small_event(*, prefix: str = "P", is_public: bool = True, confirmation_required: bool = False,
-                organiser: Any = None) -> Small:
+                organiser: Any = None, game: str = "to-tom-5") -> Small:
     from tournaments.models import Table
     from tournaments.services.events import check_in, event_create, registration_add
     from tournaments.services.rounds import round_seat
@@ -61,7 +61,7 @@ def small_event(*, prefix: str = "P", is_public: bool = True, confirmation_requi
     if organiser is None:
         organiser = get_user_model().objects.create_user(f"btc-{prefix.lower()}", password=PASSWORD)
     event = event_create(name=f"Hội kín {prefix}" if not is_public else f"Hội {prefix}", date=dt.date(2025, 2, 3),
-                         game="to-tom-5", rules="luat-2005", created_by=organiser, is_public=is_public,
+                         game=game, rules="luat-2005", created_by=organiser, is_public=is_public,
                          confirmation_required=confirmation_required, van_per_round=40)
     for name, team in PLAYERS:
         check_in(registration=registration_add(event=event, name=f"{name} {prefix}", team=team))

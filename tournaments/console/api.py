@@ -3,7 +3,8 @@
 ``POST /api/v1/tables/{table_id}/signals`` with ``{"seat": 1-5 | "trung_quan", "signal": "<slug>"}``,
 token auth (only the table's Trung Quân, its event's organisers and staff), an optional
 ``Idempotency-Key`` header (a repeat answers the first answer and stores nothing; the same key
-with another body is refused with 422). ``GET`` lists the signals given (public, read-only).
+with another body is refused with 422). ``GET`` lists the signals given (public, read-only, as
+visible as the table's event: a private event's table is 404 to whoever may not see it).
 Errors are ``{"error": "<Vietnamese message>"}`` (a body that is not JSON: 400; sent as another
 media type: 415; a wrong token, even on ``GET``: 401).
 """
@@ -30,6 +31,7 @@ from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import CanRunTable
 from tournaments.console.selectors import signals_json
 from tournaments.console.services import signal_send
+from tournaments.permissions import visible
 
 __all__ = ["TableSignalsView"]
 
@@ -158,8 +160,8 @@ class TableSignalsView(ContractView):
         tags=["Tổ Tôm Điếm"],
     )
     def get(self, request: Request, table_id: int) -> Response:
-        table = FestivalTable.objects.select_related("sitting").filter(pk=table_id).first()
-        if table is None:
+        table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
+        if table is None or not visible(request.user, table):  # a private event's table is not public
             return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")

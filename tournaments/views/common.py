@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 
 from tournaments.models import Event, Registration
+from tournaments.permissions import visible
 
 
 def is_htmx(request: HttpRequest) -> bool:
@@ -75,6 +76,6 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
         )
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)
-    if event is None or (not event.is_public and not request.user.has_perm("tournaments.view_event", event)):
+    if event is None or not visible(request.user, event):
         raise Http404("Không có giải này.")
     return event

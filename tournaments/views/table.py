@@ -26,7 +26,7 @@ from scoring.permissions import device_of, remember_device
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
-from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant
+from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
 from tournaments.qr import qr_svg
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
@@ -164,7 +164,10 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:
     table_url = reverse("tournaments:table", args=[event.slug, table.pk])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
-    context = {"event": event, "table": table, "error": error, "login_url": login_url}
+    # A private event's name and scoreboard stay hidden from whoever may not see the event: the PIN
+    # form is all a scorekeeper with a PIN needs.
+    context = {"event": event, "table": table, "error": error, "login_url": login_url,
+               "private": not visible(request.user, event)}
     return page(request, "tournaments/table_pin.html", context, status=status)
 
 
