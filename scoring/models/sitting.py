@@ -76,6 +76,9 @@ class Sitting(models.Model):
     #: makes new ids, so it is simply refolded); derived data, never the record.
     state_snapshot = models.JSONField("trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False)
     ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
+    #: The results were made final by whoever owns the sitting (an event's official results): from
+    #: then on no ván is recorded, corrected, confirmed or rejected and nothing is settled in it.
+    final_at = models.DateTimeField("chốt kết quả lúc", null=True, blank=True)
 
     class Meta:
         verbose_name = "canh bài"

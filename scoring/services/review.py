@@ -33,7 +33,7 @@ from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import NO_VIA, EntryVia, Written
-from scoring.services.sittings import sitting_changed
+from scoring.services.sittings import final_message, sitting_changed
 
 __all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
 
@@ -58,8 +58,11 @@ class NoSuchVan(EngineError):
 def _locked_van(sitting_pk: int, seq: int) -> Van:
     """Lock the sitting (writes to one sitting are serialised, in the ledger's lock order), then
     the current version of ván ``seq``."""
-    if Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", flat=True).first() is None:
+    locked = Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", "final_at").first()
+    if locked is None:
         raise NoSuchVan(f"Không có canh bài số {sitting_pk}.")
+    if locked[1] is not None:
+        raise ReviewConflict(final_message())
     van = (Van.objects.select_for_update(of=("self",)).select_related("entered_by", "winner", "sitting")
            .filter(sitting_id=sitting_pk, seq=seq, is_current=True).first())
     if van is None:

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine.errors import EngineError
 from scoring.engine.rules import RuleSet
@@ -56,6 +57,7 @@ from scoring.services.ledger import (
 from scoring.services.people import NO_VIA, EntryVia, Written, player_for_name
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.van import (
+    ResultsFinal,
     SequenceConflict,
     SittingClosed,
     check_cards,
@@ -66,12 +68,14 @@ from scoring.services.van import (
 )
 
 __all__ = [
+    "ResultsFinal",
     "SequenceConflict",
     "SittingClosed",
     "sitting_changed",
     "sitting_open",
     "sitting_settle_up",
     "correction_target",
+    "sittings_make_final",
     "van_correct",
     "van_preview",
     "van_record",
@@ -96,7 +100,14 @@ def _locked(sitting: Sitting | int) -> Sitting:
     return found
 
 
+def final_message() -> str:
+    return gettext("Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
+                   "xác nhận hay thanh toán ván được nữa.")
+
+
 def _open_for_play(sitting: Sitting) -> None:
+    if sitting.final_at is not None:
+        raise ResultsFinal(final_message(), state=sitting_state_json(sitting))
     if sitting.ended_at is not None:
         raise SittingClosed(
             "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.", state=sitting_state_json(sitting)
@@ -333,6 +344,18 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
         state = settled.state
     sync_hoi(s, state)
     return new
+
+
+# -- results made final ------------------------------------------------------------------------
+
+
+def sittings_make_final(*, sittings: Sequence[int]) -> int:
+    """Make the results of these sittings final (an event finished): every later write to them is
+    refused (409). Each sitting's row lock is taken in id order, so a ván being written finishes
+    first and none starts after. Returns how many were made final now."""
+    ids = list(Sitting.objects.select_for_update().filter(pk__in=list(sittings), final_at__isnull=True)
+               .order_by("pk").values_list("pk", flat=True))
+    return Sitting.objects.filter(pk__in=ids).update(final_at=timezone.now())
 
 
 # -- settle up ---------------------------------------------------------------------------------

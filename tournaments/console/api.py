@@ -27,6 +27,7 @@ from scoring.api.auth import TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.van import ResultsFinal
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import CanRunTable
 from tournaments.console.selectors import signals_json
@@ -122,7 +123,7 @@ class TableSignalsView(ContractView):
         description=DESCRIPTION,
         parameters=[IDEMPOTENCY_KEY],
         request=SignalIn,
-        responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 415, 422),
+        responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 409, 415, 422),
         examples=[
             OpenApiExample("Phỗng ở chỗ 3", value={"seat": 3, "signal": "tung-tung"}, request_only=True),
             OpenApiExample("Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"},
@@ -142,6 +143,8 @@ class TableSignalsView(ContractView):
                                   by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
         except IdempotencyMismatch as exc:
             return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
+        except ResultsFinal as exc:  # the table's event is finished
+            return _error(exc.message, status.HTTP_409_CONFLICT)
         except EngineError as exc:
             return _error(exc.message, status.HTTP_400_BAD_REQUEST)
         response = Response(written.answer.body, status=written.answer.status)

@@ -40,7 +40,7 @@ from tournaments.services.tokens import (
     token_valid,
 )
 from tournaments.services.van import event_van_record
-from tournaments.views.common import organised_event, page
+from tournaments.views.common import error_status, organised_event, page
 
 ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
 
@@ -91,26 +91,26 @@ def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
     return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
 
 
-def _record(request: HttpRequest, table: Table, access: str) -> str | None:
-    """Record the posted ván; the Vietnamese error message if the entry is wrong."""
+def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None, int]:
+    """Record the posted ván; the Vietnamese error message if the entry is wrong, and the status."""
     data = request.POST
     winner = data.get("winner", "")
     record: dict[str, Any] = {"result": "hoa"} if winner == "__hoa__" else {
         "winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
     if not winner:
-        return "Hãy chọn người ù (hoặc Hòa)."
+        return "Hãy chọn người ù (hoặc Hòa).", 422
     try:
         seq = int(data.get("seq", ""))
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
-        return "Thiếu số ván; hãy tải lại trang."
+        return "Thiếu số ván; hãy tải lại trang.", 422
     user = acting_user(request.user)
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
                          entered_by=user, sitting=sitting, via=_via(request, table, access))
     except EngineError as exc:
-        return exc.message
-    return None
+        return exc.message, error_status(exc)
+    return None, 200
 
 
 def _organiser_context(request: HttpRequest, event: Event, table: Table, view: TableView) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     access = _access(request, event, table)
     if access is None:
         return _pin_page(request, event, table, error=None, status=403)
-    error = _record(request, table, access) if request.method == "POST" else None
+    error, status = _record(request, table, access) if request.method == "POST" else (None, 200)
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
     game = get_game(event.game)
@@ -158,7 +158,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     }
     if access == ORGANISER:
         context.update(_organiser_context(request, event, table, view))
-    return page(request, "tournaments/table.html", context, partial="table", status=422 if error else 200)
+    return page(request, "tournaments/table.html", context, partial="table", status=status)
 
 
 def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:

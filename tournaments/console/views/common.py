@@ -15,13 +15,14 @@ from django_eventstream import get_current_event_id
 
 from scoring.engine.games import get_game
 from scoring.selectors.rules import chips
+from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
 from tournaments.console.models import FestivalTable, SignalKind
 from tournaments.console.permissions import can_run
 from tournaments.console.selectors import signals_for, table_state
 from tournaments.console.services import ConsoleError
 
-__all__ = ["console_context", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
+__all__ = ["console_context", "final_status", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
 
 CONSOLE = "console/console.html"
 
@@ -98,3 +99,9 @@ def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None
 
 def user_error(exc: ConsoleError | Exception) -> str:
     return getattr(exc, "message", str(exc))
+
+
+def final_status(exc: Exception) -> int:
+    """409 when the table's event is finished (its results final); the console's other refusals
+    are shown in the live part with 200."""
+    return 409 if isinstance(exc, ResultsFinal) else 200
