@@ -174,8 +174,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     # Redis: a task whose whole worker died is handed out again after this many seconds (kombu's
-    # default is an hour, far too long for a festival's leaderboard).
-    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)}
+    # default is an hour, far too long for a festival's leaderboard): a recompute takes under a
+    # second, the longest eta is the 1 s debounce, and running one twice is harmless (idempotent),
+    # so 30 s. Workers look for such tasks every 5 s (kombu: every 100 s by default). A worker that
+    # starts also catches up every board behind its ledger at once (tournaments/tasks.py).
+    # Measured in tests/reliability/test_worker_kill.py (docs/reliability.md).
+    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=30),
+          "unacked_restore_interval": 5, "unacked_restore_throttle": 1}
 )
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_TASK_ACKS_LATE = True
