@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:-127.0.0.1}; PORT=${2:-8000}
 PY=.venv/bin/python
+source .ci/lan.sh  # HOST=0.0.0.0: answer the phones on the LAN (this machine's own addresses)
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
 broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
 mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
@@ -18,5 +19,5 @@ $PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=sol
 WORKER_PID=$!
 trap 'kill $WORKER_PID 2>/dev/null || true' EXIT INT TERM
 
-echo "Sổ Tôm: http://$HOST:$PORT/  (Ctrl-C để dừng / to stop)"
+$PY -m totom_site.lan urls "$HOST" "$PORT"  # the addresses to open (phones: those on the LAN)
 $PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application

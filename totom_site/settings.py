@@ -10,6 +10,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
+from csp import constants as csp
+
+from totom_site.install import install_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -19,7 +22,12 @@ if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="django-insecure-dev-only-change-me-in-production-0123456789")
+# The deployment's key, else the installation's own, made once under var/ (mode 600) and kept
+# (totom_site/install.py): never a key written in the repository.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or install_secret_key(
+    Path(env.str("DJANGO_SECRET_KEY_FILE", default=str(VAR_DIR / "secret_key"))))
+# `make run HOST=0.0.0.0` sets this to the machine's own addresses and names when it is not set
+# (totom_site/lan.py), so phones on the festival's LAN are answered.
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -45,10 +53,12 @@ INSTALLED_APPS = [
     "tournaments",
     "django_eventstream",
     "tournaments.console",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -213,6 +223,28 @@ if env.str("REDIS_URL", default=""):
         "db": int(_redis_url.path.strip("/") or 0),
         **({"password": _redis_url.password} if _redis_url.password else {}),
     }
+
+# Content-Security-Policy (django-csp 4) on every answer: scripts, styles, images, fonts and
+# connections from this site only; the few inline <style> blocks (a console's flag colours, Swagger
+# UI's page, the PDF templates) carry the request's nonce; no inline script, no style attribute, no
+# eval anywhere (htmx is told not to inject its indicator style: static/js/htmx-setup.js). Held by
+# tests/browser/test_csp.py (no violation on the main pages; a script without the nonce is blocked).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
+        "style-src": [csp.SELF, csp.NONCE],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "worker-src": [csp.SELF],
+        "manifest-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    },
+}
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

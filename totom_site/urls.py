@@ -4,7 +4,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.views import accounts
 from tournaments.console.views import display
@@ -20,7 +20,8 @@ urlpatterns = [
     # as visible as the table's event.
     path("su-kien/ban/<int:table_id>/", display.events, name="console-events"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI with its start-up script served as a file (no inline script: Content-Security-Policy).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
 ]
 
 urlpatterns += i18n_patterns(

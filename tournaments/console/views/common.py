@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -51,8 +52,14 @@ def intval(value: Any) -> int | None:
         return None
 
 
+#: A flag's colour as the page may write it into its style sheet: "#d0202a" or a colour's name.
+COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}|[A-Za-z]{3,20}")
+
+
 def console_context(table: FestivalTable) -> dict[str, Any]:
-    """What the whole console page shows (the live part, the pads, the helpers)."""
+    """What the whole console page shows (the live part, the pads, the helpers). The flags' colours
+    go into one style sheet of the page, a class per signal (``tq-c-<slug>``): the
+    Content-Security-Policy allows no style attribute."""
     signals = list(signals_for(table))
     state = table_state(table)
     return {
@@ -61,6 +68,7 @@ def console_context(table: FestivalTable) -> dict[str, Any]:
         "seats": state["seats"],
         "player_signals": [s for s in signals if s.kind != SignalKind.BIG_DRUM],
         "big_drum": [s for s in signals if s.kind == SignalKind.BIG_DRUM],
+        "flag_colours": [(s.slug, s.color) for s in signals if s.color and COLOUR.fullmatch(s.color)],
         "nav": "console",
     }
 
