@@ -52,7 +52,10 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
     outcome = yield
     report = outcome.get_result()
     module = getattr(item, "module", None)
-    if not probes.is_probe_module(module) or report.skipped:
+    if not probes.is_probe_module(module):
+        return
+    if report.skipped:
+        probes.tally_for(module).skipped += 1
         return
     if report.when == "call" or (report.when == "setup" and report.failed):
         tally = probes.tally_for(module)

@@ -34,6 +34,8 @@ class Tally:
     failures: int = 0
     #: Test items that ran (passed or failed), to tell a whole run from a partial one.
     items: set[str] = field(default_factory=set)
+    #: Test items skipped (a run with a skipped probe does not describe the suite).
+    skipped: int = 0
 
 
 #: Module file name → its tally, filled while the suite runs.
