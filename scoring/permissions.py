@@ -7,7 +7,9 @@ Every page and API endpoint of the sổ điểm asks these, never ``is_staff`` o
 * ``scoring.review_van``: confirm or reject a ván (two-person confirmation; never one's own);
 * ``scoring.view_audit``: the sitting's audit trail (organisers);
 * ``scoring.manage_club``: grant and revoke roles in a club, see its audit;
-* ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers).
+* ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers);
+* ``scoring.change_rule_set``: save a new version of a village rule set (its owner: the owning
+  club's organisers, or the person who owns it; staff).
 
 Roles come from :class:`scoring.models.ClubRole`, the sitting's creator, the player's own account
 (:attr:`Player.user`, seated in the sitting) and, through :func:`register_sitting_grant`, other apps:
@@ -156,6 +158,15 @@ def keeps_score_in(user: Any, club: Any) -> bool:
     return _club_roles(user, getattr(club, "pk", None), SCOREKEEPING_ROLES)
 
 
+@rules.predicate
+def manages_rule_set(user: Any, rule_set: Any) -> bool:
+    if not _signed_in(user) or rule_set is None:
+        return False
+    if rule_set.owner_club_id is not None:
+        return _club_roles(user, rule_set.owner_club_id, [ClubRoleKind.ORGANISER])
+    return rule_set.owner_user_id is not None and rule_set.owner_user_id == user.pk
+
+
 keep_score = is_staff | opened_it | keeps_club_score | event_keeps
 rules.add_perm("scoring.keep_score", keep_score)
 rules.add_perm("scoring.view_sitting", keep_score | club_member | seated | event_sees)
@@ -163,6 +174,7 @@ rules.add_perm("scoring.review_van", keep_score | seated)
 rules.add_perm("scoring.view_audit", is_staff | opened_it | organises_club | event_audits)
 rules.add_perm("scoring.manage_club", is_staff | organises)
 rules.add_perm("scoring.open_sitting", is_staff | keeps_score_in)
+rules.add_perm("scoring.change_rule_set", is_staff | manages_rule_set)
 
 _PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "scoring.review_van",
           AUDIT: "scoring.view_audit"}

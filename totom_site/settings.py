@@ -69,6 +69,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Idempotency keys belong to the request's caller; ids in URLs beyond 64 bits: 404 before any
+    # view (scoring/middleware.py).
+    "scoring.middleware.CallerMiddleware",
+    "scoring.middleware.IdRangeMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -97,14 +101,22 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite, with the ledger append-only there too (see totom_site/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "totom_site.sqlite"
-    # SQLite as a single-machine server (Django >= 5.1): write-ahead log so readers never wait for
-    # a writer, and every transaction takes the write lock when it begins (IMMEDIATE), so
-    # concurrent writers queue for up to the busy timeout instead of failing with "database is
-    # locked" when a read transaction tries to become a write one.
+    # SQLite as a single-machine server (Django >= 5.1; docs/reliability.md, "SQLite as the embedded
+    # server", has the figures):
+    # * journal_mode=WAL: readers never wait for the writer, nor the writer for readers;
+    # * transaction_mode IMMEDIATE: every transaction.atomic takes the write lock when it begins, so
+    #   concurrent writers queue for it (up to `timeout` seconds) instead of failing at once with
+    #   "database is locked", as a transaction that has read and then writes does when another
+    #   wrote meanwhile (SQLite cannot make it wait: its snapshot is stale). SQLite has no row locks
+    #   (select_for_update sends nothing); the write lock serialises the same critical sections;
+    # * synchronous=FULL: a commit is on disk before the phone is answered, so a power cut cannot
+    #   take back a ván its phone has already dropped from its queue (NORMAL only survives the app
+    #   crashing; measured here 0.05 ms a commit with NORMAL, 5.7 ms with FULL);
+    # * timeout: SQLite's busy timeout, how long a writer waits for the lock before an error.
     DATABASES["default"].setdefault("OPTIONS", {}).update({
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
     })
     # The test database: in memory unless named (a file lets subprocesses, such as a Celery worker
     # or an app server started by a test, share it; see tests/subprocesses.py).
@@ -158,6 +170,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON as DRF reads it, refusing (400) what cannot be stored or answered (scoring/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "scoring.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -228,7 +246,8 @@ if env.str("REDIS_URL", default=""):
 # connections from this site only; the few inline <style> blocks (a console's flag colours, Swagger
 # UI's page, the PDF templates) carry the request's nonce; no inline script, no style attribute, no
 # eval anywhere (htmx is told not to inject its indicator style: static/js/htmx-setup.js). Held by
-# tests/browser/test_csp.py (no violation on the main pages; a script without the nonce is blocked).
+# tests/reliability/test_probe_csp.py (no violation on the main pages; a script without the nonce is
+# blocked).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [csp.SELF],

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.parsers import UnsafeJSON
 from scoring.api.schemas import ContractSchema
 from scoring.engine.errors import EngineError
 
@@ -34,6 +35,8 @@ NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem 
 
 def _bad_json(exc: exceptions.ParseError) -> str:
     """The CLI's message for a body that is not JSON (``scoring/management/commands/_jsonio.py``)."""
+    if isinstance(exc, UnsafeJSON):
+        return str(exc.detail)
     cause = exc.__cause__ or exc.__context__
     if isinstance(cause, json.JSONDecodeError):
         return f"JSON không hợp lệ (dòng {cause.lineno}, cột {cause.colno}): {cause.msg}."

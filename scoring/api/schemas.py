@@ -125,9 +125,17 @@ Error = shape("Error", {"error": s.CharField(help_text="Vì sao, bằng tiếng 
 Club = shape("Club", {"id": s.IntegerField(), "name": s.CharField(), "slug": s.CharField(),
                       "kind": s.ChoiceField(choices=ClubKind.values)})
 Player = shape("Player", {"id": s.IntegerField(), "name": s.CharField(), "club": s.CharField(**STAMP)})
+RuleSetOwner = shape("RuleSetOwner", {
+    "kind": choice(["club", "person"], help_text="club: một làng / câu lạc bộ (chủ sổ của nơi đó sửa); person: một người"),
+    "slug": s.CharField(help_text="Mã làng / câu lạc bộ (null nếu là một người)", **STAMP),
+    "name": s.CharField(help_text="Tên làng / câu lạc bộ, hoặc tên tài khoản của người"),
+}, **STAMP, help_text="Chủ của lệ làng đã lưu (null: bộ luật có sẵn, hoặc lệ làng chưa có chủ)")
 RuleSetInfo = shape("RuleSetInfo", {"slug": s.CharField(), "name": s.CharField(), "family": s.CharField(),
                                     "saved": s.BooleanField(help_text="Lệ làng đã lưu (không phải bộ luật có sẵn)"),
-                                    "fingerprint": s.CharField()})
+                                    "fingerprint": s.CharField(),
+                                    "owner": RuleSetOwner,
+                                    "version": s.IntegerField(min_value=1, help_text="Phiên bản mới nhất của lệ làng "
+                                                              "(null: bộ luật có sẵn)", **STAMP)})
 
 # -- answers: sittings and ván ---------------------------------------------------------------------
 

@@ -78,9 +78,12 @@ def _demo_sitting(user: Any, club: Club) -> None:
 @transaction.atomic
 def load_demo(*, with_user: bool = False) -> dict[str, int]:
     """Load the demo data; with ``with_user`` also the demo organiser, its village and a sitting."""
-    for item in DEMO_VILLAGE_RULES:
+    for item in DEMO_VILLAGE_RULES:  # owned by the demo village, whose organisers change them
+        owner, _ = Club.objects.get_or_create(slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"],
+                                                                               "kind": DEMO_CLUB["kind"]})
         if not VillageRuleSet.objects.filter(slug=item["slug"]).exists():
-            village_rules_save(**item)
+            village_rules_save(**item, owner_club=owner)
+        VillageRuleSet.objects.filter(slug=item["slug"], owner_club=None, owner_user=None).update(owner_club=owner)
     summary = {"lệ làng": VillageRuleSet.objects.count()}
     if with_user:
         user = _demo_user()

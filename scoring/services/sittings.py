@@ -31,6 +31,7 @@ from scoring.engine.settlement import (
     settle_up,
 )
 from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van, VanStatus
+from scoring.names import first_clash
 from scoring.selectors.ledger import (
     balances,
     sitting_json,
@@ -144,6 +145,10 @@ def sitting_open(
     def action() -> Answer:
         table = make_table(game, the_rules, mode)
         seated = [_player(p, club) for p in players]
+        clash = first_clash(p.name for p in seated)
+        if clash is not None:
+            raise EngineError(gettext("Canh bài có hai người cùng tên “%(name)s”: mỗi chỗ ngồi cần một tên riêng "
+                                      "(thêm chữ để phân biệt, ví dụ “%(name)s Đông”).") % {"name": clash[1]})
         initial_state([p.name for p in seated], table.game, table.rules, table.mode)  # the engine checks seats
         sitting = Sitting.objects.create(
             game=table.game.slug.value, rules=snapshot_for(the_rules), mode=table.mode.value,

@@ -1,15 +1,26 @@
 """Lock-out after too many wrong tries (a table's PIN, an account's password), by an atomic counter.
 
 A try is admitted *before* the secret is checked, by counting it on the key's row under a row lock
-(``SELECT … FOR UPDATE``; on SQLite the write transaction serialises the same way). So concurrent
-guesses from any number of app servers are all counted, and no more than ``LIMIT`` tries in a row
-are ever checked: the ``LIMIT + 1``-th is refused unchecked. A right answer clears the count; a
-wrong answer on the last admitted try locks the key for ``LOCK_FOR``; while locked every try is
-refused unchecked, and when the lock runs out the count starts again.
+(``SELECT … FOR UPDATE``; on SQLite the write transaction, begun ``IMMEDIATE``, serialises the
+same way). So concurrent guesses from any number of app servers are all counted, and no more than
+``LIMIT`` tries in a row are ever checked: the ``LIMIT``-th admitted try locks the key for
+``LOCK_FOR`` *in the same statement that admits it*, before its secret is checked, and every later
+try is refused unchecked until the lock runs out; then the count starts again.
+
+Locking at admission means nothing after it has to succeed for the lock to hold: a request that
+crashes (or whose database write fails) between being admitted and being answered leaves its try
+counted and, if it was the last one allowed, the key locked for exactly ``LOCK_FOR``. (It used to
+be :func:`failed` that locked; a try that reached the limit and crashed before it left the key
+refusing every try forever with no lock to run out.) A row left in that state by older code is
+read as locked from its last update, for ``LOCK_FOR``.
+
+A right answer clears the count (:func:`succeeded`), and lifts the lock only if the very try that
+placed it was right (19 wrong, then the right one: not locked); a lock placed by a later try stays.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,23 +38,26 @@ LOCK_FOR = timedelta(minutes=15)
 
 @dataclass(frozen=True, slots=True)
 class Admission:
+    #: Whether the secret may be checked (for :func:`failed`: whether the key is still open).
     admitted: bool
+    #: Tries counted since the count last started.
     failures: int
+    #: When the key's lock runs out (None: not locked). On an admitted try: it was the last one
+    #: allowed and locked the key itself.
     locked_until: datetime | None
 
     @property
     def message(self) -> str:
-        """Why the try was refused, in Vietnamese (empty when admitted)."""
-        if self.admitted:
+        """Why the key refuses tries, in Vietnamese (empty when it does not)."""
+        if self.admitted or self.locked_until is None:
             return ""
-        if self.locked_until is None:
-            return "Có quá nhiều lần thử cùng lúc; hãy đợi một lát rồi thử lại."
-        minutes = max(1, int((self.locked_until - timezone.now()).total_seconds() // 60) + 1)
+        minutes = max(1, math.ceil((self.locked_until - timezone.now()).total_seconds() / 60))
         return (f"Nhập sai {LIMIT} lần liền: tạm khóa, hãy thử lại sau {minutes} phút "
                 "hoặc nhờ ban tổ chức cấp mã mới.")
 
 
 def _row(key: str) -> AccessThrottle:
+    """The key's row, created if needed, locked until the end of the caller's transaction."""
     try:
         with transaction.atomic():
             AccessThrottle.objects.get_or_create(key=key)
@@ -52,32 +66,51 @@ def _row(key: str) -> AccessThrottle:
     return AccessThrottle.objects.select_for_update().get(key=key)
 
 
+def _lock_of(row: AccessThrottle, limit: int, lock_for: timedelta) -> datetime | None:
+    """When the row's lock runs out: its own, or for a row stuck at the limit with no lock (left by
+    a crash under older code), its last update plus ``lock_for``."""
+    if row.locked_until is None and row.failures >= limit:
+        return row.updated_at + lock_for
+    return row.locked_until
+
+
 @transaction.atomic
-def admit(key: str, *, limit: int = LIMIT) -> Admission:
-    """Count one try against ``key`` before its secret is checked; refused when locked or over the limit."""
+def admit(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+    """Count one try against ``key`` before its secret is checked; refused (unchecked) while the
+    key is locked. The ``limit``-th try since the count started is admitted and locks the key."""
     row, now = _row(key), timezone.now()
-    if row.locked_until is not None:
-        if row.locked_until > now:
-            return Admission(False, row.failures, row.locked_until)
+    locked_until = _lock_of(row, limit, lock_for)
+    if locked_until is not None and locked_until > now:
+        if row.locked_until is None:  # the stuck row gets its lock written down
+            AccessThrottle.objects.filter(pk=row.pk).update(locked_until=locked_until)
+        return Admission(False, row.failures, locked_until)
+    if locked_until is not None:  # the lock has run out: the count starts again
         row.failures, row.locked_until = 0, None
-    if row.failures >= limit:
-        row.save(update_fields=["failures", "locked_until", "updated_at"])
-        return Admission(False, row.failures, None)
     row.failures += 1
+    if row.failures >= limit:
+        row.locked_until = now + lock_for
     row.save(update_fields=["failures", "locked_until", "updated_at"])
-    return Admission(True, row.failures, None)
+    return Admission(True, row.failures, row.locked_until)
 
 
-@transaction.atomic
 def failed(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
-    """The admitted try was wrong: lock the key if it was the last one allowed."""
-    row = _row(key)
-    if row.failures >= limit and row.locked_until is None:
-        row.locked_until = timezone.now() + lock_for
-        row.save(update_fields=["locked_until", "updated_at"])
-    return Admission(row.locked_until is None, row.failures, row.locked_until)
+    """The admitted try was wrong. Writes nothing (the try was counted, and the last one allowed
+    locked the key, when admitted); answers whether the key now refuses tries, and until when."""
+    row = AccessThrottle.objects.filter(key=key).first()
+    if row is None:  # cleared meanwhile (the organiser lifted the lock)
+        return Admission(True, 0, None)
+    locked_until = _lock_of(row, limit, lock_for)
+    if locked_until is not None and locked_until <= timezone.now():
+        locked_until = None
+    return Admission(locked_until is None, row.failures, locked_until)
 
 
-def succeeded(key: str) -> None:
-    """The admitted try was right: the count starts again (a lock-out in force stays)."""
-    AccessThrottle.objects.filter(key=key, locked_until__isnull=True).update(failures=0, updated_at=timezone.now())
+def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMIT) -> None:
+    """The admitted try (``admission``, what :func:`admit` answered it) was right: the count starts
+    again. A lock in force stays, unless this very try placed it when it was admitted."""
+    rows = AccessThrottle.objects.filter(key=key)
+    if admission is not None and admission.admitted and admission.locked_until is not None:
+        rows = rows.filter(locked_until=admission.locked_until)
+    else:
+        rows = rows.filter(locked_until__isnull=True, failures__lt=limit)
+    rows.update(failures=0, locked_until=None, updated_at=timezone.now())

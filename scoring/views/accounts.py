@@ -62,7 +62,7 @@ def throttled_clean(form: AuthenticationForm) -> dict[str, Any]:
         if not after.admitted:
             raise ValidationError(after.message, code="locked")
         raise form.get_invalid_login_error()
-    throttle.succeeded(key)
+    throttle.succeeded(key, admission)
     form.confirm_login_allowed(form.user_cache)
     return form.cleaned_data
 

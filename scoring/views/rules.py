@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 
 from scoring.engine.cuoc import CATALOGUE, khoi_name
 from scoring.engine.errors import EngineError
@@ -23,7 +24,7 @@ from scoring.engine.rules import (
     RuleSet,
     load_rules,
 )
-from scoring.models import VillageRuleSet
+from scoring.models import Club, ClubRoleKind, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
 FAMILY_NAMES = {
@@ -74,12 +75,15 @@ class Column:
     name: str
     rules: RuleSet
     saved: bool
+    #: A saved set's owner ("" for a preset, or a set that belongs to nobody) and newest version.
+    owner: str = ""
+    version: int | None = None
 
 
 def _columns() -> list[Column]:
     columns = [Column(slug, load_rules(slug).name, load_rules(slug), False) for slug in PRESETS]
-    for village in VillageRuleSet.objects.select_related("snapshot"):
-        columns.append(Column(village.slug, village.name, village.rules(), True))
+    for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user"):
+        columns.append(Column(village.slug, village.name, village.rules(), True, village.owner_name, village.version))
     return columns
 
 
@@ -203,9 +207,30 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     return overrides
 
 
+def _owner_choices(user: Any) -> list[Club]:
+    """The clubs a new rule set may belong to: those the user organises (staff: every club)."""
+    clubs = Club.objects.order_by("name")
+    if user.is_staff:
+        return list(clubs)
+    return list(clubs.filter(roles__user=user, roles__role=ClubRoleKind.ORGANISER).distinct())
+
+
+def _owner(user: Any, posted: str) -> Club | None:
+    """The club chosen as a new set's owner (``""``: the user's own set)."""
+    if not posted:
+        return None
+    club = next((c for c in _owner_choices(user) if c.slug == posted), None)
+    if club is None:
+        raise EngineError(gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
+                          % {"club": posted})
+    return club
+
+
 @login_required
 def rules_new(request: HttpRequest) -> HttpResponse:
-    """Save a village's own rule set (signed in: the rule sets' history says who saved it)."""
+    """Save a village's own rule set: a new one (the user's own, or a club's they organise), or a
+    new version of one of that name they may change (its owner's managers; the rule sets' history
+    says who saved it)."""
     source = request.POST if request.method == "POST" else request.GET
     preset = source.get("preset") or "luat-2005"
     if preset not in PRESETS:
@@ -220,11 +245,14 @@ def rules_new(request: HttpRequest) -> HttpResponse:
                 preset=preset,
                 overrides=overrides,
                 description=request.POST.get("description", ""),
+                by=request.user,
+                owner_club=_owner(request.user, request.POST.get("owner", "")),
             )
         except EngineError as exc:
             error = exc.message
         else:
-            messages.success(request, f"Đã lưu lệ làng “{village.name}” (mã {village.slug}).")
+            messages.success(request, gettext("Đã lưu lệ làng “%(name)s” (mã %(slug)s), phiên bản %(version)d.")
+                             % {"name": village.name, "slug": village.slug, "version": village.version})
             return redirect("scoring:rules")
     posted = request.POST if request.method == "POST" and not request.POST.get("reload") else None
     context = {
@@ -234,6 +262,8 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         "base": base,
         "name": request.POST.get("name", ""),
         "description": request.POST.get("description", ""),
+        "owners": _owner_choices(request.user),
+        "owner": request.POST.get("owner", ""),
         "error": error,
         **_form_fields(base, posted),
     }

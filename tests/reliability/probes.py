@@ -3,7 +3,7 @@
 A *probe* is an attack or odd input tried against the app: a request of the authorization matrix, a
 password guessed at the admin's door, a formula planted in a name, a write to a finished event… A
 probe module is a file ``tests/reliability/test_probe_*.py`` (or one that sets ``PROBE_AREA``); its
-area is ``PROBE_AREA`` or the first line of its docstring.
+area is ``PROBE_AREA`` or the first paragraph of its docstring.
 
 Each attempt is counted as it runs: a test that takes the :func:`probe` fixture counts one attempt
 per :meth:`Probe.check` (and asserts none failed at its end); any other test of a probe module
@@ -53,8 +53,9 @@ def area_of(module: ModuleType) -> str:
     declared = getattr(module, "PROBE_AREA", None)
     if declared:
         return str(declared)
-    first = (module.__doc__ or "").strip().splitlines()[0:1]
-    return first[0].rstrip(".") if first else Path(module.__file__ or "").stem
+    paragraph = (module.__doc__ or "").strip().split("\n\n", 1)[0]
+    first = " ".join(line.strip() for line in paragraph.splitlines()).rstrip(".")
+    return first or Path(module.__file__ or "").stem
 
 
 def tally_for(module: ModuleType) -> Tally:

@@ -1,27 +1,37 @@
 """A table's PIN is counted: 20 wrong tries in a row lock it for 15 minutes (429, even for the right
-PIN), from any number of devices at once; the organiser lifts the lock, or revokes and reissues;
-revoking a token ends every session using it at once."""
+PIN), from any number of devices at once, whatever crashes between a try and its answer; the
+organiser lifts the lock, or revokes and reissues; revoking a token ends every session using it at
+once. Run on PostgreSQL and again on the SQLite file (marked ``sqlite``)."""
 
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import Counter
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.admin.models import LogEntry
 from django.db import connections
 from django.test import Client
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoring.models import AccessThrottle
+from scoring.services import throttle
 from tournaments.models import Event, Table
 from tournaments.services import leaderboard as leaderboard_module
 from tournaments.services import tokens as tokens_module
 from tournaments.services.tokens import pin_key, token_issue, token_revoke
 
+pytestmark = pytest.mark.sqlite
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
+#: A fixed moment for the tests that move the clock (time-machine).
+T0 = datetime(2025, 2, 3, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
@@ -124,7 +134,7 @@ def test_revoking_a_token_ends_every_session_using_it_at_once(own, organiser) ->
 
 @pytest.mark.django_db(transaction=True)
 def test_forty_wrong_pins_at_once_check_exactly_twenty_and_lock_the_table(own, organiser, monkeypatch) -> None:
-    """Real PostgreSQL, 40 threads each with its own connection, all guessing at the same moment."""
+    """40 threads each with its own connection (PostgreSQL, or the SQLite file), all guessing at the same moment."""
     event, (t1, _t2) = own
     token = token_issue(table=t1, created_by=organiser)
     checked, lock = [], threading.Lock()
@@ -159,3 +169,168 @@ def test_forty_wrong_pins_at_once_check_exactly_twenty_and_lock_the_table(own, o
     row = AccessThrottle.objects.get(key=pin_key(t1))
     assert row.failures == 20 and row.locked_until is not None and row.locked_until > timezone.now()
     assert Client().post(pin_url(event, t1), {"pin": token.pin}).status_code == 429
+
+
+# -- the lock runs out after exactly 15 minutes, whatever crashed -----------------------------------
+
+
+def _twenty_wrong(client: Client, url: str, pin: str) -> None:
+    for i in range(1, 21):
+        assert client.post(url, {"pin": wrong_pin(pin)}).status_code == 422, i
+
+
+@pytest.mark.django_db
+def test_the_lock_runs_out_fifteen_minutes_after_the_twentieth_wrong_pin(client, own, organiser) -> None:
+    event, (t1, _t2) = own
+    token = token_issue(table=t1, created_by=organiser)
+    url = pin_url(event, t1)
+    with time_machine.travel(T0, tick=False) as clock:
+        _twenty_wrong(client, url, token.pin)
+        assert AccessThrottle.objects.get(key=pin_key(t1)).locked_until == T0 + timedelta(minutes=15)
+        clock.shift(timedelta(minutes=14, seconds=59))
+        refused = client.post(url, {"pin": token.pin})
+        assert refused.status_code == 429 and "thử lại sau 1 phút" in refused.content.decode()
+        clock.shift(timedelta(seconds=1))
+        assert client.post(url, {"pin": token.pin})["Location"] == table_url(event, t1)
+    row = AccessThrottle.objects.get(key=pin_key(t1))
+    assert (row.failures, row.locked_until) == (0, None)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("crash", ["checking the PIN", "counting the wrong PIN"])
+def test_a_crash_on_the_twentieth_try_still_locks_the_table_for_fifteen_minutes_only(own, organiser, monkeypatch,
+                                                                                      crash) -> None:
+    """The twentieth wrong PIN's request dies (its database write failed, the server was killed)
+    after it was admitted: the table is locked all the same, and the lock runs out on time. (Before,
+    nothing locked it, and every later try, the right PIN too, was refused for ever.)"""
+    event, (t1, _t2) = own
+    token = token_issue(table=t1, created_by=organiser)
+    url, device = pin_url(event, t1), Client(raise_request_exception=False)
+    target = (tokens_module, "token_for_pin") if crash == "checking the PIN" else (throttle, "failed")
+    real, calls = getattr(*target), []
+
+    def dies_on_the_twentieth(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 20:
+            raise RuntimeError("database is locked")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(*target, dies_on_the_twentieth)
+    with time_machine.travel(T0, tick=False) as clock:
+        for i in range(1, 20):
+            assert device.post(url, {"pin": wrong_pin(token.pin)}).status_code == 422, i
+        assert device.post(url, {"pin": wrong_pin(token.pin)}).status_code == 500
+        monkeypatch.setattr(*target, real)
+        clock.shift(timedelta(minutes=1))
+        assert device.post(url, {"pin": token.pin}).status_code == 429
+        clock.shift(timedelta(minutes=13, seconds=59))
+        assert device.post(url, {"pin": token.pin}).status_code == 429
+        clock.shift(timedelta(seconds=1))
+        assert device.post(url, {"pin": token.pin})["Location"] == table_url(event, t1)
+
+
+@pytest.mark.django_db
+def test_a_row_left_at_the_limit_without_a_lock_is_locked_for_fifteen_minutes_from_its_last_update(
+        client, own, organiser) -> None:
+    """What the crash left under the old code (20 failures, no lock) runs out too."""
+    event, (t1, _t2) = own
+    token = token_issue(table=t1, created_by=organiser)
+    AccessThrottle.objects.create(key=pin_key(t1), failures=20)
+    AccessThrottle.objects.filter(key=pin_key(t1)).update(updated_at=T0)
+    with time_machine.travel(T0 + timedelta(minutes=10), tick=False) as clock:
+        refused = client.post(pin_url(event, t1), {"pin": token.pin})
+        assert refused.status_code == 429 and "thử lại sau 5 phút" in refused.content.decode()
+        assert AccessThrottle.objects.get(key=pin_key(t1)).locked_until == T0 + timedelta(minutes=15)
+        clock.shift(timedelta(minutes=5))
+        assert client.post(pin_url(event, t1), {"pin": token.pin})["Location"] == table_url(event, t1)
+
+
+@pytest.mark.django_db
+def test_nineteen_wrong_then_the_right_pin_leaves_the_table_open(client, own, organiser) -> None:
+    event, (t1, _t2) = own
+    token = token_issue(table=t1, created_by=organiser)
+    for _ in range(19):
+        client.post(pin_url(event, t1), {"pin": wrong_pin(token.pin)})
+    assert client.post(pin_url(event, t1), {"pin": token.pin}).status_code == 302
+    assert client.post(pin_url(event, t1), {"pin": wrong_pin(token.pin)}).status_code == 422
+    assert AccessThrottle.objects.get(key=pin_key(t1)).failures == 1
+
+
+@pytest.mark.django_db
+def test_the_right_pin_on_the_twentieth_try_lifts_the_lock_it_placed_but_not_one_placed_by_a_later_try() -> None:
+    # The twentieth try locks when admitted; it was right: open again, the count starts again.
+    key = f"pin:table:{uuid.uuid4()}"
+    for _ in range(19):
+        assert throttle.admit(key).admitted
+    last = throttle.admit(key)
+    assert last.admitted and last.locked_until is not None
+    assert not throttle.admit(key).admitted
+    throttle.succeeded(key, last)
+    assert AccessThrottle.objects.filter(key=key, failures=0, locked_until=None).exists()
+    # A right try admitted first, answered after the twentieth try locked: the lock stays.
+    early = throttle.admit(key)
+    for _ in range(19):
+        throttle.admit(key)
+    throttle.succeeded(key, early)
+    refused = throttle.admit(key)
+    assert not refused.admitted and refused.locked_until is not None
+
+
+class _Model:
+    """What the lock-out promises, tracked beside the real counter: the tries admitted since the
+    count started, and the lock (placed by the twentieth, for exactly 15 minutes)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now, self.count, self.lock = now, 0, None
+
+    def locked(self) -> bool:
+        return self.lock is not None and self.now < self.lock
+
+    def admit(self) -> tuple[bool, int, datetime | None]:
+        if self.locked():
+            return False, self.count, self.lock
+        if self.lock is not None:
+            self.count, self.lock = 0, None
+        self.count += 1
+        if self.count == throttle.LIMIT:
+            self.lock = self.now + throttle.LOCK_FOR
+        return True, self.count, self.lock
+
+    def right(self, placed: datetime | None) -> None:
+        if placed is not None and self.lock == placed:
+            self.count, self.lock = 0, None
+        elif self.lock is None:
+            self.count = 0
+
+
+@pytest.mark.django_db
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["try"] * 6 + ["wrong", "wrong", "right", "crash", "wait"]),
+                                st.integers(0, 40)), max_size=70))
+def test_any_interleaving_of_tries_answers_crashes_and_waiting_locks_after_twenty_for_fifteen_minutes(steps) -> None:
+    """Tries admitted and then answered wrong, answered right, or never answered (the request
+    crashed), in any order, with the clock moving: the key refuses tries exactly when twenty were
+    admitted since the count last started and fifteen minutes have not passed since the twentieth."""
+    key = f"pin:table:{uuid.uuid4()}"
+    with time_machine.travel(T0, tick=False) as clock:
+        model, in_flight = _Model(T0), []
+        for op, n in steps:
+            if op == "try":
+                got = throttle.admit(key)
+                assert (got.admitted, got.failures, got.locked_until) == model.admit()
+                if got.admitted:
+                    in_flight.append(got)
+            elif op == "wait":
+                clock.shift(timedelta(minutes=n))
+                model.now += timedelta(minutes=n)
+            elif in_flight:
+                answered = in_flight.pop(n % len(in_flight))
+                if op == "wrong":
+                    after = throttle.failed(key)
+                    assert after.admitted == (not model.locked())
+                    assert after.locked_until == (model.lock if model.locked() else None)
+                elif op == "right":
+                    throttle.succeeded(key, answered)
+                    model.right(answered.locked_until)
+            row = AccessThrottle.objects.filter(key=key).first()
+            assert row is None or row.failures <= throttle.LIMIT

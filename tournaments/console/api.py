@@ -17,7 +17,6 @@ from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +24,7 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.auth import TokenAuthentication
 from scoring.api.common import ContractView
+from scoring.api.parsers import SafeJSONParser
 from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.van import ResultsFinal
@@ -101,7 +101,7 @@ class TableSignalsView(ContractView):
     403 with the console's own messages."""
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     def get_permissions(self) -> list[BasePermission]:
         return [CanRunTable()] if self.request.method == "POST" else [AllowAny()]  # else: read, or 405

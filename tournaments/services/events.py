@@ -165,7 +165,8 @@ def registration_add(
     if player is None:
         player = player_create(name=name).obj
     team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
-    clash = Registration.objects.filter(event=event, player__name=player.name).exclude(player=player)
+    # One name as people read it (scoring.names.name_key: "Bình" = "bình", accents count).
+    clash = Registration.objects.filter(event=event, player__name_key=player.name_key).exclude(player=player)
     if clash.exists():
         raise EngineError(
             f"Giải đã có người tên '{player.name}'; hãy thêm tên làng hoặc giáp để phân biệt, "

@@ -125,7 +125,7 @@ def pin_login(table: Table, pin: str) -> PinAttempt:
     if token is None:
         after = throttle.failed(key)
         return PinAttempt(None, WRONG_PIN if after.admitted else f"{WRONG_PIN} {after.message}")
-    throttle.succeeded(key)
+    throttle.succeeded(key, admission)
     return PinAttempt(token)
 
 

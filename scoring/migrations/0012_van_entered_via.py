@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0007_sqlite_ledger_no_delete'),
+        ('scoring', '0011_rule_set_owners_versions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

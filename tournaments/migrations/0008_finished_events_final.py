@@ -16,8 +16,8 @@ def _forward(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scoring", "0009_sitting_final_at"),
-        ("tournaments", "0006_registration_own_link"),
+        ("scoring", "0013_sitting_final_at"),
+        ("tournaments", "0007_leaderboard_failure"),
     ]
 
     operations = [migrations.RunPython(_forward, migrations.RunPython.noop)]

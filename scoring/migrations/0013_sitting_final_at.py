@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0008_van_entered_via'),
+        ('scoring', '0012_van_entered_via'),
     ]
 
     operations = [
