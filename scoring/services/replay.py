@@ -13,8 +13,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from scoring.engine import bounds
 from scoring.engine.contract import require_keys
-from scoring.engine.errors import EngineError, InvariantError
+from scoring.engine.errors import N_, EngineError, InvariantError
 from scoring.engine.settlement import REPLAY_KEYS, replay, rules_with_overrides
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_transfers
@@ -36,10 +37,10 @@ def sitting_replay(
     sitting's rule-set snapshot.
     """
     if not isinstance(request, Mapping):
-        raise EngineError("Yêu cầu replay phải là một đối tượng JSON.")
+        raise EngineError(N_("Yêu cầu replay phải là một đối tượng JSON."))
     require_keys(request, REPLAY_KEYS, REQUIRED)
-    if not isinstance(request["van"], list):
-        raise EngineError("'van' phải là danh sách các ván.")
+    if not isinstance(request["van"], list) or len(request["van"]) > bounds.VAN:  # checked before any write
+        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
     rules = rules_with_overrides(request, resolve_rules)
     sitting = sitting_open(
         game=request["game"], rules=rules, mode=request.get("mode", "quang"),

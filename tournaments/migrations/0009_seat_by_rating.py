@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_leaderboard_failure'),
+        ('tournaments', '0008_finished_events_final'),
     ]
 
     operations = [

@@ -51,7 +51,7 @@ def _run(pg, lite):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0007_sqlite_ledger_no_delete'),
+        ('scoring', '0013_sitting_final_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
