@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection
@@ -208,10 +209,12 @@ GROUP BY v.sitting_id, v.winner_id, v.outcome
 
 
 def _fetch(sql: str, club: Club, period: Period) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``; sums as ``int`` (PostgreSQL's SUM of a 64-bit column is ``numeric``, which
+    psycopg reads as ``Decimal``; SQLite's is an integer)."""
     start, end = period.bounds()
     with connection.cursor() as cursor:
         cursor.execute(sql, [club.pk, _adapt(start), _adapt(end)])
-        return cursor.fetchall()
+        return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in cursor.fetchall()]
 
 
 def _postings(club: Club, period: Period, canh: dict[int, Canh], seat_player: dict[int, int],
