@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.models import Club, Player, Sitting
+from scoring.names import name_key
 from scoring.periods import Period, PeriodError, period_from
 from scoring.permissions import book_member, book_players
 from scoring.selectors.book import book
@@ -173,7 +174,8 @@ def statement_json(st: Statement) -> dict[str, Any]:
 
 
 def find_member(club: Club, ref: str) -> Player | None | str:
-    """The player of the club's book named by ``ref`` (an id, or a name); a str: why it is ambiguous."""
+    """The player of the club's book named by ``ref`` (an id, or a name compared as people read it:
+    "chú sáu" finds "Chú Sáu"); a str: why it is ambiguous."""
     in_book = Player.objects.filter(pk__in=Sitting.objects.filter(club=club).values("seats__player")) | \
         Player.objects.filter(club=club)
     ref = ref.strip()
@@ -181,7 +183,7 @@ def find_member(club: Club, ref: str) -> Player | None | str:
         found = in_book.filter(pk=int(ref)).first()
         if found is not None:
             return found
-    named = list(in_book.filter(name=ref).distinct()[:2])
+    named = list(in_book.filter(name_key=name_key(ref)).distinct()[:2])  # as people read names
     if len(named) > 1:
         return _("Có nhiều người chơi tên '%(name)s' trong sổ: hãy dùng mã số người chơi.") % {"name": ref[:80]}
     return named[0] if named else None
