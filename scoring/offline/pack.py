@@ -50,9 +50,14 @@ def _value(rules: RuleSet, slug: str) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {"main": main, "dich": dich}
     entry = rules.cuoc.get(slug)
-    if entry is not None and entry.main is None and entry.boi is not None:
+    if rules.family is ScoringFamily.TAI_BAN and entry is not None and entry.main is None and entry.boi is not None:
         out["boi"] = entry.boi  # Tài Bàn: the main value follows the stake N of the hội
     return out
+
+
+def _named(rules: RuleSet, slug: str) -> dict[str, Any] | None:
+    value = _value(rules, slug)
+    return {"slug": slug, "name": rules.cuoc_name(slug), **value} if value else None
 
 
 def _optional(action: Any) -> Any:
@@ -137,8 +142,8 @@ def _rules(table: Table, players: int) -> dict[str, Any]:
         "dich": rules.dich,
         "plain_slug": rules.plain_cuoc,
         "plain": {"slug": rules.plain_cuoc, "name": rules.cuoc_name(rules.plain_cuoc), **plain} if plain else None,
-        # every cước this rule set values in this game (the chips, the plain win, Thông), by slug
-        "cuoc": _valued(table),
+        "cuoc": {c.slug: {"name": c.name, **_value(rules, c.slug)} for c in offered},
+        "thong": _named(rules, "thong"),
         # the engine's table of cước no hand could hold together, reasons in the page's language:
         # the preview looks it up (static/offline/preview.js), it derives nothing
         "conflicts": chip_conflicts(table.game, rules, offered)["conflicts"],
@@ -153,18 +158,6 @@ def _rules(table: Table, players: int) -> dict[str, Any]:
         "khoi": rules.has_khoi,
         **_money(table, players),
     }
-
-
-def _valued(table: Table) -> dict[str, dict[str, Any]]:
-    rules = table.rules
-    out: dict[str, dict[str, Any]] = {}
-    for slug in [*rules.cuoc, "thong"]:
-        if not _optional(lambda s=slug: rules.cuoc_info(s).in_game(table.game.slug)):
-            continue
-        value = _value(rules, slug)
-        if value is not None:
-            out[slug] = {"name": rules.cuoc_name(slug), **value}
-    return out
 
 
 def offline_pack(sitting: Sitting) -> dict[str, Any]:

@@ -18,6 +18,8 @@
   "use strict";
 
   const GA_ROWS = 3;
+  // the pack shape this file reads (scoring/offline/pack.py PACK_VERSION).
+  const PACK_VERSION = 2;
 
   function one(data, key) {
     const value = data.get(key);
@@ -167,7 +169,7 @@
 
   /* (main, dich, name) of a cước under the stake in force (Tài Bàn: boi × N). */
   function valueOf(rules, slug, stake) {
-    const v = rules.cuoc[slug];
+    const v = rules.cuoc[slug] || (slug === rules.plain_slug && rules.plain) || (slug === "thong" && rules.thong);
     if (!v) throw new Unsupported("cuoc");
     if (rules.family === "tai_ban" && v.boi && stake && stake !== rules.stake) {
       return { name: v.name, main: v.boi * stake, dich: v.dich };
@@ -228,7 +230,7 @@
     lines = lines.concat(items.filter((it) => it !== main).map((it) => (
       { cuoc: it.slug, name: it.name, points: D * it.dich, dich: it.dich })));
     for (const [inner, outer] of subsumed) {
-      lines.push({ cuoc: inner, name: (rules.cuoc[inner] || { name: inner }).name, points: 0, dich: 0, within: outer });
+      lines.push({ cuoc: inner, name: (rules.cuoc[inner] || { name: inner }).name, points: 0, dich: 0 });
     }
     if (rules.family === "chan" && rules.chan_ga_cuoc.length) {
       const count = [...new Set(rules.chan_ga_cuoc)].filter((e) => e.split("+").every((p) => slugs.includes(p))).length;
@@ -481,7 +483,7 @@
    * transfers, after, note, unsupported}: ``unsupported`` names what the phone could not compute
    * (then no number is shown for it). */
   function preview(pack, rec, seq, queued) {
-    let state = pack.state || null;
+    let state = pack.version === PACK_VERSION && pack.state ? pack.state : null;
     let reason = state ? null : "pack";
     for (const prior of queued) {
       if (reason) break;
@@ -553,7 +555,7 @@
       html += '<ul class="after">' + view.after.map((a) => "<li><span>" + esc(a.name) + "</span> <small>→ " + signed(a.balance) + "</small></li>").join("") + "</ul>";
     }
     if (view.note) html += '<p class="help">' + esc(view.note) + "</p>";
-    html += '<p class="help">' + badge + " " + esc(gettext("Mất mạng: điểm và ù liền do máy này tính trước; sổ tính lại khi gửi.")) + "</p>";
+    html += '<p class="help">' + badge + " " + esc(gettext("Mất mạng: điểm, ù liền và các khoản chuyển do máy này tính trước; sổ tính lại khi gửi.")) + "</p>";
     return html + "</div>";
   }
 
