@@ -22,9 +22,10 @@ from scoring.engine.errors import ConflictError, EngineError
 from scoring.engine.points import score
 from scoring.engine.settlement import initial_state, settle_van
 from scoring.models import Sitting
+from scoring.selectors.ledger import van_list
 from scoring.views.sitting.context import Table, describe
 from tests.conftest import sign_in
-from tests.factories import open_sitting
+from tests.factories import open_sitting, record_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -349,3 +350,47 @@ def test_impossible_cuoc_are_refused_like_the_engine(device: Phone, game: str, p
 
 def problem_set(why: str, pack: dict[str, Any]) -> list[str]:
     return next(c["cuoc"] for c in pack["rules"]["conflicts"] if c["why"] == why)
+
+
+# -- on the page --------------------------------------------------------------------------------
+
+FILL = """async ([fields]) => {
+  const form = document.getElementById('van-form');
+  form.reset();
+  for (const [name, value] of fields) {
+    const box = form.querySelector(`input[name="${name}"][value="${value}"]`);
+    if (box && (box.type === 'checkbox' || box.type === 'radio')) { box.checked = true; continue; }
+    form.querySelector(`[name="${name}"]`).value = value;
+  }
+  await SoTomOffline.showPreview();
+}"""
+
+
+def test_the_page_previews_a_gom_van_with_ga_and_bao_as_the_ledger_will_write_it(device: Phone) -> None:
+    """Offline, the ván form of a đánh gom sitting with gà trong: the preview shows the ledger's
+    words (gà kinds and the báo regime by name), its points and its transfers by account name,
+    and once sent the ledger writes exactly those."""
+    sitting = open_sitting(rules={"preset": "luat-2005", "ga_trong": "cong_nghiep"}, mode="gom",
+                           created_by=device.keeper)
+    record_all(sitting, [{"winner": "Bình", "cuoc": ["tom"]}])
+    device.pack(sitting)  # the page is open and has the pack
+    page = device.page
+    page.context.set_offline(True)
+    fields = [("winner", "An"), ("cuoc", "leo"), ("discarder", "Chi"), ("bao", "Dũng"), ("regime", "cheo_do"),
+              ("ga_kind_1", "quan_lo"), ("ga_player_1", "Em"), ("ga_count_1", "2")]
+    page.evaluate(FILL, [fields])
+    preview = page.get_by_test_id("preview")
+    preview.filter(has_text="tạm tính").wait_for()
+    page.context.set_offline(False)
+    record = {"winner": "An", "cuoc": ["leo"], "discarder": "Chi", "bao": "Dũng", "regime": "cheo_do",
+              "ga": [{"kind": "quan_lo", "player": "Em", "count": 2}]}
+    record_all(sitting, [record])
+    van = van_list(sitting)[-1]
+    table = Table.of(sitting)
+    summary = describe(table, record)
+    assert "gà quân lộ: Em ×2" in summary and "Dũng: báo chèo đò" in summary
+    assert page.locator(".pv-head").inner_text() == f"Ván 2: {summary}"
+    assert page.get_by_test_id("preview-points").inner_text() == str(van["points"])
+    shown = [" ".join(li.split()) for li in page.get_by_test_id("preview-transfers").locator("li").all_inner_texts()]
+    expected = [f"{table.account(t['from'])} → {table.account(t['to'])} {t['amount']}" for t in van["transfers"]]
+    assert shown == expected and any(s.startswith("Điểm làng → An") for s in shown), (shown, expected)
