@@ -142,7 +142,7 @@ def _rules(table: Table, players: int) -> dict[str, Any]:
         "dich": rules.dich,
         "plain_slug": rules.plain_cuoc,
         "plain": {"slug": rules.plain_cuoc, "name": rules.cuoc_name(rules.plain_cuoc), **plain} if plain else None,
-        "cuoc": {c.slug: {"name": c.name, **_value(rules, c.slug)} for c in offered},
+        "cuoc": {c.slug: {"name": c.name, **(_value(rules, c.slug) or {})} for c in offered},
         "thong": _named(rules, "thong"),
         # the engine's table of cước no hand could hold together, reasons in the page's language:
         # the preview looks it up (static/offline/preview.js), it derives nothing
