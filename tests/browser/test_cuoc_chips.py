@@ -27,8 +27,8 @@ def test_the_calculator_greys_out_thap_dieu_after_bach_dinh_and_says_why_on_tap(
     chip(phone, "bach_dinh").locator("span").tap()
     phone.locator("[data-testid=points]").filter(has_text="24").wait_for()
     thap_dieu = chip(phone, "thap_dieu")
-    phone.wait_for_function("document.querySelector('label.chip[data-cuoc=thap_dieu] input')"
-                            ".getAttribute('aria-disabled') === 'true'")
+    # Selectors, not wait_for_function: Playwright evaluates its string, which the CSP refuses.
+    phone.locator("label.chip[data-cuoc=thap_dieu] input[aria-disabled=true]").wait_for(state="attached")
     assert "blocked" in (thap_dieu.get_attribute("class") or "")
     box = thap_dieu.locator("input")
     description = phone.evaluate("el => document.getElementById(el.getAttribute('aria-describedby')).textContent",
@@ -46,7 +46,7 @@ def test_the_calculator_greys_out_thap_dieu_after_bach_dinh_and_says_why_on_tap(
     # Tôm still goes with Bạch Định; untapping Bạch Định frees Thập Điều
     assert chip(phone, "tom").locator("input").get_attribute("aria-disabled") is None
     chip(phone, "bach_dinh").locator("span").tap()
-    phone.wait_for_function("!document.querySelector('label.chip[data-cuoc=thap_dieu] input').hasAttribute('aria-disabled')")
+    phone.locator("label.chip[data-cuoc=thap_dieu] input:not([aria-disabled])").wait_for(state="attached")
     thap_dieu.locator("span").tap()
     phone.locator("[data-testid=points]").filter(has_text="18").wait_for()
 
@@ -54,8 +54,7 @@ def test_the_calculator_greys_out_thap_dieu_after_bach_dinh_and_says_why_on_tap(
 def test_the_keyboard_gets_the_reason_too(live_server, phone) -> None:
     phone.goto(live_server.url + "/en/")
     chip(phone, "kinh_cu").locator("span").tap()
-    phone.wait_for_function("document.querySelector('label.chip[data-cuoc=leo] input')"
-                            ".getAttribute('aria-disabled') === 'true'")
+    phone.locator("label.chip[data-cuoc=leo] input[aria-disabled=true]").wait_for(state="attached")
     chip(phone, "leo").locator("input").focus()
     phone.keyboard.press("Space")
     phone.locator("[data-chip-reason=cuoc]").filter(has_text="Kính Cụ needs 20 black cards and 1 Ông Cụ").wait_for()
@@ -68,8 +67,7 @@ def test_the_van_form_greys_out_kinh_tu_co_after_chi_nay(live_server, phone, kee
     phone.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
     phone.locator("label.who-btn[data-winner='An'] span").tap()
     chip(phone, "chi_nay").locator("span").tap()
-    phone.wait_for_function("document.querySelector('#van-form label.chip[data-cuoc=kinh_tu_co] input')"
-                            ".getAttribute('aria-disabled') === 'true'")
+    phone.locator("#van-form label.chip[data-cuoc=kinh_tu_co] input[aria-disabled=true]").wait_for(state="attached")
     chip(phone, "kinh_tu_co").locator("span").tap(force=True)
     phone.locator("[data-chip-reason=cuoc]").filter(has_text="Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ").wait_for()
     assert not chip(phone, "kinh_tu_co").locator("input").is_checked()
@@ -82,7 +80,7 @@ def test_the_offline_preview_refuses_what_the_engine_refuses_with_its_reason(liv
     sitting = open_sitting(created_by=keeper)
     sign_in(phone.context, live_server.url, keeper)
     phone.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
-    phone.wait_for_function("(document.documentElement.dataset.offlineParts || '').includes('pack')")
+    phone.locator("html[data-offline-parts*=pack]").wait_for(state="attached")
     pack = phone.evaluate(f"SoTomOutbox.getPack({sitting.pk})")
     slugs = sorted(pack["rules"]["cuoc"])
     cases = [list(c) for n in (2, 3) for c in combinations(slugs, n)]
