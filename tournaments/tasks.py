@@ -8,6 +8,7 @@ from celery import shared_task
 
 from tournaments.models import Event
 from tournaments.services.leaderboard import recompute
+from tournaments.signals import standings_changed
 
 
 @shared_task(
@@ -19,4 +20,7 @@ def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] 
     table (a stale result is never written over a newer one)."""
     if not Event.objects.filter(pk=event_id).exists():
         return None
-    return recompute(event_id=event_id, force=force).to_dict()
+    rebuilt = recompute(event_id=event_id, force=force)
+    if rebuilt.written:  # a new version of the board: tell who listens (webhooks)
+        standings_changed.send(sender=None, event_id=event_id, version=rebuilt.version)
+    return rebuilt.to_dict()

@@ -29,6 +29,7 @@ from tournaments.models import (
     default_tie_breaks,
 )
 from tournaments.services.leaderboard import ledger_changed
+from tournaments.signals import event_finished, send_on_commit
 
 __all__ = [
     "check_in",
@@ -123,8 +124,9 @@ def event_create(
 
 
 def event_finish(*, event: Event) -> Event:
-    """Mark the results final: the scoreboard stops saying "tạm tính"."""
-    Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now())
+    """Mark the results final: the scoreboard stops saying "tạm tính". Finishing twice changes nothing."""
+    if Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now()):
+        send_on_commit(event_finished, event_id=event.pk)
     event.refresh_from_db(fields=["finished_at"])
     return event
 
