@@ -68,6 +68,7 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(admin.ModelAdmin):
-    list_display = ("event", "version", "ledger_seq", "computed_at", "van_count", "duration_ms", "built_by")
+    list_display = ("event", "version", "ledger_seq", "computed_at", "van_count", "duration_ms", "built_by",
+                    "failed_at")
     readonly_fields = ("version", "ledger_seq", "computed_at", "rows", "teams", "van_count", "duration_ms",
-                       "built_by")
+                       "built_by", "failed_at", "failure")

@@ -1,9 +1,11 @@
 """Fixtures of the tournaments tests: an event with its players, and a real Celery worker.
 
-The worker is a subprocess (``celery -A totom_site worker --pool=solo``) on the suite's Redis
-broker and pytest-django's PostgreSQL *test* database, started once per session after the test
-database exists and stopped by its own PID. Tests that need it are marked ``celery`` and use
-``django_db(transaction=True)`` so the worker sees their commits.
+The worker is a subprocess (``celery -A totom_site worker --pool=solo``) on the suite's broker
+(Redis; or, in the SQLite pass of ``make test``, kombu's filesystem broker as ``make run`` uses
+it) and pytest-django's *test* database (PostgreSQL, or the SQLite test database kept in a
+file), started once per session after the test database exists and stopped by its own PID.
+Tests that need it are marked ``celery`` and use ``django_db(transaction=True)`` so the worker
+sees their commits.
 """
 
 from __future__ import annotations
@@ -36,13 +38,18 @@ def _database_url() -> str:
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
+    from django.conf import settings
+
     broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker.startswith("redis://"):
+    if not broker.startswith(("redis://", "filesystem://")):
         pytest.fail(
-            f"Celery tests need a Redis broker, got CELERY_BROKER_URL={broker!r}. "
-            "`make test` provides one; by hand: source .ci/services.sh; start_redis.",
+            f"Celery tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}. "
+            "`make test` provides both; by hand: source .ci/services.sh; start_redis.",
             pytrace=False,
         )
+    if broker.startswith("filesystem://"):  # the folders of kombu's filesystem transport
+        for folder in ("queue", "processed", "control"):
+            Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
     from totom_site.celery import app
 
     name = f"tournaments-tests-{os.getpid()}@localhost"

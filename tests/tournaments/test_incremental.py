@@ -23,7 +23,7 @@ from tournaments.services.rounds import round_seat
 from tournaments.services.tables import table_close
 from tournaments.services.van import event_van_correct, event_van_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]  # and on the embedded default (SQLite)
 
 CUOC = [["tom"], ["leo"], ["chi_nay"], ["tom", "leo"]]
 

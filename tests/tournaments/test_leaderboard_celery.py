@@ -1,4 +1,5 @@
-"""Leaderboards recomputed by a real Celery worker (Redis broker, the PostgreSQL test database)."""
+"""Leaderboards recomputed by a real Celery worker: Redis broker and the PostgreSQL test database, and
+(the SQLite pass of ``make test``) kombu's filesystem broker and the SQLite test database, as ``make run``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from tournaments.models import Event, Leaderboard
 from tournaments.selectors.standings import compute_standings
 from tournaments.services.leaderboard import queue_recompute, rebuild_leaderboard
 
-pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+# On PostgreSQL + Redis, and on the embedded default (SQLite file, filesystem broker).
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True), pytest.mark.sqlite]
 
 
 def _board(event) -> Leaderboard:

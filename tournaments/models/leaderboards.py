@@ -58,6 +58,9 @@ class Leaderboard(models.Model):
     van_count = models.PositiveIntegerField("số ván", default=0)
     duration_ms = models.PositiveIntegerField("thời gian tính (ms)", default=0)
     built_by = models.CharField("cách tính", max_length=4, choices=BuiltBy.choices, default=BuiltBy.FULL)
+    #: The last recompute that failed (the organiser's page says so), until one succeeds.
+    failed_at = models.DateTimeField("lần tính lỗi gần nhất", null=True, blank=True)
+    failure = models.TextField("lỗi khi tính", blank=True)
 
     class Meta:
         verbose_name = "bảng xếp hạng"

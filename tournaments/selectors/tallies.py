@@ -18,14 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.models import TransactionKind
-from tournaments.selectors.standings import (
-    COUNTED,
-    COUNTED_VAN_PER_SITTING,
-    ONLY_COUNTED,
-    VAN_PER_SITTING,
-    Line,
-    fetch,
-)
+from tournaments.selectors.standings import COUNTED, ONLY_COUNTED, Line, fetch, id_chunks, in_list
 
 __all__ = ["SeatRef", "Tally", "build_tallies", "canh_van", "merge_lines", "tally_rows"]
 
@@ -51,41 +44,61 @@ class Tally:
     cuoc: dict[str, int] = field(default_factory=dict)
 
 
+#: A seat's postings are found through its canh (``scoring_posting_sitting_acct``: the postings
+#: have no index of their own on the seat), and its won ván likewise (the ván's sitting index).
+SEAT_POINTS = (
+    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p WHERE p.sitting_id IN {sittings} "
+    "AND p.account = 'player' AND p.seat_id IN {seats} GROUP BY p.seat_id"
+)
 COUNTED_SEAT_POINTS = (
     "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
-    "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.seat_id = ANY(%s::bigint[]) "
-    "AND p.account = 'player' AND v.status = ANY(%s::text[]) GROUP BY p.seat_id"
+    "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.sitting_id IN {sittings} "
+    "AND p.account = 'player' AND p.seat_id IN {seats}" + ONLY_COUNTED + " GROUP BY p.seat_id"
+)
+SEAT_SETTLED = (
+    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "ON t.id = p.transaction_id WHERE p.sitting_id IN {sittings} AND p.account = 'player' "
+    "AND p.seat_id IN {seats} AND t.kind = %s GROUP BY p.seat_id"
+)
+SEAT_WINS = (
+    "SELECT v.winner_id, CAST(v.cuoc AS TEXT), COUNT(*), MAX(v.points) FROM scoring_van v "
+    "WHERE v.is_current AND v.sitting_id IN {sittings} AND v.winner_id IN {seats}"
 )
 
 
+def _by_seat(sql: str, seats: list[Tally], after: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    """Rows of a query over these seats (``{seats}``) and their canh (``{sittings}``), in as many
+    statements as the database's limit of parameters asks for."""
+    rows: list[tuple[Any, ...]] = []
+    for chunk in id_chunks(seats, per=2, spare=len(after or []) + 8):
+        sittings = sorted({t.sitting_id for t in chunk})
+        ids = [t.seat_id for t in chunk]
+        sql_chunk = sql.format(sittings=in_list(len(sittings)), seats=in_list(len(ids)))
+        rows.extend(fetch(sql_chunk, [*sittings, *ids, *(after or [])]))
+    return rows
+
+
 def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only: bool = False) -> dict[int, Tally]:
-    """Rebuild these seats' tallies from their own postings and won ván (3 queries; the index
-    on each posting's and each ván's seat makes it proportional to these seats' ledger only).
-    ``ended``: settled canh, whose settle-up postings are not play. ``confirmed_only``: the
-    postings and wins of counted ván only (:data:`tournaments.selectors.standings.COUNTED`)."""
+    """Rebuild these seats' tallies from their own postings and won ván (3 queries, more only
+    past the database's limit of parameters; each reads these seats' canh only, through the
+    canh's index). ``ended``: settled canh, whose settle-up postings are not play.
+    ``confirmed_only``: the postings and wins of counted ván only
+    (:data:`tournaments.selectors.standings.COUNTED`)."""
     tallies = {s.seat_id: Tally(s.seat_id, s.sitting_id, s.player_id, s.stamp) for s in seats}
     if not tallies:
         return tallies
-    ids = list(tallies)
-    for seat_id, total in (fetch(COUNTED_SEAT_POINTS, [ids, COUNTED]) if confirmed_only else fetch(
-        "SELECT seat_id, SUM(amount) FROM scoring_posting WHERE seat_id = ANY(%s::bigint[]) AND account = 'player' "
-        "GROUP BY seat_id", [ids],
-    )):
+    ordered = sorted(tallies.values(), key=lambda t: t.seat_id)
+    points = _by_seat(COUNTED_SEAT_POINTS, ordered, COUNTED) if confirmed_only else _by_seat(SEAT_POINTS, ordered)
+    for seat_id, total in points:
         tallies[seat_id].points += total
-    settled = [t.seat_id for t in tallies.values() if t.sitting_id in set(ended)]
+    ended = set(ended)
+    settled = [t for t in ordered if t.sitting_id in ended]
     if settled and not confirmed_only:  # counted ván only: settle-up postings (no ván) were never added
-        for seat_id, total in fetch(
-            "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
-            "ON t.id = p.transaction_id WHERE p.seat_id = ANY(%s::bigint[]) AND p.account = 'player' AND t.kind = %s "
-            "GROUP BY p.seat_id", [settled, TransactionKind.SETTLEMENT.value],
-        ):
+        for seat_id, total in _by_seat(SEAT_SETTLED, settled, [TransactionKind.SETTLEMENT.value]):
             tallies[seat_id].points -= total
+    only, counted = (ONLY_COUNTED, COUNTED) if confirmed_only else ("", [])
     decoded: dict[str | None, list[str]] = {}
-    for seat_id, cuoc_text, n, best in fetch(
-        "SELECT v.winner_id, v.cuoc::text, COUNT(*), MAX(v.points) FROM scoring_van v "
-        "WHERE v.is_current AND v.winner_id = ANY(%s::bigint[])" + (ONLY_COUNTED if confirmed_only else "")
-        + " GROUP BY 1, 2", [ids, COUNTED] if confirmed_only else [ids],
-    ):
+    for seat_id, cuoc_text, n, best in _by_seat(SEAT_WINS + only + " GROUP BY 1, 2", ordered, counted):
         tally = tallies[seat_id]
         tally.wins += n
         tally.best_win = max(tally.best_win, best or 0)
@@ -96,14 +109,17 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only
     return tallies
 
 
+CANH_VAN = "SELECT v.sitting_id, COUNT(*) FROM scoring_van v WHERE v.is_current AND v.sitting_id IN {sittings}"
+
+
 def canh_van(sittings: Iterable[int], confirmed_only: bool = False) -> dict[int, int]:
     """The current ván count of each of these canh, from their own ván (``confirmed_only``: the
     counted ones)."""
-    ids = list(sittings)
+    ids = sorted(sittings)
     counts = dict.fromkeys(ids, 0)
-    if ids:
-        counts.update(fetch(COUNTED_VAN_PER_SITTING, [ids, COUNTED]) if confirmed_only
-                      else fetch(VAN_PER_SITTING, [ids]))
+    only, counted = (ONLY_COUNTED, COUNTED) if confirmed_only else ("", [])
+    for chunk in id_chunks(ids, spare=len(counted) + 8):
+        counts.update(fetch(CANH_VAN.format(sittings=in_list(len(chunk))) + only + " GROUP BY 1", [*chunk, *counted]))
     return counts
 
 

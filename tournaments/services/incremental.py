@@ -16,6 +16,9 @@ Two things keep a pass within its 50 ms on a 2,000-player board: the worker keep
 last stored (rows and each row's encoded text), so the next pass neither reads nor parses it
 again, and only the changed rows are encoded anew (:func:`rows_json`).
 
+The SQL is the one SQLite and PostgreSQL both accept (no arrays, ``CAST`` instead of ``::``,
+``INSERT … ON CONFLICT … DO UPDATE … WHERE``, ``UPDATE … FROM`` a ``VALUES`` list), one path on both.
+
 The result is the standings at ``seen``, equal to a full rebuild's. Nothing is a delta: every
 figure merged is rebuilt from the ledger of its own canh or seat and stamped with the state it
 was read at. With no base (a new board), or more changes than an incremental pass is worth, it
@@ -26,14 +29,23 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Container, Iterable
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 
 from tournaments.models import RegistrationStatus, dump_json
-from tournaments.selectors.standings import NO_TEAM, Line, Standings, fetch, line_row, rank_rows, team_lines
+from tournaments.selectors.standings import (
+    NO_TEAM,
+    Line,
+    Standings,
+    fetch,
+    id_chunks,
+    line_row,
+    rank_rows,
+    team_lines,
+)
 from tournaments.selectors.tallies import (
     SeatRef,
     Tally,
@@ -79,7 +91,8 @@ class _Base:
 @dataclass(frozen=True, slots=True)
 class _Kept:
     version: int
-    computed_at: Any
+    #: The stored ``computed_at`` as text (``CAST(… AS TEXT)``: the same on both sides of a comparison).
+    computed_at: str
     rows: list[dict[str, Any]]
     teams: list[dict[str, Any]]
     tails: dict[Any, str]
@@ -96,26 +109,30 @@ def remember(event_id: int, version: int, computed_at: Any, standings: Standings
     _LAST[event_id] = _Kept(version, computed_at, standings.players, standings.teams, tails or {})
 
 
+#: The event's number and tie-breaks with the stored board; the board's rows only when they are
+#: not the ones this process holds (same version, same time).
+BASE = """
+SELECT e.ledger_seq, CAST(e.tie_breaks AS TEXT), e.count_confirmed_only, b.ledger_seq, b.van_count,
+       CASE WHEN b.version = %(version)s AND CAST(b.computed_at AS TEXT) = %(at)s THEN 1 ELSE 0 END,
+       CASE WHEN b.version = %(version)s AND CAST(b.computed_at AS TEXT) = %(at)s THEN NULL ELSE b.rows END,
+       CASE WHEN b.version = %(version)s AND CAST(b.computed_at AS TEXT) = %(at)s THEN NULL ELSE b.teams END
+FROM tournaments_event e JOIN tournaments_leaderboard b ON b.event_id = e.id WHERE e.id = %(event)s
+"""
+
+
 def _base(event_id: int) -> _Base | None:
     """The event's number and tie-breaks with the stored board (one query; the board's rows
     only when this process does not hold them already)."""
     kept = _LAST.get(event_id)
-    version, at = (kept.version, kept.computed_at) if kept else (-1, None)
-    found = fetch(
-        "SELECT e.ledger_seq, e.tie_breaks::text, e.count_confirmed_only, b.ledger_seq, b.van_count, "
-        "b.version = %s AND b.computed_at = %s, "
-        "CASE WHEN b.version = %s AND b.computed_at = %s THEN NULL ELSE b.rows END, "
-        "CASE WHEN b.version = %s AND b.computed_at = %s THEN NULL ELSE b.teams END "
-        "FROM tournaments_event e JOIN tournaments_leaderboard b ON b.event_id = e.id WHERE e.id = %s",
-        [version, at, version, at, version, at, event_id],
-    )
+    version, at = (kept.version, kept.computed_at) if kept else (-1, "")
+    found = fetch(BASE, {"version": version, "at": at, "event": event_id})
     if not found or found[0][3] < 0:
         return None
     seen, tie_breaks, only, base, van_count, same, rows, teams = found[0]
     tie = json.loads(tie_breaks) or ["points"]
     if same and kept is not None:
-        return _Base(seen, base, kept.rows, kept.teams, van_count, tie, kept.tails, only)
-    return _Base(seen, base, json.loads(rows), json.loads(teams), van_count, tie, {}, only)
+        return _Base(seen, base, kept.rows, kept.teams, van_count, tie, kept.tails, bool(only))
+    return _Base(seen, base, json.loads(rows), json.loads(teams), van_count, tie, {}, bool(only))
 
 
 def rows_json(rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]) -> tuple[str, dict[Any, str]]:
@@ -134,13 +151,16 @@ def rows_json(rows: list[dict[str, Any]], known: dict[Any, str], skip: Container
     return "[" + ",".join(parts) + "]", tails
 
 
-AFFECTED = """
+#: The canh changed since the base, and the players whose line they (or a changed registration) touch.
+CHANGED = """
 WITH dirty AS (
     SELECT sitting_id FROM tournaments_tablesitting WHERE event_id = %(event)s AND changed_seq > %(base)s
 ), who AS (
     SELECT s.player_id FROM scoring_seat s JOIN dirty d ON d.sitting_id = s.sitting_id
     UNION SELECT player_id FROM tournaments_registration WHERE event_id = %(event)s AND changed_seq > %(base)s
-)
+)"""
+
+AFFECTED = CHANGED + """
 SELECT w.player_id, p.name, r.team, r.status, (SELECT COUNT(*) FROM dirty)
 FROM who w JOIN scoring_player p ON p.id = w.player_id
 LEFT JOIN tournaments_registration r ON r.event_id = %(event)s AND r.player_id = w.player_id
@@ -160,12 +180,14 @@ def _affected(event_id: int, base: int) -> dict[int, Line] | None:
     }
 
 
-SEATS = """
-SELECT s.id, s.sitting_id, s.player_id, ts.changed_seq, ts.van, ts.van_stamp, st.ended_at IS NOT NULL,
-       t.stamp, t.points, t.wins, t.best_win, t.cuoc
+#: Every seat at the event of the players touched since the base (the same ``who`` as
+#: :data:`AFFECTED`, in the same snapshot), with its canh and its stored tally.
+SEATS = CHANGED + """
+SELECT s.id, s.sitting_id, s.player_id, ts.changed_seq, ts.van, ts.van_stamp,
+       CASE WHEN st.ended_at IS NULL THEN 0 ELSE 1 END, t.stamp, t.points, t.wins, t.best_win, t.cuoc
 FROM scoring_seat s JOIN tournaments_tablesitting ts ON ts.sitting_id = s.sitting_id
 JOIN scoring_sitting st ON st.id = s.sitting_id LEFT JOIN tournaments_seattally t ON t.seat_id = s.id
-WHERE ts.event_id = %s AND s.player_id = ANY(%s::bigint[])
+WHERE ts.event_id = %(event)s AND s.player_id IN (SELECT player_id FROM who)
 """
 
 
@@ -179,12 +201,18 @@ class _Seats:
     tallies: dict[int, Tally] = field(default_factory=dict)
 
 
-def _seats(event_id: int, players: Iterable[int]) -> _Seats:
-    """The players' seats at the event, with their canh's stored ván count and their stored
-    tallies where still fresh (stamped with the canh's current ``changed_seq``), in one query."""
+def _seats(event_id: int, base: int, lines: Container[int]) -> _Seats:
+    """The seats at the event of the players touched since ``base`` (``lines``: those
+    :func:`_affected` found in the same snapshot), with their canh's stored ván count and their
+    stored tallies where still fresh (stamped with the canh's current ``changed_seq``), in one
+    query."""
     found = _Seats()
-    for row in fetch(SEATS, [event_id, list(players)]):
+    for row in fetch(SEATS, {"event": event_id, "base": base}):
         seat_id, sitting_id, player_id, changed, count, van_stamp, is_ended, stamp = row[:8]
+        if player_id not in lines:
+            # Only inside a caller's READ COMMITTED transaction: a change committed after this
+            # pass read ``seen``, stamped after it, which the next pass takes.
+            continue
         ref = SeatRef(seat_id, sitting_id, player_id, changed)
         found.seats.append(ref)
         if van_stamp == changed:
@@ -197,15 +225,26 @@ def _seats(event_id: int, players: Iterable[int]) -> _Seats:
     return found
 
 
+#: The ván of the canh whose stored count is fresh (one row, sitting id NULL), then one row per
+#: stale canh (a count never made, or made before the canh's last change).
+VAN_TOTAL = """
+SELECT NULL, NULL, COALESCE(SUM(van), 0) FROM tournaments_tablesitting
+WHERE event_id = %(event)s AND van_stamp = changed_seq
+UNION ALL
+SELECT sitting_id, changed_seq, NULL FROM tournaments_tablesitting
+WHERE event_id = %(event)s AND (van_stamp IS NULL OR van_stamp <> changed_seq)
+"""
+
+
 def _van_total(event_id: int) -> tuple[int, dict[int, int]]:
     """The ván of every canh whose stored count is fresh, and the stale canh (id → changed_seq)."""
-    ((fresh, stale, stamps),) = fetch(
-        "SELECT COALESCE(SUM(van) FILTER (WHERE van_stamp = changed_seq), 0), "
-        "array_agg(sitting_id) FILTER (WHERE van_stamp IS DISTINCT FROM changed_seq), "
-        "array_agg(changed_seq) FILTER (WHERE van_stamp IS DISTINCT FROM changed_seq) "
-        "FROM tournaments_tablesitting WHERE event_id = %s", [event_id],
-    )
-    return int(fresh), dict(zip(stale or [], stamps or [], strict=True))
+    fresh, stale = 0, {}
+    for sitting_id, changed, total in fetch(VAN_TOTAL, {"event": event_id}):
+        if sitting_id is None:
+            fresh = int(total)
+        else:
+            stale[sitting_id] = changed
+    return fresh, stale
 
 
 def incremental_standings(event_id: int) -> Plan | None:
@@ -223,7 +262,7 @@ def incremental_standings(event_id: int) -> Plan | None:
     if len(stale) > MAX_CANH:
         return None
     recount = canh_van(stale, base.confirmed_only)
-    found = _seats(event_id, lines) if lines else _Seats()
+    found = _seats(event_id, base.base, lines) if lines else _Seats()
     found.van.update(recount)
     missing = [s for s in found.seats if s.seat_id not in found.tallies]
     if len(missing) > MAX_SEATS:
@@ -253,56 +292,60 @@ def _teams(base: _Base, lines: dict[int, Line], ranked: list[dict[str, Any]]) ->
 
 TALLY_UPSERT = """
 INSERT INTO tournaments_seattally (seat_id, event_id, sitting_id, player_id, stamp, points, wins, best_win, cuoc)
-SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[],
-                     %s::int[], %s::int[], %s::text[])
-ON CONFLICT (seat_id) DO UPDATE SET stamp = EXCLUDED.stamp, points = EXCLUDED.points, wins = EXCLUDED.wins,
-    best_win = EXCLUDED.best_win, cuoc = EXCLUDED.cuoc
-WHERE tournaments_seattally.stamp < EXCLUDED.stamp
+VALUES {rows}
+ON CONFLICT (seat_id) DO UPDATE SET stamp = excluded.stamp, points = excluded.points, wins = excluded.wins,
+    best_win = excluded.best_win, cuoc = excluded.cuoc
+WHERE tournaments_seattally.stamp < excluded.stamp
 """
+TALLY_ROW = "(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
+#: A canh's recounted ván, stored unless a count of a later state is there already.
 CANH_VAN_UPDATE = """
-UPDATE tournaments_tablesitting ts SET van = u.van, van_stamp = u.stamp
-FROM unnest(%s::bigint[], %s::bigint[], %s::int[]) AS u(sitting_id, stamp, van)
-WHERE ts.sitting_id = u.sitting_id AND (ts.van_stamp IS NULL OR ts.van_stamp < u.stamp)
+WITH u (sitting_id, stamp, van) AS (VALUES {rows})
+UPDATE tournaments_tablesitting SET van = u.van, van_stamp = u.stamp FROM u
+WHERE tournaments_tablesitting.sitting_id = u.sitting_id
+  AND (tournaments_tablesitting.van_stamp IS NULL OR tournaments_tablesitting.van_stamp < u.stamp)
 """
+CANH_VAN_ROW = "(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS INTEGER))"
 
 
-def _cache_write(sql: str, columns: list[list[object]]) -> None:
-    """Store rebuilt figures for later passes: one statement, committed on its own. They are a
-    cache stamped with the state they were read at, so a write that loses a race (a deadlock
-    between two workers) is dropped, never fatal: the next pass rebuilds what it needs."""
+def _statements(sql: str, row: str, rows: Sequence[Sequence[Any]]) -> list[tuple[str, list[Any]]]:
+    """One multi-row statement per chunk of ``rows`` the database's limit of parameters allows."""
+    if not rows:
+        return []
+    width = len(rows[0])
+    return [
+        (sql.format(rows=", ".join([row] * len(chunk))), [value for r in chunk for value in r])
+        for chunk in id_chunks(list(rows), per=width, spare=0)
+    ]
+
+
+def _cache_write(statements: list[tuple[str, list[Any]]]) -> None:
+    """Store rebuilt figures for later passes: one transaction of their own. They are a cache
+    stamped with the state they were read at, so a write that loses a race (a deadlock between
+    two workers on PostgreSQL, a busy SQLite) is dropped, never fatal: the next pass rebuilds
+    what it needs."""
+    if not statements:
+        return
     try:
-        if connection.in_atomic_block:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(sql, columns)
-        else:
-            with connection.cursor() as cursor:
-                cursor.execute(sql, columns)
+        with transaction.atomic(), connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
     except DatabaseError:  # pragma: no cover - a race between two workers
         log.warning("leaderboard cache write dropped", exc_info=True)
 
 
+def _canh_rows(stale: dict[int, tuple[int, int]]) -> list[tuple[int, int, int]]:
+    return [(sitting, changed, van) for sitting, (changed, van) in sorted(stale.items())]
+
+
 def store_canh_van(stale: dict[int, tuple[int, int]]) -> None:
     """Store the recounted ván of stale canh (sitting id → (changed_seq, ván))."""
-    ordered = sorted(stale.items())
-    if not ordered:
-        return
-    _cache_write(CANH_VAN_UPDATE, [[s for s, _ in ordered], [c for _, (c, _v) in ordered],
-                                   [v for _, (_c, v) in ordered]])
-
-
-CACHES = f"""
-WITH tallies AS ({TALLY_UPSERT.strip()})
-{CANH_VAN_UPDATE.strip()}
-"""
+    _cache_write(_statements(CANH_VAN_UPDATE, CANH_VAN_ROW, _canh_rows(stale)))
 
 
 def store_caches(event_id: int, plan: Plan) -> None:
-    """Store the tallies and ván counts this pass rebuilt, in one statement."""
-    rows = tally_rows(plan.tallies, event_id)
-    ordered = sorted(plan.standings.stale_canh.items())
-    if not rows and not ordered:
-        return
-    tallies = [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in range(9)]
-    canh = [[s for s, _ in ordered], [c for _, (c, _v) in ordered], [v for _, (_c, v) in ordered]]
-    _cache_write(CACHES, [*tallies, *canh])
+    """Store the tallies and ván counts this pass rebuilt, in one transaction (tallies in seat
+    order, canh in sitting order: two writers lock rows in the same order)."""
+    _cache_write(_statements(TALLY_UPSERT, TALLY_ROW, tally_rows(plan.tallies, event_id))
+                 + _statements(CANH_VAN_UPDATE, CANH_VAN_ROW, _canh_rows(plan.standings.stale_canh)))

@@ -1,7 +1,9 @@
 """Leaderboards: rebuilt from the ledger, versioned, and recomputed at most once a second.
 
 **Rebuild, never deltas.** Both ways of computing the standings read the ledger in one
-snapshot (PostgreSQL ``REPEATABLE READ``) and write the result with a conditional UPDATE:
+snapshot (:func:`read_snapshot`: a ``REPEATABLE READ, READ ONLY`` transaction on PostgreSQL, a
+deferred read transaction on SQLite, whose write-ahead log gives it a snapshot too) and write
+the result with a conditional UPDATE:
 
 * the snapshot first reads :attr:`Event.ledger_seq`, which every write to one of the event's
   canh bumps (in the write's own transaction when it goes through
@@ -20,6 +22,10 @@ the full rebuild when there is no usable base. Both give the same rows.
 
 No lock is held while computing: concurrent recomputes are safe, not serialised.
 
+**A failure is shown, not only logged**: :func:`recompute` (the task's and the command's body)
+records a failed run on the board (:attr:`Leaderboard.failed_at`, :attr:`Leaderboard.failure`),
+which the organiser's page shows until a run succeeds.
+
 **Coalescing** (:func:`request_recompute`): a database debounce marker, not a cache key. The
 first change after the window opens claims :attr:`Event.recompute_due_at` with a conditional
 UPDATE (``WHERE due IS NULL OR due <= now``) and queues the task with ``eta`` = due (1 s later);
@@ -31,13 +37,15 @@ shared cache; the default cache here is per-process memory, which would not coal
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -57,11 +65,15 @@ __all__ = [
     "Rebuilt",
     "ledger_changed",
     "queue_recompute",
+    "read_snapshot",
     "rebuild_leaderboard",
     "recompute",
+    "record_failure",
     "request_recompute",
     "update_leaderboard",
 ]
+
+log = logging.getLogger(__name__)
 
 #: At most one recompute per event per this window.
 DEBOUNCE = timedelta(seconds=1)
@@ -85,18 +97,47 @@ class Rebuilt:
         return asdict(self)
 
 
-def snapshot(outermost: bool) -> None:
-    """Make the transaction just opened read one consistent snapshot (PostgreSQL; inside a
-    caller's transaction, the caller's isolation applies)."""
-    if outermost and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+@contextmanager
+def read_snapshot() -> Iterator[None]:
+    """Read one consistent picture of the database inside: every statement sees the same state.
+
+    * PostgreSQL: a ``REPEATABLE READ, READ ONLY`` transaction;
+    * SQLite: a *deferred* read transaction (``BEGIN DEFERRED``, not the ``IMMEDIATE`` the
+      settings give every other transaction): with the write-ahead log its first read fixes a
+      snapshot the later reads share, and it takes no write lock, so writers (the next ván) are
+      not held up while the board is computed;
+    * inside a caller's transaction: the caller's (its isolation applies).
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+        return
+    mode = getattr(connection, "transaction_mode", None)
+    if connection.vendor != "sqlite" or mode is None:
+        with transaction.atomic():
+            yield
+        return
+    connection.ensure_connection()  # connecting sets the mode from the settings: set ours after
+    connection.transaction_mode = "DEFERRED"
+    try:
+        with transaction.atomic():
+            connection.transaction_mode = mode  # BEGIN DEFERRED has run: the next ones are the settings'
+            yield
+    finally:
+        connection.transaction_mode = mode
 
 
+#: The conditional write; it answers the new version and its time as text (the incremental pass
+#: compares that text, ``CAST(… AS TEXT)`` on both databases, to know the board it holds is current).
 STORE = """
 UPDATE tournaments_leaderboard SET version = version + 1, ledger_seq = %s, rows = %s, teams = %s, van_count = %s,
-    computed_at = %s, duration_ms = %s, built_by = %s
-WHERE event_id = %s AND (ledger_seq < %s OR (%s AND ledger_seq = %s)) RETURNING version, computed_at
+    computed_at = %s, duration_ms = %s, built_by = %s, failed_at = NULL, failure = ''
+WHERE event_id = %s AND (ledger_seq < %s OR (%s AND ledger_seq = %s)) RETURNING version, CAST(computed_at AS TEXT)
 """
 
 
@@ -111,7 +152,8 @@ def store(event_id: int, standings: Standings, *, force: bool, started: float, b
         rows_text, tails = plan.rows_text, plan.tails
     else:
         rows_text, tails = rows_json(standings.players, {}, ())
-    params = [seen, rows_text, dump_json(standings.teams), standings.van_count, timezone.now(),
+    now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM stores it
+    params = [seen, rows_text, dump_json(standings.teams), standings.van_count, now,
               duration, built_by, event_id, seen, force, seen]
     with connection.cursor() as cursor:
         cursor.execute(STORE, params)
@@ -134,9 +176,7 @@ def rebuild_leaderboard(*, event_id: int, force: bool = False, progress: Progres
     """
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        snapshot(outermost)
+    with read_snapshot():
         event = Event.objects.get(pk=event_id)
         standings = compute_standings(event, progress=say)
     store_canh_van(standings.stale_canh)
@@ -148,9 +188,7 @@ def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Re
     of the canh (and registrations) changed since; the full rebuild when there is no usable base."""
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        snapshot(outermost)
+    with read_snapshot():
         plan = incremental_standings(event_id)
         full = compute_standings(Event.objects.get(pk=event_id), progress=say) if plan is None else None
     if full is not None:
@@ -163,10 +201,35 @@ def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Re
 
 
 def recompute(*, event_id: int, force: bool = False, progress: Progress | None = None) -> Rebuilt:
-    """The task's body: the incremental update, or the full rebuild when ``force``."""
-    if force:
-        return rebuild_leaderboard(event_id=event_id, force=True, progress=progress)
-    return update_leaderboard(event_id=event_id, progress=progress)
+    """The task's (and the command's) body: the incremental update, or the full rebuild when
+    ``force``. A failure is recorded on the board (:func:`record_failure`) and raised again; a
+    success clears a failure recorded before it started."""
+    started = timezone.now()
+    try:
+        if force:
+            done = rebuild_leaderboard(event_id=event_id, force=True, progress=progress)
+        else:
+            done = update_leaderboard(event_id=event_id, progress=progress)
+    except Exception as exc:
+        record_failure(event_id, exc)
+        raise
+    if not done.written:  # a write clears it itself
+        Leaderboard.objects.filter(event_id=event_id, failed_at__lt=started).update(failed_at=None, failure="")
+    return done
+
+
+def record_failure(event_id: int, exc: BaseException) -> None:
+    """Record on the board that a recompute failed: when, and the error (for the organiser's
+    page and the administrators). Its own write, after the failed run's transaction is gone;
+    if the database refuses this too, the log has it."""
+    text = f"{type(exc).__name__}: {exc}".strip()[:500]
+    try:
+        if connection.in_atomic_block and connection.needs_rollback:
+            return  # the caller's transaction is broken: the caller reports it
+        Leaderboard.objects.update_or_create(event_id=event_id,
+                                             defaults={"failed_at": timezone.now(), "failure": text})
+    except DatabaseError:
+        log.exception("could not record the failed leaderboard recompute of event %s", event_id)
 
 
 def queue_recompute(event_id: int, *, force: bool = False, eta: Any = None) -> None:

@@ -151,7 +151,9 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
         leaderboard.queue_recompute(event.pk, force=True)
     event = Event.objects.select_related("leaderboard").get(pk=event.pk)
     state = board_state(event)
-    done = since is None or (state.board.computed_at is not None and state.board.computed_at >= since)
+    board = state.board
+    done = (since is None or (board.computed_at is not None and board.computed_at >= since)
+            or (board.failed_at is not None and board.failed_at >= since))  # failed: the panel says why
     context = {"event": event, "state": state, "since": since.isoformat() if since else "", "done": done}
     if not is_htmx(request) and request.method == "POST":
         return redirect("tournaments:manage", slug=event.slug)
