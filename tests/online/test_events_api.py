@@ -13,7 +13,7 @@ from django.test import Client
 
 from tests.online.conftest import bearer
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def post(client: Client, path: str, body: Any, key: str | None = None, **headers: Any) -> Any:

@@ -15,7 +15,7 @@ from scoring.engine.settlement import replay
 from scoring.services.rules import resolve_rules
 from tests.online.conftest import bearer
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
 VAN = [

@@ -73,6 +73,8 @@ Standings = sc.shape("Standings", {
     "finished": s.BooleanField(), "count_confirmed_only": s.BooleanField(help_text="Chỉ tính ván đã xác nhận"),
     "unconfirmed": s.IntegerField(min_value=0, help_text="Ván còn chờ người thứ hai xác nhận"),
     "van_count": s.IntegerField(min_value=0), "built_by": s.ChoiceField(choices=["full", "canh"]),
+    "failed_at": s.DateTimeField(**NULL, help_text="Lần tính lại lỗi gần nhất (chưa có lần nào thành công sau đó)"),
+    "failure": s.CharField(allow_blank=True, help_text="Lỗi của lần ấy"),
     "tie_breaks": s.ListField(child=s.ChoiceField(choices=TieBreak.values)),
     "rows": StandingsRow.__class__(many=True), "teams": TeamRow.__class__(many=True),
 })

@@ -74,6 +74,7 @@ def standings_json(event: Event) -> dict[str, Any]:
         "recompute_due_at": _iso(event.recompute_due_at), "provisional": state.provisional,
         "finished": event.finished_at is not None, "count_confirmed_only": event.count_confirmed_only,
         "unconfirmed": state.unconfirmed, "van_count": board.van_count, "built_by": board.built_by,
+        "failed_at": _iso(board.failed_at), "failure": board.failure,
         "tie_breaks": list(event.tie_breaks), "rows": board.rows, "teams": board.teams,
     }
 
