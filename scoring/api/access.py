@@ -28,6 +28,7 @@ import math
 from typing import Any, ClassVar
 
 from django.http import HttpRequest
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.authentication import CSRFCheck
 from rest_framework.parsers import JSONParser
@@ -37,7 +38,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
-from scoring.api.schemas import ContractSchema
+from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can, credential_scope
 from scoring.services import rows
@@ -130,6 +131,15 @@ class LedgerSchema(ContractSchema):
         if getattr(self.view, "needs", {}).get(self.method.upper()) == PUBLIC:
             return []
         return [auth for auth in super().get_auth() if auth]
+
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
+        """Every operation may answer 429 to a platform token over its rate (DRF throttling runs
+        for every call, before the operation looks at the token)."""
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)  # type: ignore[arg-type]
+        if "429" not in bodies:
+            bodies["429"] = self._get_response_for_code(
+                OpenApiResponse(Error, description=WHY[429]), "429", direction=direction)
+        return bodies
 
 
 class LedgerView(APIView):

@@ -260,6 +260,7 @@ WHY = {
     409: "Không hợp với canh bài lúc này: số ván đã có, canh đã kết thúc, ván không còn tạm tính",
     415: "Nội dung yêu cầu không phải JSON (Content-Type: application/json)",
     422: "Idempotency-Key này đã được dùng cho một yêu cầu khác",
+    429: "Mã nền tảng (Bearer) gửi quá nhiều yêu cầu: chờ số giây trong tiêu đề Retry-After",
 }
 
 

@@ -95,7 +95,7 @@ class TablesView(EventsApiView):
     def get(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug)
         raw = request.query_params.get("round")
-        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) < 6):
+        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 5 and 1 <= int(raw) <= sc.MAX_ROUND):
             return error(gettext("'round' phải là số vòng (nhận được %(value)r).") % {"value": raw},
                          status.HTTP_400_BAD_REQUEST)
         return Response(tables_json(event, round_number=int(raw) if raw is not None else None))

@@ -81,6 +81,10 @@ class SittingImportView(EventsApiView):
             body = _body(request)
             if body.get("table") not in (None, "") and body.get("club") not in (None, ""):
                 raise EngineError(gettext("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai."))
+            event = body.get("event")
+            if event is not None and (not isinstance(event, str) or (event and body.get("table") in (None, ""))):
+                raise EngineError(gettext("'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một "
+                                          "làng."))
             if body.get("table") not in (None, ""):
                 table = _table(request, body)
             else:

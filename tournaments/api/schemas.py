@@ -151,8 +151,10 @@ BadVan = sc.shape("BadVan", {"error": s.CharField(), "van": s.IntegerField(min_v
                                                                           help_text="Số ván sai đầu tiên")})
 
 IDEMPOTENCY_KEY = sc.idempotency_key()
-ROUND = OpenApiParameter("round", int, OpenApiParameter.QUERY, required=False,
-                         description="Chỉ các chiếu của vòng này")
+#: Round numbers are small positive integers (PositiveSmallIntegerField).
+MAX_ROUND = 32767
+ROUND = OpenApiParameter("round", {"type": "integer", "minimum": 1, "maximum": MAX_ROUND}, OpenApiParameter.QUERY,
+                         required=False, description="Chỉ các chiếu của vòng này")
 LANGUAGE = OpenApiParameter("Accept-Language", {"type": "string"}, OpenApiParameter.HEADER, required=False,
                             description="en: thông báo lỗi bằng tiếng Anh (mặc định tiếng Việt)")
 

@@ -57,7 +57,9 @@ def _text(body: Mapping[str, Any], key: str, limit: int) -> str:
         return ""
     if not isinstance(value, str):
         raise EngineError(gettext("'%(key)s' phải là một chuỗi.") % {"key": key})
-    return value.strip()[:limit]
+    if len(value) > limit:
+        raise EngineError(gettext("'%(key)s' dài quá %(limit)s ký tự.") % {"key": key, "limit": limit})
+    return value.strip()
 
 
 def _fits_table(table: Table, count: int) -> None:
