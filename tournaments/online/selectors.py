@@ -54,22 +54,23 @@ def _rank(kind: int, pk: int) -> tuple[int, int]:
 
 
 def owner_entries(n: int, *, club: Club | None = None, event: Event | None = None) -> list[AuditEntry]:
-    """Tokens created and revoked, webhooks registered and switched off, of a club or an event."""
+    """Tokens created and revoked, webhooks registered and switched off, of a club or an event (the
+    ``n`` newest of each kind; 2 queries: a place holds a handful of tokens and webhooks)."""
     subject = club.name if club is not None else event.name  # type: ignore[union-attr]
-    tokens = tokens_of(club=club, event=event)
-    hooks = hooks_of(club=club, event=event)
+    tokens = list(tokens_of(club=club, event=event).order_by("-created_at", "-id"))
+    hooks = list(hooks_of(club=club, event=event).order_by("-created_at", "-id"))
+    revoked = sorted((t for t in tokens if t.revoked_at), key=lambda t: (t.revoked_at, t.pk), reverse=True)
+    disabled = sorted((h for h in hooks if h.disabled_at), key=lambda h: (h.disabled_at, h.pk), reverse=True)
     out = [AuditEntry(t.created_at, person(t.created_by),
                       gettext("Tạo mã nền tảng %(name)s") % {"name": _token_name(t)}, subject, "", _rank(0, t.pk))
-           for t in tokens.order_by("-created_at", "-id")[:n]]
+           for t in tokens[:n]]
     out += [AuditEntry(t.revoked_at, person(t.revoked_by),  # type: ignore[arg-type]
                        gettext("Thu hồi mã nền tảng %(name)s") % {"name": _token_name(t)}, subject, "",
-                       _rank(1, t.pk))
-            for t in tokens.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:n]]
+                       _rank(1, t.pk)) for t in revoked[:n]]
     out += [AuditEntry(h.created_at, person(h.created_by), gettext("Đăng ký webhook %(url)s") % {"url": h.url},
-                       subject, ", ".join(h.events), _rank(2, h.pk)) for h in hooks.order_by("-created_at", "-id")[:n]]
+                       subject, ", ".join(h.events), _rank(2, h.pk)) for h in hooks[:n]]
     out += [AuditEntry(h.disabled_at, person(h.disabled_by), gettext("Tắt webhook %(url)s") % {"url": h.url},  # type: ignore[arg-type]
-                       subject, "", _rank(3, h.pk))
-            for h in hooks.filter(disabled_at__isnull=False).order_by("-disabled_at", "-id")[:n]]
+                       subject, "", _rank(3, h.pk)) for h in disabled[:n]]
     return out
 
 
@@ -88,6 +89,14 @@ def import_entries(sittings: QuerySet[Any], n: int, labeller: Labeller | None) -
     return out
 
 
+def club_entries(club: Club, n: int) -> list[AuditEntry]:
+    return owner_entries(n, club=club)
+
+
+def event_entries(event: Event, n: int) -> list[AuditEntry]:
+    return owner_entries(n, event=event)
+
+
 register_sitting_source(import_entries)
-register_club_source(lambda club, n: owner_entries(n, club=club))
-register_event_source(lambda event, n: owner_entries(n, event=event))
+register_club_source(club_entries)
+register_event_source(event_entries)
