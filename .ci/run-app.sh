@@ -1,22 +1,45 @@
 #!/usr/bin/env bash
 # `make run`: the embedded default. SQLite in var/, a real Celery worker on kombu's filesystem
 # broker (no Redis), demo data, the app served on http://HOST:PORT/. Ctrl-C stops everything.
+#
+# The smoke run (.ci/smoke.sh) and the journey tests (tests/journeys/) start the app through this
+# very script, so a change to how `make run` serves is what they test. They point it elsewhere by
+# the environment (DATABASE_URL, CELERY_BROKER_URL, CELERY_FS_BROKER_DIR, REDIS_URL) and may ask
+# for RUN_APP_PIDFILE: the worker's and the server's PIDs, one a line, written once both started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:-127.0.0.1}; PORT=${2:-8000}
 PY=.venv/bin/python
+source .ci/lan.sh  # HOST=0.0.0.0: answer the phones on the LAN (this machine's own addresses)
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
 broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
 mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
 
 $PY manage.py migrate --noinput -v 0
 $PY manage.py collectstatic --noinput -v 0
-# The demo organiser (thu-ky / so-tom-demo) so a fresh `make run` has someone to sign in as.
-$PY manage.py load_demo --with-demo-user
+# The demo organiser (thu-ky / so-tom-demo), its village and canh, and the demo festival, so a
+# fresh `make run` has someone to sign in as and something to look at. The festival's
+# leaderboard is queued here as a recorded ván queues it; the worker below computes it.
+$PY manage.py load_demo --with-demo-user --base-url "http://$HOST:$PORT"
+
+# The worker and the server run side by side; each is stopped by its own PID when the other ends,
+# on Ctrl-C (INT) and on TERM.
+pids=()
+stop() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait || true
+}
+trap stop EXIT
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
 
 $PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo &
-WORKER_PID=$!
-trap 'kill $WORKER_PID 2>/dev/null || true' EXIT INT TERM
+pids+=($!)
+$PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application &
+pids+=($!)
+[ -n "${RUN_APP_PIDFILE:-}" ] && printf '%s\n' "${pids[@]}" >"$RUN_APP_PIDFILE"
 
-echo "Sổ Tôm: http://$HOST:$PORT/  (Ctrl-C để dừng / to stop)"
-$PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application
+$PY -m totom_site.lan urls "$HOST" "$PORT"  # the addresses to open (phones: those on the LAN)
+echo "Ctrl-C để dừng / to stop"
+wait -n

@@ -8,3 +8,6 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring import permissions  # noqa: F401  (registers the object-level rules)
+        from scoring.i18n import install_engine_translator
+
+        install_engine_translator()

@@ -7,7 +7,9 @@ Every page and API endpoint of the sổ điểm asks these, never ``is_staff`` o
 * ``scoring.review_van``: confirm or reject a ván (two-person confirmation; never one's own);
 * ``scoring.view_audit``: the sitting's audit trail (organisers);
 * ``scoring.manage_club``: grant and revoke roles in a club, see its audit;
-* ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers).
+* ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers);
+* ``scoring.change_rule_set``: save a new version of a village rule set (its owner: the owning
+  club's organisers, or the person who owns it; staff).
 
 Roles come from :class:`scoring.models.ClubRole`, the sitting's creator, the player's own account
 (:attr:`Player.user`, seated in the sitting) and, through :func:`register_sitting_grant`, other apps:
@@ -22,22 +24,32 @@ account's roles outside that scope, or its writes with a read-only token, are re
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import rules
 from django.db.models import Q, QuerySet
 
 from scoring.models import ClubRole, ClubRoleKind, Seat, Sitting
+from scoring.services.people import EntryVia
 
 __all__ = [
     "KEEP",
     "REVIEW",
     "VIEW",
     "CredentialScope",
+    "Grant",
     "can",
     "credential_scope",
+    "device_of",
+    "entry_via",
+    "held_grant",
     "in_scope",
+    "remember_device",
+    "review_via",
     "register_request_grant",
     "register_sitting_grant",
     "visible_sittings",
@@ -50,8 +62,20 @@ SCOREKEEPING_ROLES = (ClubRoleKind.ORGANISER, ClubRoleKind.SCOREKEEPER)
 _sitting_grants: list[Callable[[Any, Sitting, str], bool]] = []
 #: user → Q over Sitting of the sittings the app lets the user see.
 _visible_q: list[Callable[[Any], Q]] = []
-#: (request, sitting, what) → bool, for grants held by a session rather than an account.
-_request_grants: list[Callable[[Any, Sitting, str], bool]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A permission a session holds rather than an account (a table's PIN or QR link): its name
+    (``"token:12"``) and the id of the account that issued it."""
+
+    key: str
+    issued_by: int | None = None
+
+
+#: (request, sitting or its id, what) → the grant it holds, or None; for grants held by a session
+#: rather than an account.
+_request_grants: list[Callable[[Any, Any, str], Grant | None]] = []
 
 
 class CredentialScope(Protocol):
@@ -92,8 +116,9 @@ def register_sitting_grant(grant: Callable[[Any, Sitting, str], bool], visible: 
         _visible_q.append(visible)
 
 
-def register_request_grant(grant: Callable[[Any, Sitting, str], bool]) -> None:
-    """Let another app grant VIEW / KEEP on a sitting from the request (a session's table token)."""
+def register_request_grant(grant: Callable[[Any, Any, str], Grant | None]) -> None:
+    """Let another app grant VIEW / KEEP on a sitting from the request (a session's table token):
+    the hook answers the :class:`Grant` the request holds, or None."""
     if grant not in _request_grants:
         _request_grants.append(grant)
 
@@ -171,6 +196,15 @@ def keeps_score_in(user: Any, club: Any) -> bool:
     return _club_roles(user, getattr(club, "pk", None), SCOREKEEPING_ROLES)
 
 
+@rules.predicate
+def manages_rule_set(user: Any, rule_set: Any) -> bool:
+    if not _signed_in(user) or rule_set is None:
+        return False
+    if rule_set.owner_club_id is not None:
+        return _club_roles(user, rule_set.owner_club_id, [ClubRoleKind.ORGANISER])
+    return rule_set.owner_user_id is not None and rule_set.owner_user_id == user.pk
+
+
 keep_score = is_staff | opened_it | keeps_club_score | event_keeps
 rules.add_perm("scoring.keep_score", keep_score)
 rules.add_perm("scoring.view_sitting", keep_score | club_member | seated | event_sees)
@@ -178,6 +212,7 @@ rules.add_perm("scoring.review_van", keep_score | seated)
 rules.add_perm("scoring.view_audit", is_staff | opened_it | organises_club | event_audits)
 rules.add_perm("scoring.manage_club", is_staff | organises)
 rules.add_perm("scoring.open_sitting", is_staff | keeps_score_in)
+rules.add_perm("scoring.change_rule_set", is_staff | manages_rule_set)
 
 _PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "scoring.review_van",
           AUDIT: "scoring.view_audit"}
@@ -191,7 +226,59 @@ def can(request: Any, what: str, sitting: Sitting) -> bool:
     user = getattr(request, "user", None)
     if user is not None and user.has_perm(_PERMS[what], sitting):
         return True
-    return what in (VIEW, KEEP) and any(grant(request, sitting, what) for grant in _request_grants)
+    return what in (VIEW, KEEP) and held_grant(request, sitting, what) is not None
+
+
+def held_grant(request: Any, sitting: Sitting | int, what: str = KEEP) -> Grant | None:
+    """The grant the request's session holds to do ``what`` in ``sitting`` (a table's PIN or QR
+    link), or None. No query when the session holds no grant at all."""
+    for hook in _request_grants:
+        grant = hook(request, sitting, what)
+        if grant is not None:
+            return grant
+    return None
+
+
+# -- the device: a random id kept in its session, so a ván entered on it is known by it -------------
+
+#: Session key of the device's own random id: set when the device is given a grant (a table's PIN
+#: or QR link); kept when someone signs in on it (Django keeps the session's data then).
+DEVICE_KEY = "so_tom_device"
+
+
+def remember_device(request: Any) -> None:
+    """Give the request's device an id of its own, if it has none."""
+    session = getattr(request, "session", None)
+    if session is not None and not session.get(DEVICE_KEY):
+        session[DEVICE_KEY] = secrets.token_urlsafe(18)
+
+
+def device_of(request: Any) -> str:
+    """A digest of the device's id ("" when it has none): what a ván records, never the id itself."""
+    session = getattr(request, "session", None)
+    raw = session.get(DEVICE_KEY, "") if session is not None else ""
+    return hashlib.sha256(str(raw).encode()).hexdigest()[:32] if raw else ""
+
+
+def entry_via(request: Any, sitting: Sitting | int) -> EntryVia:
+    """What a ván written by this request records besides its account: the grant it was written
+    with (only when the account alone could not keep score there) and the device."""
+    grant = held_grant(request, sitting, KEEP)
+    if grant is not None:
+        user = getattr(request, "user", None)
+        pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+        if user is not None and user.is_authenticated and user.has_perm(_PERMS[KEEP], Sitting.objects.get(pk=pk)):
+            grant = None
+    if grant is None:
+        return EntryVia(device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+
+
+def review_via(request: Any, sitting: Sitting | int) -> EntryVia:
+    """What a reviewer's request holds besides the account: any grant in the sitting, the device."""
+    grant = held_grant(request, sitting, KEEP)
+    return EntryVia(grant=grant.key if grant else "", grant_by=grant.issued_by if grant else None,
+                    device=device_of(request))
 
 
 def visible_sittings(user: Any) -> QuerySet[Sitting]:

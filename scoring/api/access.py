@@ -31,13 +31,13 @@ from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.authentication import CSRFCheck
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
+from scoring.api.parsers import SafeJSONParser, UnsafeJSON
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can, credential_scope
@@ -147,7 +147,7 @@ class LedgerView(APIView):
 
     permission_classes = [CanKeepScore]
     #: JSON only (a form or multipart body is refused with 415, as :data:`BAD_MEDIA` says).
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
     schema = LedgerSchema()
     #: What each HTTP method needs (PUBLIC, SIGNED_IN, VIEW, KEEP); unlisted methods: SIGNED_IN.
     needs: ClassVar[dict[str, str]] = {}
@@ -175,7 +175,7 @@ class LedgerView(APIView):
         elif isinstance(exc, exceptions.NotFound):
             answer = (str(exc.detail), status.HTTP_404_NOT_FOUND)
         elif isinstance(exc, exceptions.ParseError):
-            answer = (BAD_JSON, status.HTTP_400_BAD_REQUEST)
+            answer = (str(exc.detail) if isinstance(exc, UnsafeJSON) else BAD_JSON, status.HTTP_400_BAD_REQUEST)
         elif isinstance(exc, exceptions.UnsupportedMediaType):
             answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         elif isinstance(exc, exceptions.MethodNotAllowed):

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from scoring.api import schemas as sc
 from scoring.engine.contract import check_request, run_batch
+from scoring.services.rules import resolve_rules
 
 from .common import ContractView, contract_response
 
@@ -25,6 +26,7 @@ CheckRequest = sc.shape(
         "waits": serializers.BooleanField(required=False, help_text="Bài thiếu một quân: liệt kê quân chờ"),
         "dealt_khan": serializers.BooleanField(
             required=False, allow_null=True, help_text="Tài Bàn: có khàn lúc chia bài (null: như không gửi)"),
+        "rules": sc.rules(required=False, allow_null=True),
     },
     closed=True,
 )
@@ -83,4 +85,6 @@ class CheckHandView(ContractView):
         ],
     )
     def post(self, request: Request) -> Response:
-        return contract_response(request, lambda payload: run_batch(payload, check_request))
+        return contract_response(
+            request, lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules))
+        )

@@ -6,12 +6,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.parsers import UnsafeJSON
 from scoring.api.schemas import ContractSchema
 from scoring.engine.errors import EngineError
 
@@ -26,18 +28,22 @@ def contract_response(request: Request, handler: Callable[[Any], Any]) -> Respon
         return Response({"error": exc.message}, status=status.HTTP_400_BAD_REQUEST)
 
 
-ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là 'tom'?"}
-#: Refusals every JSON API view answers the same way (the contracts here, the sổ điểm's API).
-BAD_MEDIA = "Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json)."
-NO_SUCH_METHOD = "Địa chỉ này không nhận phương thức {method}: xem /api/docs/."
+ERROR_EXAMPLE = {"error": "Không có cước 'tomm'. Có phải ý bạn là: 'tom'?"}
+#: Refusals every JSON API view answers the same way (the contracts here, the sổ điểm's API), in
+#: the language the client asks for (scoring/i18n.py).
+BAD_MEDIA = gettext_lazy("Nội dung yêu cầu phải là JSON (tiêu đề Content-Type: application/json).")
+NO_SUCH_METHOD = gettext_lazy("Địa chỉ này không nhận phương thức {method}: xem /api/docs/.")
 
 
 def _bad_json(exc: exceptions.ParseError) -> str:
     """The CLI's message for a body that is not JSON (``scoring/management/commands/_jsonio.py``)."""
+    if isinstance(exc, UnsafeJSON):
+        return str(exc.detail)
     cause = exc.__cause__ or exc.__context__
     if isinstance(cause, json.JSONDecodeError):
-        return f"JSON không hợp lệ (dòng {cause.lineno}, cột {cause.colno}): {cause.msg}."
-    return "JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8)."
+        return gettext("JSON không hợp lệ (dòng {line}, cột {column}): {why}.").format(
+            line=cause.lineno, column=cause.colno, why=cause.msg)
+    return gettext("JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8).")
 
 
 class ContractView(APIView):

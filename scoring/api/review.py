@@ -24,9 +24,10 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.api.ledger import IDEMPOTENCY_KEY, _write
+from scoring.api.parsers import UnsafeJSON
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting
-from scoring.permissions import REVIEW, can
+from scoring.permissions import REVIEW, can, review_via
 from scoring.services.people import Written
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
 
@@ -70,7 +71,8 @@ class VanConfirmView(ReviewView):
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         return _review(request, pk, lambda sitting, key: van_confirm(
-            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key))
+            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key,
+            via=review_via(request, sitting)))
 
 
 class VanRejectView(ReviewView):
@@ -85,12 +87,13 @@ class VanRejectView(ReviewView):
         def call(sitting: Sitting, key: str) -> Written[Any]:
             try:
                 body = request.data if isinstance(request.data, dict) else {}
-            except ParseError:
-                raise EngineError("Nội dung yêu cầu phải là một đối tượng JSON hợp lệ.") from None
+            except ParseError as exc:  # the parser's own reason when it has one (scoring/api/parsers.py)
+                raise EngineError(str(exc.detail) if isinstance(exc, UnsafeJSON)
+                                  else "Nội dung yêu cầu phải là một đối tượng JSON hợp lệ.") from None
             reason = body.get("reason", "")
             if not isinstance(reason, str) or "\x00" in reason:
                 raise EngineError("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL.")
             return van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user, reason=reason,
-                              idempotency_key=key)
+                              idempotency_key=key, via=review_via(request, sitting))
 
         return _review(request, pk, call)

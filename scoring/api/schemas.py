@@ -107,12 +107,12 @@ def points() -> s.DictField:
     return s.DictField(child=s.IntegerField(), help_text="Điểm của từng người chơi (theo tên trong canh)")
 
 
-def rules() -> s.Field:  # type: ignore[type-arg]
+def rules(**kwargs: Any) -> s.Field:  # type: ignore[type-arg]
     """A rule set in a request (:func:`scoring.services.rules.resolve_rules`)."""
     return raw(
         {"oneOf": [{"type": "string", "minLength": 1}, {
             "type": "object", "required": ["preset"], "properties": {"preset": {"type": "string", "minLength": 1}}}]},
-        help_text='Mã bộ luật ("luat-2005"), mã lệ làng đã lưu, hoặc {"preset": ..., các thay đổi}',
+        help_text='Mã bộ luật ("luat-2005"), mã lệ làng đã lưu, hoặc {"preset": ..., các thay đổi}', **kwargs,
     )
 
 
@@ -125,9 +125,17 @@ Error = shape("Error", {"error": s.CharField(help_text="Vì sao, bằng tiếng 
 Club = shape("Club", {"id": s.IntegerField(), "name": s.CharField(), "slug": s.CharField(),
                       "kind": s.ChoiceField(choices=ClubKind.values)})
 Player = shape("Player", {"id": s.IntegerField(), "name": s.CharField(), "club": s.CharField(**STAMP)})
+RuleSetOwner = shape("RuleSetOwner", {
+    "kind": choice(["club", "person"], help_text="club: một làng / câu lạc bộ (chủ sổ của nơi đó sửa); person: một người"),
+    "slug": s.CharField(help_text="Mã làng / câu lạc bộ (null nếu là một người)", **STAMP),
+    "name": s.CharField(help_text="Tên làng / câu lạc bộ, hoặc tên tài khoản của người"),
+}, **STAMP, help_text="Chủ của lệ làng đã lưu (null: bộ luật có sẵn, hoặc lệ làng chưa có chủ)")
 RuleSetInfo = shape("RuleSetInfo", {"slug": s.CharField(), "name": s.CharField(), "family": s.CharField(),
                                     "saved": s.BooleanField(help_text="Lệ làng đã lưu (không phải bộ luật có sẵn)"),
-                                    "fingerprint": s.CharField()})
+                                    "fingerprint": s.CharField(),
+                                    "owner": RuleSetOwner,
+                                    "version": s.IntegerField(min_value=1, help_text="Phiên bản mới nhất của lệ làng "
+                                                              "(null: bộ luật có sẵn)", **STAMP)})
 
 # -- answers: sittings and ván ---------------------------------------------------------------------
 
@@ -257,7 +265,8 @@ WHY = {
     401: "Chưa đăng nhập (không có phiên hay token), hoặc token sai (kèm tiêu đề WWW-Authenticate)",
     403: "Tài khoản không có quyền làm việc này (hoặc phiên đăng nhập thiếu mã CSRF)",
     404: "Không có canh bài, ván hay chiếu mang số này",
-    409: "Không hợp với canh bài lúc này: số ván đã có, canh đã kết thúc, ván không còn tạm tính",
+    409: "Không hợp với canh bài lúc này: số ván đã có, canh đã kết thúc, ván không còn tạm tính, giải đã chốt "
+         "kết quả",
     415: "Nội dung yêu cầu không phải JSON (Content-Type: application/json)",
     422: "Idempotency-Key này đã được dùng cho một yêu cầu khác",
     429: "Mã nền tảng (Bearer) gửi quá nhiều yêu cầu: chờ số giây trong tiêu đề Retry-After",

@@ -1,19 +1,27 @@
 """Sổ Tôm's scoring engine: pure Python, no Django.
 
-Cards, games, the cước catalogue, rule sets as data, points with explanations, hand checking and
-settlement. Everything a user can get wrong raises :class:`EngineError` (Vietnamese message).
+Cards, games, the cước catalogue (with what each cước needs of the hand), rule sets as data, points
+with explanations, the combinations no hand could hold, hand checking and settlement. Everything a
+user can get wrong raises :class:`EngineError`: a message code (the Vietnamese template) and its
+parameters, translated by whatever the app installs (:func:`set_translator`).
 """
 
+from scoring.engine.conflicts import ConflictTable, check_combination, combination_problem, conflict_table
 from scoring.engine.cuoc import CATALOGUE, Cuoc, Derivability, cuoc_for_game, get_cuoc, khoi_name
+from scoring.engine.cuoc.needs import Needs
 from scoring.engine.errors import (
+    N_,
     CardError,
+    ConflictError,
     CuocError,
     EngineError,
     GameError,
     HandError,
     InvariantError,
+    Msg,
     RuleError,
     SettlementError,
+    set_translator,
 )
 from scoring.engine.games import GAMES, DeckKind, Game, GameSlug, ScoringFamily, get_game
 from scoring.engine.points import Breakdown, BreakdownLine, score
@@ -46,6 +54,15 @@ from scoring.engine.settlement import (
 )
 
 __all__ = [
+    "N_",
+    "ConflictError",
+    "ConflictTable",
+    "Msg",
+    "Needs",
+    "check_combination",
+    "combination_problem",
+    "conflict_table",
+    "set_translator",
     "GA_TRONG",
     "POOL",
     "Fault",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from scoring.engine.errors import CardError
+from scoring.engine.errors import N_, CardError, shown
 
 __all__ = [
     "CARDS",
@@ -176,10 +176,12 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(f"Không nhận ra quân bài {text!r}: cần một mã như '7v' hoặc tên như 'Thất Văn'.")
+        raise CardError(
+            N_("Không nhận ra quân bài {value}: cần một mã như '7v' hoặc tên như 'Thất Văn'."), value=shown(text)
+        )
     found = _lookup(text)
     if found is None:
-        raise CardError(f"Không nhận ra quân bài '{text.strip()}'.")
+        raise CardError(N_("Không nhận ra quân bài '{text}'."), text=text.strip())
     return found
 
 
@@ -199,7 +201,8 @@ def _tokens_to_cards(tokens: list[str]) -> list[Card]:
                 continue
         single = _lookup(tokens[i])
         if single is None:
-            raise CardError(f"Không nhận ra quân bài thứ {len(cards) + 1}: '{tokens[i]}'.")
+            raise CardError(N_("Không nhận ra quân bài thứ {position}: {text}."), position=len(cards) + 1,
+                            text=f"'{tokens[i]}'")
         cards.append(single)
         i += 1
     return cards
@@ -213,13 +216,13 @@ def _items_to_cards(items: Iterable[object]) -> list[Card]:
             continue
         found = _lookup(item) if isinstance(item, str) else None
         if found is None:
-            raise CardError(f"Không nhận ra quân bài thứ {position}: {_show(item)}.")
+            raise CardError(N_("Không nhận ra quân bài thứ {position}: {text}."), position=position, text=_show(item))
         cards.append(found)
     return cards
 
 
 def _show(item: object) -> str:
-    return f"'{item.strip()}'" if isinstance(item, str) else repr(item)
+    return f"'{item.strip()}'" if isinstance(item, str) else shown(item)
 
 
 def parse_hand(
@@ -243,13 +246,16 @@ def parse_hand(
     if deck_kind is Deck.CHAN:
         for position, card in enumerate(cards, start=1):
             if not card.in_chan_deck:
-                raise CardError(f"Quân bài thứ {position} ({card.name}) không có trong bộ bài Chắn.")
+                raise CardError(
+                    N_("Quân bài thứ {position} ({card}) không có trong bộ bài Chắn."), position=position, card=card.name
+                )
     if max_copies is not None:
         counts = card_counts(cards)
         for card in CARDS:
             if counts[card.index] > max_copies:
                 raise CardError(
-                    f"Có {counts[card.index]} quân {card.name}, nhiều hơn {max_copies} quân cùng loại."
+                    N_("Có {count} quân {card}, nhiều hơn {most} quân cùng loại."),
+                    count=counts[card.index], card=card.name, most=max_copies,
                 )
     return tuple(cards)
 
@@ -258,7 +264,7 @@ def _deck(deck: str | Deck) -> Deck:
     try:
         return Deck(str(deck).strip().lower())
     except ValueError:
-        raise CardError(f"Không có bộ bài '{deck}': dùng 'to_tom' hoặc 'chan'.") from None
+        raise CardError(N_("Không có bộ bài '{deck}': dùng 'to_tom' hoặc 'chan'."), deck=deck) from None
 
 
 def card_counts(cards: Iterable[Card]) -> list[int]:

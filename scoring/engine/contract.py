@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .errors import EngineError
+from . import bounds
+from .errors import N_, EngineError, shown
 from .games import get_game
 from .points import score
-from .rules import RuleSet, load_rules
+from .rules import RuleSet, load_rules, wrong_family
 
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 RulesResolver = Callable[[Any], RuleSet]
@@ -30,16 +31,20 @@ def run_batch(payload: Any, handler: Handler) -> dict[str, Any] | list[dict[str,
     if isinstance(payload, Mapping):
         return handler(payload)
     if isinstance(payload, list):
+        if len(payload) > bounds.BATCH:
+            raise EngineError(
+                N_("Danh sách có nhiều nhất {most} yêu cầu (nhận được {n})."), most=bounds.BATCH, n=len(payload)
+            )
         answers = []
         for index, item in enumerate(payload):
             if not isinstance(item, Mapping):
-                raise EngineError(f"Phần tử số {index} của danh sách phải là một đối tượng JSON.")
+                raise EngineError(N_("Phần tử số {index} của danh sách phải là một đối tượng JSON."), index=index)
             try:
                 answers.append(handler(item))
             except EngineError as exc:
-                raise EngineError(f"Phần tử số {index}: {exc.message}") from exc
+                raise exc.within(N_("Phần tử số {index}: {inner}"), index=index) from exc
         return answers
-    raise EngineError("Yêu cầu phải là một đối tượng JSON hoặc một danh sách các đối tượng.")
+    raise EngineError(N_("Yêu cầu phải là một đối tượng JSON hoặc một danh sách các đối tượng."))
 
 
 def require_keys(request: Mapping[str, Any], allowed: frozenset[str], required: Sequence[str]) -> None:
@@ -47,22 +52,29 @@ def require_keys(request: Mapping[str, Any], allowed: frozenset[str], required: 
     unknown = sorted(set(request) - allowed)
     if unknown:
         raise EngineError(
-            f"Khóa không hợp lệ: {', '.join(unknown)}. Các khóa được dùng: {', '.join(sorted(allowed))}."
+            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
+            keys=[shown(k, 40) if not isinstance(k, str) else k[:40] for k in unknown[:5]], allowed=sorted(allowed),
         )
     missing = [key for key in required if key not in request]
     if missing:
-        raise EngineError(f"Thiếu khóa bắt buộc: {', '.join(missing)}.")
+        raise EngineError(N_("Thiếu khóa bắt buộc: {keys}."), keys=missing)
 
 
 def _string_list(value: Any, key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise EngineError(f"'{key}' phải là một danh sách chuỗi, ví dụ [\"tom\", \"leo\"].")
+        raise EngineError(N_("'{key}' phải là một danh sách chuỗi, ví dụ [\"tom\", \"leo\"]."), key=key)
+    if len(value) > bounds.CUOC_LIST:
+        raise EngineError(
+            N_("'{key}' có nhiều nhất {most} phần tử (nhận được {n})."), key=key, most=bounds.CUOC_LIST, n=len(value)
+        )
     return [v.strip().lower() for v in value]
 
 
 def _streak(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise EngineError(f"'streak' phải là số nguyên từ 1 trở lên (nhận được {value!r}).")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= bounds.STREAK:
+        raise EngineError(
+            N_("'streak' phải là số nguyên từ 1 đến {most} (nhận được {value})."), most=bounds.STREAK, value=shown(value)
+        )
     return value
 
 
@@ -76,7 +88,7 @@ def score_request(
     """
     require_keys(request, SCORE_KEYS, ("game", "rules"))
     if not isinstance(request["game"], str):
-        raise EngineError("'game' phải là một chuỗi, ví dụ \"to-tom-5\".")
+        raise EngineError(N_("'game' phải là một chuỗi, ví dụ \"to-tom-5\"."))
     game = get_game(request["game"])
     rules = (resolve_rules or load_rules)(request["rules"])
     cuoc = _string_list(request.get("cuoc", []), "cuoc")
@@ -84,33 +96,40 @@ def score_request(
     return score(game, rules, cuoc, streak).to_dict()
 
 
-CHECK_KEYS = frozenset({"game", "hand", "declared", "waits", "dealt_khan"})
+CHECK_KEYS = frozenset({"game", "hand", "declared", "waits", "dealt_khan", "rules"})
 
 
-def check_request(request: Mapping[str, Any]) -> dict[str, Any]:
+def check_request(request: Mapping[str, Any], *, resolve_rules: RulesResolver | None = None) -> dict[str, Any]:
     """Answer one kiểm bài request.
 
-    ``{"game", "hand", "declared"?, "dealt_khan"?}`` → the verdict dict; with ``"waits": true``
-    and a hand one card short → ``{"waits": [...]}``.
+    ``{"game", "hand", "declared"?, "dealt_khan"?, "rules"?}`` → the verdict dict; with ``"waits": true``
+    and a hand one card short → ``{"waits": [...]}``, each wait with its cước (Tài Bàn: from
+    ``dealt_khan``). ``rules`` (a preset or a village's rule set) decides the game's disputed
+    choices, such as Tài Bàn's three identical cards not named as a khàn.
     """
     from .checker import check_hand, find_waits  # the checker is the heaviest import of the engine
 
     require_keys(request, CHECK_KEYS, ("game", "hand"))
     if not isinstance(request["game"], str):
-        raise EngineError("'game' phải là một chuỗi, ví dụ \"to-tom-5\".")
+        raise EngineError(N_("'game' phải là một chuỗi, ví dụ \"to-tom-5\"."))
     game = get_game(request["game"])
     hand = request["hand"]
     if not isinstance(hand, str | list):
-        raise EngineError("'hand' phải là một chuỗi mã quân bài (\"7v 3m 3s …\") hoặc một danh sách.")
+        raise EngineError(N_("'hand' phải là một chuỗi mã quân bài (\"7v 3m 3s …\") hoặc một danh sách."))
+    if len(hand) > bounds.HAND_TEXT:
+        raise EngineError(N_("'hand' quá dài: tối đa {most} ký tự hoặc phần tử."), most=bounds.HAND_TEXT)
     waits = request.get("waits", False)
     if not isinstance(waits, bool):
-        raise EngineError("'waits' phải là true hoặc false.")
+        raise EngineError(N_("'waits' phải là true hoặc false."))
     dealt_khan = request.get("dealt_khan")
     if dealt_khan is not None and not isinstance(dealt_khan, bool):
-        raise EngineError("'dealt_khan' phải là true hoặc false.")
+        raise EngineError(N_("'dealt_khan' phải là true hoặc false."))
+    rules = None if request.get("rules") is None else (resolve_rules or load_rules)(request["rules"])
+    if rules is not None and rules.family is not game.family:
+        raise wrong_family(rules, game)
     if waits:
-        return find_waits(game.slug, hand).to_dict()
+        return find_waits(game.slug, hand, dealt_khan=dealt_khan, rules=rules).to_dict()
     declared = request.get("declared")
     if declared is not None:
         declared = _string_list(declared, "declared")
-    return check_hand(game.slug, hand, declared=declared, dealt_khan=dealt_khan).to_dict()
+    return check_hand(game.slug, hand, declared=declared, dealt_khan=dealt_khan, rules=rules).to_dict()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from scoring.engine.errors import GameError
+from scoring.engine.errors import N_, GameError, shown
 
 __all__ = [
     "GAMES",
@@ -120,4 +120,5 @@ def get_game(slug: str | GameSlug | Game) -> Game:
             if game_slug.value == key:
                 return game
     valid = ", ".join(f"'{s.value}'" for s in GAMES)
-    raise GameError(f"Không có trò chơi '{slug}'. Các trò chơi hợp lệ: {valid}.")
+    shown_slug = slug if isinstance(slug, str) else shown(slug)
+    raise GameError(N_("Không có trò chơi '{slug}'. Các trò chơi hợp lệ: {valid}."), slug=shown_slug, valid=valid)

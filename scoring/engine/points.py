@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scoring.engine.cuoc import get_cuoc, khoi_name
-from scoring.engine.errors import CuocError, RuleError
+from scoring.engine import bounds
+from scoring.engine.conflicts import check_combination
+from scoring.engine.cuoc import khoi_name
+from scoring.engine.errors import N_, CuocError, shown
 from scoring.engine.games import Game, GameSlug, ScoringFamily, get_game
-from scoring.engine.rules import RuleSet, load_rules
+from scoring.engine.rules import MainCuoc, MainTie, Repeat, RuleSet, load_rules, wrong_family
 
 __all__ = ["Breakdown", "BreakdownLine", "score"]
 
@@ -97,7 +99,8 @@ def score(
 
     ``streak`` is the number of consecutive valid wins ending with this one (2 = Thông,
     N ≥ 3 = N-Khôi; Chắn: Thông for any streak ≥ 2). An empty ``cuoc`` is a plain win.
-    Raises CuocError / RuleError / GameError with a Vietnamese message naming the faulty item.
+    Raises CuocError / RuleError / GameError with a Vietnamese message naming the faulty item, and
+    ConflictError when no hand of the game could hold the cước together (Bạch Định + Thập Điều).
     """
     if (
         isinstance(rules, RuleSet)
@@ -127,9 +130,12 @@ def _score(
     rule_set = load_rules(rules)
     _check_family(the_game, rule_set)
     _check_streak(streak)
-    slugs = _declared(the_game, cuoc)
+    slugs = _declared(the_game, rule_set, cuoc)
     slugs = _drop_streak_duplicates(rule_set, slugs, streak)
     slugs, subsumed = _apply_subsumption(rule_set, slugs)
+    check_combination(the_game, rule_set, slugs)
+    if rule_set.tom_leo_repeat is Repeat.ONCE:
+        slugs = [s for i, s in enumerate(slugs) if s not in ("tom", "leo") or s not in slugs[:i]]
     items = [_item(rule_set, s) for s in slugs]
     streak_item = _streak_item(rule_set, streak)
     if streak_item is not None:
@@ -144,31 +150,39 @@ def _score(
 def _check_family(game: Game, rules: RuleSet) -> None:
     if game.family is ScoringFamily.PHOM:
         raise CuocError(
-            "Phỏm không tính điểm theo cước: mỗi ván được tính theo thứ hạng (nhất, nhì, ba, bét, ù, đền) "
-            "khi quyết toán."
+            N_(
+                "Phỏm không tính điểm theo cước: mỗi ván được tính theo thứ hạng (nhất, nhì, ba, bét, ù, đền) "
+                "khi quyết toán."
+            )
         )
     if rules.family is not game.family:
-        raise RuleError(
-            f"Bộ luật '{rules.preset}' ({rules.name}) dành cho nhóm '{rules.family.value}', "
-            f"không dùng được cho trò chơi '{game.slug.value}' ({game.name_vi})."
-        )
+        raise wrong_family(rules, game)
 
 
 def _check_streak(streak: object) -> None:
-    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 1:
-        raise CuocError(f"Chuỗi thắng (streak) phải là số nguyên ≥ 1, nhận được {streak!r}.")
+    if isinstance(streak, bool) or not isinstance(streak, int) or not 1 <= streak <= bounds.STREAK:
+        raise CuocError(
+            N_("Chuỗi thắng (streak) phải là số nguyên từ 1 đến {most}, nhận được {value}."),
+            most=bounds.STREAK, value=shown(streak),
+        )
 
 
-def _declared(game: Game, cuoc: Sequence[str]) -> list[str]:
+def _declared(game: Game, rules: RuleSet, cuoc: Sequence[str]) -> list[str]:
     if isinstance(cuoc, str):
-        raise CuocError(f"Danh sách cước phải là một danh sách, không phải chuỗi {cuoc!r}.")
+        raise CuocError(N_("Danh sách cước phải là một danh sách, không phải chuỗi {value}."), value=shown(cuoc))
+    if len(cuoc) > bounds.CUOC_LIST:
+        raise CuocError(
+            N_("Một ván ù có nhiều nhất {most} cước (nhận được {n})."), most=bounds.CUOC_LIST, n=len(cuoc)
+        )
     slugs: list[str] = []
     for raw in cuoc:
         if not isinstance(raw, str):
-            raise CuocError(f"Cước phải là tên (slug) dạng chuỗi, nhận được {raw!r}.")
-        entry = get_cuoc(raw)
+            raise CuocError(N_("Cước phải là tên (slug) dạng chuỗi, nhận được {value}."), value=shown(raw))
+        entry = rules.cuoc_info(raw)
         if not entry.in_game(game.slug):
-            raise CuocError(f"Cước '{entry.slug}' ({entry.name}) không có trong {game.name_vi}.")
+            raise CuocError(
+                N_("Cước '{slug}' ({name}) không có trong {game}."), slug=entry.slug, name=entry.name, game=game.name_vi
+            )
         slugs.append(entry.slug)
     return slugs
 
@@ -178,7 +192,7 @@ def _drop_streak_duplicates(rules: RuleSet, slugs: list[str], streak: int) -> li
     kind = rules.streak_cuoc(streak)
     if "khoi" in slugs and kind != "khoi":
         raise CuocError(
-            f"Cước 'khoi' (Khôi) cần từ 3 ván thắng liên tiếp trở lên; chuỗi thắng đang là {streak}."
+            N_("Cước 'khoi' (Khôi) cần từ 3 ván thắng liên tiếp trở lên; chuỗi thắng đang là {streak}."), streak=streak
         )
     if kind is None:  # a declared Thông counts once: there is only one streak
         return [s for i, s in enumerate(slugs) if s != "thong" or "thong" not in slugs[:i]]
@@ -215,7 +229,7 @@ def _main_why(rules: RuleSet, slug: str, main: int) -> str:
 def _item(rules: RuleSet, slug: str) -> _Item:
     main, dich = rules.value_of(slug)
     why = _main_why(rules, slug, main) if slug != "thong" else f"Thông: {main} điểm"
-    return _Item(slug, get_cuoc(slug).name, main, dich, why)
+    return _Item(slug, rules.cuoc_name(slug), main, dich, why)
 
 
 def _streak_item(rules: RuleSet, streak: int) -> _Item | None:
@@ -238,8 +252,13 @@ def _breakdown(
     def total_with(main: _Item) -> int:
         return main.main + rules.dich * (total_dich - main.dich)
 
-    ranked = sorted(items, key=lambda it: (-total_with(it), -it.main, it.slug))
-    main = ranked[0]
+    def rank(it: _Item) -> tuple[int, int, str]:
+        if rules.main_cuoc is MainCuoc.MOST_POINTS:
+            return -total_with(it), -it.main, it.slug
+        tie = -it.dich if rules.main_tie is MainTie.MOST_DICH else -total_with(it)
+        return -it.main, tie, it.slug
+
+    main = min(items, key=rank)
     others = list(items)
     others.remove(main)
     lines = [BreakdownLine(main.slug, main.name, main.main, None, main.main_why)]
@@ -249,7 +268,7 @@ def _breakdown(
     ]
     lines += [
         BreakdownLine(
-            inner, get_cuoc(inner).name, 0, 0, f"đã nằm trong {get_cuoc(outer).name}: không tính thêm"
+            inner, rules.cuoc_name(inner), 0, 0, f"đã nằm trong {rules.cuoc_name(outer)}: không tính thêm"
         )
         for inner, outer in subsumed
     ]

@@ -4,7 +4,7 @@ from scoring.models.idempotency import IdempotencyKey
 from scoring.models.ledger import PLAY_KINDS, Account, LedgerTransaction, Posting, TransactionKind
 from scoring.models.people import Club, ClubKind, Player
 from scoring.models.roles import AccessThrottle, ClubRole, ClubRoleKind
-from scoring.models.rules import RuleSetSnapshot, VillageRuleSet
+from scoring.models.rules import RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
 from scoring.models.sitting import (
     Hoi,
     Mode,
@@ -43,4 +43,5 @@ __all__ = [
     "VanReviewDecision",
     "VanStatus",
     "VillageRuleSet",
+    "VillageRuleSetVersion",
 ]

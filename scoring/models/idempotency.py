@@ -6,7 +6,12 @@ from django.db import models
 
 
 class IdempotencyKey(models.Model):
-    #: Unique by a constraint (one index), not ``unique=True``, which on PostgreSQL adds a second,
+    #: Whose key it is (:func:`scoring.services.idempotency.caller_scope`): an account
+    #: (``user:<id>``), a device without an account (``device:<hash of its session>``, e.g. a table
+    #: PIN's phone), or ``""`` for writes outside any request (commands, tasks). A key is looked up
+    #: in its caller's scope only, so nobody is answered with someone else's answer.
+    scope = models.CharField("phạm vi", max_length=80, default="", blank=True)
+    #: Unique per scope by a constraint (one index), not ``unique=True``, which on PostgreSQL adds a second,
     #: ``LIKE`` index that no query uses and every write pays for.
     key = models.CharField("khóa", max_length=255)
     #: The operation the key was first used for ("van_record", "van_correct" …).
@@ -20,7 +25,9 @@ class IdempotencyKey(models.Model):
     class Meta:
         verbose_name = "khóa chống gửi lặp"
         verbose_name_plural = "khóa chống gửi lặp"
-        constraints = [models.UniqueConstraint(fields=["key"], name="scoring_idempotencykey_key_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="scoring_idempotencykey_scope_key_unique"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.operation} · {self.key}"

@@ -81,8 +81,9 @@ class Posting(models.Model):
     account = models.CharField("tài khoản", max_length=10, choices=Account.choices)
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings",
                              db_index=False)  # not indexed: see Van.winner
-    #: Signed: negative for the payer, positive for the payee.
-    amount = models.IntegerField("số điểm")
+    #: Signed: negative for the payer, positive for the payee. 64-bit (issue 20, finding 2); the
+    #: bounds a ván is checked against before it is written: scoring.services.ledger.MAX_BALANCE.
+    amount = models.BigIntegerField("số điểm")
     #: The transfer this posting belongs to (the payer's and the payee's share a line).
     line = models.PositiveSmallIntegerField("dòng")
     why = models.TextField("vì sao")

@@ -15,7 +15,7 @@ from scoring.engine.games import ScoringFamily
 from scoring.engine.rules import GaNgoaiKind, GaTrongRegime, RuleSet
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
-from scoring.selectors.rules import chips
+from scoring.selectors.rules import chip_conflicts, chips
 from scoring.views.sitting.context import Table, describe, streak_info
 from scoring.views.sitting.form import FAULT_CHOICES, HOA
 
@@ -49,6 +49,7 @@ def _streaks(table: Table) -> dict[str, dict[str, Any]]:
 def _rules(table: Table) -> dict[str, Any]:
     rules = table.rules
     plain = _value(rules, rules.plain_cuoc)
+    offered = chips(table.game, rules)
     return {
         "name": rules.name,
         "fingerprint": rules.fingerprint,
@@ -56,7 +57,12 @@ def _rules(table: Table) -> dict[str, Any]:
         "suong": rules.suong,
         "dich": rules.dich,
         "plain": {"slug": rules.plain_cuoc, "name": "Suông", **plain} if plain else None,
-        "cuoc": {c.slug: {"name": c.name, "main": c.main, "dich": c.dich} for c in chips(table.game, rules)},
+        "cuoc": {c.slug: {"name": c.name, "main": c.main, "dich": c.dich} for c in offered},
+        # the engine's table of cước no hand could hold together, reasons in the page's language:
+        # the preview looks it up (static/offline/preview.js), it derives nothing
+        "conflicts": chip_conflicts(table.game, rules, offered)["conflicts"],
+        "main_cuoc": rules.main_cuoc.value,
+        "main_tie": rules.main_tie.value,
         "streaks": _streaks(table),
         "subsumes": {k: list(v) for k, v in rules.subsumes.items()},
         "chiu_pays": rules.chiu_pays,

@@ -31,6 +31,7 @@ SHELL = (
     "offline/indicator.js",
     "offline/preview.js",
     "offline/offline.js",
+    "scoring/chips.js",
     "i18n/fallback.js",
     "offline/icons/so-tom-192.png",
     "offline/icons/so-tom-512.png",

@@ -319,12 +319,15 @@ def rule_sets(*, family: str | None = None) -> list[dict[str, Any]]:
         rules = load_rules(slug)
         if family is None or rules.family == family:
             out.append({"slug": slug, "name": rules.name, "family": rules.family.value,
-                        "saved": False, "fingerprint": rules.fingerprint})
-    for village in VillageRuleSet.objects.select_related("snapshot").order_by("name"):
+                        "saved": False, "fingerprint": rules.fingerprint, "owner": None, "version": None})
+    for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user").order_by("name"):
         rules = village.rules()
         if family is None or rules.family == family:
+            owner = ({"kind": "club", "slug": village.owner_club.slug, "name": village.owner_club.name}
+                     if village.owner_club_id else {"kind": "person", "slug": None, "name": village.owner_name}
+                     if village.owner_user_id else None)
             out.append({"slug": village.slug, "name": village.name, "family": rules.family.value,
-                        "saved": True, "fingerprint": rules.fingerprint})
+                        "saved": True, "fingerprint": rules.fingerprint, "owner": owner, "version": village.version})
     return out
 
 

@@ -1,9 +1,15 @@
-"""Reads that build pages: rule-set choices and the cước chips of a game under a rule set."""
+"""Reads that build pages: rule-set choices, the cước chips of a game under a rule set, and the
+chips that can no longer be combined with those chosen (the engine's conflict table)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from django.utils.translation import gettext
+
+from scoring.engine.conflicts import conflict_table
 from scoring.engine.cuoc import Cuoc, cuoc_for_game
 from scoring.engine.errors import EngineError
 from scoring.engine.games import GAMES, Game, ScoringFamily
@@ -53,13 +59,15 @@ def rules_choices(game: Game) -> list[RulesChoice]:
 
 
 def chips(game: Game, rules: RuleSet) -> list[Chip]:
-    """The cước a scorekeeper can tap for this game under these rules, cheapest first.
+    """The cước a scorekeeper can tap for this game under these rules, cheapest first (a
+    village's own cước too).
 
     Plain wins and streak cước are left out: a plain win is no chip at all and streaks come from
     the streak counter.
     """
     result = []
-    for cuoc in cuoc_for_game(game):
+    own = [rules.cuoc_info(slug) for slug in rules.custom_cuoc if slug in rules.cuoc]
+    for cuoc in [*cuoc_for_game(game), *own]:
         if cuoc.streak or cuoc.slug in {"suong", "xuong"} and game.family != ScoringFamily.TAI_BAN:
             continue
         value = _value(rules, cuoc)
@@ -73,3 +81,35 @@ def _value(rules: RuleSet, cuoc: Cuoc) -> tuple[int, int] | None:
         return rules.value_of(cuoc.slug)
     except EngineError:
         return None
+
+
+@dataclass(frozen=True)
+class ChipRow:
+    """One chip as a page shows it: chosen or not, and why it can no longer be chosen (or "")."""
+
+    slug: str
+    name: str
+    main: int
+    checked: bool
+    why: str
+
+
+def chip_conflicts(game: Game, rules: RuleSet, offered: Sequence[Chip]) -> dict[str, Any]:
+    """The engine's conflict table among the offered chips, reasons in the page's language:
+    ``{"conflicts": [{"cuoc": [slug, ...], "why": "..."}]}`` (what ``static/scoring/chips.js`` and
+    the offline preview look up; no derivation happens in the browser)."""
+    slugs = {c.slug for c in offered}
+    table = conflict_table(game, rules)
+    return {"conflicts": [c.to_dict(gettext) for c in table.conflicts if set(c.cuoc) <= slugs]}
+
+
+def chip_rows(game: Game, rules: RuleSet, offered: Sequence[Chip], chosen: Iterable[str]) -> list[ChipRow]:
+    """The offered chips with the chosen ones checked and each blocked one's reason."""
+    picked = [c for c in chosen if c in {chip.slug for chip in offered}]
+    blocked = conflict_table(game, rules).blocked(picked)
+    rows = []
+    for chip in offered:
+        checked = chip.slug in picked
+        why = blocked.get(chip.slug)
+        rows.append(ChipRow(chip.slug, chip.name, chip.main, checked, "" if checked or why is None else why.render(gettext)))
+    return rows

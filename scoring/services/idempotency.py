@@ -6,6 +6,13 @@ repeat with the same key and the same request gets the stored answer and writes 
 same key with a different request is refused (:class:`IdempotencyMismatch`, HTTP 422). Failed
 requests store nothing, so a corrected retry may reuse the key.
 
+Keys belong to their caller (:func:`caller_scope`): an account, or a device without one (a table
+PIN's or QR link's phone, by its session), so another caller sending the same key and body is not
+answered with someone else's answer (issue 20, finding 11); it runs as its own request. The caller is
+the request being served (:func:`serving`, bound once per request by
+``scoring.middleware.CallerMiddleware``, as django-simple-history's middleware does for its
+history user); outside any request (commands, tasks) the scope is empty.
+
 Concurrency: a service locks its target row (the sitting) *before* :func:`run_once` looks the
 key up, so concurrent repeats are serialised and each sees the first one's committed answer.
 Writes without a lockable target rely on the key's unique index: the loser of the race gets an
@@ -14,9 +21,11 @@ IntegrityError, its transaction is rolled back and it is answered from the winne
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +39,11 @@ from scoring.services import rows
 __all__ = [
     "Answer",
     "IdempotencyMismatch",
+    "caller_scope",
     "check_key",
     "request_hash",
     "run_once",
+    "serving",
 ]
 
 MAX_KEY_LENGTH = 255
@@ -49,6 +60,37 @@ class Answer:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+
+
+#: The request being served in this context (None outside any request).
+_serving: ContextVar[Any] = ContextVar("sotom_serving_request", default=None)
+
+
+@contextlib.contextmanager
+def serving(request: Any) -> Iterator[None]:
+    """Run the block as the handling of ``request`` (its caller owns the keys used meanwhile)."""
+    token = _serving.set(request)
+    try:
+        yield
+    finally:
+        _serving.reset(token)
+
+
+def caller_scope(request: Any = None) -> str:
+    """Whose keys these are: ``user:<id>`` for an account (by session or token: DRF sets the user it
+    authenticated on the request), ``device:<hash>`` for a session without an account (a table PIN's
+    phone), ``anonymous`` for neither, ``""`` outside any request."""
+    request = request if request is not None else _serving.get()
+    if request is None:
+        return ""
+    user = getattr(request, "user", None)
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user:{user.pk}"
+    session = getattr(request, "session", None)
+    session_key = getattr(session, "session_key", None)
+    if session_key:
+        return "device:" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+    return "anonymous"
 
 
 def check_key(key: str | None) -> str | None:
@@ -73,8 +115,8 @@ def request_hash(operation: str, target: Any, payload: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def _stored(key: str, operation: str, digest: str) -> Answer | None:
-    row = rows.select_one(IdempotencyKey, where={"key": key})
+def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
+    row = rows.select_one(IdempotencyKey, where={"scope": scope, "key": key})
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -101,10 +143,12 @@ def run_once(
 ) -> Answer:
     """Run ``action`` once per key, in one transaction (after ``lock``, if given).
 
-    ``target`` and ``payload`` identify the request (their hash is compared on a repeat).
+    ``target`` and ``payload`` identify the request (their hash is compared on a repeat); the key
+    is the caller's (:func:`caller_scope`).
     Exceptions raised by ``action`` roll everything back and store nothing.
     """
     key = check_key(key)
+    scope = caller_scope()
     digest = request_hash(operation, target, payload)
     for attempt in (1, 2):
         try:
@@ -112,18 +156,18 @@ def run_once(
                 if lock is not None:
                     lock()
                 if key is not None:
-                    stored = _stored(key, operation, digest)
+                    stored = _stored(scope, key, operation, digest)
                     if stored is not None:
                         return stored
                 answer = action()
                 answer = Answer(answer.status, _plain_json(answer.body))
                 if key is not None:
                     rows.insert([IdempotencyKey(
-                        key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
+                        scope=scope, key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
                     )])
                 return answer
         except IntegrityError:
             # Lost a race on the key's unique index: answer from the winner's row.
-            if attempt == 2 or key is None or not IdempotencyKey.objects.filter(key=key).exists():
+            if attempt == 2 or key is None or not IdempotencyKey.objects.filter(scope=scope, key=key).exists():
                 raise
     raise AssertionError("unreachable")  # pragma: no cover

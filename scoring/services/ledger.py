@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext
 
-from scoring.engine.errors import InvariantError
+from scoring.engine.errors import EngineError, InvariantError
 from scoring.engine.settlement import (
     GA_TRONG,
     POOL,
@@ -42,7 +43,12 @@ from scoring.models import (
 from scoring.services import rows
 
 __all__ = [
+    "MAX_BALANCE",
+    "MAX_STREAK",
+    "MAX_VAN_POINTS",
+    "AmountOutOfRange",
     "Fold",
+    "check_bounds",
     "current_van",
     "fold",
     "opening_count",
@@ -139,8 +145,61 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
 
 
 def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
-    """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot)."""
-    return settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)
+    """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot), and
+    refuse it (:class:`AmountOutOfRange`) if its numbers would leave the ledger's bounds."""
+    settled = settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)
+    check_bounds(settled)
+    return settled
+
+
+# -- bounds --------------------------------------------------------------------------------------
+
+#: The most points one ván may be worth, and the most one of its transfers may move: a ván's
+#: points are stored in a 32-bit column (``Van.points``, and a leaderboard's best win), and a
+#: billion points is far beyond any village's stakes.
+MAX_VAN_POINTS = 10**9
+#: The most any account may hold or owe after any ván: a player's balance, the village pool, the
+#: gà pot. Every posting therefore moves at most this much (a ván's transfers at most
+#: MAX_VAN_POINTS; settling up moves what the balances hold, back to zero). The ledger's amounts
+#: are 64-bit (``Posting.amount``, migration 0010), so a sum of one account's postings in any
+#: order stays below 2^63 until some 9 × 10^9 ván postings of the largest size have been written
+#: to it; the engine's (Python's) numbers, the pages' JavaScript (exact below 2^53) and
+#: spreadsheets (15 significant digits) all hold 10^12 exactly.
+MAX_BALANCE = 10**12
+#: The longest streak (``Van.streak`` is a small integer column).
+MAX_STREAK = 32767
+
+
+class AmountOutOfRange(EngineError):
+    """A ván whose numbers would leave the ledger's bounds (HTTP 400); nothing is written."""
+
+
+def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
+    return AmountOutOfRange(
+        gettext("Ván %(n)d: %(what)s là %(value)s, vượt giới hạn %(bound)s điểm của sổ; ván không được ghi. "
+                "Hãy xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà).")
+        % {"n": number, "what": what, "value": f"{value:,}".replace(",", "."), "bound": f"{bound:,}".replace(",", ".")}
+    )
+
+
+def check_bounds(settled: VanSettlement) -> None:
+    """Refuse a ván whose points, transfers or resulting balances leave the documented bounds
+    (:data:`MAX_VAN_POINTS`, :data:`MAX_BALANCE`, :data:`MAX_STREAK`)."""
+    n = settled.number
+    if abs(settled.points) > MAX_VAN_POINTS:
+        raise _beyond(gettext("số điểm của ván"), settled.points, MAX_VAN_POINTS, n)
+    if settled.streak > MAX_STREAK:
+        raise _beyond(gettext("số ván ù liền"), settled.streak, MAX_STREAK, n)
+    for transfer in settled.transfers:
+        if abs(transfer.amount) > MAX_VAN_POINTS:
+            raise _beyond(gettext("khoản %(from)s trả %(to)s") % {"from": transfer.from_, "to": transfer.to},
+                          transfer.amount, MAX_VAN_POINTS, n)
+    state = settled.state
+    accounts = [*zip(state.players, state.balances, strict=True), (gettext("điểm làng"), state.pool),
+                (gettext("gà trong"), state.ga_trong)]
+    for name, balance in accounts:
+        if abs(balance) > MAX_BALANCE:
+            raise _beyond(gettext("số dư của %(name)s sau ván") % {"name": name}, balance, MAX_BALANCE, n)
 
 
 def opening_count(table: Table, before: SittingState, settled: VanSettlement) -> int:

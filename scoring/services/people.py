@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from scoring.engine.errors import EngineError
 from scoring.models import Club, ClubKind, Player
+from scoring.names import clean_name, name_key
 from scoring.selectors.ledger import club_json, player_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.text import vi_slugify
 
-__all__ = ["Written", "acting_user", "club_create", "player_for_name", "player_create"]
+__all__ = ["EntryVia", "Written", "acting_user", "club_create", "player_for_name", "player_create"]
 
 T = TypeVar("T")
 
@@ -39,6 +42,24 @@ class Written(Generic[T]):
         return self._obj
 
 
+@dataclass(frozen=True, slots=True)
+class EntryVia:
+    """How a write reached the sổ besides (or instead of) an account, recorded with a ván so that
+    neither the same grant, nor the account that issued it, nor the same device confirms it
+    (:mod:`scoring.services.review`).
+
+    ``grant`` names a grant a device holds (``"token:12"``: a table's PIN or QR link; other apps
+    name theirs), ``grant_by`` is the id of the account that issued it, ``device`` a digest of the
+    device's own id (:func:`scoring.permissions.device_of`). Empty: none."""
+
+    grant: str = ""
+    grant_by: int | None = None
+    device: str = ""
+
+
+NO_VIA = EntryVia()
+
+
 def acting_user(user: Any) -> Any:
     """The signed-in account a change is recorded against (None: nobody signed in, e.g. a table
     PIN's session, a player's own check-in link, or a call outside any request)."""
@@ -46,19 +67,14 @@ def acting_user(user: Any) -> Any:
 
 
 def _name(value: str, what: str, limit: int) -> str:
-    name = (value or "").strip() if isinstance(value, str) else ""
-    if not name:
-        raise EngineError(f"Hãy nhập tên {what}.")
-    if len(name) > limit:
-        raise EngineError(f"Tên {what} dài quá {limit} ký tự.")
-    return name
+    return clean_name(value, what=what, limit=limit)
 
 
 def club_create(
     *, name: str, kind: str = ClubKind.VILLAGE, slug: str = "", idempotency_key: str | None = None
 ) -> Written[Club]:
     """Create a village or club; its slug comes from its name unless given."""
-    name = _name(name, "làng hoặc câu lạc bộ", 120)
+    name = _name(name, gettext("làng hoặc câu lạc bộ"), 120)
     if kind not in ClubKind.values:
         raise EngineError(f"Loại '{kind}' không hợp lệ: dùng 'lang' (làng) hoặc 'clb' (câu lạc bộ).")
     slug = vi_slugify(slug or name)[:60] or "lang"
@@ -66,6 +82,10 @@ def club_create(
     def action() -> Answer:
         if Club.objects.filter(slug=slug).exists():
             raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.")
+        same = Club.objects.filter(name_key=name_key(name)).first()
+        if same is not None:
+            raise EngineError(gettext("Đã có làng hoặc câu lạc bộ tên “%(name)s” (mã %(slug)s): hãy đặt tên khác.")
+                              % {"name": same.name, "slug": same.slug})
         try:
             with transaction.atomic():
                 club = Club.objects.create(name=name, slug=slug, kind=kind)
@@ -84,7 +104,7 @@ def player_create(
     *, name: str, club: Club | None = None, idempotency_key: str | None = None
 ) -> Written[Player]:
     """Add a player (to a village or club, or none: a guest)."""
-    name = _name(name, "người chơi", 80)
+    name = _name(name, gettext("người chơi"), 80)
 
     def action() -> Answer:
         return Answer(201, player_json(Player.objects.create(name=name, club=club)))
@@ -97,9 +117,11 @@ def player_create(
 
 
 def player_for_name(name: str, *, club: Club | None = None) -> Player:
-    """Pick the one player of this name in the club (or among guests), or add one."""
-    name = _name(name, "người chơi", 80)
-    found = list(Player.objects.filter(name=name, club=club)[:2])
+    """Pick the one player of this name in the club (or among guests), or add one. "This name":
+    the same name as people read it (:func:`scoring.names.name_key`: case and the place of the
+    tone mark do not count, accents do)."""
+    name = _name(name, gettext("người chơi"), 80)
+    found = list(Player.objects.filter(name_key=name_key(name), club=club)[:2])
     if len(found) == 1:
         return found[0]
     return Player.objects.create(name=name, club=club)

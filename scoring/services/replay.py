@@ -17,8 +17,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from scoring.engine import bounds
 from scoring.engine.contract import require_keys
-from scoring.engine.errors import EngineError, InvariantError
+from scoring.engine.errors import N_, EngineError, InvariantError, Joined, Msg
 from scoring.engine.games import get_game
 from scoring.engine.settlement import (
     REPLAY_KEYS,
@@ -45,7 +46,7 @@ Recorder = Callable[[Sitting, int, Mapping[str, Any]], Van]
 class BadVan(EngineError):
     """A ván of the replay that the engine refuses; ``seq`` is its number (from 1)."""
 
-    def __init__(self, message: str, *, seq: int) -> None:
+    def __init__(self, message: str | Msg, *, seq: int) -> None:
         super().__init__(message)
         self.seq = seq
 
@@ -56,12 +57,12 @@ class ReplayConflict(EngineError):
 
 def _checked(request: Any) -> Mapping[str, Any]:
     if not isinstance(request, Mapping):
-        raise EngineError("Yêu cầu replay phải là một đối tượng JSON.")
+        raise EngineError(N_("Yêu cầu replay phải là một đối tượng JSON."))
     require_keys(request, REPLAY_KEYS, REQUIRED)
-    if not isinstance(request["van"], list):
-        raise EngineError("'van' phải là danh sách các ván.")
+    if not isinstance(request["van"], list) or len(request["van"]) > bounds.VAN:  # checked before any write
+        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
     if not isinstance(request["players"], list) or not all(isinstance(p, str) for p in request["players"]):
-        raise EngineError("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi.")
+        raise EngineError(N_("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi."))
     return request
 
 
@@ -78,7 +79,7 @@ def replay_check(request: Any) -> None:
             state = settle_van(state, parse_van(record, players, seq), game=table.game, rules=table.rules,
                                mode=table.mode).state
         except EngineError as exc:
-            raise BadVan(exc.message, seq=seq) from exc
+            raise BadVan(exc.msg, seq=seq) from exc
 
 
 def _fits(sitting: Sitting, request: Mapping[str, Any], fingerprint: str) -> None:
@@ -88,17 +89,17 @@ def _fits(sitting: Sitting, request: Mapping[str, Any], fingerprint: str) -> Non
     mode = str(request.get("mode", "quang")).strip().lower()
     seats = list(sitting.seats.order_by("position").values_list("name", flat=True))
     wrong = [what for what, ok in (
-        (f"trò chơi ({sitting.game}, không phải {game})", sitting.game == game),
-        ("lệ làng (bộ luật và các thay đổi phải đúng như của canh)", sitting.rules.fingerprint == fingerprint),
-        (f"cách tính ({sitting.mode}, không phải {mode})", sitting.mode == mode),
-        (f"người chơi theo thứ tự chỗ ngồi ({', '.join(seats)})", seats == list(request["players"])),
+        (Msg(N_("trò chơi ({has}, không phải {sent})"), has=sitting.game, sent=game), sitting.game == game),
+        (Msg(N_("lệ làng (bộ luật và các thay đổi phải đúng như của canh)")), sitting.rules.fingerprint == fingerprint),
+        (Msg(N_("cách tính ({has}, không phải {sent})"), has=sitting.mode, sent=mode), sitting.mode == mode),
+        (Msg(N_("người chơi theo thứ tự chỗ ngồi ({seats})"), seats=seats), seats == list(request["players"])),
     ) if not ok]
     if wrong:
-        raise EngineError("Canh bài được nhập không khớp với canh của chiếu: " + "; ".join(wrong) + ".")
+        raise EngineError(N_("Canh bài được nhập không khớp với canh của chiếu: {wrong}."), wrong=Joined(wrong))
     if sitting.ended_at is not None:
-        raise ReplayConflict("Canh bài của chiếu đã kết thúc: không nhập thêm ván được.")
+        raise ReplayConflict(N_("Canh bài của chiếu đã kết thúc: không nhập thêm ván được."))
     if sitting.van.filter(is_current=True).exists():
-        raise ReplayConflict("Canh bài của chiếu đã có ván: chỉ nhập được cả canh vào một canh chưa ghi ván nào.")
+        raise ReplayConflict(N_("Canh bài của chiếu đã có ván: chỉ nhập được cả canh vào một canh chưa ghi ván nào."))
 
 
 def sitting_replay(

@@ -1,4 +1,5 @@
-"""Rule-set services: snapshots (what a ván was scored under) and villages' own rule sets."""
+"""Rule-set services: snapshots (what a ván was scored under) and villages' own rule sets, each
+with an owner and numbered, immutable versions (issue 20, finding 1)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
+from django.utils.translation import gettext
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError
 from scoring.engine.rules import PRESETS, RuleSet, load_rules, merge_overrides
-from scoring.models import RuleSetSnapshot, VillageRuleSet
+from scoring.models import Club, RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
+from scoring.names import clean_name, name_key
+from scoring.services.people import acting_user
 from scoring.text import vi_slugify
 
 
@@ -33,8 +37,8 @@ def resolve_rules(spec: Any) -> RuleSet:
         village = _saved(spec)
         if village is None:
             raise RuleError(
-                f"Không có bộ luật '{spec}'. Bộ luật có sẵn: {', '.join(PRESETS)}, "
-                "hoặc mã một lệ làng đã lưu."
+                N_("Không có bộ luật '{slug}'. Bộ luật có sẵn: {presets}, hoặc mã một lệ làng đã lưu."),
+                slug=spec[:60], presets=list(PRESETS),
             )
         return village.rules()
     if isinstance(spec, Mapping) and isinstance(spec.get("preset"), str) and spec["preset"] not in PRESETS:
@@ -55,33 +59,95 @@ def _saved(slug: str) -> VillageRuleSet | None:
         return None
 
 
+class RuleSetTaken(RuleError):
+    """The name is another owner's rule set, which the caller may not change."""
+
+
+def _owner_phrase(village: VillageRuleSet) -> tuple[str, str]:
+    """(whose set it is, who may save a new version of it), as the refusal says them."""
+    if village.owner_club_id is not None:
+        club = village.owner_club.name
+        return (gettext("của %(owner)s") % {"owner": club},
+                gettext("chủ sổ của %(owner)s") % {"owner": club})
+    if village.owner_user_id is not None:
+        return (gettext("của %(owner)s") % {"owner": village.owner_user.get_username()},
+                gettext("người lập ra nó"))
+    return gettext("chung"), gettext("quản trị viên")
+
+
+def _may_change(by: Any, village: VillageRuleSet) -> bool:
+    return by is None or bool(by.has_perm("scoring.change_rule_set", village))
+
+
 @transaction.atomic
 def village_rules_save(
-    *, name: str, preset: str, overrides: Mapping[str, Any], description: str = "", slug: str = ""
+    *,
+    name: str,
+    preset: str,
+    overrides: Mapping[str, Any],
+    description: str = "",
+    slug: str = "",
+    by: Any = None,
+    owner_club: Club | None = None,
 ) -> VillageRuleSet:
-    """Create or update a village's rule set; the engine validates it before anything is stored."""
-    name = name.strip()
-    if not name:
-        raise RuleError("Hãy đặt tên cho lệ làng.")
+    """Create a village rule set (its version 1), or save a new version of one ``by`` may change.
+
+    ``by``: the account saving it (``None``: the app itself, e.g. the demo loader; trusted). A new
+    set belongs to ``owner_club`` (whose organisers manage it: ``by`` must be one) or else to ``by``.
+    The set of the same name (its slug, or its name as people read it: :func:`scoring.names.name_key`)
+    gets a new version if ``by`` may change it (``scoring.change_rule_set``: the owner's managers,
+    staff), else the save is refused with :class:`RuleSetTaken`. A version is never edited: the
+    sittings opened with an earlier one keep its snapshot (``Sitting.rules``), so their points never
+    change. Saving what the newest version already says writes nothing. The engine validates the
+    rules before anything is stored.
+    """
+    name = clean_name(name, what=gettext("lệ làng"), limit=120, empty=gettext("Hãy đặt tên cho lệ làng."))
+    if by is not None and not getattr(by, "is_authenticated", False):
+        raise RuleError(gettext("Cần đăng nhập để lưu lệ làng."))
     if preset not in PRESETS:
         raise RuleError(f"Không có bộ luật gốc '{preset}'.")
-    slug = vi_slugify(slug or name) or "le-lang"
+    slug = vi_slugify(slug or name)[:60].strip("-") or "le-lang"
     if slug in PRESETS:
         raise RuleError(f"Mã '{slug}' trùng với một bộ luật có sẵn; hãy chọn tên khác.")
-    rules = load_rules({"preset": preset, **overrides})
-    snapshot = snapshot_for(rules)
+    description = (description or "").strip() if isinstance(description, str) else ""
+    overrides = dict(overrides)
+    snapshot = snapshot_for(load_rules({"preset": preset, **overrides}))
+    found = VillageRuleSet.objects.select_for_update(of=("self",)).select_related("owner_club", "owner_user")
+    village = found.filter(slug=slug).first() or found.filter(name_key=name_key(name)).first()
+    if village is None:
+        return _create(name=name, slug=slug, preset=preset, overrides=overrides, description=description,
+                       snapshot=snapshot, by=by, owner_club=owner_club)
+    if not _may_change(by, village):
+        whose, who = _owner_phrase(village)
+        raise RuleSetTaken(
+            gettext("Đã có lệ làng “%(name)s” (mã %(slug)s) %(whose)s: chỉ %(who)s mới lưu được phiên bản mới. "
+                    "Hãy đặt một tên khác cho lệ làng của bạn.")
+            % {"name": village.name, "slug": village.slug, "whose": whose, "who": who})
+    if (village.preset, village.overrides, village.description, village.snapshot_id) == (
+            preset, overrides, description, snapshot.pk):
+        return village
+    number = village.version + 1
+    VillageRuleSetVersion.objects.create(rule_set=village, number=number, preset=preset, overrides=overrides,
+                                         description=description, snapshot=snapshot, created_by=acting_user(by))
+    village.version, village.preset, village.overrides = number, preset, overrides
+    village.description, village.snapshot = description, snapshot
+    village.save(update_fields=["version", "preset", "overrides", "description", "snapshot", "updated_at"])
+    return village
+
+
+def _create(*, name: str, slug: str, preset: str, overrides: dict[str, Any], description: str,
+            snapshot: RuleSetSnapshot, by: Any, owner_club: Club | None) -> VillageRuleSet:
+    if owner_club is not None and by is not None and not by.has_perm("scoring.manage_club", owner_club):
+        raise RuleError(gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
+                        % {"club": owner_club.name})
     try:
         with transaction.atomic():
-            village, _ = VillageRuleSet.objects.update_or_create(
-                slug=slug,
-                defaults={
-                    "name": name,
-                    "preset": preset,
-                    "overrides": dict(overrides),
-                    "description": description,
-                    "snapshot": snapshot,
-                },
+            village = VillageRuleSet.objects.create(
+                name=name, slug=slug, owner_club=owner_club, owner_user=None if owner_club else acting_user(by),
+                version=1, preset=preset, overrides=overrides, description=description, snapshot=snapshot,
             )
     except IntegrityError as exc:  # a concurrent save of the same slug
         raise RuleError(f"Lệ làng '{slug}' vừa được lưu bởi người khác; hãy thử lại.") from exc
+    VillageRuleSetVersion.objects.create(rule_set=village, number=1, preset=preset, overrides=overrides,
+                                         description=description, snapshot=snapshot, created_by=acting_user(by))
     return village

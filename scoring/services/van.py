@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine.contract import check_request
-from scoring.engine.errors import EngineError
+from scoring.engine.errors import N_, EngineError
 from scoring.engine.settlement import Transfer, VanRecord, VanSettlement, parse_van
+from scoring.engine.settlement.types import van_error
 from scoring.models import Seat, Sitting, Van, VanOutcome, VanStatus
 from scoring.selectors.ledger import sitting_state_json, streak_label, van_json
 from scoring.services.ledger import current_van, fold, seats_by_name, settle_next
@@ -17,6 +18,7 @@ __all__ = [
     "Preview",
     "check_cards",
     "SequenceConflict",
+    "ResultsFinal",
     "SittingClosed",
     "van_fields",
     "van_preview",
@@ -48,6 +50,14 @@ class SequenceConflict(EngineError):
 
 class SittingClosed(SequenceConflict):
     """The sitting is settled and ended: no more ván (HTTP 409)."""
+
+
+class ResultsFinal(SittingClosed):
+    """The results were made final (an event finished): nothing that changes them is accepted,
+    by any page, API or console (HTTP 409)."""
+
+    def __init__(self, message: str, *, state: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, state=state or {})
 
 
 def _outcome(record: VanRecord) -> VanOutcome:
@@ -89,7 +99,7 @@ def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | No
     if not cards:
         return None
     if record.winner is None:
-        raise EngineError(f"Ván {record.number}: chỉ ghi quân bài (kiểm bài) cho ván có người ù.")
+        raise van_error(record.number, N_("chỉ ghi quân bài (kiểm bài) cho ván có người ù."))
     declared = record.declared if record.declared is not None else record.cuoc
     request: dict[str, Any] = {"game": game, "hand": cards}
     if declared:
@@ -97,7 +107,7 @@ def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | No
     try:
         return check_request(request)
     except EngineError as exc:
-        raise EngineError(f"Ván {record.number}: kiểm bài: {exc.message}") from exc
+        raise exc.within(N_("Ván {number}: kiểm bài: {inner}"), number=record.number) from exc
 
 
 def van_reposted(van: Van, settled: VanSettlement) -> None:

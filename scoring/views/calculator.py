@@ -12,7 +12,14 @@ from scoring.engine.cuoc import khoi_name
 from scoring.engine.errors import EngineError
 from scoring.engine.games import GAMES, get_game
 from scoring.engine.points import score
-from scoring.selectors.rules import DEFAULT_PRESET, chips, rules_choices, scored_games
+from scoring.selectors.rules import (
+    DEFAULT_PRESET,
+    chip_conflicts,
+    chip_rows,
+    chips,
+    rules_choices,
+    scored_games,
+)
 from scoring.services.rules import resolve_rules
 
 MAX_STREAK = 30
@@ -61,6 +68,8 @@ def calculator(request: HttpRequest) -> HttpResponse:
         state["rules"] = rules
         offered = {c.slug for c in state["chips"]}
         state["selected"] = [c for c in state["selected"] if c in offered]
+        state["chip_rows"] = chip_rows(state["game"], rules, state["chips"], state["selected"])
+        state["conflicts"] = chip_conflicts(state["game"], rules, state["chips"])
         breakdown = score(state["game"], rules, state["selected"], state["streak"])
     except EngineError as exc:
         error = exc.message

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.cuoc import CATALOGUE, khoi_name
 from scoring.engine.errors import EngineError
@@ -17,13 +19,19 @@ from scoring.engine.games import ScoringFamily
 from scoring.engine.rules import (
     PRESETS,
     BaoRegime,
+    BareTriple,
+    ChanGaNuoi,
+    GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
     KinhTuCoPolicy,
+    MainCuoc,
+    MainTie,
+    Repeat,
     RuleSet,
     load_rules,
 )
-from scoring.models import VillageRuleSet
+from scoring.models import Club, ClubRoleKind, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
 FAMILY_NAMES = {
@@ -58,6 +66,70 @@ CHOICE_LABELS: dict[str, tuple[str, dict[str, str]]] = {
         {BaoRegime.DEN_LANG: "đền làng", BaoRegime.NGOI_DAY: "ngồi đấy", BaoRegime.CHEO_DO: "chèo đò"},
     ),
 }
+
+
+@dataclass(frozen=True)
+class Disputed:
+    """A choice where the sources disagree (RULES.md), switchable per rule set; the option marked
+    "(mặc định)" is what the engine does when a rule set says nothing."""
+
+    label: Any
+    options: dict[str, Any]
+    families: frozenset[ScoringFamily]
+    #: The rule set's value as a string (int choices are posted as text).
+    numeric: bool = False
+
+
+_TT, _TB, _CH = ScoringFamily.TO_TOM, ScoringFamily.TAI_BAN, ScoringFamily.CHAN
+#: The choices where the sources disagree, shown on the lệ làng page and in its form (issue 21).
+DISPUTED: dict[str, Disputed] = {
+    "main_cuoc": Disputed(
+        _("Cước tính điểm chính (Cửu Khôi + Thập Điều)"),
+        {MainCuoc.MOST_POINTS: _("cước cho ván nhiều điểm nhất (mặc định)"),
+         MainCuoc.HIGHEST: _("tiếng ù cao nhất: điểm chính lớn nhất")},
+        frozenset({_TT, _CH}),
+    ),
+    "main_tie": Disputed(
+        _("Hai cước bằng điểm chính (Hội 50), khi tính tiếng ù cao nhất"),
+        {MainTie.MOST_POINTS: _("cước cho ván nhiều điểm hơn (mặc định)"),
+         MainTie.MOST_DICH: _("cước nhiều dịch hơn")},
+        frozenset({_TT, _CH}),
+    ),
+    "khoi_dich_offset": Disputed(
+        _("Khôi đi kèm cước cao hơn"),
+        {"2": _("N−2 dịch (Luật 2005: Bát Khôi + Thập Điều = 30)"), "1": _("N−1 dịch (Hội 50)"),
+         "0": _("N dịch (số in trong seed: Bát Khôi + Thập Điều = 34)")},
+        frozenset({_TT}),
+        numeric=True,
+    ),
+    "tom_leo_repeat": Disputed(
+        _("Tôm, Lèo lặp lại"),
+        {Repeat.EACH: _("mỗi Tôm, mỗi Lèo đều tính (mặc định)"), Repeat.ONCE: _("chỉ tính một lần")},
+        frozenset({_TT, _CH}),
+    ),
+    "ga_dau_hoi_quang": Disputed(
+        _("Gà đầu hội khi đánh quăng"),
+        {GaDauHoiQuang.ONCE: _("góp một lần trước ván đầu (mặc định)"),
+         GaDauHoiQuang.NONE: _("không góp: chỉ đánh gom mới có hội")},
+        frozenset({_TT, _TB}),
+    ),
+    "tai_ban_triple": Disputed(
+        _("Tài Bàn: ba quân giống nhau không nói là khàn"),
+        {BareTriple.PHONG: _("tính như phỗng (mặc định)"), BareTriple.KHAN: _("tính như khàn")},
+        frozenset({_TB}),
+    ),
+    "chan_ga_nuoi": Disputed(
+        _("Chắn: gà nuôi"),
+        {ChanGaNuoi.NUOI: _("có gà nuôi (mặc định)"), ChanGaNuoi.NONE: _("không nuôi gà")},
+        frozenset({_CH}),
+    ),
+}
+
+
+def _disputed_label(key: str, value: Any) -> Any:
+    return DISPUTED[key].options.get(str(value), str(value))
+
+
 NUMBER_LABELS: dict[str, str] = {
     "suong": "Suông (S)",
     "dich": "Dịch (D)",
@@ -74,12 +146,15 @@ class Column:
     name: str
     rules: RuleSet
     saved: bool
+    #: A saved set's owner ("" for a preset, or a set that belongs to nobody) and newest version.
+    owner: str = ""
+    version: int | None = None
 
 
 def _columns() -> list[Column]:
     columns = [Column(slug, load_rules(slug).name, load_rules(slug), False) for slug in PRESETS]
-    for village in VillageRuleSet.objects.select_related("snapshot"):
-        columns.append(Column(village.slug, village.name, village.rules(), True))
+    for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user"):
+        columns.append(Column(village.slug, village.name, village.rules(), True, village.owner_name, village.version))
     return columns
 
 
@@ -115,6 +190,9 @@ def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any
     if family == ScoringFamily.TO_TOM:
         rows.append(("Tứ Trụ cộng dịch", ["có" if c.rules.tu_tru_cong_dich else "không" for c in cols]))
         rows.append(("Gom mỗi người (5 người)", [str(c.rules.gom_amount(5)) for c in cols]))
+    for key, choice in DISPUTED.items():
+        if family in choice.families:
+            rows.append((choice.label, [_disputed_label(key, getattr(c.rules, key)) for c in cols]))
     if family == ScoringFamily.PHOM:
         rows = [
             ("Nhất/nhì/ba/bét trả", [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
@@ -154,7 +232,13 @@ def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
         value = data.get(key, getattr(rules, key)) if data else getattr(rules, key)
         choices.append({"key": key, "label": label, "value": str(value), "options": options.items()})
     cong = (data.get("tu_tru_cong_dich") == "on") if data else rules.tu_tru_cong_dich
-    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong}
+    disputed = [
+        {"key": key, "label": choice.label, "options": choice.options.items(),
+         "value": str(data.get(key, getattr(rules, key)) if data else getattr(rules, key))}
+        for key, choice in DISPUTED.items() if rules.family in choice.families
+    ]
+    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong,
+            "disputed": disputed}
 
 
 def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
@@ -183,6 +267,7 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     cong = data.get("tu_tru_cong_dich") == "on"
     if cong != base.tu_tru_cong_dich:
         overrides["tu_tru_cong_dich"] = cong
+    overrides |= _disputed_from_post(base, data)
     # Resolve Tứ Trụ against the *new* S, D and cộng dịch, so only the cells the user edited count.
     probe = load_rules({"preset": base.preset, **overrides})
     table: dict[str, Any] = {}
@@ -203,9 +288,41 @@ def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     return overrides
 
 
+def _disputed_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
+    """The disputed choices that differ from the base preset (the engine refuses a bad value)."""
+    out: dict[str, Any] = {}
+    for key, choice in DISPUTED.items():
+        raw = data.get(key)
+        if base.family not in choice.families or raw is None or raw == str(getattr(base, key)):
+            continue
+        out[key] = int(raw) if choice.numeric and raw.isdigit() else raw
+    return out
+
+
+def _owner_choices(user: Any) -> list[Club]:
+    """The clubs a new rule set may belong to: those the user organises (staff: every club)."""
+    clubs = Club.objects.order_by("name")
+    if user.is_staff:
+        return list(clubs)
+    return list(clubs.filter(roles__user=user, roles__role=ClubRoleKind.ORGANISER).distinct())
+
+
+def _owner(user: Any, posted: str) -> Club | None:
+    """The club chosen as a new set's owner (``""``: the user's own set)."""
+    if not posted:
+        return None
+    club = next((c for c in _owner_choices(user) if c.slug == posted), None)
+    if club is None:
+        raise EngineError(gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
+                          % {"club": posted})
+    return club
+
+
 @login_required
 def rules_new(request: HttpRequest) -> HttpResponse:
-    """Save a village's own rule set (signed in: the rule sets' history says who saved it)."""
+    """Save a village's own rule set: a new one (the user's own, or a club's they organise), or a
+    new version of one of that name they may change (its owner's managers; the rule sets' history
+    says who saved it)."""
     source = request.POST if request.method == "POST" else request.GET
     preset = source.get("preset") or "luat-2005"
     if preset not in PRESETS:
@@ -220,11 +337,14 @@ def rules_new(request: HttpRequest) -> HttpResponse:
                 preset=preset,
                 overrides=overrides,
                 description=request.POST.get("description", ""),
+                by=request.user,
+                owner_club=_owner(request.user, request.POST.get("owner", "")),
             )
         except EngineError as exc:
             error = exc.message
         else:
-            messages.success(request, f"Đã lưu lệ làng “{village.name}” (mã {village.slug}).")
+            messages.success(request, gettext("Đã lưu lệ làng “%(name)s” (mã %(slug)s), phiên bản %(version)d.")
+                             % {"name": village.name, "slug": village.slug, "version": village.version})
             return redirect("scoring:rules")
     posted = request.POST if request.method == "POST" and not request.POST.get("reload") else None
     context = {
@@ -234,6 +354,8 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         "base": base,
         "name": request.POST.get("name", ""),
         "description": request.POST.get("description", ""),
+        "owners": _owner_choices(request.user),
+        "owner": request.POST.get("owner", ""),
         "error": error,
         **_form_fields(base, posted),
     }

@@ -80,7 +80,19 @@
     put(out, "dau_ke", one(data, "dau_ke"));
     const stake = one(data, "stake");
     if (stake) out.stake = positive(stake, gettext("Mức cược N (Tài Bàn)"));
+    checkCombination(pack, out.cuoc);
+    checkCombination(pack, out.declared);
     return out;
+  }
+
+  /* The engine's refusal of cước no hand could hold together, looked up in the pack's table (the
+   * server's scoring/engine/conflicts.py derives it; nothing is derived here). Throws an Error with
+   * the engine's reason, in the page's language. */
+  function checkCombination(pack, slugs) {
+    const have = new Set(slugs || []);
+    for (const conflict of pack.rules.conflicts || []) {
+      if (conflict.cuoc.every((slug) => have.has(slug))) throw new Error(conflict.why);
+    }
   }
 
   function isEmpty(data, pack) {
@@ -143,7 +155,12 @@
     }
     const totalDich = items.reduce((sum, it) => sum + it.dich, 0);
     const withMain = (it) => it.main + rules.dich * (totalDich - it.dich);
-    const ranked = [...items].sort((a, b) => withMain(b) - withMain(a) || b.main - a.main || (a.slug < b.slug ? -1 : 1));
+    const bySlug = (a, b) => (a.slug < b.slug ? -1 : 1);
+    // the rule set's choice of main cước (scoring/engine/points.py _breakdown)
+    const ranked = rules.main_cuoc === "highest"
+      ? [...items].sort((a, b) => b.main - a.main ||
+          (rules.main_tie === "most_dich" ? b.dich - a.dich : withMain(b) - withMain(a)) || bySlug(a, b))
+      : [...items].sort((a, b) => withMain(b) - withMain(a) || b.main - a.main || bySlug(a, b));
     const main = ranked[0];
     const lines = [{ name: main.name, points: main.main, why: gettext("giá trị chính") }].concat(
       items.filter((it) => it !== main).map((it) => ({
@@ -251,5 +268,5 @@
     return html + "</div>";
   }
 
-  window.SoTomPreview = { record, isEmpty, describe, score, streakAfter, preview, render, signed, esc };
+  window.SoTomPreview = { record, isEmpty, describe, score, streakAfter, preview, render, signed, esc, checkCombination };
 })();

@@ -182,9 +182,8 @@ def test_the_audience_display_in_english(played: Any) -> None:
 def test_console_errors_are_answered_in_the_page_s_language(played: Any) -> None:
     """A service's error (ConsoleError) and the views' own refusals, in English under /en/.
 
-    The hardware API is not under a language prefix: with ``prefix_default_language=False`` the
-    LocaleMiddleware activates Vietnamese for every unprefixed path, whatever Accept-Language says,
-    so its errors stay Vietnamese as its contract says; the console pages carry the language.
+    The hardware API is not under a language prefix: it answers in the language its client asks
+    for with Accept-Language (scoring/i18n.py ApiLanguageMiddleware, issue 21), Vietnamese otherwise.
     """
     client, pk = tq(played), played.table.pk
     hx = {"HTTP_HX_REQUEST": "true"}
@@ -227,4 +226,6 @@ def test_console_errors_are_answered_in_the_page_s_language(played: Any) -> None
     )
     api = client.post(f"/api/v1/tables/{pk}/signals", {"seat": 9, "signal": "tung"}, content_type="application/json",
                       HTTP_ACCEPT_LANGUAGE="en")
+    assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[0]})
+    api = client.post(f"/api/v1/tables/{pk}/signals", {"seat": 9, "signal": "tung"}, content_type="application/json")
     assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[1]})

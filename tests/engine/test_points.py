@@ -15,7 +15,6 @@ from scoring.engine.rules import load_rules
         ("to-tom-5", "luat-2005", ["leo", "leo"], 1, 14),  # each Lèo counts
         ("to-tom-5", "luat-2005", ["chi_nay", "leo"], 1, 36),  # Chi Nẩy's own Lèo is not scored again
         ("to-tom-5", "luat-2005", ["chi_nay", "leo", "leo"], 1, 40),  # the second Lèo scores
-        ("to-tom-5", "luat-2005", ["leo", "chi_nay", "chi_nay"], 1, 48),
         ("to-tom-5", "luat-2005", ["suong", "tom"], 1, 8),  # a Suông beside other cước adds nothing
         ("to-tom-5", "luat-2005", ["suong"], 2, 6),
         ("to-tom-5", "luat-2005", ["thong"], 2, 6),  # Thông listed and from the streak: once
@@ -23,9 +22,9 @@ from scoring.engine.rules import load_rules
         ("to-tom-5", "luat-2005", ["thong", "leo"], 3, 12),  # the Khôi replaces a listed Thông
         ("to-tom-5", "luat-2005", ["khoi", "leo"], 3, 12),
         ("to-tom-5", "luat-2005", ["tom"], 2, 10),
-        ("to-tom-5", "luat-2005", ["kinh_tu_co", "chi_nay"], 1, 72 + 6 * 2),
+        ("to-tom-5", "luat-2005", ["kinh_tu_co", "tom"], 1, 72 + 1 * 2),
         ("to-tom-5", "luat-2005", [], 12, 4 + 2 * 11),
-        ("to-tom-diem", "luat-2005", ["thap_dieu", "kinh_cu"], 1, 24),
+        ("to-tom-diem", "luat-2005", ["thap_dieu", "leo"], 1, 22),
         ("to-tom-5", "hoi-50", ["xuyen"], 1, 6),
         ("to-tom-5", "hoi-50", ["xuyen", "leo"], 1, 10),
         ("to-tom-5", "hoi-50", [], 3, 8),
@@ -49,10 +48,10 @@ from scoring.engine.rules import load_rules
         ),
         (
             "chan",
-            {"preset": "chan", "chan_ga_cuoc": ["tam_do", "bach_dinh"]},
-            ["tam_do", "bach_dinh"],
+            {"preset": "chan", "chan_ga_cuoc": ["tam_do", "bach_thu_chi"]},
+            ["tam_do", "bach_thu_chi"],
             1,
-            8 + 4 + 10,
+            8 + 3 + 10,
         ),
         ("chan", {"preset": "chan", "chan_ga_cuoc": ["chi+bach_thu"]}, ["chi", "bach_thu"], 1, 4 + 1 + 5),
         ("chan", {"preset": "chan", "chan_ga_cuoc": ["chi+bach_thu"]}, ["bach_thu"], 1, 4),

@@ -30,8 +30,8 @@ def _replay(van: list[dict[str, Any]], mode: str, rules: Any, ga_ngoai: dict[str
         pytest.param("chong", ["thap_dieu", "tom"], 112, id="chồng Thập Điều+Tôm: 4 x (20 + 8)"),
         # Tôm is not a listed tiếng: no gà, 4 x 8
         pytest.param("chong", ["tom"], 32, id="Tôm earns no gà ngoài"),
-        # Bạch Định 24 (dịch 4) + Lèo 2 dịch x 2 = 28; chồng (4 + 2) x 2 = 12 -> 4 x 40
-        pytest.param("chong", ["bach_dinh", "leo"], 160, id="chồng Bạch Định+Lèo: 4 x (28 + 12)"),
+        # Bạch Định 24 (dịch 4) + Tôm 1 dịch x 2 = 26; chồng (4 + 1) x 2 = 10 -> 4 x 36
+        pytest.param("chong", ["bach_dinh", "tom"], 144, id="chồng Bạch Định+Tôm: 4 x (26 + 10)"),
     ],
 )
 def test_ga_ngoai_in_quang_is_paid_by_every_payer(kind: str, cuoc: list[str], gain: int) -> None:

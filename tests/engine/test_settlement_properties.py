@@ -29,6 +29,7 @@ from scoring.engine.settlement import (
     settle_up,
     settle_van,
 )
+from tests.engine.possible import possible
 
 FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
 GAMES: dict[str, dict[str, Any]] = {
@@ -69,7 +70,7 @@ def win_van(draw: st.DrawFn, game: str, players: Sequence[str], regimes: Sequenc
     others = [p for p in players if p != winner]
     van: dict[str, Any] = {
         "winner": winner,
-        "cuoc": draw(st.lists(st.sampled_from(spec["cuoc"]), max_size=3)),
+        "cuoc": possible(game, spec["presets"][0], draw(st.lists(st.sampled_from(spec["cuoc"]), max_size=3))),
     }
     chiu = draw(st.lists(st.sampled_from(others), unique=True, max_size=len(others) - 1))
     if chiu:
@@ -82,7 +83,7 @@ def win_van(draw: st.DrawFn, game: str, players: Sequence[str], regimes: Sequenc
             del van["discarder"]
             fault = None
     if fault == "xuong_thua":
-        van["declared"] = [*van["cuoc"], draw(st.sampled_from(spec["cuoc"]))]
+        van["declared"] = possible(game, spec["presets"][0], [*van["cuoc"], draw(st.sampled_from(spec["cuoc"]))])
     elif game != "chan" and van["cuoc"] and draw(st.booleans()):
         van["declared"] = van["cuoc"][:-1]  # xướng thiếu
     if fault is not None:

@@ -66,7 +66,11 @@ def tap_winner(page: Any, name: str) -> None:
 
 
 def tap_chip(page: Any, slug: str) -> None:
-    page.locator(f"#van-form label.chip[data-cuoc={slug}] span").tap()
+    """Tap a cước chip, brought to the middle of the screen first: at the bottom it can sit under
+    the sticky save bar (how far down depends on the preview above it), and the tap would land there."""
+    chip = page.locator(f"#van-form label.chip[data-cuoc={slug}] span")
+    chip.evaluate("el => el.scrollIntoView({block: 'center'})")
+    chip.tap()
 
 
 def keep(page: Any, n_waiting: int) -> None:

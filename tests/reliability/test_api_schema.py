@@ -73,6 +73,10 @@ def _known() -> dict[tuple[str, str], str]:
     add("ST202", ["POST /api/v1/clubs"], "a club's slug (from its name when not given) must be new: the second "
         "club called '0' is refused")
     add("ST202", ["POST /api/v1/players", "POST /api/v1/sittings"], "'club' must be the slug of an existing club")
+    add("ST202", ["POST /api/v1/sittings/{id}/van/{seq}/reject"], "every integer anywhere in a body must fit in "
+        "64 bits, in properties the schema does not name too (the API's JSON parser refuses a larger one with a 400 "
+        "naming it: scoring/api/parsers.py, tests/reliability/test_probe_bad_input.py); JSON Schema cannot bound "
+        "the numbers of unnamed properties")
     add("ST202", ["POST /api/v1/tables/{table_id}/signals"], "the signal must be one of the catalogue's (or the "
         "village's own), given from a seat allowed to give it (khai-hoi: only the Trung Quân), while a ván is "
         "under way")

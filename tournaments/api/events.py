@@ -25,6 +25,7 @@ from scoring.api.access import PUBLIC, SIGNED_IN
 from scoring.api.ledger import _body
 from scoring.engine.errors import EngineError
 from scoring.permissions import credential_scope
+from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc
 from tournaments.api.common import EventsApiView, error, event_for, keyed_write
 from tournaments.seating import Method, Remainder
@@ -129,7 +130,7 @@ class RegistrationsView(EventsApiView):
     @extend_schema(
         operation_id="events_registrations_create", summary="Đăng ký một người chơi (ban tổ chức), có thể điểm danh luôn",
         parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE], request=sc.RegistrationCreate, tags=TAGS,
-        responses=sc.answers({201: sc.Registration}, *WRITE),
+        responses=sc.answers({201: sc.Registration}, *WRITE, 409),
         examples=[OpenApiExample("Đăng ký", value={"name": "Cụ Lý", "team": "Giáp Đông", "check_in": True},
                                  request_only=True)],
     )
@@ -145,7 +146,11 @@ class RegistrationsView(EventsApiView):
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
         return keyed_write(request, lambda key: registration_add_once(
             event=event, name=name.strip()[:80], team=team, checked_in=checked_in, by=request.user,
-            idempotency_key=key))
+            idempotency_key=key), {ResultsFinal: _final})
+
+
+def _final(exc: ResultsFinal) -> tuple[int, dict[str, Any]]:
+    return status.HTTP_409_CONFLICT, {}
 
 
 def _open(exc: PreviousRoundOpen) -> tuple[int, dict[str, Any]]:
@@ -182,4 +187,4 @@ class RoundsView(EventsApiView):
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
         return keyed_write(request, lambda key: round_seat_once(
             event=event, method=method, remainder=remainder, seed=seed, force=force, by=request.user,
-            idempotency_key=key), {PreviousRoundOpen: _open})
+            idempotency_key=key), {PreviousRoundOpen: _open, ResultsFinal: _final})

@@ -30,7 +30,7 @@ from tournaments.api import schemas as sc
 from tournaments.api.common import EventsApiView, error, keyed_write, scope_allows_event
 from tournaments.models import Table
 from tournaments.online.services.imports import sitting_import
-from tournaments.services.van import CanhMoved
+from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = ["SittingImportView"]
 
@@ -45,6 +45,7 @@ REFUSALS: Any = {
     SittingClosed: lambda exc: (status.HTTP_409_CONFLICT, {}),
     SequenceConflict: lambda exc: (status.HTTP_409_CONFLICT, {}),
     CanhMoved: lambda exc: (status.HTTP_409_CONFLICT, {}),
+    EventFinished: lambda exc: (status.HTTP_409_CONFLICT, {}),
 }
 
 

@@ -23,7 +23,7 @@ WHY = {
     401: "Chưa đăng nhập, hoặc token sai / not signed in, or a wrong token",
     403: "Không có quyền (hoặc mã nền tảng của nơi khác, hay chỉ đọc) / not allowed",
     404: "Không có giải hay chiếu này, hoặc giải không công khai / no such event or table",
-    409: "Không hợp lúc này (vòng trước còn chiếu đang chơi; chiếu đã có ván hay đã đóng) / conflict",
+    409: "Không hợp lúc này (giải đã kết thúc; vòng trước còn chiếu đang chơi; chiếu đã có ván hay đã đóng) / conflict",
     415: sc.WHY[415],
     422: "Idempotency-Key đã dùng cho yêu cầu khác; hoặc một ván sai (khóa 'van': số ván) / key reused; a bad ván",
     429: "Mã nền tảng gửi quá nhiều yêu cầu (tiêu đề Retry-After) / rate limited",

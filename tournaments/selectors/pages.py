@@ -147,8 +147,14 @@ class TableView:
         return self.van_limit is not None and self.round_van >= self.van_limit
 
     @property
+    def finished(self) -> bool:
+        """The organiser has made the event's results final: no more ván anywhere."""
+        return self.table.event.finished_at is not None
+
+    @property
     def can_record(self) -> bool:
-        return not self.closed and not (self.van_limit is not None and self.round_van >= self.van_limit)
+        return not self.closed and not self.finished and not (
+            self.van_limit is not None and self.round_van >= self.van_limit)
 
     @property
     def can_substitute(self) -> bool:

@@ -223,12 +223,12 @@ EVENT_SETTLED = (
 )
 SEATS = f"SELECT id, sitting_id, player_id FROM scoring_seat WHERE sitting_id IN ({EVENT_CANH})"
 POINTS = (
-    "SELECT seat_id, SUM(amount) FROM scoring_posting WHERE account = 'player' "
+    "SELECT seat_id, CAST(SUM(amount) AS BIGINT) FROM scoring_posting WHERE account = 'player' "
     f"AND sitting_id IN ({EVENT_CANH}) GROUP BY seat_id"
 )
 #: Settle-up postings of settled canh, taken back out of the points (they are not play).
 SETTLED = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, CAST(SUM(p.amount) AS BIGINT) FROM scoring_posting p JOIN scoring_ledgertransaction t "
     f"ON t.id = p.transaction_id WHERE p.account = 'player' AND p.sitting_id IN ({EVENT_SETTLED}) AND t.kind = %s "
     "GROUP BY p.seat_id"
 )
@@ -242,7 +242,7 @@ VAN_PER_SITTING = (
 )
 #: Points from the postings of counted ván only (settle-up and other postings have no ván).
 COUNTED_POINTS = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, CAST(SUM(p.amount) AS BIGINT) FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.account = 'player' "
     f"AND p.sitting_id IN ({EVENT_CANH}){ONLY_COUNTED} GROUP BY p.seat_id"
 )

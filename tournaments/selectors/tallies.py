@@ -47,16 +47,16 @@ class Tally:
 #: A seat's postings are found through its canh (``scoring_posting_sitting_acct``: the postings
 #: have no index of their own on the seat), and its won ván likewise (the ván's sitting index).
 SEAT_POINTS = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p WHERE p.sitting_id IN {sittings} "
+    "SELECT p.seat_id, CAST(SUM(p.amount) AS BIGINT) FROM scoring_posting p WHERE p.sitting_id IN {sittings} "
     "AND p.account = 'player' AND p.seat_id IN {seats} GROUP BY p.seat_id"
 )
 COUNTED_SEAT_POINTS = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, CAST(SUM(p.amount) AS BIGINT) FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id JOIN scoring_van v ON v.id = t.van_id WHERE p.sitting_id IN {sittings} "
     "AND p.account = 'player' AND p.seat_id IN {seats}" + ONLY_COUNTED + " GROUP BY p.seat_id"
 )
 SEAT_SETTLED = (
-    "SELECT p.seat_id, SUM(p.amount) FROM scoring_posting p JOIN scoring_ledgertransaction t "
+    "SELECT p.seat_id, CAST(SUM(p.amount) AS BIGINT) FROM scoring_posting p JOIN scoring_ledgertransaction t "
     "ON t.id = p.transaction_id WHERE p.sitting_id IN {sittings} AND p.account = 'player' "
     "AND p.seat_id IN {seats} AND t.kind = %s GROUP BY p.seat_id"
 )

@@ -33,6 +33,7 @@ from tournaments.models import (
     TableSitting,
 )
 from tournaments.seating import Method, Remainder, seat_round
+from tournaments.services.events import ensure_running
 from tournaments.signals import round_seated, send_on_commit
 
 __all__ = ["PreviousRoundOpen", "open_tables", "round_seat"]
@@ -121,6 +122,7 @@ def round_seat(
     Each table is a new sitting of the ledger under the event's rule set and money mode.
     ``refuse_open``: raise :class:`PreviousRoundOpen` while tables of the last round are open.
     """
+    ensure_running(event)
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:

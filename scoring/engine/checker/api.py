@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from scoring.engine.cards import Card, card_counts, parse_card
@@ -12,8 +12,9 @@ from scoring.engine.checker.result import CheckResult, WaitsResult
 from scoring.engine.checker.tai_ban import arrangements_tai_ban, check_tai_ban, waits_tai_ban
 from scoring.engine.checker.to_tom import arrangements_to_tom, check_to_tom, waits_to_tom
 from scoring.engine.checker.verdict import validate_declared
-from scoring.engine.errors import HandError
+from scoring.engine.errors import N_, HandError
 from scoring.engine.games import Game, GameSlug, ScoringFamily, get_game
+from scoring.engine.rules import BareTriple, RuleSet
 
 __all__ = ["arrangements", "check", "check_hand", "find_waits", "waits"]
 
@@ -28,23 +29,41 @@ def _game(game: GameInput) -> Game:
         return _GAME_CACHE[game]
     found = get_game(game)
     if found.family is ScoringFamily.PHOM:
-        raise HandError("Phỏm không có kiểm bài ù: đó là trò xếp hạng theo điểm quân lẻ.")
+        raise HandError(N_("Phỏm không có kiểm bài ù: đó là trò xếp hạng theo điểm quân lẻ."))
     if isinstance(game, str):
         _GAME_CACHE[game] = found
     return found
 
 
 def _khans(
-    game: Game, khans: Iterable[str | Card] | None, dealt_khan: bool | None
+    game: Game,
+    khans: Iterable[str | Card] | None,
+    dealt_khan: bool | None,
+    rules: RuleSet | None = None,
+    dealt: Sequence[int] | None = None,
 ) -> tuple[frozenset[int], bool | None]:
-    """Kinds named as khàn (Tài Bàn only) and the dealt-khàn flag they imply."""
+    """Kinds named as khàn (Tài Bàn only) and the dealt-khàn flag they imply.
+
+    With the rule ``tai_ban_triple = khan``, three identical ``dealt`` cards not named count as a
+    khàn too (unless the hand says no khàn was dealt).
+    """
+    if (
+        not khans
+        and rules is not None
+        and dealt is not None
+        and game.family is ScoringFamily.TAI_BAN
+        and rules.tai_ban_triple is BareTriple.KHAN
+        and dealt_khan is not False
+    ):
+        triples = frozenset(kind for kind, n in enumerate(dealt) if n == 3)
+        return triples, True if triples else dealt_khan
     if not khans:
         return frozenset(), dealt_khan
     if game.family is not ScoringFamily.TAI_BAN:
-        raise HandError("Chỉ Tài Bàn tính lưng khàn riêng; bỏ danh sách khàn đi.")
+        raise HandError(N_("Chỉ Tài Bàn tính lưng khàn riêng; bỏ danh sách khàn đi."))
     kinds = frozenset(parse_card(k).index for k in khans)
     if dealt_khan is False:
-        raise HandError("Đã nêu khàn trong bài nhưng lại nói bài chia không có khàn.")
+        raise HandError(N_("Đã nêu khàn trong bài nhưng lại nói bài chia không có khàn."))
     return kinds, True
 
 
@@ -56,21 +75,23 @@ def check_hand(
     *,
     win_card: str | Card | None = None,
     khans: Iterable[str | Card] | None = None,
+    rules: RuleSet | None = None,
 ) -> CheckResult:
     """Check a winning hand: complete? lưng? which card-derived cước? and the declaration.
 
     ``declared``: the cước the player announced (xướng); cước the cards cannot show (Thông,
     Thiên Ù…) are taken as declared. ``win_card``: the card won on, which makes the wait cước
     (Bạch Thủ, Xuyên…, Chi Nẩy) judgeable from the waiting hand. Tài Bàn: ``dealt_khan`` says
-    whether a khàn was dealt (Suông/Tài Bàn vs Sửu Bàn), ``khans`` names the kinds laid as khàn.
+    whether a khàn was dealt (Suông/Tài Bàn vs Sửu Bàn), ``khans`` names the kinds laid as khàn;
+    ``rules`` says how three identical cards not named count (``tai_ban_triple``).
     """
     g = _game(game)
     cards = read_hand(g, hand)
     wanted = None if declared is None else validate_declared(g, declared)
     win = None if win_card is None else parse_card(win_card)
     if win is not None and win not in cards:
-        raise HandError(f"Quân ù {win.name} không có trong bài.")
-    kinds, dealt = _khans(g, khans, dealt_khan)
+        raise HandError(N_("Quân ù {card} không có trong bài."), card=win.name)
+    kinds, dealt = _khans(g, khans, dealt_khan, rules, card_counts(cards))
     if g.family is ScoringFamily.TAI_BAN:
         return check_tai_ban(g, cards, wanted, dealt, kinds)
     if g.family is ScoringFamily.CHAN:
@@ -84,6 +105,7 @@ def find_waits(
     *,
     dealt_khan: bool | None = None,
     khans: Iterable[str | Card] | None = None,
+    rules: RuleSet | None = None,
 ) -> WaitsResult:
     """Every card kind that completes a hand one card short of a win, in deck order.
 
@@ -93,7 +115,7 @@ def find_waits(
     g = _game(game)
     cards = read_hand(g, hand)
     counts = waiting_counts(g, cards)
-    kinds, dealt = _khans(g, khans, dealt_khan)
+    kinds, dealt = _khans(g, khans, dealt_khan, rules, counts)
     if g.family is ScoringFamily.TAI_BAN:
         found = waits_tai_ban(g, counts, dealt, kinds)
     elif g.family is ScoringFamily.CHAN:

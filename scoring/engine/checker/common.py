@@ -10,7 +10,7 @@ from scoring.engine.cards import CARDS, Card, card_counts, parse_hand
 from scoring.engine.checker.phu import PHU_CATALOGUE, Phu
 from scoring.engine.checker.result import CheckResult
 from scoring.engine.checker.verdict import Verdict, XuongDiff, cuoc_names
-from scoring.engine.errors import HandError
+from scoring.engine.errors import N_, HandError
 from scoring.engine.games import DeckKind, Game
 
 __all__ = [
@@ -67,12 +67,14 @@ def waiting_counts(game: Game, cards: Sequence[Card]) -> list[int]:
     size = game.hand_size
     if size is not None and len(cards) != size - 1:
         raise HandError(
-            f"Bài chờ {game.name_vi} phải có {size - 1} quân (thiếu đúng một quân để ù), "
-            f"bài này có {len(cards)} quân."
+            N_("Bài chờ {game} phải có {size} quân (thiếu đúng một quân để ù), bài này có {n} quân."),
+            game=game.name_vi, size=size - 1, n=len(cards),
         )
     for card in CARDS:
         if counts[card.index] > 4:
-            raise HandError(f"Bài chờ có {counts[card.index]} quân {card.name}, mỗi loại chỉ có 4 quân.")
+            raise HandError(
+                N_("Bài chờ có {n} quân {card}, mỗi loại chỉ có 4 quân."), n=counts[card.index], card=card.name
+            )
     return counts
 
 

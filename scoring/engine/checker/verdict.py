@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scoring.engine.cuoc import get_cuoc
-from scoring.engine.errors import CuocError
+from scoring.engine.errors import N_, CuocError, shown
 from scoring.engine.games import Game
 
 __all__ = ["Verdict", "XuongDiff", "cuoc_name", "cuoc_names", "diff_declared", "validate_declared"]
@@ -55,10 +55,10 @@ def validate_declared(game: Game, declared: Iterable[str]) -> tuple[str, ...]:
     out = []
     for raw in declared:
         if not isinstance(raw, str):
-            raise CuocError(f"Cước xướng phải là chuỗi, nhận được {raw!r}.")
+            raise CuocError(N_("Cước xướng phải là chuỗi, nhận được {value}."), value=shown(raw))
         cuoc = get_cuoc(raw)
         if not cuoc.in_game(game.slug):
-            raise CuocError(f"Cước '{cuoc.name}' không có trong {game.name_vi}.")
+            raise CuocError(N_("Cước '{name}' không có trong {game}."), name=cuoc.name, game=game.name_vi)
         out.append(cuoc.slug)
     return tuple(out)
 

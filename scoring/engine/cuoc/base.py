@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
+from scoring.engine.cuoc.needs import Needs
+from scoring.engine.frozen import FrozenMap
 from scoring.engine.games import GameSlug
 
 __all__ = ["Cuoc", "Derivability", "TO_TOM_GAMES", "khoi_name"]
@@ -47,10 +49,18 @@ class Cuoc:
     tu_tru: bool = False
     #: Whether it comes from a streak of wins (Thông, Khôi) rather than from the hand.
     streak: bool = False
+    #: What it needs of the winning hand (:mod:`scoring.engine.cuoc.needs`), in every game…
+    needs: Needs = field(default_factory=Needs)
+    #: …unless a game has its own (Suông means 9–18 lưng with a khàn only in Tài Bàn).
+    needs_in: FrozenMap[Needs] = field(default_factory=FrozenMap)
 
     def in_game(self, game: GameSlug | str) -> bool:
         """Whether the cước exists in ``game``."""
         return GameSlug(game) in self.games
+
+    def needs_for(self, game: GameSlug | str) -> Needs:
+        """What the cước needs of a winning hand of ``game``."""
+        return self.needs_in.get(str(game), self.needs)
 
 
 _KHOI_NAMES = {3: "Tam", 4: "Tứ", 5: "Ngũ", 6: "Lục", 7: "Thất", 8: "Bát", 9: "Cửu", 10: "Thập"}

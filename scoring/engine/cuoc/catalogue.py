@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from scoring.engine.cuoc import chan, shared, tai_ban, to_tom
 from scoring.engine.cuoc.base import Cuoc
-from scoring.engine.errors import CuocError, InvariantError
+from scoring.engine.errors import N_, CuocError, InvariantError, Msg, shown
 from scoring.engine.games import Game, GameSlug, get_game
 
 __all__ = ["CATALOGUE", "cuoc_for_game", "get_cuoc"]
@@ -37,8 +37,8 @@ def get_cuoc(slug: str) -> Cuoc:
     if isinstance(key, str) and key in CATALOGUE:
         return CATALOGUE[key]
     close = difflib.get_close_matches(str(key), list(CATALOGUE), n=3, cutoff=0.6)
-    hint = f" Có phải ý bạn là: {', '.join(repr(c) for c in close)}?" if close else ""
-    raise CuocError(f"Không có cước '{slug}'.{hint}")
+    hint = Msg(N_(" Có phải ý bạn là: {names}?"), names=[repr(c) for c in close]) if close else ""
+    raise CuocError(N_("Không có cước '{slug}'.{hint}"), slug=slug if isinstance(slug, str) else shown(slug), hint=hint)
 
 
 def cuoc_for_game(game: str | GameSlug | Game) -> tuple[Cuoc, ...]:

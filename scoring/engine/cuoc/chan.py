@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoring.engine.cuoc.base import Cuoc, Derivability
+from scoring.engine.cuoc.needs import needs
 from scoring.engine.games import GameSlug
 
 _C = frozenset({GameSlug.CHAN})
@@ -11,15 +12,23 @@ XUONG = Cuoc("xuong", "Xuông", _C, Derivability.CARDS, "Ù thường, không c�
 DIA_U = Cuoc("dia_u", "Địa Ù", _C, Derivability.EVENT, "Ù quân bốc nọc đầu tiên khi chưa ăn, chưa đánh gì.")
 CHI = Cuoc("chi", "Chì", _C, Derivability.EVENT, "Ù quân chính mình bốc từ nọc.")
 CO_THIEN_KHAI = Cuoc(
-    "co_thien_khai", "Có Thiên Khai", _C, Derivability.HISTORY, "Trên tay có 4 quân giống nhau từ lúc chia."
+    "co_thien_khai", "Có Thiên Khai", _C, Derivability.HISTORY, "Trên tay có 4 quân giống nhau từ lúc chia.",
+    needs=needs(quads=1, times=None),
 )
-CO_CHIU = Cuoc("co_chiu", "Có Chíu", _C, Derivability.HISTORY, "Đã chíu trong ván (không phải Chíu Ù).")
+CO_CHIU = Cuoc(
+    "co_chiu", "Có Chíu", _C, Derivability.HISTORY, "Đã chíu trong ván (không phải Chíu Ù).",
+    needs=needs(quads=1, times=None),
+)
 CO_BON = Cuoc("co_bon", "Có Bòn", _C, Derivability.HISTORY, "Đã ăn bòn: tách chắn sẵn có để ăn hai chắn.")
-BACH_THU_CHI = Cuoc("bach_thu_chi", "Bạch Thủ Chi", _C, Derivability.WAIT, "Ù bạch thủ quân Chi Chi.")
-TAM_DO = Cuoc("tam_do", "Tám Đỏ", _C, Derivability.CARDS, "Bài ù có đúng 8 quân đỏ.")
+BACH_THU_CHI = Cuoc(
+    "bach_thu_chi", "Bạch Thủ Chi", _C, Derivability.WAIT, "Ù bạch thủ quân Chi Chi.",
+    needs=needs(cards={"cc": (2, None)}),
+)
+TAM_DO = Cuoc("tam_do", "Tám Đỏ", _C, Derivability.CARDS, "Bài ù có đúng 8 quân đỏ.", needs=needs(red=(8, 8)))
 THAP_THANH = Cuoc("thap_thanh", "Thập Thành", _C, Derivability.CARDS, "Bài ù có 10 chắn.")
 KINH_TU_CHI = Cuoc(
-    "kinh_tu_chi", "Kính Tứ Chi", _C, Derivability.CARDS, "Bài ù có 4 Chi Chi và không quân đỏ nào khác."
+    "kinh_tu_chi", "Kính Tứ Chi", _C, Derivability.CARDS, "Bài ù có 4 Chi Chi và không quân đỏ nào khác.",
+    needs=needs(red=(4, 4), cards={"cc": (4, 4)}),
 )
 HOA_ROI_CUA_PHAT = Cuoc(
     "hoa_roi_cua_phat",
@@ -27,6 +36,7 @@ HOA_ROI_CUA_PHAT = Cuoc(
     _C,
     Derivability.HISTORY,
     "Dưới chiếu có Ngũ Vạn, ù Chì Bạch Thủ Nhị Vạn.",
+    needs=needs(cards={"5m": (1, None), "2m": (2, None)}),
 )
 CA_LOI_SAN_DINH = Cuoc(
     "ca_loi_san_dinh",
@@ -34,6 +44,7 @@ CA_LOI_SAN_DINH = Cuoc(
     _C,
     Derivability.HISTORY,
     "Dưới chiếu có Ngũ Vạn, ù Chì Bạch Thủ Bát Vạn.",
+    needs=needs(cards={"5m": (1, None), "8m": (2, None)}),
 )
 NGU_ONG_BAT_CA = Cuoc(
     "ngu_ong_bat_ca",
@@ -41,6 +52,7 @@ NGU_ONG_BAT_CA = Cuoc(
     _C,
     Derivability.HISTORY,
     "Trên tay có chắn Chi Chi và chắn Ngũ Sách, ù Chì Bạch Thủ Bát Vạn.",
+    needs=needs(cards={"cc": (2, None), "5s": (2, None), "8m": (2, None)}),
 )
 NHA_LAU_XE_HOI_HOA_ROI_CUA_PHAT = Cuoc(
     "nha_lau_xe_hoi_hoa_roi_cua_phat",
@@ -48,6 +60,7 @@ NHA_LAU_XE_HOI_HOA_ROI_CUA_PHAT = Cuoc(
     _C,
     Derivability.HISTORY,
     "Trên tay có chắn Ngũ Vạn và chắn Tứ Vạn, ù Chì Bạch Thủ Nhị Vạn.",
+    needs=needs(cards={"5m": (2, None), "4m": (2, None), "2m": (2, None)}),
 )
 
 CUOC: tuple[Cuoc, ...] = (

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from scoring.engine.cuoc.base import TO_TOM_GAMES, Cuoc, Derivability
+from scoring.engine.cuoc.needs import needs
+from scoring.engine.frozen import FrozenMap
 from scoring.engine.games import GameSlug
 
 _TT_CHAN = TO_TOM_GAMES | {GameSlug.CHAN}
@@ -13,6 +15,7 @@ SUONG = Cuoc(
     TO_TOM_GAMES | {GameSlug.TAI_BAN},
     Derivability.CARDS,
     "Ù thường, không có cước nào khác (Tài Bàn: 9–18 lưng, có khàn lúc chia).",
+    needs_in=FrozenMap({GameSlug.TAI_BAN: needs(lung=(9, 18), khan=True)}),
 )
 THONG = Cuoc(
     "thong",
@@ -28,6 +31,7 @@ TOM = Cuoc(
     _TT_CHAN,
     Derivability.CARDS,
     "Bài có lưng Tôm: Thất Văn, Tam Vạn, Tam Sách.",
+    needs=needs(each={"7v": 1, "3m": 1, "3s": 1}, times=None),
 )
 LEO = Cuoc(
     "leo",
@@ -35,6 +39,7 @@ LEO = Cuoc(
     _TT_CHAN,
     Derivability.CARDS,
     "Bài có lưng Lèo: Chi Chi, Cửu Vạn, Bát Sách (mỗi Lèo tính một lần).",
+    needs=needs(each={"cc": 1, "9m": 1, "8s": 1}, times=None),
 )
 BACH_THU = Cuoc(
     "bach_thu",
@@ -57,6 +62,7 @@ BACH_DINH = Cuoc(
     Derivability.CARDS,
     "Toàn bộ bài ù là quân đen.",
     tu_tru=True,
+    needs=needs(red=(0, 0)),
 )
 
 CUOC: tuple[Cuoc, ...] = (SUONG, THONG, TOM, LEO, BACH_THU, THIEN_U, BACH_DINH)

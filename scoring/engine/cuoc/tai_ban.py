@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoring.engine.cuoc.base import Cuoc, Derivability
+from scoring.engine.cuoc.needs import needs
 from scoring.engine.games import GameSlug
 
 _TB = frozenset({GameSlug.TAI_BAN})
@@ -13,6 +14,7 @@ TAI_BAN = Cuoc(
     _TB,
     Derivability.HISTORY,
     "Từ 19 lưng trở lên, có khàn trong bài chia.",
+    needs=needs(lung=(19, None), khan=True),
 )
 SUU_BAN = Cuoc(
     "suu_ban",
@@ -20,6 +22,7 @@ SUU_BAN = Cuoc(
     _TB,
     Derivability.HISTORY,
     "Từ 9 lưng trở lên, không có khàn trong bài chia.",
+    needs=needs(lung=(9, None), khan=False),
 )
 
 CUOC: tuple[Cuoc, ...] = (TAI_BAN, SUU_BAN)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoring.engine.cuoc.base import TO_TOM_GAMES, Cuoc, Derivability
+from scoring.engine.cuoc.needs import needs
 from scoring.engine.games import GameSlug
 
 _TT5 = frozenset({GameSlug.TO_TOM_5, GameSlug.TO_TOM_DIEM})
@@ -51,6 +52,7 @@ THAP_DIEU = Cuoc(
     Derivability.CARDS,
     "Đúng 10 quân đỏ trong 21 quân (Thập Hồng, Mười Đỏ).",
     tu_tru=True,
+    needs=needs(red=(10, 10)),
 )
 KINH_CU = Cuoc(
     "kinh_cu",
@@ -59,6 +61,7 @@ KINH_CU = Cuoc(
     Derivability.CARDS,
     "20 quân đen và 1 Ông Cụ.",
     tu_tru=True,
+    needs=needs(red=(1, 1), cards={"oc": (1, 1)}),
 )
 CHI_NAY = Cuoc(
     "chi_nay",
@@ -67,6 +70,7 @@ CHI_NAY = Cuoc(
     Derivability.HISTORY,
     "Chỉ chờ Chi Chi, giữ Cửu Vạn và Bát Sách rác từ lúc chia, không thể ù cách khác.",
     tu_tru=True,
+    needs=needs(each={"cc": 1, "9m": 1, "8s": 1}),
 )
 KINH_TU_CO = Cuoc(
     "kinh_tu_co",
@@ -75,6 +79,7 @@ KINH_TU_CO = Cuoc(
     Derivability.CARDS,
     "17 quân đen và 4 Ông Cụ (thành trùng tứ).",
     tu_tru=True,
+    needs=needs(red=(4, 4), cards={"oc": (4, 4)}),
 )
 KINH_2_CU = Cuoc(
     "kinh_2_cu",
@@ -83,6 +88,7 @@ KINH_2_CU = Cuoc(
     Derivability.CARDS,
     "Bí Tứ: 23 quân đen và 2 Ông Cụ (25 quân).",
     tu_tru=True,
+    needs=needs(red=(2, 2), cards={"oc": (2, 2)}),
 )
 THAP_NHI_DIEU = Cuoc(
     "thap_nhi_dieu",
@@ -91,6 +97,7 @@ THAP_NHI_DIEU = Cuoc(
     Derivability.CARDS,
     "Bí Tứ: 12 quân đỏ và 13 quân đen.",
     tu_tru=True,
+    needs=needs(red=(12, 12)),
 )
 
 CUOC: tuple[Cuoc, ...] = (

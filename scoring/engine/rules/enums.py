@@ -6,11 +6,17 @@ from enum import StrEnum
 
 __all__ = [
     "BaoRegime",
+    "BareTriple",
+    "ChanGaNuoi",
     "ChanGaNuoiContribution",
+    "GaDauHoiQuang",
     "GaContribution",
     "GaNgoaiKind",
     "GaTrongRegime",
     "KinhTuCoPolicy",
+    "MainCuoc",
+    "MainTie",
+    "Repeat",
 ]
 
 
@@ -70,3 +76,54 @@ class ChanGaNuoiContribution(StrEnum):
     CHIU_NOC = "chiu_noc"  #: every other player when someone chíu a nọc card
     CHIU_DISCARD = "chiu_discard"  #: the discarder when someone chíu a discard
     NHAI = "nhai"  #: every other player when someone is nhái (×2, ×3 when repeated)
+
+
+# -- choices where the sources disagree (RULES.md §5, §6, §9, §11); each default is what the
+# -- engine did before the choice became an option, so no stored sitting changes.
+
+
+class MainCuoc(StrEnum):
+    """Which cước of a win counts at its main value (RULES.md §6, e.g. Cửu Khôi + Thập Điều)."""
+
+    #: The one that makes the win worth most (Thập Điều 18 + 7 dịch of Cửu Khôi = 32).
+    MOST_POINTS = "most_points"
+    #: The *tiếng ù cao nhất*, the highest main value, as the seeds word it (Cửu Khôi 20 + 3 dịch = 26).
+    HIGHEST = "highest"
+
+
+class MainTie(StrEnum):
+    """With ``main_cuoc = highest``: which of two cước of equal main value is the main one
+    (hội 50: Ngũ Khôi and Thập Điều are both 12; Bạch Thủ and Thiên Ù both 8)."""
+
+    #: The one that makes the win worth most (the other brings its larger dịch).
+    MOST_POINTS = "most_points"
+    #: The one carrying more dịch (the other brings its smaller dịch).
+    MOST_DICH = "most_dich"
+
+
+class Repeat(StrEnum):
+    """How a Tôm or a Lèo declared several times counts (RULES.md §5: "some houses count each Lèo")."""
+
+    EACH = "each"  #: every one counts (Chắn's rule; two Lèo = Lèo + 2 dịch)
+    ONCE = "once"  #: once, however many the hand holds
+
+
+class GaDauHoiQuang(StrEnum):
+    """Gà đầu hội when đánh quăng, where a whole sitting is one hội (RULES.md §8, §9)."""
+
+    ONCE = "once"  #: collected once, before the sitting's first ván
+    NONE = "none"  #: not collected: gà đầu hội belongs to đánh gom's hội
+
+
+class BareTriple(StrEnum):
+    """Tài Bàn: how three identical cards not named as a khàn count (RULES.md §4, §11)."""
+
+    PHONG = "phong"  #: as a phỗng (1 lưng, tài 2): the count is a floor
+    KHAN = "khan"  #: as a khàn (3 lưng, tài 6), unless the hand says no khàn was dealt
+
+
+class ChanGaNuoi(StrEnum):
+    """Whether a Chắn table keeps the gà nuôi pot (RULES.md §12)."""
+
+    NUOI = "nuoi"  #: đầu ván, chíu and nhái feed the pot; a Chì Bạch Thủ (…) win takes it
+    NONE = "none"  #: no gà nuôi: nothing goes into the pot

@@ -6,23 +6,48 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.errors import CuocError, RuleError
-from scoring.engine.games import ScoringFamily
+from scoring.engine.cuoc import CATALOGUE, Cuoc, Derivability, get_cuoc
+from scoring.engine.cuoc.base import TO_TOM_GAMES
+from scoring.engine.cuoc.needs import Needs
+from scoring.engine.errors import N_, CuocError, RuleError
+from scoring.engine.frozen import FrozenMap
+from scoring.engine.games import Game, GameSlug, ScoringFamily
 from scoring.engine.rules.enums import (
     BaoRegime,
+    BareTriple,
+    ChanGaNuoi,
     ChanGaNuoiContribution,
     GaContribution,
+    GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
     KinhTuCoPolicy,
+    MainCuoc,
+    MainTie,
+    Repeat,
 )
-from scoring.engine.rules.frozen import FrozenMap
 
-__all__ = ["DEFAULT_GA_TRONG_AMOUNTS", "TU_TRU_TIENG", "CuocValue", "RuleSet"]
+__all__ = [
+    "DEFAULT_GA_TRONG_AMOUNTS",
+    "FAMILY_GAMES",
+    "LATER_FIELDS",
+    "TU_TRU_TIENG",
+    "CuocValue",
+    "CustomCuoc",
+    "RuleSet",
+    "wrong_family",
+]
+
+#: The games each scoring family values.
+FAMILY_GAMES: Mapping[ScoringFamily, frozenset[GameSlug]] = {
+    ScoringFamily.TO_TOM: TO_TOM_GAMES,
+    ScoringFamily.TAI_BAN: frozenset({GameSlug.TAI_BAN}),
+    ScoringFamily.CHAN: frozenset({GameSlug.CHAN}),
+    ScoringFamily.PHOM: frozenset({GameSlug.PHOM}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +68,29 @@ class CuocValue:
 
     def to_dict(self) -> dict[str, int | None]:
         return {"main": self.main, "dich": self.dich, "boi": self.boi}
+
+
+@dataclass(frozen=True, slots=True)
+class CustomCuoc:
+    """A village's own cước (seed 004's Phá Thiên, Đồng Tử Hái Hoa…): known to one rule set only.
+
+    Its value is in the rule set's ``cuoc`` table like any other; its ``needs`` say what it asks of
+    the hand, so that a combination no hand could hold is refused for it too.
+    """
+
+    #: Vietnamese name shown to players.
+    name: str
+    #: What it needs of the winning hand.
+    needs: Needs = field(default_factory=Needs)
+    #: One sentence saying what it is.
+    description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "needs": self.needs.to_dict()}
+
+    def as_cuoc(self, slug: str, family: ScoringFamily) -> Cuoc:
+        """The catalogue-shaped entry of this cước (the table only knows it: an event)."""
+        return Cuoc(slug, self.name, FAMILY_GAMES[family], Derivability.EVENT, self.description, needs=self.needs)
 
 
 #: The Tứ Trụ and Kính Tứ Cố of every Tổ Tôm game: the default tiếng that take gà.
@@ -176,6 +224,21 @@ class RuleSet:
     phom_rank_stakes: tuple[int, ...] = (1, 2, 3)
     #: Phỏm: what each loser pays a player who ù (default 5: one more than the usual móm/last stake).
     phom_u_stake: int = 5
+    # -- fields added later (LATER_FIELDS): at their default they leave the fingerprint as it was --
+    #: A village's own cước, by slug (their values are in ``cuoc``).
+    custom_cuoc: FrozenMap[CustomCuoc] = field(default_factory=FrozenMap)
+    #: Which cước counts at its main value: the one worth most, or the highest main value.
+    main_cuoc: MainCuoc = MainCuoc.MOST_POINTS
+    #: With ``main_cuoc = highest``: which of two equal main values is the main one.
+    main_tie: MainTie = MainTie.MOST_POINTS
+    #: A Tôm or Lèo declared several times: each counts, or once.
+    tom_leo_repeat: Repeat = Repeat.EACH
+    #: Gà đầu hội in đánh quăng: once before the first ván, or not at all.
+    ga_dau_hoi_quang: GaDauHoiQuang = GaDauHoiQuang.ONCE
+    #: Tài Bàn: three identical cards not named as a khàn count as a phỗng or as a khàn.
+    tai_ban_triple: BareTriple = BareTriple.PHONG
+    #: Chắn: whether the table keeps the gà nuôi pot.
+    chan_ga_nuoi: ChanGaNuoi = ChanGaNuoi.NUOI
 
     # -- serialisation -------------------------------------------------------------------------
 
@@ -187,16 +250,28 @@ class RuleSet:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build and validate a rule set; RuleError (Vietnamese, naming the key) if impossible."""
+    def from_dict(cls, data: Mapping[str, Any], *, bounded: bool = True) -> RuleSet:
+        """Build and validate a rule set; RuleError (Vietnamese, naming the key) if impossible.
+
+        ``bounded=False`` reads a stored snapshot back without the input bounds (docs/bounds.md):
+        history written before the bounds existed stays readable; new input is always bounded.
+        """
         from scoring.engine.rules.parse import parse_rules
 
-        return parse_rules(data)
+        return parse_rules(data, bounded=bounded)
 
     @property
     def fingerprint(self) -> str:
-        """First 16 hex digits of the sha256 of the canonical JSON of :meth:`to_dict`."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """First 16 hex digits of the sha256 of the canonical JSON of :meth:`to_dict`.
+
+        A field of :data:`LATER_FIELDS` holding its default is left out, so a rule set keeps the
+        fingerprint it had before that field existed (stored snapshots and backups still match).
+        """
+        data = self.to_dict()
+        for name, default in _LATER_DEFAULTS.items():
+            if data.get(name) == default:
+                del data[name]
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
     # -- values --------------------------------------------------------------------------------
@@ -211,16 +286,36 @@ class RuleSet:
         """Slug of a plain win: ``xuong`` in Chắn, ``suong`` elsewhere."""
         return "xuong" if self.family is ScoringFamily.CHAN else "suong"
 
+    def cuoc_info(self, slug: str) -> Cuoc:
+        """The cước of this slug: one of the rule set's own, else the catalogue's (case-insensitive).
+
+        Raises CuocError naming close matches when neither knows it.
+        """
+        key = slug.strip().lower() if isinstance(slug, str) else slug
+        custom = self.custom_cuoc.get(key) if isinstance(key, str) else None
+        if custom is not None:
+            return custom.as_cuoc(key, self.family)
+        return get_cuoc(slug)
+
+    def cuoc_name(self, slug: str) -> str:
+        """Vietnamese name of a cước of this rule set (the slug when unknown)."""
+        custom = self.custom_cuoc.get(slug)
+        if custom is not None:
+            return custom.name
+        return CATALOGUE[slug].name if slug in CATALOGUE else slug
+
     def value_of(self, slug: str) -> tuple[int, int]:
         """(main value, extra dịch) of a cước; CuocError if this rule set does not value it."""
         if slug == "thong":
             return self.khoi_value(2)
         if slug == "khoi":
-            raise CuocError("Giá trị của Khôi tùy số ván thắng liên tiếp: hãy cho chuỗi thắng (streak).")
+            raise CuocError(N_("Giá trị của Khôi tùy số ván thắng liên tiếp: hãy cho chuỗi thắng (streak)."))
         value = self.cuoc.get(slug)
         if value is None:
-            name = CATALOGUE[slug].name if slug in CATALOGUE else slug
-            raise CuocError(f"Bộ luật '{self.preset}' ({self.name}) không tính cước '{slug}' ({name}).")
+            raise CuocError(
+                N_("Bộ luật '{preset}' ({rules}) không tính cước '{slug}' ({name})."),
+                preset=self.preset, rules=self.name, slug=slug, name=self.cuoc_name(slug),
+            )
         return self.resolve(slug, value), value.dich
 
     def resolve(self, slug: str, value: CuocValue) -> int:
@@ -244,7 +339,7 @@ class RuleSet:
         """(main value, extra dịch) of the streak cước of the ``n``-th win in a row (n ≥ 2)."""
         kind = self.streak_cuoc(n)
         if kind is None or self.thong is None:
-            raise CuocError(f"Bộ luật '{self.preset}' không tính Thông/Khôi cho chuỗi {n} ván thắng.")
+            raise CuocError(N_("Bộ luật '{preset}' không tính Thông/Khôi cho chuỗi {n} ván thắng."), preset=self.preset, n=n)
         if kind == "thong":
             return self.resolve("thong", self.thong), self.thong.dich
         return self.suong + self.dich * (n - self.khoi_main_offset), n - self.khoi_dich_offset
@@ -266,11 +361,11 @@ class RuleSet:
     def gom_amount(self, n_players: int) -> int:
         """Each player's gom: ``gom`` if set, else ceil((2 × Chi Nẩy + D) / n)."""
         if n_players < 1:
-            raise RuleError(f"Số người chơi phải ít nhất là 1 (nhận được {n_players}).")
+            raise RuleError(N_("Số người chơi phải ít nhất là 1 (nhận được {n})."), n=n_players)
         if self.gom is not None:
             return self.gom
         if "chi_nay" not in self.cuoc:
-            raise RuleError(f"Bộ luật '{self.preset}' không có Chi Nẩy để tính gom: hãy đặt 'gom'.")
+            raise RuleError(N_("Bộ luật '{preset}' không có Chi Nẩy để tính gom: hãy đặt 'gom'."), preset=self.preset)
         return math.ceil((2 * self.value_of("chi_nay")[0] + self.dich) / n_players)
 
     def ga_trong_applies(self, contribution: GaContribution | str) -> bool:
@@ -290,8 +385,16 @@ class RuleSet:
         return _tieng_matches(self.chan_ga_nuoi_tieng, cuoc)
 
 
+def wrong_family(rules: RuleSet, game: Game) -> RuleError:
+    """The error for a rule set of another family than the game's."""
+    return RuleError(
+        N_("Bộ luật '{preset}' ({rules}) dành cho nhóm '{family}', không dùng được cho trò chơi '{game}' ({name})."),
+        preset=rules.preset, rules=rules.name, family=rules.family.value, game=game.slug.value, name=game.name_vi,
+    )
+
+
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, CuocValue):
+    if isinstance(value, CuocValue | CustomCuoc):
         return value.to_dict()
     if isinstance(value, Mapping):
         return {k: _jsonable(v) for k, v in sorted(value.items())}
@@ -300,3 +403,25 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)  # StrEnum members become plain strings
     return value
+
+
+#: Fields added after rule sets were first stored; at their default they stay out of the fingerprint.
+LATER_FIELDS: tuple[str, ...] = (
+    "custom_cuoc",
+    "main_cuoc",
+    "main_tie",
+    "tom_leo_repeat",
+    "ga_dau_hoi_quang",
+    "tai_ban_triple",
+    "chan_ga_nuoi",
+)
+
+
+def _default(name: str) -> Any:
+    spec = next(f for f in fields(RuleSet) if f.name == name)
+    if spec.default is MISSING and callable(spec.default_factory):
+        return spec.default_factory()
+    return spec.default
+
+
+_LATER_DEFAULTS: Mapping[str, Any] = {name: _jsonable(_default(name)) for name in LATER_FIELDS}

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from scoring.engine.errors import RuleError
+from scoring.engine.errors import N_, RuleError, shown
 from scoring.engine.rules.model import RuleSet
 
 __all__ = ["PRESETS", "load_rules", "merge_overrides", "preset_data"]
@@ -17,12 +17,13 @@ __all__ = ["PRESETS", "load_rules", "merge_overrides", "preset_data"]
 PRESETS: tuple[str, ...] = ("luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50", "chan", "tai-ban", "phom")
 
 #: Fields that are tables: an override merges into them key by key instead of replacing them.
-_MERGED_TABLES = ("cuoc", "subsumes", "ga_trong_amounts", "chan_ga_nuoi_amounts")
+_MERGED_TABLES = ("cuoc", "subsumes", "ga_trong_amounts", "chan_ga_nuoi_amounts", "custom_cuoc")
 
 
 def _unknown_preset(slug: object) -> RuleError:
-    valid = ", ".join(f"'{p}'" for p in PRESETS)
-    return RuleError(f"Không có bộ luật '{slug}'. Các bộ luật có sẵn: {valid}.")
+    valid = [f"'{p}'" for p in PRESETS]
+    shown_slug = slug[:60] if isinstance(slug, str) else shown(slug)
+    return RuleError(N_("Không có bộ luật '{slug}'. Các bộ luật có sẵn: {valid}."), slug=shown_slug, valid=valid)
 
 
 @cache
@@ -89,10 +90,10 @@ def load_rules(spec: str | Mapping[str, Any] | RuleSet) -> RuleSet:
             raise _unknown_preset(spec)
         return _preset(spec)
     if not isinstance(spec, Mapping):
-        raise RuleError(f"Luật phải là tên bộ luật hoặc một bảng, nhận được {type(spec).__name__}.")
+        raise RuleError(N_("Luật phải là tên bộ luật hoặc một bảng, nhận được {type}."), type=type(spec).__name__)
     slug = spec.get("preset")
     if slug is None:
-        raise RuleError("Luật: thiếu khóa 'preset' (tên bộ luật gốc, ví dụ 'luat-2005').")
+        raise RuleError(N_("Luật: thiếu khóa 'preset' (tên bộ luật gốc, ví dụ 'luat-2005')."))
     if not isinstance(slug, str) or slug not in PRESETS:
         raise _unknown_preset(slug)
     overrides = {k: v for k, v in spec.items() if k != "preset"}

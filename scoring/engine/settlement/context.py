@@ -6,11 +6,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from scoring.engine import bounds
 from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.errors import EngineError, GameError, RuleError, SettlementError
+from scoring.engine.errors import N_, EngineError, GameError, SettlementError
 from scoring.engine.games import Game, ScoringFamily
 from scoring.engine.points import Breakdown, score
-from scoring.engine.rules import RuleSet
+from scoring.engine.rules import RuleSet, wrong_family
 
 from .types import RESERVED_ACCOUNTS, Mode, SittingState
 
@@ -60,35 +61,33 @@ def in_van(number: int, action: Callable[[], T]) -> T:
     try:
         return action()
     except EngineError as exc:
-        if exc.message.startswith("Ván "):
+        if exc.code.startswith("Ván "):
             raise
-        raise type(exc)(f"Ván {number}: {exc.message}") from exc
+        raise exc.within(N_("Ván {number}: {inner}"), number=number) from exc
 
 
 def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode) -> tuple[str, ...]:
     """Validate the seats of a sitting; return them as a tuple."""
     names = tuple(players)
-    if not all(isinstance(name, str) and name.strip() for name in names):
-        raise SettlementError("'players' phải là danh sách tên người chơi (chuỗi không rỗng).")
+    if not all(isinstance(name, str) and name.strip() and len(name) <= bounds.NAME for name in names):
+        raise SettlementError(
+            N_("'players' phải là danh sách tên người chơi (chuỗi không rỗng, tối đa {n} ký tự)."), n=bounds.NAME
+        )
     if len(set(names)) != len(names):
-        raise SettlementError("'players' có tên người chơi lặp lại.")
+        raise SettlementError(N_("'players' có tên người chơi lặp lại."))
     reserved = sorted(RESERVED_ACCOUNTS & set(names))
     if reserved:
-        raise SettlementError(f"Tên người chơi '{reserved[0]}' trùng với tên tài khoản của làng.")
+        raise SettlementError(N_("Tên người chơi '{name}' trùng với tên tài khoản của làng."), name=reserved[0])
     if not game.accepts_players(len(names)):
-        span = (
-            str(game.players_min)
-            if game.players_min == game.players_max
-            else f"{game.players_min} đến {game.players_max}"
-        )
-        raise GameError(f"{game.name_vi} cần {span} người chơi (nhận được {len(names)}).")
+        if game.players_min == game.players_max:
+            raise GameError(N_("{game} cần {n} người chơi (nhận được {got})."),
+                            game=game.name_vi, n=game.players_min, got=len(names))
+        raise GameError(N_("{game} cần {lo} đến {hi} người chơi (nhận được {got})."),
+                        game=game.name_vi, lo=game.players_min, hi=game.players_max, got=len(names))
     if rules.family is not game.family:
-        raise RuleError(
-            f"Bộ luật '{rules.preset}' ({rules.name}) dành cho nhóm '{rules.family.value}', "
-            f"không dùng được cho trò chơi '{game.slug.value}' ({game.name_vi})."
-        )
+        raise wrong_family(rules, game)
     if game.family is ScoringFamily.PHOM and mode is Mode.GOM:
-        raise SettlementError("Phỏm tính tiền theo thứ hạng giữa các nhà: không chơi đánh gom.")
+        raise SettlementError(N_("Phỏm tính tiền theo thứ hạng giữa các nhà: không chơi đánh gom."))
     return names
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.engine.errors import SettlementError
+from scoring.engine.errors import N_, SettlementError, shown
 from scoring.engine.games import Game, ScoringFamily, get_game
 from scoring.engine.rules import BaoRegime, RuleSet, load_rules
 
@@ -36,7 +36,7 @@ def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> Table:
         the_mode = Mode(str(mode).strip().lower())
     except ValueError:
         raise SettlementError(
-            f"'mode' phải là 'quang' (đánh quăng) hoặc 'gom' (đánh gom), nhận được {mode!r}."
+            N_("'mode' phải là 'quang' (đánh quăng) hoặc 'gom' (đánh gom), nhận được {value}."), value=shown(mode)
         ) from None
     return Table(get_game(game), load_rules(rules), the_mode)
 

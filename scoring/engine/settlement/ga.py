@@ -9,15 +9,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from scoring.engine.errors import SettlementError
+from scoring.engine.errors import N_, Msg
 from scoring.engine.games import ScoringFamily
 from scoring.engine.points import Breakdown
-from scoring.engine.rules import ChanGaNuoiContribution, GaContribution, GaNgoaiKind
+from scoring.engine.rules import (
+    ChanGaNuoi,
+    ChanGaNuoiContribution,
+    GaContribution,
+    GaDauHoiQuang,
+    GaNgoaiKind,
+)
 
 from .context import Table
 from .ledger import Book
-from .types import GA_TRONG, GaEvent, SittingState, VanRecord
+from .types import GA_TRONG, GaEvent, SittingState, VanRecord, van_error
 
 __all__ = [
     "contribute",
@@ -57,6 +64,8 @@ def _unit_points(table: Table, kind: str) -> int:
     """Points of one unit of contribution ``kind`` under the table's rules (0: not played)."""
     rules = table.rules
     if table.family is ScoringFamily.CHAN:
+        if rules.chan_ga_nuoi is ChanGaNuoi.NONE:
+            return 0
         return rules.chan_ga_nuoi_amounts.get(kind, 0)
     if not rules.ga_trong_applies(kind):
         return 0
@@ -71,7 +80,10 @@ def contribute(book: Book, table: Table, kind: str, payer: str, units: int = 1) 
 
 
 def hoi_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
-    """Gà đầu hội from every player, when a hội opens."""
+    """Gà đầu hội from every player, when a hội opens (in quăng, the sitting's one hội: unless the
+    rule set says gà đầu hội belongs to đánh gom only)."""
+    if not table.gom and table.rules.ga_dau_hoi_quang is GaDauHoiQuang.NONE:
+        return
     if table.family is not ScoringFamily.CHAN:
         for player in players:
             contribute(book, table, GaContribution.DAU_HOI, player)
@@ -110,10 +122,10 @@ def event_contributions(book: Book, table: Table, state: SittingState, van: VanR
     kinds = _valid_kinds(table)
     for event in van.ga:
         if event.kind not in kinds:
-            allowed = ", ".join(sorted(kinds)) or "(không có)"
-            raise SettlementError(
-                f"Ván {van.number}: không có loại gà '{event.kind}' trong {table.game.name_vi}. "
-                f"Loại hợp lệ: {allowed}."
+            allowed: Any = sorted(kinds) or Msg(N_("(không có)"))
+            raise van_error(
+                van.number, N_("không có loại gà '{kind}' trong {game}. Loại hợp lệ: {allowed}."),
+                kind=event.kind, game=table.game.name_vi, allowed=allowed,
             )
         _event(book, table, state.players, van.chiu, event)
 

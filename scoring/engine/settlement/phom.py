@@ -7,11 +7,11 @@
 
 from __future__ import annotations
 
-from scoring.engine.errors import RuleError, SettlementError
+from scoring.engine.errors import N_, RuleError
 
 from .context import Table
 from .ledger import Book
-from .types import SittingState, VanRecord
+from .types import SittingState, VanRecord, van_error
 
 __all__ = ["settle_phom", "validate_phom"]
 
@@ -37,21 +37,15 @@ def validate_phom(state: SittingState, van: VanRecord) -> None:
         if present
     ]
     if extra:
-        raise SettlementError(
-            f"Ván {van.number}: Phỏm không dùng khóa {', '.join(extra)}; chỉ dùng {', '.join(_PHOM_KEYS)}."
+        raise van_error(
+            van.number, N_("Phỏm không dùng khóa {keys}; chỉ dùng {allowed}."), keys=extra, allowed=list(_PHOM_KEYS)
         )
     if (van.winner is None) == (not van.ranks):
-        raise SettlementError(
-            f"Ván {van.number}: Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."
-        )
+        raise van_error(van.number, N_("Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."))
     if van.ranks and sorted(van.ranks) != sorted(state.players):
-        raise SettlementError(
-            f"Ván {van.number}: 'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần."
-        )
+        raise van_error(van.number, N_("'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần."))
     if van.den is not None and (van.winner is None or van.den == van.winner):
-        raise SettlementError(
-            f"Ván {van.number}: 'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."
-        )
+        raise van_error(van.number, N_("'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."))
 
 
 def settle_phom(book: Book, table: Table, state: SittingState, van: VanRecord) -> str:
@@ -77,8 +71,8 @@ def settle_phom(book: Book, table: Table, state: SittingState, van: VanRecord) -
     stakes = rules.phom_rank_stakes
     if len(stakes) < len(van.ranks) - 1:
         raise RuleError(
-            f"Luật: 'phom_rank_stakes' cần {len(van.ranks) - 1} mức cho {len(van.ranks)} người chơi "
-            f"(đang có {len(stakes)})."
+            N_("Luật: 'phom_rank_stakes' cần {need} mức cho {n} người chơi (đang có {have})."),
+            need=len(van.ranks) - 1, n=len(van.ranks), have=len(stakes),
         )
     for place, player in enumerate(van.ranks[1:], start=2):
         amount = stakes[place - 2]

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scoring.engine.errors import RuleError, SettlementError
-from scoring.engine.rules import RuleSet, load_rules, merge_overrides
+from scoring.engine import bounds
+from scoring.engine.errors import N_, RuleError, SettlementError
+from scoring.engine.games import ScoringFamily
+from scoring.engine.rules import ChanGaNuoi, GaTrongRegime, RuleSet, load_rules, merge_overrides
 
 from .engine import make_table, settle_sitting
 from .parse import parse_van
@@ -28,19 +30,21 @@ REPLAY_KEYS = frozenset({"game", "rules", "mode", "players", "van", "gom", "ga_n
 _REQUIRED = ("game", "rules", "players", "van")
 _GA_NGOAI_KEYS = {"kind": "ga_ngoai", "tieng": "ga_ngoai_tieng"}
 _GA_TRONG_KEYS = {"regime": "ga_trong", "amounts": "ga_trong_amounts", "tieng": "ga_trong_tieng"}
+#: Chắn's pot is the gà nuôi: the same request keys set its fields.
+_GA_NUOI_KEYS = {"regime": "chan_ga_nuoi", "amounts": "chan_ga_nuoi_amounts", "tieng": "chan_ga_nuoi_tieng"}
 
 RulesResolver = Callable[[Any], RuleSet]
 
 
 def _check_keys(request: Mapping[str, Any]) -> None:
-    unknown = sorted(set(request) - REPLAY_KEYS)
+    unknown = sorted(str(k)[:40] for k in set(request) - REPLAY_KEYS)
     if unknown:
         raise SettlementError(
-            f"Khóa không hợp lệ: {', '.join(unknown)}. Các khóa được dùng: {', '.join(sorted(REPLAY_KEYS))}."
+            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."), keys=unknown[:5], allowed=sorted(REPLAY_KEYS)
         )
     missing = [key for key in _REQUIRED if key not in request]
     if missing:
-        raise SettlementError(f"Thiếu khóa bắt buộc: {', '.join(missing)}.")
+        raise SettlementError(N_("Thiếu khóa bắt buộc: {keys}."), keys=missing)
 
 
 def _sub_overrides(request: Mapping[str, Any], key: str, names: Mapping[str, str]) -> dict[str, Any]:
@@ -48,11 +52,21 @@ def _sub_overrides(request: Mapping[str, Any], key: str, names: Mapping[str, str
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise RuleError(f"'{key}' phải là một đối tượng với các khóa {', '.join(names)}.")
-    unknown = sorted(set(value) - set(names))
+        raise RuleError(N_("'{key}' phải là một đối tượng với các khóa {names}."), key=key, names=list(names))
+    unknown = sorted(str(k)[:40] for k in set(value) - set(names))
     if unknown:
-        raise RuleError(f"'{key}': khóa không hợp lệ {', '.join(unknown)}; dùng {', '.join(names)}.")
+        raise RuleError(
+            N_("'{key}': khóa không hợp lệ {keys}; dùng {names}."), key=key, keys=unknown[:5], names=list(names)
+        )
     return {names[k]: v for k, v in value.items()}
+
+
+def _ga_nuoi_regime(value: Any) -> Any:
+    if value in (ChanGaNuoi.NONE, ChanGaNuoi.NUOI):
+        return value
+    if isinstance(value, str) and value in {r.value for r in GaTrongRegime}:
+        return ChanGaNuoi.NONE.value if value == GaTrongRegime.NONE else ChanGaNuoi.NUOI.value
+    return value  # refused by the rule set's parser, naming the key
 
 
 def rules_with_overrides(request: Mapping[str, Any], resolve: RulesResolver = load_rules) -> RuleSet:
@@ -62,7 +76,13 @@ def rules_with_overrides(request: Mapping[str, Any], resolve: RulesResolver = lo
     if request.get("gom") is not None:
         overrides["gom"] = request["gom"]
     overrides |= _sub_overrides(request, "ga_ngoai", _GA_NGOAI_KEYS)
-    overrides |= _sub_overrides(request, "ga_trong", _GA_TRONG_KEYS)
+    if rules.family is ScoringFamily.CHAN:
+        pot = _sub_overrides(request, "ga_trong", _GA_NUOI_KEYS)
+        if "chan_ga_nuoi" in pot:  # any gà trong regime but "none" keeps the gà nuôi
+            pot["chan_ga_nuoi"] = _ga_nuoi_regime(pot["chan_ga_nuoi"])
+        overrides |= pot
+    else:
+        overrides |= _sub_overrides(request, "ga_trong", _GA_TRONG_KEYS)
     if not overrides:
         return rules
     data = merge_overrides(rules.to_dict(), overrides)
@@ -76,14 +96,14 @@ def replay(request: Mapping[str, Any], *, resolve_rules: RulesResolver = load_ru
     SettlementError / RuleError / CuocError / GameError whose message names the ván and the key.
     """
     if not isinstance(request, Mapping):
-        raise SettlementError("Yêu cầu replay phải là một đối tượng JSON.")
+        raise SettlementError(N_("Yêu cầu replay phải là một đối tượng JSON."))
     _check_keys(request)
     players = request["players"]
     if not isinstance(players, list):
-        raise SettlementError("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi.")
+        raise SettlementError(N_("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi."))
     vans = request["van"]
-    if not isinstance(vans, list):
-        raise SettlementError("'van' phải là danh sách các ván.")
+    if not isinstance(vans, list) or len(vans) > bounds.VAN:
+        raise SettlementError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
     table = make_table(
         request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang")
     )

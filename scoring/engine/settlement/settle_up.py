@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scoring.engine.errors import SettlementError
+from scoring.engine.errors import N_, SettlementError
 
 from .types import Transfer
 
@@ -31,7 +31,7 @@ def settle_up(balances: Mapping[str, int]) -> list[Transfer]:
     """
     total = sum(balances.values())
     if total != 0:
-        raise SettlementError(f"Không thể thanh toán: tổng số dư phải bằng 0 (đang là {total}).")
+        raise SettlementError(N_("Không thể thanh toán: tổng số dư phải bằng 0 (đang là {total})."), total=total)
     open_items = sorted(
         ((name, amount) for name, amount in balances.items() if amount != 0),
         key=lambda item: (-abs(item[1]), item[0]),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from scoring.engine.errors import N_, Msg, SettlementError
 from scoring.engine.rules import BaoRegime
 
 __all__ = [
@@ -26,7 +27,13 @@ __all__ = [
     "Transfer",
     "VanRecord",
     "VanSettlement",
+    "van_error",
 ]
+
+
+def van_error(number: int, template: str, /, **params: Any) -> SettlementError:
+    """A SettlementError naming the ván: "Ván 3: không có người chơi 'Bin' (khóa 'winner')."""
+    return SettlementError(N_("Ván {number}: {inner}"), number=number, inner=Msg(template, **params))
 
 #: The village pool (điểm làng) of đánh gom.
 POOL = "pool"

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine.errors import SettlementError
+from scoring.engine.errors import N_
 from scoring.engine.games import ScoringFamily
 from scoring.engine.points import Breakdown
 from scoring.engine.rules import KinhTuCoPolicy
@@ -16,7 +16,7 @@ from .context import Table
 from .ga import contribute, ga_ngoai_points, take_pot
 from .ledger import Book
 from .pay import Due, pay_den_lang, pay_win, payers_of
-from .types import Fault, SittingState, VanRecord
+from .types import Fault, SittingState, VanRecord, van_error
 
 __all__ = ["WinOutcome", "settle_win", "win_label"]
 
@@ -77,7 +77,7 @@ def _den_lang_amount(table: Table, state: SittingState, van: VanRecord, fault: F
     """Đền làng of a faulty win: the declared value (xướng thừa), the Chắn fine, else A."""
     if fault is Fault.XUONG_THUA and table.family is not ScoringFamily.CHAN:
         if van.declared is None:
-            raise SettlementError(f"Ván {van.number}: 'fault' xuong_thua cần 'declared' (các cước đã xướng).")
+            raise van_error(van.number, N_("'fault' xuong_thua cần 'declared' (các cước đã xướng)."))
         return table.score(state, van.declared, streak, van.number).points
     return table.den_lang_value(state)
 

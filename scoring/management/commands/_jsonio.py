@@ -7,7 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.utils import translation
 
 from scoring.engine.errors import EngineError
 
@@ -17,6 +19,11 @@ class JsonCommand(BaseCommand):
     and ``{"error": "<message>"}`` on stdout."""
 
     def answer(self, handler: Callable[[Any], Any]) -> None:
+        # the CLI speaks the site's language (Vietnamese), whatever was active in the caller's thread
+        with translation.override(settings.LANGUAGE_CODE):
+            self._answer(handler)
+
+    def _answer(self, handler: Callable[[Any], Any]) -> None:
         raw = sys.stdin.read()
         try:
             payload = json.loads(raw)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.engine.contract import check_request, run_batch
+from scoring.services.rules import resolve_rules
 
 from ._jsonio import JsonCommand
 
@@ -17,4 +18,4 @@ class Command(JsonCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.answer(lambda payload: run_batch(payload, check_request))
+        self.answer(lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules)))

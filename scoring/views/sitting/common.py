@@ -20,7 +20,7 @@ from scoring.engine.games import ScoringFamily
 from scoring.engine.settlement import parse_van
 from scoring.models import Sitting
 from scoring.permissions import can
-from scoring.selectors.rules import chips
+from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.services.people import acting_user
 from scoring.services.sittings import van_preview
 from scoring.services.van import check_cards
@@ -134,11 +134,16 @@ def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict
     """What the ván form needs: seats, the game's cước chips, faults, báo regimes, gà events."""
     family = table.game.family
     regime = table.rules.bao_regime
+    offered = chips(table.game, table.rules) if family is not ScoringFamily.PHOM else []
     return {
         "form": form,
         "key": key,
         "seq": seq,
-        "chips": chips(table.game, table.rules) if family is not ScoringFamily.PHOM else [],
+        "chips": offered,
+        # the chips grey out when no hand could hold them with those chosen (static/scoring/chips.js)
+        "cuoc_rows": chip_rows(table.game, table.rules, offered, form.cuoc) if offered else [],
+        "declared_rows": chip_rows(table.game, table.rules, offered, form.declared) if offered else [],
+        "conflicts": chip_conflicts(table.game, table.rules, offered) if offered else {"conflicts": []},
         "fault_choices": FAULT_CHOICES,
         "regime_choices": list(REGIME_NAMES.items()),
         "default_regime": REGIME_NAMES.get(regime, regime),

@@ -1,0 +1,95 @@
+"""People's names as they enter the app: one cleaning, one comparison (issue 20, finding 12).
+
+Every name a person types (a player, a seat, a registration at an event, a club or village, a
+village rule set) goes through :func:`clean_name` before it is stored, and two names are the same
+name when their :func:`name_key` are equal:
+
+* **cleaning**: invisible characters are dropped (zero-width spaces and joiners, the byte-order
+  mark, bidirectional controls, soft hyphens and every other Unicode *format* character, Hangul
+  fillers, variation selectors), every kind of space, tab or line break becomes one plain space,
+  runs of spaces become one, the ends are trimmed, and the text is composed (NFC): "Bình" typed on
+  a keyboard that sends "i" + U+0300 is the same four letters as "Bình". The Icelandic capital eth
+  "Ð" (U+00D0), which some keyboards give for Vietnamese "Đ" (U+0110) and which looks the same, is
+  made "Đ". A name left empty, or of accents only, is refused.
+* **comparing**: case does not count ("bình" = "Bình" = "BÌNH"), nor where the tone mark sits on a
+  syllable (old and new spelling: "Hoà" = "Hòa", "Thuý" = "Thúy"); every accent does count:
+  "Binh", "Bình" and "Bính" are three names, as they are three people in Vietnamese.
+
+Names are stored as cleaned (as the person wrote them, tone placement included); keys are derived
+(``Player.name_key``, ``Club.name_key``, ``VillageRuleSet.name_key``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from django.utils.translation import gettext
+
+from scoring.engine.errors import EngineError
+
+__all__ = ["KEY_LENGTH", "clean_name", "first_clash", "name_key", "tidy"]
+
+#: Longest stored key (a key is about as long as its name; names are at most 120 characters).
+KEY_LENGTH = 255
+
+#: Invisible characters that are not Unicode "format" (Cf) characters but show as nothing.
+_INVISIBLE = {"\u034f", "\u115f", "\u1160", "\u17b4", "\u17b5", "\u2800", "\u3164", "\uffa0"}
+#: The five Vietnamese tone marks (huyền, sắc, ngã, hỏi, nặng), as combining characters.
+_TONES = frozenset("\u0300\u0301\u0303\u0309\u0323")
+
+
+def _invisible(char: str) -> bool:
+    code = ord(char)
+    return (unicodedata.category(char) == "Cf" or char in _INVISIBLE or 0xFE00 <= code <= 0xFE0F
+            or 0xE0100 <= code <= 0xE01EF)
+
+
+def _space(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc")
+
+
+def tidy(value: str) -> str:
+    """The cleaned name (see the module's docstring); may be empty."""
+    kept = []
+    for char in value:
+        if _invisible(char):
+            continue
+        kept.append(" " if _space(char) else char)
+    text = unicodedata.normalize("NFC", " ".join("".join(kept).split()))
+    return text.replace("\u00d0", "\u0110")
+
+
+def clean_name(value: object, *, what: str, limit: int, empty: str | None = None) -> str:
+    """``value`` cleaned, or a user error: not text, empty once cleaned, accents only, too long.
+
+    ``what`` names the thing in the message ("người chơi", "làng hoặc câu lạc bộ" …); ``empty``
+    replaces the message for a name left empty."""
+    name = tidy(value) if isinstance(value, str) else ""
+    if not name or all(unicodedata.category(c).startswith("M") or c == " " for c in name):
+        raise EngineError(empty or gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô "
+                                           "hình).") % {"what": what})
+    if len(name) > limit:
+        raise EngineError(gettext("Tên %(what)s dài quá %(limit)d ký tự.") % {"what": what, "limit": limit})
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be one name: cleaned, case folded, each syllable's tone mark
+    moved to the syllable's end (so its place on the vowels does not count)."""
+    words = []
+    for word in unicodedata.normalize("NFD", tidy(name)).casefold().split(" "):
+        tones = "".join(sorted(c for c in word if c in _TONES))
+        words.append(unicodedata.normalize("NFC", "".join(c for c in word if c not in _TONES) + tones))
+    return " ".join(words)[:KEY_LENGTH]
+
+
+def first_clash(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first two of ``names`` that are one name (see :func:`name_key`), or None."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None

@@ -1,0 +1,103 @@
+/* Cước chips that can no longer be combined with those chosen grey out and say why on tap.
+ *
+ * The table is the engine's (scoring/engine/conflicts.py: every smallest set of cước no hand of the
+ * game could hold, with the reason in the page's language), shipped in the page as JSON in the
+ * element named by the group's data-conflicts; nothing is derived here. A chip is blocked when,
+ * with it, the chosen chips would contain one of those sets. Blocked chips stay focusable:
+ * aria-disabled="true", their reason in the element aria-describedby names, and a tap (or Space)
+ * shows the reason in the group's status line instead of choosing the chip.
+ *
+ * window.SoTomChips = {blocked, refresh}
+ */
+(function () {
+  "use strict";
+
+  function table(group) {
+    const node = document.getElementById(group.dataset.conflicts || "");
+    if (!node) return [];
+    try {
+      return JSON.parse(node.textContent).conflicts || [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  /* Map slug -> reason of every chip not in ``chosen`` that would complete a conflict. */
+  function blocked(chosen, conflicts) {
+    const have = new Set(chosen);
+    const out = new Map();
+    for (const conflict of conflicts) {
+      const missing = conflict.cuoc.filter((slug) => !have.has(slug));
+      if (missing.length === 1 && !out.has(missing[0])) out.set(missing[0], conflict.why);
+    }
+    return out;
+  }
+
+  function inputs(group) {
+    return Array.from(group.querySelectorAll('input[type="checkbox"]'));
+  }
+
+  function reasonLine(group) {
+    return group.parentElement.querySelector('[data-chip-reason="' + group.dataset.chipGroup + '"]');
+  }
+
+  function refresh(group) {
+    const boxes = inputs(group);
+    const out = blocked(boxes.filter((b) => b.checked).map((b) => b.value), table(group));
+    for (const box of boxes) {
+      const why = box.checked ? "" : out.get(box.value) || "";
+      const chip = box.closest(".chip");
+      if (chip) chip.classList.toggle("blocked", Boolean(why));
+      if (why) box.setAttribute("aria-disabled", "true");
+      else box.removeAttribute("aria-disabled");
+      const said = document.getElementById(box.getAttribute("aria-describedby") || "");
+      if (said) said.textContent = why;
+    }
+    const line = reasonLine(group);
+    if (line && line.dataset.for && !out.has(line.dataset.for)) {
+      line.textContent = "";
+      delete line.dataset.for;
+    }
+  }
+
+  function explain(group, box) {
+    const said = document.getElementById(box.getAttribute("aria-describedby") || "");
+    const line = reasonLine(group);
+    if (line && said) {
+      line.textContent = said.textContent;
+      line.dataset.for = box.value;
+    }
+  }
+
+  function wire(root) {
+    for (const group of root.querySelectorAll(".chips[data-conflicts]")) {
+      if (group.dataset.chipsWired) continue;
+      group.dataset.chipsWired = "1";
+      group.addEventListener("click", (event) => {
+        const box = event.target.closest(".chip") && event.target.closest(".chip").querySelector("input");
+        if (box && box.getAttribute("aria-disabled") === "true") {
+          event.preventDefault();
+          explain(group, box);
+        }
+      });
+      group.addEventListener("keydown", (event) => {
+        const box = event.target;
+        if (event.key === " " && box.getAttribute && box.getAttribute("aria-disabled") === "true") {
+          event.preventDefault();
+          explain(group, box);
+        }
+      });
+      group.addEventListener("change", () => refresh(group));
+      refresh(group);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => wire(document));
+  document.addEventListener("htmx:load", (event) => wire(event.target));
+  // a form reset (a ván kept offline) unticks chips without a change event
+  document.addEventListener("reset", (event) => {
+    setTimeout(() => event.target.querySelectorAll(".chips[data-conflicts]").forEach(refresh));
+  }, true);
+
+  window.SoTomChips = { blocked, refresh };
+})();
