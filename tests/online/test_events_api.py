@@ -151,3 +151,31 @@ def test_a_platform_token_reaches_its_own_event_only(make_event: Any, organiser:
     assert post(client, f"/api/v1/events/{private.slug}/registrations", body, **bearer(write)).status_code == 201
     assert post(client, f"/api/v1/events/{public.slug}/registrations", body, **bearer(write)).status_code == 403
     assert post(client, f"/api/v1/events/{other.slug}/registrations", body, **bearer(write)).status_code == 404
+
+
+def test_a_finished_event_refuses_registrations_rounds_and_imports_with_409(make_event: Any,
+                                                                             organiser: Any) -> None:
+    """Once the organiser makes the results final, the API changes nothing of the event, as the pages."""
+    from tournaments.models import Table
+    from tournaments.services.events import event_finish
+    from tournaments.services.rounds import round_seat
+
+    event = make_event()
+    round_seat(event=event, method="random", seed=3)
+    table = Table.objects.filter(event=event).order_by("number").first()
+    seats = [s.name for s in table.sitting.seats.order_by("position")]
+    event_finish(event=event)
+    mine = signed_in(organiser)
+    registered = post(mine, f"/api/v1/events/{event.slug}/registrations", {"name": "Cụ Lý"})
+    seated = post(mine, f"/api/v1/events/{event.slug}/rounds", {"method": "rotation", "force": True})
+    imported = post(mine, "/api/v1/sittings/import", {
+        "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": seats,
+        "van": [{"winner": seats[0], "cuoc": ["tom"]}], "table": table.pk, "event": event.slug})
+    for answer in (registered, seated, imported):
+        assert answer.status_code == 409, answer.content
+        assert "kết thúc" in answer.json()["error"] or "chốt" in answer.json()["error"]
+    english = post(mine, f"/api/v1/events/{event.slug}/registrations", {"name": "Cụ Lý"},
+                   HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 409 and "finished" in english.json()["error"].lower()
+    assert event.registrations.filter(player__name="Cụ Lý").count() == 0
+    assert event.rounds.count() == 1 and not table.sitting.van.exists()

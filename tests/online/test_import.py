@@ -143,6 +143,9 @@ def test_an_event_table_s_canh_is_filled_through_the_event_s_recording_path(make
                 .order_by("number").last().pk}
     wrong = post(signed_in(organiser), shuffled)
     assert wrong.status_code == 400 and "người chơi theo thứ tự chỗ ngồi" in wrong.json()["error"]
+    english = post(signed_in(organiser), shuffled, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 400 and english.json()["error"].startswith(
+        "The imported sitting does not match the table's sitting: the players in seat order (")
     too_many = {**body, "table": shuffled["table"], "players": [s.name for s in Table.objects.get(
         pk=shuffled["table"]).sitting.seats.order_by("position")], "van": [{"result": "hoa"}] * 9}
     refused = post(signed_in(organiser), too_many)
