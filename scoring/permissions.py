@@ -19,6 +19,10 @@ Roles come from :class:`scoring.models.ClubRole`, the sitting's creator, the pla
 the tournaments app adds event organisers, event scorekeepers and table tokens. Who holds a table's
 PIN or QR link has no account, only a session, so the request-level check :func:`can` also asks the
 hooks registered with :func:`register_request_grant`.
+
+A credential narrower than its account (a platform token, scoped to one club or one event, to
+read or to write) carries a :class:`CredentialScope`: :func:`can` then also asks it, so the
+account's roles outside that scope, or its writes with a read-only token, are refused.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import rules
 from django.db.models import Q, QuerySet
@@ -40,13 +44,16 @@ __all__ = [
     "KEEP",
     "REVIEW",
     "VIEW",
+    "CredentialScope",
     "Grant",
     "book_member",
     "book_players",
     "can",
+    "credential_scope",
     "device_of",
     "entry_via",
     "held_grant",
+    "in_scope",
     "remember_device",
     "review_via",
     "register_request_grant",
@@ -77,6 +84,37 @@ class Grant:
 #: (request, sitting or its id, what) → the grant it holds, or None; for grants held by a session
 #: rather than an account.
 _request_grants: list[Callable[[Any, Any, str], Grant | None]] = []
+
+
+class CredentialScope(Protocol):
+    """What a credential narrower than its account may reach (a platform token, defined by the app
+    that issues it): the account's own rights still apply, within this scope only."""
+
+    #: False: reading only (every write is refused, whatever the account may do).
+    writes: bool
+
+    def narrow(self, sittings: QuerySet[Sitting]) -> QuerySet[Sitting]:
+        """The sittings of ``sittings`` within the scope."""
+        ...
+
+    def allows_club(self, club_id: int | None) -> bool:
+        """Whether a new sitting (or player) may be added to this club (None: no club)."""
+        ...
+
+
+def credential_scope(request: Any) -> CredentialScope | None:
+    """The scope of the credential the request was authenticated with (None: the whole account)."""
+    return getattr(getattr(request, "auth", None), "credential_scope", None)
+
+
+def in_scope(request: Any, what: str, sitting: Sitting) -> bool:
+    """Whether the request's credential reaches ``sitting`` for ``what`` (always, without a scope)."""
+    scope = credential_scope(request)
+    if scope is None:
+        return True
+    if what != VIEW and not scope.writes:
+        return False
+    return scope.narrow(Sitting.objects.filter(pk=sitting.pk)).exists()
 
 
 def register_sitting_grant(grant: Callable[[Any, Sitting, str], bool], visible: Callable[[Any], Q]) -> None:
@@ -195,7 +233,10 @@ _PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "sco
 
 
 def can(request: Any, what: str, sitting: Sitting) -> bool:
-    """Whether the request (its user, or a grant its session holds) may do ``what`` with ``sitting``."""
+    """Whether the request (its user, or a grant its session holds) may do ``what`` with ``sitting``,
+    within the scope of its credential (:func:`credential_scope`)."""
+    if not in_scope(request, what, sitting):
+        return False
     user = getattr(request, "user", None)
     if user is not None and user.has_perm(_PERMS[what], sitting):
         return True

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "tournaments",
     "django_eventstream",
     "tournaments.console",
+    "tournaments.online",
     "csp",
 ]
 
@@ -162,13 +163,29 @@ STORAGES = {
 }
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# The rate limits of platform tokens (DRF throttling, tournaments/online/auth.py) count in the
+# "throttle" cache. In one process's memory (the default, fine for `make run`'s single app server)
+# each app server would count on its own: behind several app servers set CACHE_URL (Redis,
+# "redis://host:6379/1", or the database, "dbcache://sotom_cache" after `manage.py createcachetable`);
+# without CACHE_URL, REDIS_URL's Redis is used when set (docs/api.md, "Rate limits").
+if env.str("CACHE_URL", default=""):
+    CACHES["throttle"] = env.cache("CACHE_URL")
+elif env.str("REDIS_URL", default=""):
+    CACHES["throttle"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.str("REDIS_URL"),
+                          "KEY_PREFIX": "sotom-throttle"}
+else:
+    CACHES["throttle"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "scoring.api.auth.TokenAuthentication",
+        "tournaments.online.auth.BearerAuthentication",
     ],
+    # Platform tokens only (a call with an account's session or token is not throttled here).
+    "DEFAULT_THROTTLE_CLASSES": ["tournaments.online.auth.PlatformThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"platform": env.str("PLATFORM_TOKEN_RATE", default="600/minute")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON as DRF reads it, refusing (400) what cannot be stored or answered (scoring/api/parsers.py).
@@ -187,6 +204,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name with another component's (kind, status): named here.
+    "ENUM_NAME_OVERRIDES": {"EventKindEnum": "tournaments.models.EventKind",
+                            "RegistrationStatusEnum": "tournaments.models.RegistrationStatus"},
 }
 
 # Celery: the embedded default is kombu's filesystem transport (a real worker, no Redis);
@@ -219,6 +239,14 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+
+# Webhooks (tournaments/online, docs/api.md): a URL on a private, loopback or link-local address is
+# refused, at registration and again at every delivery, unless this is set (a LAN receiver; tests).
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
+#: Attempts per delivery; the first retry waits WEBHOOK_RETRY_SECONDS, each next one three times longer.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+WEBHOOK_RETRY_SECONDS = env.float("WEBHOOK_RETRY_SECONDS", default=30.0)
 
 LOGIN_URL = "login"  # a URL name: English pages send to /en/dang-nhap/
 LOGIN_REDIRECT_URL = "/"

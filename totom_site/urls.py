@@ -16,6 +16,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
     path("api/v1/", include(("tournaments.console.api_urls", "console-api"), namespace="console-api")),
+    path("api/v1/", include(("tournaments.api.urls", "events-api"), namespace="events-api")),
     # Live audience display of a festival table: one SSE channel per table (django-eventstream),
     # as visible as the table's event.
     path("su-kien/ban/<int:table_id>/", display.events, name="console-events"),
@@ -32,6 +33,7 @@ urlpatterns += i18n_patterns(
     path("dang-ky/", accounts.signup, name="signup"),
     path("", include(("tournaments.urls", "tournaments"), namespace="tournaments")),
     path("", include(("tournaments.console.urls", "console"), namespace="console")),
+    path("", include(("tournaments.online.urls", "online"), namespace="online")),
     path("", include(("scoring.urls", "scoring"), namespace="scoring")),
     prefix_default_language=False,
 )

@@ -11,6 +11,7 @@ from django.db import OperationalError
 
 from tournaments.models import Event
 from tournaments.services.leaderboard import recompute, sweep_stale_boards
+from tournaments.signals import standings_changed
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,10 @@ def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] 
     table (a stale result is never written over a newer one)."""
     if not Event.objects.filter(pk=event_id).exists():
         return None
-    return recompute(event_id=event_id, force=force).to_dict()
+    rebuilt = recompute(event_id=event_id, force=force)
+    if rebuilt.written:  # a new version of the board: tell who listens (webhooks)
+        standings_changed.send(sender=None, event_id=event_id, version=rebuilt.version)
+    return rebuilt.to_dict()
 
 
 @worker_ready.connect

@@ -14,13 +14,21 @@ exist, 400 for a body that is not JSON, 415 for one sent as another media type (
 JSON only), 405 for a method the address does not take. A session without an account (a table
 PIN) that writes must send the CSRF token too. A PUBLIC call sent with a wrong token is still
 401: the token is checked before the call is looked at.
+
+A credential with a scope (a platform token, ``Authorization: Bearer …``: one club or one event,
+read or write; :func:`scoring.permissions.credential_scope`) writes nothing when it is read-only,
+reaches only the sittings of its scope, and calls a SIGNED_IN operation only where the view narrows
+what it does to that scope itself (:attr:`LedgerView.scoped`). A caller over its rate limit gets
+429 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 from django.http import HttpRequest
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.authentication import CSRFCheck
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -30,9 +38,9 @@ from rest_framework.views import APIView
 
 from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
 from scoring.api.parsers import SafeJSONParser, UnsafeJSON
-from scoring.api.schemas import ContractSchema
+from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
-from scoring.permissions import KEEP, VIEW, can
+from scoring.permissions import KEEP, VIEW, can, credential_scope
 from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
@@ -42,14 +50,18 @@ PUBLIC, SIGNED_IN = "public", "signed_in"
 #: what a reading view shows, and the rule set a writing view settles with.
 READS, WRITES = ("rules", "club", "created_by"), ("rules",)
 #: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
-AUTHENTICATE = 'Token realm="so-tom", Session realm="so-tom"'
+AUTHENTICATE = 'Token realm="so-tom", Bearer realm="so-tom", Session realm="so-tom"'
 
-LOGIN_FIRST = ("Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie) hoặc tiêu đề "
-               "'Authorization: Token <mã>' của tài khoản.")
+LOGIN_FIRST = ("Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie), tiêu đề "
+               "'Authorization: Token <mã>' của tài khoản, hoặc 'Authorization: Bearer <mã nền tảng>'.")
 BAD_TOKEN = "Mã đăng nhập (token) không đúng hoặc tài khoản đã bị khóa: hãy lấy mã mới."
 CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống giả mạo (CSRF) của trang: hãy tải lại trang "
                "rồi gửi lại.")
 NOT_ALLOWED = "Bạn không có quyền làm việc này."
+READ_ONLY = "Mã nền tảng này chỉ được đọc: hãy tạo mã có quyền ghi."
+OUT_OF_SCOPE = ("Mã nền tảng chỉ dùng được trong làng hoặc giải đã cấp nó: việc này cần đăng nhập bằng tài khoản "
+                "(phiên hoặc 'Authorization: Token <mã>').")
+TOO_MANY = "Gửi quá nhiều yêu cầu: hãy chờ {seconds} giây rồi gửi lại."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
 REFUSALS = {
     VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
@@ -83,6 +95,14 @@ class CanKeepScore(BasePermission):
             return True  # a method the view does not take: DRF answers 405 next
         method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
         need = getattr(view, "needs", {}).get(method, SIGNED_IN)
+        scope = credential_scope(request)
+        if scope is not None:
+            if request.method not in SAFE_METHODS and not scope.writes:
+                self.message = READ_ONLY
+                return False
+            if need == SIGNED_IN and method not in getattr(view, "scoped", ()):
+                self.message = OUT_OF_SCOPE
+                return False
         if need == PUBLIC:
             return True
         if need == SIGNED_IN:
@@ -112,6 +132,15 @@ class LedgerSchema(ContractSchema):
             return []
         return [auth for auth in super().get_auth() if auth]
 
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:  # type: ignore[override]
+        """Every operation may answer 429 to a platform token over its rate (DRF throttling runs
+        for every call, before the operation looks at the token)."""
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)  # type: ignore[arg-type]
+        if "429" not in bodies:
+            bodies["429"] = self._get_response_for_code(
+                OpenApiResponse(Error, description=WHY[429]), "429", direction=direction)
+        return bodies
+
 
 class LedgerView(APIView):
     """Base of the sổ điểm's API views: :class:`CanKeepScore`, and refusals as Vietnamese JSON."""
@@ -122,6 +151,9 @@ class LedgerView(APIView):
     schema = LedgerSchema()
     #: What each HTTP method needs (PUBLIC, SIGNED_IN, VIEW, KEEP); unlisted methods: SIGNED_IN.
     needs: ClassVar[dict[str, str]] = {}
+    #: The SIGNED_IN methods that narrow what they do to a scoped credential's club or event
+    #: themselves (:func:`scoring.permissions.credential_scope`); the others refuse such a credential.
+    scoped: ClassVar[frozenset[str]] = frozenset()
     #: The related rows read with :attr:`sitting`, per method, where not READS / WRITES.
     loads: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: The sitting of the URL, once :class:`CanKeepScore` let a VIEW / KEEP call through.
@@ -148,10 +180,15 @@ class LedgerView(APIView):
             answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         elif isinstance(exc, exceptions.MethodNotAllowed):
             answer = (NO_SUCH_METHOD.format(method=self.request.method), status.HTTP_405_METHOD_NOT_ALLOWED)
+        elif isinstance(exc, exceptions.Throttled):
+            wait = max(1, math.ceil(exc.wait or 1))
+            answer = (TOO_MANY.format(seconds=wait), status.HTTP_429_TOO_MANY_REQUESTS)
         if answer is None:
             return super().handle_exception(exc)
         response = Response({"error": answer[0]}, status=answer[1])
         if answer[1] == status.HTTP_401_UNAUTHORIZED:
             response["WWW-Authenticate"] = AUTHENTICATE
+        if isinstance(exc, exceptions.Throttled):
+            response["Retry-After"] = str(max(1, math.ceil(exc.wait or 1)))
         response.exception = True
         return response

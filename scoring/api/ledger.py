@@ -26,7 +26,7 @@ from scoring.api.access import KEEP, SIGNED_IN, VIEW, CanKeepScore, LedgerView
 from scoring.api.schemas import answers, idempotency_key
 from scoring.engine.errors import EngineError
 from scoring.models import Club, Player, Van
-from scoring.permissions import entry_via, visible_sittings
+from scoring.permissions import credential_scope, entry_via, visible_sittings
 from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
@@ -141,6 +141,10 @@ def visible_players(user: Any) -> QuerySet[Player]:
 
 def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Response | None:
     """Refuse (403) a club the account may not open sittings in, or a player id it may not know."""
+    scope = credential_scope(request)
+    if scope is not None and not scope.allows_club(club.pk if club is not None else None):
+        return _error("Mã nền tảng này không mở được canh bài ở đây: chỉ trong làng hoặc câu lạc bộ đã cấp nó.",
+                      status.HTTP_403_FORBIDDEN)
     if club is not None and not request.user.has_perm("scoring.open_sitting", club):
         return _error(f"Bạn không mở được canh bài trong '{club.name}': chỉ chủ sổ và thư ký ghi điểm của nơi đó "
                       "mới mở được.", status.HTTP_403_FORBIDDEN)
@@ -154,11 +158,16 @@ def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Resp
 
 class SittingsView(LedgerView):
     needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
+    scoped = frozenset({"GET", "POST"})
 
     @extend_schema(operation_id="sittings_list", summary="Các canh bài gần đây (mà tài khoản được xem)",
                    responses=answers({200: sc.SittingSummary.__class__(many=True)}, 401))
     def get(self, request: Request) -> Response:
-        recent = visible_sittings(request.user).select_related("club").order_by("-created_at", "-id")[:50]
+        visible = visible_sittings(request.user)
+        scope = credential_scope(request)
+        if scope is not None:
+            visible = scope.narrow(visible)
+        recent = visible.select_related("club").order_by("-created_at", "-id")[:50]
         return Response([
             {"id": s.pk, "title": s.title, "game": s.game, "mode": s.mode, "created_at": s.created_at.isoformat(),
              "ended_at": s.ended_at.isoformat() if s.ended_at else None, "club": s.club.slug if s.club_id else None}

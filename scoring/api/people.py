@@ -81,7 +81,7 @@ class PlayersView(LedgerView):
     @extend_schema(
         operation_id="players_list", summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
         parameters=[OpenApiParameter("club", str, description="Mã làng / câu lạc bộ")],
-        responses=sc.answers({200: sc.Player.__class__(many=True)}, 400, 401),
+        responses=sc.answers({200: sc.Player.__class__(many=True)}, 400, 401, 403),
     )
     def get(self, request: Request) -> Response:
         players = visible_players(request.user).select_related("club")

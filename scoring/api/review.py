@@ -59,6 +59,7 @@ class ReviewView(LedgerView):
     session is not enough: the confirmer must be known."""
 
     needs: ClassVar[dict[str, str]] = {"POST": SIGNED_IN}
+    scoped = frozenset({"POST"})  # can(request, REVIEW, …) asks the credential's scope
 
 
 class VanConfirmView(ReviewView):

@@ -269,6 +269,7 @@ WHY = {
          "kết quả",
     415: "Nội dung yêu cầu không phải JSON (Content-Type: application/json)",
     422: "Idempotency-Key này đã được dùng cho một yêu cầu khác",
+    429: "Mã nền tảng (Bearer) gửi quá nhiều yêu cầu: chờ số giây trong tiêu đề Retry-After",
 }
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "merge",
     "person",
     "register_author_hook",
+    "register_club_source",
+    "register_sitting_source",
     "role_entry",
     "rules_audit",
     "sitting_audit",
@@ -109,6 +111,25 @@ def _authors(vans: Sequence[Van]) -> dict[int, str]:
 
 #: Sitting ids → how each is named in a trail that mixes several sittings.
 Labeller = Callable[[set[int]], Mapping[int, str]]
+#: (sittings as a subquery of ids, n, labeller) → at most n newest entries of each kind another app
+#: keeps about those sittings (e.g. a sitting imported whole from an online platform).
+SittingSource = Callable[[QuerySet[Any], int, Labeller | None], list[AuditEntry]]
+#: (club, n) → at most n newest entries of each kind another app keeps about a club (its tokens, webhooks).
+ClubSource = Callable[[Club, int], list[AuditEntry]]
+_sitting_sources: list[SittingSource] = []
+_club_sources: list[ClubSource] = []
+
+
+def register_sitting_source(source: SittingSource) -> None:
+    """Let another app add entries to the trails of sittings (and of the clubs and events holding them)."""
+    if source not in _sitting_sources:
+        _sitting_sources.append(source)
+
+
+def register_club_source(source: ClubSource) -> None:
+    """Let another app add entries to a club's trail."""
+    if source not in _club_sources:
+        _club_sources.append(source)
 
 
 def _van_summary(van: Van) -> str:
@@ -210,6 +231,8 @@ def sitting_entries(
             for v in rows.vans]
     out += [AuditEntry(r.created_at, person(r.reviewer), _review_action(r),
                        where(r.van.sitting_id, f"Ván {r.van.seq}"), "", (2, r.pk)) for r in rows.reviews]
+    for source in _sitting_sources:
+        out += source(sittings.values("pk"), n, labeller)
     return out
 
 
@@ -250,7 +273,8 @@ def club_audit(club: Club, *, offset: int = 0, limit: int = PAGE_SIZE) -> list[A
     )
     # The club's trail lists its canh opened and settled; each canh's own trail has its ván.
     sittings = sitting_entries(Sitting.objects.filter(club=club), n=n, with_van=False)
-    return merge([[role_entry(r) for r in roles], sittings], offset=offset, limit=limit)
+    others = [source(club, n) for source in _club_sources]
+    return merge([[role_entry(r) for r in roles], sittings, *others], offset=offset, limit=limit)
 
 
 # -- village rule sets ------------------------------------------------------------------------------

@@ -85,13 +85,15 @@ __all__ = [
 
 User = AbstractBaseUser
 
-#: Sent after the commit of every write to a sitting (``sitting_id``, ``action``): live pages,
-#: leaderboards and exports hook here.
+#: Sent after the commit of every write to a sitting (``sitting_id``, ``action``, and ``van_id``
+#: for a ván recorded or corrected: the version written): live pages, leaderboards, exports and
+#: webhooks hook here.
 sitting_changed = Signal()
 
 
-def _announce(sitting_id: int, action: str) -> None:
-    transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action))
+def _announce(sitting_id: int, action: str, van_id: int | None = None) -> None:
+    transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action,
+                                                       van_id=van_id))
 
 
 def _locked(sitting: Sitting | int) -> Sitting:
@@ -237,7 +239,7 @@ def van_record(
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)
         store_state(s, [*ids, van.pk], settled.state, seats)
-        _announce(s.pk, "van_record")
+        _announce(s.pk, "van_record", van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
         return Answer(201, {"van": van_json(van, transfers_json(settled.transfers)),
@@ -305,7 +307,7 @@ def van_correct(
             raise SequenceConflict("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.",
                                    state=sitting_state_json(s))
         new = _supersede(s, old, record, reason, corrected_by, cards, via)
-        _announce(s.pk, "van_correct")
+        _announce(s.pk, "van_correct", new.pk)
         return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though

@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.browser]
 SKIP_NAMESPACES = {
     "api": "the JSON API (tests/reliability/test_api_schema.py walks it)",
     "console-api": "the console's JSON API (tests/console/test_api.py)",
+    "events-api": "the events' JSON API and the import (tests/reliability/test_api_schema.py walks it)",
     "admin": "Django's admin, for staff, not one of the app's pages",
 }
 #: Patterns whose route ends in a file's extension are downloads, not pages (the organiser's and
@@ -76,6 +77,10 @@ SKIP = {
     "scoring:club_player_link": "a form action (POST) of the village's page",
     "scoring:club_close_reverse": "a form action (POST) of the club book's page: undo a close",
     "scoring:club_ratings_rebuild": "a form action (POST) of the club book's page: rebuild the ratings",
+    **{f"online:{kind}_{action}": f"a form action (POST) of the {kind}'s connection page"
+       for kind in ("club", "event") for action in ("token_new", "token_end", "hook_new", "hook_end", "hook_test")},
+    **{f"online:{kind}_hook_log": "a webhook's delivery log: the demo has no webhook (tests/online/test_pages.py "
+       "and tests/reliability/test_probe_csp.py open it)" for kind in ("club", "event")},
 }
 
 #: Pages for staff only: the demo account is not staff, so they must refuse it with the app's
@@ -141,7 +146,7 @@ def discover(page: Any, base: str) -> dict[str, Any]:
 
 
 def url_of(name: str, params: list[str], demo: dict[str, Any]) -> str:
-    values = {"slug": demo["club"] if name.startswith("scoring:") else demo["event"],
+    values = {"slug": demo["club"] if name.startswith(("scoring:", "online:club_")) else demo["event"],
               "pk": demo["console"] if name.startswith("console:") else demo["sitting"],
               "table_id": demo["table_id"], "token": demo["token"], "reg_id": demo["reg_id"],
               "number": demo["number"], "seq": demo["seq"], "player_id": demo["member"]}

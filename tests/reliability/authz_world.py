@@ -121,8 +121,25 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     ensure_catalogue()
     festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
     extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player,
-             "table2": table2, "elsewhere": elsewhere, "period_close": period_close}
+             "table2": table2, "elsewhere": elsewhere, "period_close": period_close,
+             **_connections(club, event, organiser)}
     return Side(club, sitting, event, table, registration, token, festival, extra)
+
+
+def _connections(club: Any, event: Any, organiser: Any) -> dict[str, Any]:
+    """A platform token and a webhook of the club and of the event (the online app's pages)."""
+    from django.test import override_settings
+
+    from tournaments.online.services.tokens import token_create
+    from tournaments.online.services.webhooks import webhook_create
+
+    found = {}
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_ADDRESSES=True):
+        for kind, owner in (("club", {"club": club}), ("event", {"event": event})):
+            found[f"{kind}_token"] = token_create(label="Chiếu Online", access="ghi", created_by=organiser, **owner)[0]
+            found[f"{kind}_hook"] = webhook_create(url="http://127.0.0.1:9/hook", events=["van.recorded"],
+                                                   created_by=organiser, **owner)[0]
+    return found
 
 
 def build_world() -> World:

@@ -1,13 +1,16 @@
-"""schemathesis against ``/api/schema/`` as three identities: anonymous, a scorekeeper (a token
-header) and another club's scorekeeper. The ``st`` command runs against a live daphne server on
+"""schemathesis against ``/api/schema/`` as four identities: anonymous, a scorekeeper (a token
+header), another club's scorekeeper, and an online platform (a write platform token of the
+scorekeeper's event, ``Authorization: Bearer``). The ``st`` command runs against a live daphne server on
 the test database, every phase (examples, coverage, fuzzing, stateful) and every check (server
 errors, status codes, content types, response schemas and headers, negative and positive data,
 authentication, undeclared methods).
 
 The world: club "Làng Đông", where ``keeper`` keeps score, with a sitting of one ván and a
-festival table whose Trung Quân is ``keeper`` (so the signals are exercised too); club "Làng
+festival table whose Trung Quân is ``keeper`` (so the signals are exercised too), and an event
+"Hội Làng Đông" that ``keeper`` organises (ten players checked in, round 1 seated); club "Làng
 Đoài", where ``outsider`` keeps score, with a sitting of its own. Half the generated sitting ids
-(and table ids) name Làng Đông's: the scorekeeper's own, and the first club's for the outsider.
+(and table ids, and event slugs) name Làng Đông's: the scorekeeper's own, and the first club's
+for the outsider.
 
 Zero server errors (``ST101``) and zero response-schema violations (``ST108``) for everyone.
 The other findings that remain are listed in :data:`KNOWN`, each with the reason the schema
@@ -46,6 +49,8 @@ SITTING_WRITES = ["POST /api/v1/sittings/{id}/van", "POST /api/v1/sittings/{id}/
                   "POST /api/v1/sittings/{id}/van/{seq}/confirm", "POST /api/v1/sittings/{id}/van/{seq}/reject"]
 SITTING_OPS = SITTING_READS + SITTING_WRITES
 CONTRACTS = ["POST /api/v1/score", "POST /api/v1/check-hand"]
+EVENT_WRITES = ["POST /api/v1/events/{slug}/registrations", "POST /api/v1/events/{slug}/rounds"]
+IMPORT = "POST /api/v1/sittings/import"
 STATEFUL = "Stateful tests"
 
 
@@ -75,6 +80,13 @@ def _known() -> dict[tuple[str, str], str]:
     add("ST202", ["POST /api/v1/tables/{table_id}/signals"], "the signal must be one of the catalogue's (or the "
         "village's own), given from a seat allowed to give it (khai-hoi: only the Trung Quân), while a ván is "
         "under way")
+    add("ST202", ["POST /api/v1/events/{slug}/registrations"], "a name already registered in the event is refused "
+        "(names are unique within an event: a table's seats are named after the players)")
+    add("ST202", ["POST /api/v1/events/{slug}/rounds"], "seating needs enough checked-in players for a table of the "
+        "game; a round is refused (409) while the previous one has open tables, unless forced")
+    add("ST202", [IMPORT], "exactly one of 'club' (an existing club's slug) and 'table' (an existing table's id) "
+        "must be given; the rule set slug must exist, the players must be as many as the game seats, each ván must "
+        "name them and be one the engine settles (else 422 with its number)")
     return known
 
 
@@ -96,13 +108,16 @@ def before_call(context, case, kwargs):
 
 @dataclass
 class World:
-    """Làng Đông (``keeper``'s club: ``sitting``, ``table``) and Làng Đoài (``outsider``'s)."""
+    """Làng Đông (``keeper``'s club: ``sitting``, ``table``, ``event``) and Làng Đoài (``outsider``'s)."""
 
     keeper: Any
     outsider: Any
     sitting: Any
     table: Any
     own_sitting_of_outsider: Any
+    event: Any = None
+    #: A write platform token of ``event`` (created by ``keeper``, its organiser).
+    platform_token: str = ""
 
 
 def _world(keeper: Any, outsider: Any) -> World:
@@ -121,7 +136,26 @@ def _world(keeper: Any, outsider: Any) -> World:
     ensure_catalogue()
     table = table_open(name="Chiếu sân đình Làng Đông", players=["Hai", "Ba", "Tư", "Năm", "Sáu"], club=dong,
                        trung_quan=keeper, created_by=keeper)
-    return World(keeper, outsider, sitting, table, theirs)
+    event, token = _event(keeper)
+    return World(keeper, outsider, sitting, table, theirs, event, token)
+
+
+def _event(keeper: Any) -> tuple[Any, str]:
+    """"Hội Làng Đông", organised by ``keeper``: ten players checked in, round 1 seated; and a write
+    platform token of it."""
+    import datetime as dt
+
+    from tournaments.online.services.tokens import token_create
+    from tournaments.services.events import check_in, event_create, registration_add
+    from tournaments.services.rounds import round_seat
+
+    event = event_create(name="Hội Làng Đông", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
+                         slug="hoi-lang-dong", created_by=keeper)
+    for name in ["Giáp", "Ất", "Bính", "Đinh", "Mậu", "Kỷ", "Canh", "Tân", "Nhâm", "Quý"]:
+        check_in(registration=registration_add(event=event, name=f"Cụ {name}", team="Giáp Đông"))
+    round_seat(event=event, method="random", seed=4)
+    _, raw = token_create(label="Chiếu Online", access="ghi", created_by=keeper, event=event)
+    return event, raw
 
 
 @pytest.fixture
@@ -133,7 +167,9 @@ def _config(tmp: Path, world: World, caller: Any) -> Path:
     hooks = tmp / "st_hooks.py"
     hooks.write_text(HOOKS)
     auth = ""
-    if caller is not None:
+    if caller == PLATFORM:
+        auth = f'\n[auth.openapi.bearerAuth]\nbearer = "{world.platform_token}"\n'
+    elif caller is not None:
         from rest_framework.authtoken.models import Token
 
         # OpenAPI-aware: schemathesis knows which credentials it sends (and that a session cookie
@@ -147,12 +183,18 @@ def _config(tmp: Path, world: World, caller: Any) -> Path:
         "[generation]\nallow-x00 = false\n\n"
         f"[dictionaries.sittings]\nvalues = [{world.sitting.pk}]\n\n"
         f"[dictionaries.tables]\nvalues = [{world.table.pk}]\n\n"
+        f'[dictionaries.events]\nvalues = ["{world.event.slug}"]\n\n'
         "[parameters]\n"
         '"path.id" = { dictionary = "sittings", probability = 0.5 }\n'
         '"path.table_id" = { dictionary = "tables", probability = 0.5 }\n'
+        '"path.slug" = { dictionary = "events", probability = 0.5 }\n'
         + auth
     )
     return config
+
+
+#: The caller that is an online platform (the world's platform token) rather than an account.
+PLATFORM = "platform"
 
 
 def _run_schemathesis(server: AppServer, tmp: Path, world: World, *, examples: int, seed: int,
@@ -194,14 +236,18 @@ def _untouched(world: World, before: tuple[Any, ...]) -> None:
 
 
 def _footprint(world: World) -> tuple[Any, ...]:
-    """What the outsider must not change: the first club's ván, ledger, reviews, end, signals."""
-    from scoring.models import VanReview
+    """What the outsider must not change: the first club's ván, ledger, reviews, end, signals, and its event's
+    registrations, rounds and ván."""
+    from scoring.models import Van, VanReview
     from tournaments.console.models import SignalEvent
 
     s = world.sitting
     s.refresh_from_db()
+    event = world.event
     return (list(s.van.values_list("id", "status")), s.transactions.count(), s.ended_at,
-            VanReview.objects.filter(van__sitting=s).count(), SignalEvent.objects.filter(table=world.table).count())
+            VanReview.objects.filter(van__sitting=s).count(), SignalEvent.objects.filter(table=world.table).count(),
+            event.registrations.count(), event.rounds.count(),
+            Van.objects.filter(sitting__event_canh__event=event).count())
 
 
 def test_schemathesis_as_anonymous(app_server: AppServer, tmp_path: Path, world: World) -> None:
@@ -216,6 +262,18 @@ def test_schemathesis_as_anonymous_many_examples(app_server: AppServer, tmp_path
 def test_schemathesis_as_a_scorekeeper(app_server: AppServer, tmp_path: Path, world: World) -> None:
     _judge(_run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=world.keeper),
            "scorekeeper")
+
+
+def test_schemathesis_as_an_online_platform(app_server: AppServer, tmp_path: Path, world: World) -> None:
+    _judge(_run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=PLATFORM),
+           "online platform (write token of the event)")
+
+
+@pytest.mark.slow
+def test_schemathesis_as_an_online_platform_many_examples(app_server: AppServer, tmp_path: Path,
+                                                          world: World) -> None:
+    _judge(_run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=PLATFORM),
+           "online platform (write token of the event)")
 
 
 @pytest.mark.slow
@@ -248,7 +306,21 @@ BODIES: dict[str, Any] = {
     "POST /api/v1/sittings/{id}/van/{seq}/correct": {"reason": "Ghi nhầm", **VAN},
     "POST /api/v1/sittings/{id}/van/{seq}/reject": {"reason": "Sai"},
     "POST /api/v1/tables/{table_id}/signals": {"seat": 3, "signal": "tung-tung"},
+    "POST /api/v1/events/{slug}/registrations": {"name": "Kẻ lạ", "check_in": True},
+    "POST /api/v1/events/{slug}/rounds": {"method": "random", "force": True},
 }
+#: The event's operations the outsider tries on the first club's event (``keeper`` organises it).
+EVENT_OPS = [*EVENT_WRITES, IMPORT]
+
+
+def _import_body(world: World) -> dict[str, Any]:
+    """The first table of the event, imported whole with its own seats (valid: only the right is missing)."""
+    from tournaments.models import Table
+
+    table = Table.objects.filter(event=world.event).order_by("number").first()
+    seats = list(table.sitting.seats.order_by("position").values_list("name", flat=True))
+    return {"game": "to-tom-5", "rules": "luat-2005", "players": seats, "van": [{"winner": seats[0], "cuoc": ["tom"]}],
+            "table": table.pk}
 
 
 def _clients(user: Any) -> dict[str, Any]:
@@ -268,16 +340,17 @@ def test_another_clubs_scorekeeper_gets_403_or_404_on_every_operation_of_the_fir
 ) -> None:
     world = _world(keeper, django_user_model.objects.create_user("thu-ky-lang-doai"))
     before = _footprint(world)
-    ops = [*SITTING_OPS, "POST /api/v1/tables/{table_id}/signals"]
+    ops = [*SITTING_OPS, "POST /api/v1/tables/{table_id}/signals", *EVENT_OPS]
     answered = {}
     for how, client in _clients(world.outsider).items():
         for op in ops:
             method, template = op.split(" ")
-            path = template.format(id=world.sitting.pk, seq=1, table_id=world.table.pk)
+            path = template.format(id=world.sitting.pk, seq=1, table_id=world.table.pk, slug=world.event.slug)
+            body = _import_body(world) if op == IMPORT else BODIES.get(op, {})
             if method == "GET":
                 response = client.get(path)
             else:
-                response = client.post(path, json.dumps(BODIES.get(op, {})), content_type="application/json",
+                response = client.post(path, json.dumps(body), content_type="application/json",
                                        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
             answered[how, op] = response.status_code
             assert response.status_code in (403, 404), (how, op, response.status_code, response.content[:300])

@@ -151,6 +151,22 @@ def event_organiser(s: Side) -> dict[str, Any]:
     return {"slug": s.event.slug, "user_id": s.extra["organiser"].pk}
 
 
+def club_token(s: Side) -> dict[str, Any]:
+    return {"slug": s.club.slug, "token_id": s.extra["club_token"].pk}
+
+
+def club_hook(s: Side) -> dict[str, Any]:
+    return {"slug": s.club.slug, "hook_id": s.extra["club_hook"].pk}
+
+
+def event_token(s: Side) -> dict[str, Any]:
+    return {"slug": s.event.slug, "token_id": s.extra["event_token"].pk}
+
+
+def event_hook(s: Side) -> dict[str, Any]:
+    return {"slug": s.event.slug, "hook_id": s.extra["event_hook"].pk}
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -173,7 +189,7 @@ class Row:
 
     @property
     def api(self) -> bool:
-        return self.name.startswith(("api:", "console-api:"))
+        return self.name.startswith(("api:", "console-api:", "events-api:"))
 
     @property
     def id(self) -> str:
@@ -270,6 +286,29 @@ ROWS: list[Row] = [
     Row("api:van-reject", P, van, SITTING_REVIEW, {}),
     Row("console-api:table-signals", G, festival_api, ALL),  # the public timeline, as on the display
     Row("console-api:table-signals", P, festival_api, CONSOLE, {}),
+    # The events API (public events: readable by all) and the import (its own checks come after the body's)
+    Row("events-api:events", G, none, ALL),
+    Row("events-api:event", G, event, ALL),
+    Row("events-api:event-standings", G, event, ALL),
+    Row("events-api:event-tables", G, event, ALL),
+    Row("events-api:event-registrations", P, event, ORG, {}),
+    Row("events-api:event-rounds", P, event, ORG, {}),
+    Row("events-api:sittings-import", P, none, SIGNED, {}),
+    # Platform connections (tokens, webhooks) of a club and of an event: their organisers
+    Row("online:club_connections", G, club, ORG),
+    Row("online:club_token_new", P, club, ORG, {}),
+    Row("online:club_token_end", P, club_token, ORG),
+    Row("online:club_hook_new", P, club, ORG, {}),
+    Row("online:club_hook_log", G, club_hook, ORG),
+    Row("online:club_hook_end", P, club_hook, ORG),
+    Row("online:club_hook_test", P, club_hook, ORG),
+    Row("online:event_connections", G, event, ORG),
+    Row("online:event_token_new", P, event, ORG, {}),
+    Row("online:event_token_end", P, event_token, ORG),
+    Row("online:event_hook_new", P, event, ORG, {}),
+    Row("online:event_hook_log", G, event_hook, ORG),
+    Row("online:event_hook_end", P, event_hook, ORG),
+    Row("online:event_hook_test", P, event_hook, ORG),
     # Tournaments: public
     Row("tournaments:list", G, none, ALL),
     Row("tournaments:scoreboard", G, event, ALL),

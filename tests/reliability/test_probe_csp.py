@@ -81,9 +81,23 @@ def world() -> dict[str, Any]:
         # The club book: sparklines (server-drawn SVG), the season's chart (Chart.js), htmx period chooser
         "club book": f"/lang/{club.slug}/so/", "close a period": f"/lang/{club.slug}/so/chot/",
         "member statement": f"/lang/{club.slug}/so/nguoi-choi/{sitting.seats.get(position=1).player_id}/",
+        **_connection_pages(club, small.event, organiser),
     }
     return {"session": client.cookies["sessionid"].value, "pages": pages, "festival": festival,
             "organiser": organiser}
+
+
+def _connection_pages(club: Any, event: Any, organiser: Any) -> dict[str, str]:
+    """The online app's connection pages (platform tokens, webhooks) and a webhook's delivery log."""
+    from django.urls import reverse
+
+    from tournaments.online.models import Webhook
+
+    hook = Webhook.objects.create(club=club, url="https://nen-tang.example/hook", events=["van.recorded"],
+                                  secret="s" * 43, created_by=organiser)
+    return {"club connections": reverse("online:club_connections", args=[club.slug]),
+            "event connections": reverse("online:event_connections", args=[event.slug]),
+            "webhook log": reverse("online:club_hook_log", args=[club.slug, hook.pk])}
 
 
 def _page(browser: Any, base: str, session: str | None) -> tuple[Any, Any, list[str]]:

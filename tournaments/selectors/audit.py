@@ -10,7 +10,7 @@ scorekeeper token(s) live at that moment (:func:`token_authors`, registered on i
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.apps import apps
@@ -41,7 +41,17 @@ from tournaments.models import (
     TieBreak,
 )
 
-__all__ = ["event_audit", "token_authors"]
+__all__ = ["event_audit", "register_event_source", "token_authors"]
+
+#: (event, n) → at most n newest entries of each kind another app keeps about an event.
+EventSource = Callable[[Event, int], list[AuditEntry]]
+_event_sources: list[EventSource] = []
+
+
+def register_event_source(source: EventSource) -> None:
+    """Let another app (the online app: platform tokens, webhooks) add entries to an event's trail."""
+    if source not in _event_sources:
+        _event_sources.append(source)
 
 #: Who checked in a player who used their own link (the QR code at the gate).
 OWN_LINK = "Người chơi (mã QR của mình)"
@@ -220,6 +230,6 @@ def event_audit(event: Event, *, offset: int = 0, limit: int = PAGE_SIZE) -> lis
     sittings = Sitting.objects.filter(event_canh__event=event)
     return merge(
         [_event_history(event, n), _role_entries(event, n), _registration_entries(event, n), _play_entries(event, n),
-         sitting_entries(sittings, n=n, labeller=_canh_labels)],
+         sitting_entries(sittings, n=n, labeller=_canh_labels), *(source(event, n) for source in _event_sources)],
         offset=offset, limit=limit,
     )

@@ -33,6 +33,7 @@ from tournaments.models import (
     default_tie_breaks,
 )
 from tournaments.services.leaderboard import ledger_changed
+from tournaments.signals import event_finished, send_on_commit
 
 __all__ = [
     "EventFinished",
@@ -148,7 +149,8 @@ def event_finish(*, event: Event) -> Event:
     or confirms a ván there any more. The canh are locked first, then the event, in the order a ván
     takes them: a ván being written finishes before, none is written after."""
     sittings_make_final(sittings=list(TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)))
-    Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now())
+    if Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now()):
+        send_on_commit(event_finished, event_id=event.pk)
     event.refresh_from_db(fields=["finished_at"])
     return event
 

@@ -1,5 +1,11 @@
 """Seating a round: the checked-in players on tables, each table a new sitting of the ledger
-(its canh 1); a round with a time limit stores each table's end time for the page's clock."""
+(its canh 1); a round with a time limit stores each table's end time for the page's clock.
+
+:func:`open_tables` lists the tables of the last round still playing (not closed);
+:func:`round_seat` with ``refuse_open=True`` refuses (:class:`PreviousRoundOpen`, naming them)
+to seat the next round while there are any: the API asks for that unless told to force, and the
+organiser's page can ask before seating.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
@@ -28,8 +35,9 @@ from tournaments.models import (
 )
 from tournaments.seating import Method, Remainder, seat_round
 from tournaments.services.events import ensure_running
+from tournaments.signals import round_seated, send_on_commit
 
-__all__ = ["round_seat"]
+__all__ = ["PreviousRoundOpen", "open_tables", "round_seat"]
 
 User = AbstractBaseUser
 
@@ -75,6 +83,40 @@ def _bye_counts(event: Event) -> Counter[int]:
     return counts
 
 
+class PreviousRoundOpen(EngineError):
+    """The previous round still has tables playing: seating the next one now would leave them
+    behind (their players would be seated twice)."""
+
+    def __init__(self, message: str, *, round_number: int, tables: list[Table]) -> None:
+        super().__init__(message)
+        self.round_number = round_number
+        self.tables = tables
+
+
+def open_tables(event: Event) -> list[Table]:
+    """The tables of the event's last round not closed yet, by number (none before round 1)."""
+    last = Round.objects.filter(event=event).order_by("-number").first()
+    if last is None:
+        return []
+    return list(Table.objects.filter(round=last, closed_at__isnull=True).select_related("round").order_by("number"))
+
+
+def _refuse_open(event: Event) -> None:
+    tables = open_tables(event)
+    if not tables:
+        return
+    number = tables[0].round.number
+    names = ", ".join(str(t.number) for t in tables)
+    message = ngettext(
+        "Vòng %(round)s còn %(count)s chiếu đang chơi (chiếu %(tables)s): hãy đóng chiếu ấy trước khi xếp "
+        "vòng mới, hoặc xếp luôn nếu chắc chắn (\"force\": true).",
+        "Vòng %(round)s còn %(count)s chiếu đang chơi (chiếu %(tables)s): hãy đóng các chiếu ấy trước khi xếp "
+        "vòng mới, hoặc xếp luôn nếu chắc chắn (\"force\": true).",
+        len(tables),
+    ) % {"round": number, "count": len(tables), "tables": names}
+    raise PreviousRoundOpen(message, round_number=number, tables=tables)
+
+
 @transaction.atomic
 def round_seat(
     *,
@@ -83,18 +125,22 @@ def round_seat(
     remainder: str = Remainder.BYE,
     seed: int | None = None,
     created_by: User | None = None,
+    refuse_open: bool = False,
 ) -> Round:
     """Seat the next round: checked-in players on tables of the game's size, by ``method``;
     the players left over sit out (``bye``) or some tables are smaller (``smaller``).
 
     Each table is a new sitting of the ledger under the event's rule set and money mode.
+    ``refuse_open``: raise :class:`PreviousRoundOpen` while tables of the last round are open.
     """
     ensure_running(event)
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:
-        raise EngineError("Cách xếp chỗ không hợp lệ.") from None
+        raise EngineError(gettext("Cách xếp chỗ không hợp lệ.")) from None
     event = Event.objects.select_for_update().get(pk=event.pk)  # one round seated at a time
+    if refuse_open:
+        _refuse_open(event)
     number = (Round.objects.filter(event=event).order_by("-number").values_list("number", flat=True).first()
               or 0) + 1
     players = _present(event)
@@ -122,4 +168,5 @@ def round_seat(
         ).obj
         table = Table.objects.create(round=rnd, number=t, sitting=sitting, event=event, ends_at=ends_at)
         TableSitting.objects.create(table=table, sitting=sitting, event=event, number=1)
+    send_on_commit(round_seated, event_id=event.pk, round_id=rnd.pk)
     return rnd

@@ -1,0 +1,102 @@
+"""Shared pieces of the events API: the base view (the sổ điểm API's refusals, JSON only, and the
+language of ``Accept-Language``), finding an event the caller may see or manage, and running a
+keyed write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
+from rest_framework import exceptions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.api.access import LedgerView
+from scoring.engine.errors import EngineError
+from scoring.permissions import credential_scope
+from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.people import Written
+from tournaments.models import Event
+
+__all__ = ["EventsApiView", "error", "event_for", "keyed_write", "scope_allows_event"]
+
+
+def api_language(request: Request) -> str:
+    """The language of the first ``Accept-Language`` entry the site speaks (Vietnamese otherwise).
+
+    The API's paths carry no language prefix, so Django's LocaleMiddleware keeps them Vietnamese;
+    the events API answers its messages in English to a client that asks for it."""
+    for code, _quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class EventsApiView(LedgerView):
+    """The sổ điểm API's base view (refusals as ``{"error": …}``), speaking ``Accept-Language``."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        language = api_language(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        super().initial(request, *args, **kwargs)
+
+
+def error(message: str, code: int, **extra: Any) -> Response:
+    return Response({"error": message, **extra}, status=code)
+
+
+def scope_allows_event(request: Request, event: Event) -> bool:
+    """A scoped credential (a platform token) reaches its own event only; without one, any."""
+    scope = credential_scope(request)
+    return scope is None or bool(getattr(scope, "allows_event", lambda _pk: False)(event.pk))
+
+
+def event_for(request: Request, slug: str, *, manage: bool = False) -> Event:
+    """The event, if the caller may see it (a public event; a private one as
+    ``tournaments.view_event`` says, and for a platform token only its own event): else 404.
+    ``manage``: also ``tournaments.manage_event`` (and a token of this event): else 403."""
+    event = Event.objects.select_related("rules").filter(slug=slug).first()
+    user = request.user
+    visible = event is not None and (
+        event.is_public or (user.has_perm("tournaments.view_event", event) and scope_allows_event(request, event)))
+    if event is None or not visible:
+        raise exceptions.NotFound(gettext("Không có giải “%(slug)s” (hoặc giải không công khai).") % {"slug": slug})
+    if manage and not (user.has_perm("tournaments.manage_event", event) and scope_allows_event(request, event)):
+        raise exceptions.PermissionDenied(gettext("Chỉ ban tổ chức giải mới làm được việc này."))
+    return event
+
+
+#: An error raised by a write → (its HTTP status, the extra fields of its answer).
+Refusals = Mapping[type[EngineError], Callable[[Any], tuple[int, dict[str, Any]]]]
+
+
+def keyed_write(request: Request, call: Callable[[str], Written[Any]], refusals: Refusals | None = None) -> Response:
+    """Run a write with the request's ``Idempotency-Key`` and answer it (``Idempotent-Replayed: true``
+    for a repeat); a user error is a 400 unless ``refusals`` maps its type to another status."""
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return error(gettext("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."),
+                     status.HTTP_400_BAD_REQUEST)
+    try:
+        written = call(key)
+    except IdempotencyMismatch as exc:
+        return error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
+    except EngineError as exc:
+        for kind, answer in (refusals or {}).items():
+            if isinstance(exc, kind):
+                code, extra = answer(exc)
+                return error(exc.message, code, **extra)
+        return error(exc.message, status.HTTP_400_BAD_REQUEST)
+    response = Response(written.answer.body, status=written.answer.status)
+    if written.answer.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response

@@ -1,0 +1,115 @@
+"""``POST /api/v1/sittings/import``: a sitting played online, imported whole (the JSON of
+``manage.py replay`` plus the club or the event table it belongs to), with an ``Idempotency-Key``.
+
+Who may: for a club, those who may open sittings there (its organisers and scorekeepers); for an
+event table, those who may keep score at it (the event's organisers and scorekeepers). A platform
+token must be a write token of that club or of that table's event. Answers: 201 with the replay's
+answer plus the ids; 400 a bad request (unknown key, rule set, seats that do not match the table);
+422 the first bad ván (``{"error": …, "van": n}``) or a key reused for another request; 409 a table
+closed or whose canh already has ván; 401/403/404 as everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.api.access import SIGNED_IN
+from scoring.api.ledger import _body, _club
+from scoring.engine.errors import EngineError
+from scoring.models import Club
+from scoring.permissions import credential_scope
+from scoring.services.replay import BadVan, ReplayConflict
+from scoring.services.sittings import SequenceConflict, SittingClosed
+from tournaments.api import schemas as sc
+from tournaments.api.common import EventsApiView, error, keyed_write, scope_allows_event
+from tournaments.models import Table
+from tournaments.online.services.imports import sitting_import
+from tournaments.services.van import CanhMoved, EventFinished
+
+__all__ = ["SittingImportView"]
+
+EXAMPLE = {
+    "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+    "van": [{"winner": "An", "cuoc": ["tom"], "discarder": "Bình"}, {"winner": "Chi", "cuoc": ["leo"]}],
+    "club": "lang-dong", "platform": "Chiếu Online",
+}
+REFUSALS: Any = {
+    BadVan: lambda exc: (status.HTTP_422_UNPROCESSABLE_ENTITY, {"van": exc.seq}),
+    ReplayConflict: lambda exc: (status.HTTP_409_CONFLICT, {}),
+    SittingClosed: lambda exc: (status.HTTP_409_CONFLICT, {}),
+    SequenceConflict: lambda exc: (status.HTTP_409_CONFLICT, {}),
+    CanhMoved: lambda exc: (status.HTTP_409_CONFLICT, {}),
+    EventFinished: lambda exc: (status.HTTP_409_CONFLICT, {}),
+}
+
+
+def _table(request: Request, body: dict[str, Any]) -> Table:
+    value = body.get("table")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
+        raise EngineError(gettext("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables)."))
+    table = Table.objects.select_related("event").filter(pk=value).first()
+    event = body.get("event")
+    if event not in (None, "") and (not isinstance(event, str) or table is None or table.event.slug != event):
+        raise EngineError(gettext("Chiếu số %(n)s không thuộc giải '%(event)s'.") % {"n": value, "event": event})
+    if table is None:
+        raise LookupError(gettext("Không có chiếu số %(n)s.") % {"n": value})
+    return table
+
+
+class SittingImportView(EventsApiView):
+    needs = {"POST": SIGNED_IN}
+    scoped = frozenset({"POST"})  # the club or the table's event must be the token's
+
+    @extend_schema(
+        operation_id="sittings_import",
+        summary="Nhập cả một canh bài chơi trực tuyến (như manage.py replay), vào một làng hoặc một chiếu của giải",
+        description=__doc__, parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE], request=sc.ImportRequest,
+        responses=sc.answers({201: sc.Imported}, 400, 401, 403, 404, 409, 415, 422, 429, bodies={422: sc.BadVan}),
+        examples=[OpenApiExample("Canh của làng", value=EXAMPLE, request_only=True)],
+        tags=["Sổ điểm / ledger"],
+    )
+    def post(self, request: Request) -> Response:
+        scope = credential_scope(request)
+        club: Club | None = None
+        table: Table | None = None
+        try:
+            body = _body(request)
+            if body.get("table") not in (None, "") and body.get("club") not in (None, ""):
+                raise EngineError(gettext("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai."))
+            event = body.get("event")
+            if event is not None and (not isinstance(event, str) or (event and body.get("table") in (None, ""))):
+                raise EngineError(gettext("'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một "
+                                          "làng."))
+            if body.get("table") not in (None, ""):
+                table = _table(request, body)
+            else:
+                club = _club(body.get("club"))
+                if club is None:
+                    raise EngineError(gettext(
+                        "Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table')."))
+        except LookupError as exc:
+            return error(str(exc.args[0]), status.HTTP_404_NOT_FOUND)
+        except EngineError as exc:
+            return error(exc.message, status.HTTP_400_BAD_REQUEST)
+        user = request.user
+        if club is not None and not (user.has_perm("scoring.open_sitting", club)
+                                     and (scope is None or scope.allows_club(club.pk))):
+            return error(gettext("Bạn không nhập được canh bài vào '%(club)s': chỉ chủ sổ và thư ký ghi điểm của nơi "
+                                 "đó (hoặc mã nền tảng ghi của nơi đó) mới nhập được.") % {"club": club.name},
+                         status.HTTP_403_FORBIDDEN)
+        if table is not None:
+            allowed = user.has_perm("tournaments.keep_score_at", table) and scope_allows_event(request, table.event)
+            if not allowed:
+                if not (table.event.is_public or user.has_perm("tournaments.view_event", table.event)):
+                    return error(gettext("Không có chiếu số %(n)s.") % {"n": table.pk}, status.HTTP_404_NOT_FOUND)
+                return error(gettext("Chỉ ban tổ chức và thư ký ghi điểm của giải (hoặc mã nền tảng ghi của giải) mới "
+                                     "nhập được canh bài vào chiếu này."), status.HTTP_403_FORBIDDEN)
+        token = request.auth if scope is not None else None
+        return keyed_write(request, lambda key: sitting_import(
+            body=body, by=user, idempotency_key=key, club=club, table=table, token=token), REFUSALS)

@@ -1,0 +1,1 @@
+"""Writes of the online app: platform tokens, webhooks (and their deliveries), sitting imports."""
