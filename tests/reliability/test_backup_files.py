@@ -23,14 +23,17 @@ FILES = Path(__file__).parent / "backups"
 
 
 def _without_clock(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document but the time of the export, with the event's role ids (the database's own, for
-    the restorer to map) renumbered in order of appearance: which history rows share a role is kept."""
+    """The document but the time of the export, with the ids of the event and its roles (the
+    database's own, for the restorer to map) renumbered in order of appearance: which history
+    rows share a role is kept."""
     doc = json.loads(json.dumps({k: v for k, v in doc.items() if k != "exported_at"}))
     if "event" in doc:
         ids: dict[int, int] = {}
         event = doc["event"]
         for item in event["roles"] + event.get("history", {}).get("roles", []):
             item["id"] = ids.setdefault(item["id"], len(ids))
+        for item in event.get("history", {}).get("event", []):
+            item["id"] = 0  # the one event
     return doc
 
 
