@@ -21,12 +21,12 @@ from scoring.reports.data import local
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
+from tournaments.access import organised_event, public_event, statement_access
 from tournaments.backup import event_backup
 from tournaments.exports import standings_table, statement_table
 from tournaments.models import Event, Round, RoundFormat, Table
 from tournaments.selectors.pages import board_state, cuoc_scorers, registration_for
 from tournaments.selectors.sittings import sitting_rounds
-from tournaments.views.common import organised_event, public_event, statement_access
 
 #: Players drawn on the event chart by default (the leaders): more lines cannot be read.
 CHART_PLAYERS = 8

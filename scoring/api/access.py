@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.access import REFUSALS
 from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
 from scoring.api.parsers import SafeJSONParser, UnsafeJSON
 from scoring.api.schemas import ContractSchema
@@ -51,12 +52,6 @@ CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống g
                "rồi gửi lại.")
 NOT_ALLOWED = "Bạn không có quyền làm việc này."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
-REFUSALS = {
-    VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
-          "chiếu và ban tổ chức mới xem được.",
-    KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
-          "hoặc câu lạc bộ mới ghi được.",
-}
 
 
 def signed_in(request: Request | HttpRequest) -> bool:

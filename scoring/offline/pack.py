@@ -16,8 +16,7 @@ from scoring.engine.rules import GaNgoaiKind, GaTrongRegime, RuleSet
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
 from scoring.selectors.rules import chip_conflicts, chips
-from scoring.views.sitting.context import Table, describe, streak_info
-from scoring.views.sitting.form import FAULT_CHOICES, HOA
+from scoring.selectors.sitting import FAULT_CHOICES, HOA, Table, describe, streak_info
 
 __all__ = ["PACK_VERSION", "offline_pack"]
 

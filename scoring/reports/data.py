@@ -19,8 +19,8 @@ from scoring.engine.settlement import GA_TRONG, POOL
 from scoring.models import Account, Posting, Sitting, TransactionKind
 from scoring.reports.tabular import Sheet
 from scoring.selectors.ledger import balances, integrity, user_name, van_list
+from scoring.selectors.sitting import Table, describe, hoi_summary, signed
 from scoring.services.ledger import fold
-from scoring.views.sitting.context import Table, describe, hoi_summary, signed
 
 __all__ = [
     "balance_series",

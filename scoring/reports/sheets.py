@@ -11,7 +11,7 @@ from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
-from scoring.views.sitting.context import Table
+from scoring.selectors.sitting import Table
 
 __all__ = ["DEFAULT_ROWS", "rules_summary", "score_sheet"]
 

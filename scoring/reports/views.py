@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from scoring.access import NotAllowed, refuse, refuse_json, sitting_for
 from scoring.backup import sitting_document
 from scoring.models import Sitting
 from scoring.permissions import VIEW
@@ -21,7 +22,6 @@ from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import sheet_response
 from scoring.text import vi_slugify
-from scoring.views.sitting.common import NotAllowed, refuse, refuse_json, sitting_for
 
 FORMATS = ("csv", "xlsx")
 

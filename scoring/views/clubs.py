@@ -18,11 +18,11 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.access import denied, to_login
 from scoring.engine.errors import EngineError
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke
-from scoring.views.accounts import denied, to_login
 from scoring.views.sitting.common import new_key, respond, vary
 
 __all__ = ["club_detail", "club_list", "player_link_view", "role_grant_view", "role_revoke_view"]

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from scoring.engine.errors import EngineError
+from tournaments.access import organised_event
 from tournaments.forms import EventForm, RegistrationForm, SeatRoundForm
 from tournaments.models import Event, Registration, RegistrationStatus
 from tournaments.qr import qr_svg
@@ -28,7 +29,7 @@ from tournaments.services.events import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_seat
-from tournaments.views.common import error_status, is_htmx, organised_event, page
+from tournaments.views.common import error_status, is_htmx, page
 from tournaments.views.roles import roles_context
 
 

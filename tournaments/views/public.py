@@ -18,11 +18,12 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from scoring.engine.errors import EngineError
+from tournaments.access import public_event, statement_access
 from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Leaderboard, Registration
 from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, is_organiser, visible_events
 from tournaments.services.events import check_in_by_token
-from tournaments.views.common import error_status, is_htmx, page, public_event, statement_access
+from tournaments.views.common import error_status, is_htmx, page
 
 #: Rows the projector shows (the crowd reads the top of the table from afar).
 PROJECTOR_ROWS = 12

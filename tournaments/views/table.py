@@ -25,6 +25,7 @@ from scoring.engine.games import get_game
 from scoring.permissions import device_of, remember_device
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
+from tournaments.access import organised_event
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
 from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
 from tournaments.qr import qr_svg
@@ -40,7 +41,7 @@ from tournaments.services.tokens import (
     token_valid,
 )
 from tournaments.services.van import event_van_record
-from tournaments.views.common import error_status, organised_event, page
+from tournaments.views.common import error_status, page
 
 ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
 

@@ -12,10 +12,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.access import sitting_for
 from scoring.engine.errors import EngineError
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances
+from scoring.selectors.sitting import GUEST, Table, describe, transfer_rows
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
@@ -24,12 +26,10 @@ from scoring.views.sitting.common import (
     posted_key,
     preview,
     respond,
-    sitting_for,
     user_of,
     van_form_context,
     vary,
 )
-from scoring.views.sitting.context import GUEST, Table, describe, transfer_rows
 from scoring.views.sitting.form import VanForm
 
 CORRECT = "scoring/sitting_correct.html"

@@ -15,9 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.access import sitting_for
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
+from scoring.selectors.sitting import Table, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
@@ -27,12 +29,10 @@ from scoring.views.sitting.common import (
     posted_seq,
     preview,
     respond,
-    sitting_for,
     user_of,
     van_form_context,
     vary,
 )
-from scoring.views.sitting.context import Table, describe, sitting_data
 from scoring.views.sitting.form import VanForm
 
 DETAIL = "scoring/sitting_detail.html"

@@ -23,13 +23,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.access import get_sitting
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
 from scoring.selectors.ledger import van_json
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
-from scoring.views.sitting.common import get_sitting, missing_in_vietnamese, posted_key, vary
+from scoring.views.sitting.common import missing_in_vietnamese, posted_key, vary
 
 __all__ = ["van_confirm_view", "van_reject_view"]
 
