@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import models
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 __all__ = ["FORMAT", "VERSION", "BackupError", "history_json", "insert", "iso", "restore_history", "when"]
 

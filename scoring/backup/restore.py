@@ -22,7 +22,7 @@ from django.db import connection, models, transaction
 
 from scoring.backup.format import FORMAT, VERSION, BackupError, insert, when
 from scoring.backup.parts import kinds, parts
-from scoring.engine.rules import RuleSet
+from scoring.engine import RuleSet
 from scoring.models import (
     Club,
     Hoi,

@@ -12,8 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.games import GAMES
-from scoring.engine.settlement import Fault
+from scoring.engine import GAMES, Fault
 from scoring.models.people import Club, Player
 from scoring.models.rules import RuleSetSnapshot
 

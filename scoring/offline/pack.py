@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.rules import GaNgoaiKind, GaTrongRegime, RuleSet
+from scoring.engine import EngineError, GaNgoaiKind, GaTrongRegime, RuleSet, ScoringFamily
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
 from scoring.selectors.rules import chip_conflicts, chips

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.engine.games import ScoringFamily
+from scoring.engine import ScoringFamily
 from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg

@@ -13,11 +13,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.errors import EngineError
-from scoring.engine.games import Game, ScoringFamily, get_game
-from scoring.engine.rules import BaoRegime, RuleSet
-from scoring.engine.settlement import GA_TRONG, POOL, Transfer
+from scoring.engine import (
+    CATALOGUE,
+    GA_TRONG,
+    POOL,
+    BaoRegime,
+    EngineError,
+    Game,
+    RuleSet,
+    ScoringFamily,
+    Transfer,
+    get_game,
+)
 from scoring.models import Sitting, VanFault
 from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
 from scoring.services.ledger import fold

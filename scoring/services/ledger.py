@@ -15,21 +15,22 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError, InvariantError
-from scoring.engine.settlement import (
+from scoring.engine import (
     GA_TRONG,
     POOL,
+    Book,
+    EngineError,
+    InvariantError,
     SittingState,
+    Table,
     Transfer,
     VanRecord,
     VanSettlement,
     initial_state,
     make_table,
+    open_hoi,
     settle_van,
 )
-from scoring.engine.settlement.context import Table
-from scoring.engine.settlement.hoi import open_hoi
-from scoring.engine.settlement.ledger import Book
 from scoring.models import (
     Account,
     Hoi,

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, ClubKind, Player
 from scoring.names import clean_name, name_key
 from scoring.selectors.ledger import club_json, player_json

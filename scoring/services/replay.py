@@ -13,10 +13,16 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from scoring.engine import bounds
-from scoring.engine.contract import require_keys
-from scoring.engine.errors import N_, EngineError, InvariantError
-from scoring.engine.settlement import REPLAY_KEYS, replay, rules_with_overrides
+from scoring.engine import (
+    MAX_VAN,
+    N_,
+    REPLAY_KEYS,
+    EngineError,
+    InvariantError,
+    replay,
+    require_keys,
+    rules_with_overrides,
+)
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_transfers
 from scoring.services.rules import resolve_rules
@@ -39,8 +45,8 @@ def sitting_replay(
     if not isinstance(request, Mapping):
         raise EngineError(N_("Yêu cầu replay phải là một đối tượng JSON."))
     require_keys(request, REPLAY_KEYS, REQUIRED)
-    if not isinstance(request["van"], list) or len(request["van"]) > bounds.VAN:  # checked before any write
-        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
+    if not isinstance(request["van"], list) or len(request["van"]) > MAX_VAN:  # checked before any write
+        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=MAX_VAN)
     rules = rules_with_overrides(request, resolve_rules)
     sitting = sitting_open(
         game=request["game"], rules=rules, mode=request.get("mode", "quang"),

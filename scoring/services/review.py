@@ -28,7 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once

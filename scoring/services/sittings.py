@@ -18,12 +18,12 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.rules import RuleSet
-from scoring.engine.settlement import GA_TRONG as POT
-from scoring.engine.settlement import (
+from scoring.engine import GA_TRONG as POT
+from scoring.engine import (
     POOL,
     VAN_KEYS,
+    EngineError,
+    RuleSet,
     Transfer,
     initial_state,
     make_table,

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import denied, to_login
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke

@@ -13,14 +13,13 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.cuoc import CATALOGUE, khoi_name
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.rules import (
+from scoring.engine import (
+    CATALOGUE,
     PRESETS,
     BaoRegime,
     BareTriple,
     ChanGaNuoi,
+    EngineError,
     GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
@@ -29,6 +28,8 @@ from scoring.engine.rules import (
     MainTie,
     Repeat,
     RuleSet,
+    ScoringFamily,
+    khoi_name,
     load_rules,
 )
 from scoring.models import Club, ClubRoleKind, VillageRuleSet

@@ -27,8 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.engine.cards import Card, parse_card
-from scoring.engine.errors import EngineError
+from scoring.engine import Card, EngineError, parse_card
 
 __all__ = [
     "MAX_PLAYERS",

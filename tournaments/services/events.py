@@ -10,10 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
-from scoring.engine.rules import RuleSet
-from scoring.engine.settlement import initial_state
+from scoring.engine import EngineError, RuleSet, get_game, initial_state
 from scoring.models import Player
 from scoring.services.people import acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for

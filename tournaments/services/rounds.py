@@ -11,8 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.models import Player, Seat
 from scoring.services.sittings import sitting_open
 from tournaments.models import (

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Player, Seat, Van
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_open, sitting_settle_up

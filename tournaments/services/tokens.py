@@ -23,7 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import AccessThrottle
 from scoring.services import throttle
 from scoring.services.people import acting_user

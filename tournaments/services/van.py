@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Van
 from scoring.services import rows
 from scoring.services.people import NO_VIA, EntryVia, Written

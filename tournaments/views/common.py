@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.services.van import ResultsFinal
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.access import organised_event
 from tournaments.forms import EventForm, RegistrationForm, SeatRoundForm
 from tournaments.models import Event, Registration, RegistrationStatus

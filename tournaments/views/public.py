@@ -17,7 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.access import public_event, statement_access
 from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Leaderboard, Registration

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.access import organised_event
 from tournaments.models import Event, EventRole, Table
 from tournaments.services.roles import (

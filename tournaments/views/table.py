@@ -20,8 +20,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.permissions import device_of, remember_device
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user

@@ -14,9 +14,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.settlement import parse_van
+from scoring.engine import EngineError, ScoringFamily, parse_van
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import FAULT_CHOICES, HOA, REGIME_NAMES, Table, describe, signed, transfer_rows
 from scoring.services.people import acting_user

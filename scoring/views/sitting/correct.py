@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.access import sitting_for
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances

@@ -11,9 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import Game, ScoringFamily
-from scoring.engine.rules import GaTrongRegime, RuleSet
+from scoring.engine import EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.

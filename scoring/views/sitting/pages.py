@@ -10,8 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import GAMES, Game, ScoringFamily, get_game
+from scoring.engine import GAMES, EngineError, Game, ScoringFamily, get_game
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
 from scoring.selectors.rules import DEFAULT_PRESET, rules_choices

@@ -16,7 +16,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import sitting_for
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.sitting import Table, describe, sitting_data

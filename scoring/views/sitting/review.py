@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.access import get_sitting
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
 from scoring.selectors.ledger import van_json

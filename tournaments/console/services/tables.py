@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.games import GameSlug
+from scoring.engine import GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
 from scoring.services.people import Written, acting_user

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django_eventstream import get_current_event_id
 
-from scoring.engine.games import get_game
+from scoring.engine import get_game
 from scoring.selectors.rules import chips
 from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
