@@ -35,7 +35,6 @@ __all__ = [
     "lung_families",
     "PHU_CATALOGUE",
     "pack",
-    "unpack",
 ]
 
 N_KINDS = len(CARDS)
@@ -66,11 +65,6 @@ NON_YEU: int = sum(15 << (4 * POS[c.index]) for c in CARDS if not c.is_yeu)
 def pack(counts: Sequence[int]) -> int:
     """Packed count of a 30-int count vector (each count 0..4), indexed by card kind."""
     return sum(c * ONE[i] for i, c in enumerate(counts) if c)
-
-
-def unpack(state: int) -> list[int]:
-    """The 30-int count vector (by card kind) of a packed count."""
-    return [(state >> (4 * POS[i])) & 15 for i in range(N_KINDS)]
 
 
 class LungSlug(StrEnum):
