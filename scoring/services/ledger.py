@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext
 
 from scoring.engine import (
@@ -42,6 +41,7 @@ from scoring.models import (
     Van,
 )
 from scoring.services import rows
+from scoring.services.people import User
 
 __all__ = [
     "MAX_BALANCE",
@@ -62,7 +62,6 @@ __all__ = [
     "sync_hoi",
 ]
 
-User = AbstractBaseUser
 
 
 def sitting_table(sitting: Sitting) -> Table:

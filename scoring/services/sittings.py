@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
@@ -55,7 +54,7 @@ from scoring.services.ledger import (
     store_state,
     sync_hoi,
 )
-from scoring.services.people import NO_VIA, EntryVia, Written, player_for_name
+from scoring.services.people import NO_VIA, EntryVia, User, Written, player_for_name
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.van import (
     ResultsFinal,
@@ -82,7 +81,6 @@ __all__ = [
     "van_record",
 ]
 
-User = AbstractBaseUser
 
 #: Sent after the commit of every write to a sitting (``sitting_id``, ``action``): live pages,
 #: leaderboards and exports hook here.

@@ -7,12 +7,12 @@ import random
 from collections import Counter
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine import EngineError, get_game
 from scoring.models import Player, Seat
+from scoring.services.people import User
 from scoring.services.sittings import sitting_open
 from tournaments.models import (
     Event,
@@ -29,7 +29,6 @@ from tournaments.services.events import ensure_running
 
 __all__ = ["round_seat"]
 
-User = AbstractBaseUser
 
 
 def _present(event: Event) -> list[int]:

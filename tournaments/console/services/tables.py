@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -13,7 +12,7 @@ from django.utils.translation import gettext
 from scoring.engine import GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
-from scoring.services.people import Written, acting_user
+from scoring.services.people import User, Written, acting_user
 from scoring.services.sittings import ResultsFinal, final_message, sitting_open, van_record
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
@@ -34,7 +33,6 @@ __all__ = [
     "van_start",
 ]
 
-User = AbstractBaseUser
 GAME = GameSlug.TO_TOM_DIEM.value
 SEATS = 5
 
