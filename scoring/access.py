@@ -11,7 +11,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.models import Sitting
@@ -41,9 +40,7 @@ def to_login(request: HttpRequest, next_url: str | None = None) -> HttpResponse:
 def denied(request: HttpRequest, message: str) -> HttpResponse:
     """The 403 page (a signed-in person who may not do this), in Vietnamese; htmx gets the message only."""
     template = f"{DENIED_TEMPLATE}#denied" if getattr(request, "htmx", False) else DENIED_TEMPLATE
-    response = render(request, template, {"message": message, "nav": "sitting"}, status=403)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render(request, template, {"message": message, "nav": "sitting"}, status=403)
 
 
 def get_sitting(pk: int) -> Sitting:
@@ -75,9 +72,7 @@ def refuse(request: HttpRequest, refusal: NotAllowed) -> HttpResponse:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         back = None if request.method in ("GET", "HEAD") else reverse("scoring:sitting", args=[refusal.sitting.pk])
-        response = to_login(request, back)
-        patch_vary_headers(response, ("HX-Request",))
-        return response
+        return to_login(request, back)
     return denied(request, refusal.message)
 
 

@@ -52,5 +52,5 @@ def score_sheet(
     return {
         "sitting": sitting, "heading": heading or str(sitting), "subheading": subheading,
         "game": table.game, "seats": seats, "rules": rules_summary(table), "rows": range(1, count + 1),
-        "qr": qr_svg(url), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
+        "qr": qr_svg(url, scale=3, title=url, border=4), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
     }

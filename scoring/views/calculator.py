@@ -6,7 +6,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
 from scoring.engine import GAMES, EngineError, get_game, khoi_name, score
 from scoring.selectors.rules import (
@@ -75,5 +74,4 @@ def calculator(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#calc"
     response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
     return response

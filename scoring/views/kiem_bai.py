@@ -7,7 +7,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
 from scoring.engine import (
     CARD_BY_CODE,
@@ -123,5 +122,4 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#picker"
     response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
     return response

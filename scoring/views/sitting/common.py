@@ -10,31 +10,16 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
 from scoring.access import NotAllowed, refuse
 from scoring.engine import EngineError, ScoringFamily, parse_van
+from scoring.htmx import render_htmx
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import FAULT_CHOICES, HOA, REGIME_NAMES, Table, describe, signed, transfer_rows
 from scoring.services.people import acting_user
 from scoring.services.sittings import van_preview
 from scoring.services.van import check_cards
 from scoring.views.sitting.form import VanForm, card_codes, ga_kinds
-
-
-def respond(
-    request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None, status: int = 200
-) -> HttpResponse:
-    """The full page, or only ``partial`` of it for an htmx request; always ``Vary: HX-Request``."""
-    name = f"{template}#{partial}" if partial and getattr(request, "htmx", False) else template
-    return vary(render(request, name, context, status=status))
-
-
-def vary(response: HttpResponse) -> HttpResponse:
-    """Every answer of these pages may differ for htmx: say so to caches."""
-    patch_vary_headers(response, ("HX-Request",))
-    return response
 
 
 def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -47,7 +32,7 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
             return view(request, *args, **kwargs)
         except Http404 as exc:
             context = {"nav": "sitting", "message": str(exc)}
-            return respond(request, "scoring/sitting_missing.html", context, status=404)
+            return render_htmx(request, "scoring/sitting_missing.html", context, status=404)
         except NotAllowed as refusal:
             return refuse(request, refusal)
 

@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django_eventstream import get_current_event_id
 
@@ -101,7 +100,6 @@ def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None
     table.refresh_from_db()
     context = {**console_context(table), "error": error, **(extra or {})}
     response = render(request, f"{CONSOLE}#live", context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
     return response
 
 
