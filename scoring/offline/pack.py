@@ -2,7 +2,7 @@
 network (seats, balances, the next number, the streak, the rule set's values), as JSON.
 
 Only numbers the server already knows are sent: the JS preview combines them with the rule of
-RULES.md §6 (main value of the highest cước + D × extra dịch of the others) and marks every
+docs/rules.md §6 (main value of the highest cước + D × extra dịch of the others) and marks every
 number it computes "tạm tính" (provisional); the server recomputes everything when the ván is sent.
 """
 

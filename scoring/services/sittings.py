@@ -366,7 +366,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
 
 def _pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
-    divide go one each to the first seats (a house choice where RULES.md is silent)."""
+    divide go one each to the first seats (a house choice where docs/rules.md is silent)."""
     out = []
     for account, amount, label in ((POOL, pool, "điểm làng"), (POT, pot, "gà trong")):
         share, rest = divmod(amount, len(players))

@@ -1,4 +1,4 @@
-"""The phu (melds) of Tổ Tôm and the catalogue the arrangement search walks (RULES.md §4).
+"""The phu (melds) of Tổ Tôm and the catalogue the arrangement search walks (docs/rules.md §4).
 
 A hand is held as a *packed count*: one int with 4 bits per card kind (``count << 4 * POS[kind]``).
 Each field holds 0..4, so setting bit 3 of every field (:data:`GUARD`) and subtracting a phu's
@@ -68,7 +68,7 @@ def pack(counts: Sequence[int]) -> int:
 
 
 class LungSlug(StrEnum):
-    """The nine lưng (RULES.md §4)."""
+    """The nine lưng (docs/rules.md §4)."""
 
     TOM = "tom"
     LEO = "leo"

@@ -228,7 +228,7 @@ def van_finish(
 ) -> Written[Van]:
     """Record the ván under way in the ledger (``van_record``) and announce it on the display.
 
-    The winner (or, after a draw, the đầu kê) gets cái for the next ván (RULES.md §3). A repeat
+    The winner (or, after a draw, the đầu kê) gets cái for the next ván (docs/rules.md §3). A repeat
     with the same key answers the first answer and changes nothing.
 
     A table run for an event's chiếu records through the event (:func:`event_van_record`: the
