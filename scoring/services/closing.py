@@ -41,7 +41,6 @@ from scoring.services.people import User, Written
 __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_close", "period_close_reverse"]
 
 
-
 class CloseError(EngineError):
     """A close (or its correction) the book refuses (nothing to close, already undone…)."""
 
