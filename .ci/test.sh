@@ -10,6 +10,9 @@ trap stop_services EXIT
 echo "== ruff"
 .venv/bin/ruff check .
 
+echo "== import contracts (lint-imports; pyproject.toml [tool.importlinter], docs/architecture.md)"
+.venv/bin/lint-imports --no-cache
+
 echo "== mypy (engine)"
 .venv/bin/mypy --no-error-summary scoring/engine
 

@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
-from scoring.engine.errors import set_translator
+from scoring.engine import set_translator
 
 __all__ = ["ApiLanguageMiddleware", "install_engine_translator"]
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 __all__ = ["KEY_LENGTH", "clean_name", "first_clash", "name_key", "tidy"]
 

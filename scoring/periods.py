@@ -18,7 +18,7 @@ from datetime import date, datetime, time, timedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
 
 __all__ = ["SEASONS", "Period", "PeriodError", "dates", "in_vietnamese", "lunar_month", "lunar_year", "month_choices",

@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Vary: HX-Request on every answer (pages render a partial for htmx): scoring/htmx.py.
+    "scoring.htmx.VaryOnHtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Idempotency keys belong to the request's caller; ids in URLs beyond 64 bits: 404 before any
     # view (scoring/middleware.py).

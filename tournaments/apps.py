@@ -7,10 +7,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Giải đấu và hội làng"
 
     def ready(self) -> None:
+        from scoring.backup import register_part
         from scoring.services.sittings import sitting_changed
         from tournaments import permissions  # noqa: F401  (registers the object-level rules)
+        from tournaments.backup import PART
         from tournaments.selectors import audit  # noqa: F401  (names table tokens in the sổ điểm's audit)
         from tournaments.services.van import on_sitting_changed
 
         # Writes to an event's sitting made outside tournaments.services.van still recompute.
         sitting_changed.connect(on_sitting_changed, dispatch_uid="tournaments.on_sitting_changed")
+        register_part(PART)  # the ``event`` kind of backup file

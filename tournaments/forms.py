@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from scoring.engine.games import GAMES
+from scoring.engine import GAMES
 from scoring.models import Mode
 from scoring.selectors.ledger import rule_sets
 from tournaments.models import EventKind, RoundFormat

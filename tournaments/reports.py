@@ -1,7 +1,7 @@
 """Event reports: standings as XLSX and printable PDF, each player's statement as XLSX and PDF
 (the rows of :mod:`tournaments.exports`, which also makes the CSV), score sheets of a round's
 tables with their QR codes, the chart of the leaders' points over the event, and the JSON backup
-of the whole event (format of :mod:`scoring.reports.backup`)."""
+of the whole event (:func:`tournaments.backup.event_backup`)."""
 
 from __future__ import annotations
 
@@ -9,28 +9,24 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from django.apps import apps
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from scoring.models import Account, Posting, Sitting, TransactionKind
-from scoring.reports.backup import backup_envelope, history_json
+from scoring.models import Account, Posting, TransactionKind
 from scoring.reports.data import local
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
-from scoring.selectors.ledger import user_name
-from tournaments import models as tm
-from tournaments.console.backup import console_backup, signal_catalogue
+from tournaments.access import organised_event, public_event, statement_access
+from tournaments.backup import event_backup
 from tournaments.exports import standings_table, statement_table
 from tournaments.models import Event, Round, RoundFormat, Table
 from tournaments.selectors.pages import board_state, cuoc_scorers, registration_for
-from tournaments.views.common import organised_event, public_event, statement_access
+from tournaments.selectors.sittings import sitting_rounds
 
 #: Players drawn on the event chart by default (the leaders): more lines cannot be read.
 CHART_PLAYERS = 8
@@ -129,120 +125,6 @@ def table_sheet_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpRespo
 
 
 # -- backup ------------------------------------------------------------------------------------------
-
-
-def sitting_rounds(event: Event) -> dict[int, int]:
-    """Sitting id → round number, for every sitting played at the event's tables (every canh)."""
-    found = dict(Table.objects.filter(event=event).values_list("sitting_id", "round__number"))
-    canh = getattr(tm, "TableSitting", None)  # tables may play several canh
-    if canh is not None:
-        found.update(canh.objects.filter(event=event).values_list("sitting_id", "table__round__number"))
-    return found
-
-
-def event_sittings(event: Event) -> list[Sitting]:
-    ids = sitting_rounds(event)
-    return list(Sitting.objects.filter(pk__in=ids).select_related("rules", "club", "created_by").order_by("id"))
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat() if moment else None
-
-
-def _console_of(t: Table) -> Any:
-    try:
-        return t.festival_table  # type: ignore[attr-defined]
-    except ObjectDoesNotExist:
-        return None
-
-
-def _table_backup(t: Table) -> dict[str, Any]:
-    return {
-        "console": console_backup(c) if (c := _console_of(t)) else None,
-        "number": t.number, "sitting": t.sitting_id, "started_at": _iso(t.started_at), "ends_at": _iso(t.ends_at),
-        "closed_at": _iso(t.closed_at), "closed_by": user_name(t.closed_by),
-        "canh": [{"number": c.number, "sitting": c.sitting_id} for c in sorted(t.canh.all(), key=lambda c: c.number)],
-        # The links and PINs handed to scorekeepers (revoked ones too), so a festival moved to
-        # another server mid-day keeps its phones working; the file is the organisers' only.
-        "tokens": [{"secret": k.secret, "pin": k.pin, "label": k.label, "created_by": user_name(k.created_by),
-                    "created_at": _iso(k.created_at), "revoked_at": _iso(k.revoked_at),
-                    "revoked_by": user_name(k.revoked_by)} for k in sorted(t.tokens.all(), key=lambda k: k.pk)],
-    }
-
-
-def _account(row: Any, name: str) -> str | None:
-    """The username a history row names (None for an account deleted since: the row keeps its id)."""
-    try:
-        return user_name(getattr(row, name))
-    except ObjectDoesNotExist:
-        return None
-
-
-def _history_backup(event: Event, where: dict[int, list[int]]) -> tuple[dict[str, Any], list[Any]]:
-    """The event's own history (created, options changed, organisers added and removed) and its
-    roles' (granted, changed, revoked: revoked roles are in no other part of the file), so the
-    restored event's audit trail reads as the original's. Also the rule sets the history names.
-    ``where``: each table's round and number, by id."""
-    rows = list(Event.history.filter(id=event.pk).select_related("history_user", "created_by", "rules")
-                .order_by("history_id"))
-    organisers: dict[int, list[str]] = defaultdict(list)
-    links = apps.get_model("tournaments", "HistoricalEvent_organisers").objects.filter(
-        history_id__in=[r.history_id for r in rows]).select_related("user").order_by("m2m_history_id")
-    for link in links:
-        organisers[link.history_id].append(link.user.username)
-    people = {name: (lambda row, name=name: _account(row, name))
-              for name in ("history_user", "created_by", "user", "granted_by")}
-    events = history_json(rows, {**people, "rules": lambda row: row.rules.fingerprint})
-    for item, row in zip(events, rows, strict=True):
-        item["organisers"] = organisers[row.history_id]
-    roles = history_json(
-        tm.EventRole.history.filter(event_id=event.pk).select_related("history_user", "user", "granted_by")
-        .order_by("history_id"),
-        {**people, "table": lambda row: where.get(row.table_id)},
-    )
-    return {"event": events, "roles": roles}, [r.rules for r in rows]
-
-
-def event_backup(event: Event) -> dict[str, Any]:
-    """The whole event in the backup format: the event, its people and roles, rounds, tables (each
-    with its canh and scorekeeper links), every sitting with its ván and ledger, and the rule sets
-    they were scored under."""
-    regs = list(event.registrations.select_related("player", "registered_by", "checked_in_by", "withdrawn_by")
-                .order_by("id"))
-    rounds = list(Round.objects.filter(event=event).prefetch_related(
-        "tables__closed_by", "tables__canh", "tables__tokens__created_by", "tables__tokens__revoked_by",
-        "tables__festival_table__trung_quan", "tables__festival_table__created_by",
-        "tables__festival_table__signals__signal__club", "tables__festival_table__signals__created_by",
-    ).order_by("number"))
-    roles = tm.EventRole.objects.filter(event=event).select_related("user", "granted_by", "table__round").order_by("pk")
-    history, history_rules = _history_backup(event, {t.pk: [r.number, t.number] for r in rounds for t in r.tables.all()})
-    body = {"event": {
-        "name": event.name, "slug": event.slug, "kind": event.kind, "date": event.date.isoformat(),
-        "lunar_label": event.lunar_label, "game": event.game, "rules": event.rules.fingerprint, "mode": event.mode,
-        "is_public": event.is_public, "round_format": event.round_format, "van_per_round": event.van_per_round,
-        "minutes_per_round": event.minutes_per_round, "van_per_sitting": event.van_per_sitting,
-        "tie_breaks": event.tie_breaks,
-        "confirmation_required": event.confirmation_required, "count_confirmed_only": event.count_confirmed_only,
-        "organisers": list(event.organisers.values_list("username", flat=True)),
-        "created_by": user_name(event.created_by),
-        "created_at": _iso(event.created_at), "finished_at": _iso(event.finished_at),
-        "roles": [{"id": r.pk, "user": user_name(r.user), "role": r.role, "granted_by": user_name(r.granted_by),
-                   "created_at": _iso(r.created_at),
-                   "table": [r.table.round.number, r.table.number] if r.table_id else None} for r in roles],
-        "registrations": [{"player": r.player_id, "team": r.team, "status": r.status, "token": r.token,
-                           "created_at": _iso(r.created_at),
-                           "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
-                           "registered_by": user_name(r.registered_by), "checked_in_by": user_name(r.checked_in_by),
-                           "checked_in_own_link": r.checked_in_own_link,
-                           "withdrawn_by": user_name(r.withdrawn_by)} for r in regs],
-        "rounds": [{"number": r.number, "method": r.method, "remainder": r.remainder, "seed": r.seed, "byes": r.byes,
-                    "created_at": _iso(r.created_at), "tables": [_table_backup(t) for t in r.tables.all()]}
-                   for r in rounds],
-        "history": history,
-        "signal_catalogue": signal_catalogue([c for r in rounds for t in r.tables.all() if (c := _console_of(t))]),
-    }}
-    return backup_envelope("event", body, event_sittings(event), extra_players=[r.player_id for r in regs],
-                           extra_rules=[event.rules, *history_rules])
 
 
 @require_GET

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 __all__ = [
     "Method",

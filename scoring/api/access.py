@@ -36,6 +36,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.access import REFUSALS
 from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
 from scoring.api.parsers import SafeJSONParser, UnsafeJSON
 from scoring.api.schemas import WHY, ContractSchema, Error
@@ -63,12 +64,6 @@ OUT_OF_SCOPE = ("Mã nền tảng chỉ dùng được trong làng hoặc giải
                 "(phiên hoặc 'Authorization: Token <mã>').")
 TOO_MANY = "Gửi quá nhiều yêu cầu: hãy chờ {seconds} giây rồi gửi lại."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
-REFUSALS = {
-    VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
-          "chiếu và ban tổ chức mới xem được.",
-    KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
-          "hoặc câu lạc bộ mới ghi được.",
-}
 
 
 def signed_in(request: Request | HttpRequest) -> bool:

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import schemas as sc
-from scoring.engine.contract import check_request, run_batch
+from scoring.engine import check_request, run_batch
 from scoring.services.rules import resolve_rules
 
 from .common import ContractView, contract_response

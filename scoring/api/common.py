@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from scoring.api.parsers import UnsafeJSON
 from scoring.api.schemas import ContractSchema
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 __all__ = ["BAD_MEDIA", "ERROR_EXAMPLE", "NO_SUCH_METHOD", "ContractView", "contract_response"]
 

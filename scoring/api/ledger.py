@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.access import KEEP, SIGNED_IN, VIEW, CanKeepScore, LedgerView
 from scoring.api.schemas import answers, idempotency_key
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, Player, Van
 from scoring.permissions import credential_scope, entry_via, visible_sittings
 from scoring.selectors import ledger as sel

@@ -27,8 +27,7 @@ from scoring.api.ledger import (
     _write,
     visible_players,
 )
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.models import Club
 from scoring.selectors import ledger as sel
 from scoring.services import people

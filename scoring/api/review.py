@@ -25,7 +25,7 @@ from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.api.ledger import IDEMPOTENCY_KEY, _write
 from scoring.api.parsers import UnsafeJSON
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Sitting
 from scoring.permissions import REVIEW, can, review_via
 from scoring.services.people import Written

@@ -26,9 +26,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers as s
 
-from scoring.engine.games import GameSlug
-from scoring.engine.rules.enums import BaoRegime
-from scoring.engine.settlement.types import Fault
+from scoring.engine import BaoRegime, Fault, GameSlug
 from scoring.models import ClubKind, VanOutcome, VanStatus
 from scoring.services.idempotency import MAX_KEY_LENGTH
 

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import schemas as sc
-from scoring.engine.contract import run_batch, score_request
+from scoring.engine import run_batch, score_request
 from scoring.services.rules import resolve_rules
 
 from .common import ERROR_EXAMPLE, ContractView, contract_response

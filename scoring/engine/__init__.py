@@ -6,7 +6,13 @@ user can get wrong raises :class:`EngineError`: a message code (the Vietnamese t
 parameters, translated by whatever the app installs (:func:`set_translator`).
 """
 
+import importlib
+from typing import Any
+
+from scoring.engine.bounds import VAN as MAX_VAN
+from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card, parse_card
 from scoring.engine.conflicts import ConflictTable, check_combination, combination_problem, conflict_table
+from scoring.engine.contract import check_request, require_keys, run_batch, score_request
 from scoring.engine.cuoc import CATALOGUE, Cuoc, Derivability, cuoc_for_game, get_cuoc, khoi_name
 from scoring.engine.cuoc.needs import Needs
 from scoring.engine.errors import (
@@ -18,6 +24,7 @@ from scoring.engine.errors import (
     GameError,
     HandError,
     InvariantError,
+    Joined,
     Msg,
     RuleError,
     SettlementError,
@@ -28,17 +35,27 @@ from scoring.engine.points import Breakdown, BreakdownLine, score
 from scoring.engine.rules import (
     PRESETS,
     BaoRegime,
+    BareTriple,
+    ChanGaNuoi,
+    ChanGaNuoiContribution,
     CuocValue,
     GaContribution,
+    GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
     KinhTuCoPolicy,
+    MainCuoc,
+    MainTie,
+    Repeat,
     RuleSet,
     load_rules,
+    merge_overrides,
 )
 from scoring.engine.settlement import (
     GA_TRONG,
     POOL,
+    REPLAY_KEYS,
+    VAN_KEYS,
     Fault,
     GaEvent,
     Mode,
@@ -47,50 +64,47 @@ from scoring.engine.settlement import (
     VanRecord,
     VanSettlement,
     initial_state,
+    make_table,
+    parse_van,
     replay,
+    rules_with_overrides,
     settle_sitting,
     settle_up,
     settle_van,
 )
+from scoring.engine.settlement.context import Table
+from scoring.engine.settlement.hoi import open_hoi
+from scoring.engine.settlement.ledger import Book
+from scoring.engine.settlement.types import van_error
 
 __all__ = [
-    "N_",
-    "ConflictError",
-    "ConflictTable",
-    "Msg",
-    "Needs",
-    "check_combination",
-    "combination_problem",
-    "conflict_table",
-    "set_translator",
-    "GA_TRONG",
-    "POOL",
-    "Fault",
-    "GaEvent",
-    "Mode",
-    "SittingState",
-    "Transfer",
-    "VanRecord",
-    "VanSettlement",
-    "initial_state",
-    "replay",
-    "settle_sitting",
-    "settle_up",
-    "settle_van",
-    "CATALOGUE",
-    "GAMES",
-    "PRESETS",
     "BaoRegime",
+    "BareTriple",
+    "Book",
     "Breakdown",
     "BreakdownLine",
+    "CARDS",
+    "CARD_BY_CODE",
+    "CATALOGUE",
+    "CHAN_CARDS",
+    "Card",
     "CardError",
+    "ChanGaNuoi",
+    "ChanGaNuoiContribution",
+    "ConflictError",
+    "ConflictTable",
     "Cuoc",
     "CuocError",
     "CuocValue",
     "DeckKind",
     "Derivability",
     "EngineError",
+    "Fault",
+    "GAMES",
+    "GA_TRONG",
     "GaContribution",
+    "GaDauHoiQuang",
+    "GaEvent",
     "GaNgoaiKind",
     "GaTrongRegime",
     "Game",
@@ -99,14 +113,69 @@ __all__ = [
     "HandError",
     "InvariantError",
     "KinhTuCoPolicy",
+    "LUNG_TRIPLES",
+    "check_hand",
+    "find_waits",
+    "Joined",
+    "MAX_VAN",
+    "MainCuoc",
+    "MainTie",
+    "Mode",
+    "Msg",
+    "N_",
+    "Needs",
+    "POOL",
+    "PRESETS",
+    "REPLAY_KEYS",
+    "Repeat",
     "RuleError",
     "RuleSet",
     "ScoringFamily",
     "SettlementError",
+    "SittingState",
+    "Table",
+    "Transfer",
+    "VAN_KEYS",
+    "VanRecord",
+    "VanSettlement",
+    "check_combination",
+    "check_request",
+    "combination_problem",
+    "conflict_table",
     "cuoc_for_game",
     "get_cuoc",
     "get_game",
+    "initial_state",
     "khoi_name",
     "load_rules",
+    "make_table",
+    "merge_overrides",
+    "open_hoi",
+    "parse_card",
+    "parse_van",
+    "replay",
+    "require_keys",
+    "rules_with_overrides",
+    "run_batch",
     "score",
+    "score_request",
+    "set_translator",
+    "settle_sitting",
+    "settle_up",
+    "settle_van",
+    "van_error",
 ]
+
+#: Public names loaded on first use: the hand checker builds its tables on import (about a second),
+#: which pages that never check a hand should not pay.
+_LAZY = {
+    "LUNG_TRIPLES": "scoring.engine.checker.phu",
+    "check_hand": "scoring.engine.checker",
+    "find_waits": "scoring.engine.checker",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The cards of the Tổ Tôm deck and the Chắn deck, and reading them from text (RULES.md §1).
+"""The cards of the Tổ Tôm deck and the Chắn deck, and reading them from text (docs/rules.md §1).
 
 A :class:`Card` is a card *kind* (there are four identical copies of each kind in a deck). The
 canonical notation is the project's ASCII code (``7v``, ``3m``, ``8s``, ``cc``, ``tt``, ``oc``);

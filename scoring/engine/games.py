@@ -1,4 +1,4 @@
-"""The games of the Tổ Tôm family the scorebook keeps (RULES.md §2).
+"""The games of the Tổ Tôm family the scorebook keeps (docs/rules.md §2).
 
 A :class:`Game` holds the facts about a game that do not change from village to village: how many
 play, how the cards are dealt, what a winning hand looks like and when a ván is a draw. What a win
@@ -49,7 +49,7 @@ class ScoringFamily(StrEnum):
 
 
 class DeckKind(StrEnum):
-    """Which deck a game is played with (RULES.md §1)."""
+    """Which deck a game is played with (docs/rules.md §1)."""
 
     TO_TOM = "to_tom"  #: 120 cards, 30 kinds × 4
     CHAN = "chan"  #: 100 cards, the Tổ Tôm deck without the five yêu kinds but Chi Chi
@@ -58,7 +58,7 @@ class DeckKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One game of the family; every field is a fact of RULES.md §2."""
+    """One game of the family; every field is a fact of docs/rules.md §2."""
 
     #: The game's slug.
     slug: GameSlug
@@ -103,7 +103,7 @@ _GAME_LIST: tuple[Game, ...] = (
     Game(GameSlug.PHOM, "Phỏm", 2, 4, 9, 10, None, None, None, 0, DeckKind.WESTERN, ScoringFamily.PHOM),
 )
 
-#: Every game by slug, in the order of RULES.md §2.
+#: Every game by slug, in the order of docs/rules.md §2.
 GAMES: Mapping[GameSlug, Game] = MappingProxyType({g.slug: g for g in _GAME_LIST})
 
 

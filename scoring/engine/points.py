@@ -1,4 +1,4 @@
-"""Points of a win: main value of the highest cước + D × extra dịch of the others (RULES.md §6).
+"""Points of a win: main value of the highest cước + D × extra dịch of the others (docs/rules.md §6).
 
 :func:`score` returns an immutable :class:`Breakdown` whose lines explain every point in
 Vietnamese, so the UI and the API can show it as is.

@@ -16,8 +16,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from scoring.engine.settlement import GA_TRONG as ENGINE_GA_TRONG
-from scoring.engine.settlement import POOL as ENGINE_POOL
+from scoring.engine import GA_TRONG as ENGINE_GA_TRONG
+from scoring.engine import POOL as ENGINE_POOL
 from scoring.models.sitting import Seat, Sitting, Van
 
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from scoring.engine.rules import RuleSet
+from scoring.engine import RuleSet
 from scoring.models.people import Club, keyed_save
 from scoring.names import KEY_LENGTH
 

@@ -12,8 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.games import GAMES
-from scoring.engine.settlement import Fault
+from scoring.engine import GAMES, Fault
 from scoring.models.people import Club, Player
 from scoring.models.rules import RuleSetSnapshot
 
@@ -21,14 +20,14 @@ GAME_CHOICES = [(slug.value, game.name_vi) for slug, game in GAMES.items()]
 
 
 class Mode(models.TextChoices):
-    """How wins are paid (RULES.md §8); the values are the engine's ``Mode``."""
+    """How wins are paid (docs/rules.md §8); the values are the engine's ``Mode``."""
 
     QUANG = "quang", "Đánh quăng"
     GOM = "gom", "Đánh gom"
 
 
 class VanOutcome(models.TextChoices):
-    """What a ván came to, derived from its record (RULES.md §7)."""
+    """What a ván came to, derived from its record (docs/rules.md §7)."""
 
     U = "u", "Ù"
     U_LANH_LANG = "u_lanh_lang", "Ù lành làng"

@@ -15,25 +15,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.rules import (
+from scoring.engine import (
+    CATALOGUE,
+    GA_TRONG,
+    POOL,
     ChanGaNuoi,
     ChanGaNuoiContribution,
+    EngineError,
     GaContribution,
     GaDauHoiQuang,
     KinhTuCoPolicy,
     Repeat,
     RuleSet,
+    ScoringFamily,
 )
-from scoring.engine.settlement import GA_TRONG, POOL
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
 from scoring.selectors.rules import chip_conflicts, chips
+from scoring.selectors.sitting import (
+    FAULT_CHOICES,
+    FAULT_NAMES,
+    GA_EVENT_NAMES,
+    HOA,
+    REGIME_NAMES,
+    Table,
+    describe,
+    streak_info,
+)
 from scoring.services.ledger import seats_by_name, sitting_table, state_after
-from scoring.views.sitting.context import FAULT_NAMES, GA_EVENT_NAMES, Table, describe, streak_info
-from scoring.views.sitting.form import FAULT_CHOICES, HOA, REGIME_NAMES
 
 __all__ = ["PACK_VERSION", "offline_pack"]
 
@@ -109,7 +118,7 @@ def _money(table: Table, players: int) -> dict[str, Any]:
 
 
 def _labels(table: Table) -> dict[str, Any]:
-    """The words the sitting pages use for a record (scoring/views/sitting/context.py describe)."""
+    """The words the sitting pages use for a record (scoring/selectors/sitting.py describe)."""
     return {
         "cuoc": dict(zip(CATALOGUE, table.cuoc_names(CATALOGUE), strict=True)),
         "ga": dict(GA_EVENT_NAMES),

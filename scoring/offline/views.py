@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
+from scoring.access import NotAllowed, refuse_json, sitting_for
 from scoring.offline.pack import offline_pack
 from scoring.permissions import VIEW
-from scoring.views.sitting.common import NotAllowed, refuse_json, sitting_for
 
 #: Static files the service worker caches at install: the app shell of the scorekeeper pages.
 SHELL = (

@@ -14,13 +14,12 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
-from scoring.engine.settlement import GA_TRONG, POOL
+from scoring.engine import GA_TRONG, POOL, EngineError
 from scoring.models import Account, Posting, Sitting, TransactionKind
 from scoring.reports.tabular import Sheet
 from scoring.selectors.ledger import balances, integrity, user_name, van_list
+from scoring.selectors.sitting import Table, describe, hoi_summary, signed
 from scoring.services.ledger import fold
-from scoring.views.sitting.context import Table, describe, hoi_summary, signed
 
 __all__ = [
     "balance_series",

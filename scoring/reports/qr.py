@@ -1,15 +1,24 @@
-"""QR codes as inline SVG (segno): printed on score sheets, they open the sitting's entry page."""
+"""The one QR helper: codes drawn as inline SVG (segno), for the score sheets (they open the
+sitting's page), check-in cards, a table's entry page and scorekeeper links."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import segno
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 __all__ = ["qr_svg"]
 
 
-def qr_svg(url: str, *, scale: int = 3) -> SafeString:
-    """An ``<svg>`` element encoding ``url`` (error correction M, with its quiet zone)."""
-    code = segno.make(url, error="m", micro=False)
-    svg = code.svg_inline(scale=scale, dark="#000", light="#fff", title=url, omitsize=False)
-    return mark_safe(svg)  # noqa: S308 - segno's own markup; the URL is escaped by segno
+@lru_cache(maxsize=4096)
+def qr_svg(data: str, *, scale: int = 4, title: str = "", border: int = 2) -> SafeString:
+    """The QR code of ``data`` as an ``<svg>`` element to put in a page (medium error correction,
+    so a card printed on a village printer and creased in a pocket still scans; ``border``: the
+    quiet zone in modules, 4 on printed sheets)."""
+    code = segno.make(data, error="m", micro=False)
+    svg = code.svg_inline(scale=scale, border=border, title=title or None, svgclass="qr-svg", lineclass=None,
+                          dark="#000", light="#fff")
+    label = escape(title or data)
+    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))  # noqa: S308 - segno's own markup

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.engine.games import ScoringFamily
+from scoring.engine import ScoringFamily
 from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
-from scoring.views.sitting.context import Table
+from scoring.selectors.sitting import Table
 
 __all__ = ["DEFAULT_ROWS", "rules_summary", "score_sheet"]
 
@@ -52,5 +52,5 @@ def score_sheet(
     return {
         "sitting": sitting, "heading": heading or str(sitting), "subheading": subheading,
         "game": table.game, "seats": seats, "rules": rules_summary(table), "rows": range(1, count + 1),
-        "qr": qr_svg(url), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
+        "qr": qr_svg(url, scale=3, title=url, border=4), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
     }

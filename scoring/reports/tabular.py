@@ -4,8 +4,8 @@ XLSX (tablib / openpyxl), with numbers kept as numbers and formula-looking text 
 This is the project's **one** CSV writer (:func:`csv_table`, :func:`csv_download`): every CSV the
 app serves (the sitting's ledger, ván and statements; the event's standings and statements; every
 audit trail) is written here, so none can skip the formula escaping (issue 20, finding 6; a test
-fails if another module calls ``csv.writer``). The tournaments app imports it from here (``scoring``
-never imports ``tournaments``).
+fails if another module calls ``csv.writer``). The events app uses it from here (the ledger never
+depends on the events app: an import contract checks it, see docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -13,15 +13,15 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from scoring.access import NotAllowed, refuse, refuse_json, sitting_for
+from scoring.backup import sitting_document
 from scoring.models import Sitting
 from scoring.permissions import VIEW
 from scoring.reports import data
-from scoring.reports.backup import backup_envelope
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import sheet_response
 from scoring.text import vi_slugify
-from scoring.views.sitting.common import NotAllowed, refuse, refuse_json, sitting_for
 
 FORMATS = ("csv", "xlsx")
 
@@ -110,24 +110,12 @@ def _rows(request: HttpRequest) -> int | None:
         return None
 
 
-def _console_part(sitting: Sitting) -> dict[str, Any]:
-    """A Tổ Tôm Điếm table of its own (no event) run from the Trung Quân console: its state and
-    signals go with its sitting. (An event's chiếu is in the event's backup, with all its canh.)"""
-    from tournaments.console.backup import console_backup, signal_catalogue
-    from tournaments.console.models import FestivalTable
-
-    console = (FestivalTable.objects.filter(sitting=sitting, event_table__isnull=True)
-               .select_related("trung_quan", "created_by")
-               .prefetch_related("signals__signal__club", "signals__created_by").first())
-    return {"console": console_backup(console), "signal_catalogue": signal_catalogue([console])} if console else {}
-
-
 @require_GET
 @_guarded
 def backup_json(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sitting in the backup format (see :mod:`scoring.reports.backup`)."""
+    """The sitting in the backup format (see :mod:`scoring.backup`)."""
     sitting = _sitting(request, pk)
-    document = backup_envelope("sitting", {"sitting": sitting.pk, **_console_part(sitting)}, [sitting])
+    document = sitting_document(sitting)
     response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=1),
                             content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_name(sitting, "sao-luu")}.json"'

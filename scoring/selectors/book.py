@@ -31,7 +31,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from scoring.engine.settlement import GA_TRONG, POOL, Transfer, settle_up
+from scoring.engine import GA_TRONG, POOL, Transfer, settle_up
 from scoring.models import (
     Club,
     ClubRating,

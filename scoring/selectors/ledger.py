@@ -13,10 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from scoring.engine.cuoc import khoi_name
-from scoring.engine.errors import EngineError
-from scoring.engine.rules import PRESETS, load_rules
-from scoring.engine.settlement import SittingState, Transfer
+from scoring.engine import PRESETS, EngineError, SittingState, Transfer, khoi_name, load_rules
 from scoring.models import (
     Account,
     Club,

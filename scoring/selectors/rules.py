@@ -9,11 +9,18 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.engine.conflicts import conflict_table
-from scoring.engine.cuoc import Cuoc, cuoc_for_game
-from scoring.engine.errors import EngineError
-from scoring.engine.games import GAMES, Game, ScoringFamily
-from scoring.engine.rules import PRESETS, RuleSet, load_rules
+from scoring.engine import (
+    GAMES,
+    PRESETS,
+    Cuoc,
+    EngineError,
+    Game,
+    RuleSet,
+    ScoringFamily,
+    conflict_table,
+    cuoc_for_game,
+    load_rules,
+)
 from scoring.models import VillageRuleSet
 
 #: The preset a page offers first for each scoring family.

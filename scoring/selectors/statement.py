@@ -17,12 +17,12 @@ from typing import Any
 from django.http import Http404
 from django.utils import timezone
 
-from scoring.engine.settlement import GA_TRONG, POOL
+from scoring.engine import GA_TRONG, POOL
 from scoring.models import Account, Club, LedgerTransaction, Player, Posting, Sitting, TransactionKind, Van
 from scoring.periods import Period
 from scoring.reports.tabular import Sheet
 from scoring.selectors.book import Canh, canh_of
-from scoring.views.sitting.context import Table, describe, signed
+from scoring.selectors.sitting import Table, describe, signed
 
 __all__ = ["Statement", "member_player", "statement", "statement_sheet"]
 

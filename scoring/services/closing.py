@@ -26,23 +26,19 @@ import hashlib
 import json
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine.errors import EngineError
-from scoring.engine.settlement import Transfer, settle_up
+from scoring.engine import EngineError, Transfer, settle_up
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
 from scoring.periods import Period, in_vietnamese
 from scoring.selectors.book import Book, Canh, book, member_open
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import post_transfers, reverse_transaction, seats_by_name
-from scoring.services.people import Written
+from scoring.services.people import User, Written
 
 __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_close", "period_close_reverse"]
-
-User = AbstractBaseUser
 
 
 class CloseError(EngineError):

@@ -32,7 +32,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import IdempotencyKey
 from scoring.services import rows
 

@@ -12,24 +12,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError, InvariantError
-from scoring.engine.settlement import (
+from scoring.engine import (
     GA_TRONG,
     POOL,
+    Book,
+    EngineError,
+    InvariantError,
     SittingState,
+    Table,
     Transfer,
     VanRecord,
     VanSettlement,
     initial_state,
     make_table,
+    open_hoi,
     settle_van,
 )
-from scoring.engine.settlement.context import Table
-from scoring.engine.settlement.hoi import open_hoi
-from scoring.engine.settlement.ledger import Book
 from scoring.models import (
     Account,
     Hoi,
@@ -41,6 +41,7 @@ from scoring.models import (
     Van,
 )
 from scoring.services import rows
+from scoring.services.people import User
 
 __all__ = [
     "MAX_BALANCE",
@@ -61,7 +62,6 @@ __all__ = [
     "sync_hoi",
 ]
 
-User = AbstractBaseUser
 
 
 def sitting_table(sitting: Sitting) -> Table:

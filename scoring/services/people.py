@@ -6,17 +6,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, ClubKind, Player
 from scoring.names import clean_name, name_key
 from scoring.selectors.ledger import club_json, player_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.text import vi_slugify
 
-__all__ = ["EntryVia", "Written", "acting_user", "club_create", "player_for_name", "player_create"]
+__all__ = ["EntryVia", "User", "Written", "acting_user", "club_create", "player_for_name", "player_create"]
+
+#: Who acts, in the services' signatures: any user model (the project uses Django's).
+User = AbstractBaseUser
 
 T = TypeVar("T")
 

@@ -17,16 +17,20 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from scoring.engine import bounds
-from scoring.engine.contract import require_keys
-from scoring.engine.errors import N_, EngineError, InvariantError, Joined, Msg
-from scoring.engine.games import get_game
-from scoring.engine.settlement import (
+from scoring.engine import (
+    MAX_VAN,
+    N_,
     REPLAY_KEYS,
+    EngineError,
+    InvariantError,
+    Joined,
+    Msg,
+    get_game,
     initial_state,
     make_table,
     parse_van,
     replay,
+    require_keys,
     rules_with_overrides,
     settle_van,
 )
@@ -59,8 +63,8 @@ def _checked(request: Any) -> Mapping[str, Any]:
     if not isinstance(request, Mapping):
         raise EngineError(N_("Yêu cầu replay phải là một đối tượng JSON."))
     require_keys(request, REPLAY_KEYS, REQUIRED)
-    if not isinstance(request["van"], list) or len(request["van"]) > bounds.VAN:  # checked before any write
-        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
+    if not isinstance(request["van"], list) or len(request["van"]) > MAX_VAN:  # checked before any write
+        raise EngineError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=MAX_VAN)
     if not isinstance(request["players"], list) or not all(isinstance(p, str) for p in request["players"]):
         raise EngineError(N_("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi."))
     return request

@@ -24,20 +24,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
-from scoring.services.people import NO_VIA, EntryVia, Written
+from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import final_message, sitting_changed
 
 __all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
 
-User = AbstractBaseUser
 
 #: Longest reason kept for a rejection.
 MAX_REASON = 500

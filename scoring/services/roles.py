@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.people import Written, club_create
 

@@ -9,8 +9,7 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine.errors import N_, RuleError
-from scoring.engine.rules import PRESETS, RuleSet, load_rules, merge_overrides
+from scoring.engine import N_, PRESETS, RuleError, RuleSet, load_rules, merge_overrides
 from scoring.models import Club, RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
 from scoring.names import clean_name, name_key
 from scoring.services.people import acting_user

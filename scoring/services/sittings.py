@@ -12,18 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.rules import RuleSet
-from scoring.engine.settlement import GA_TRONG as POT
-from scoring.engine.settlement import (
+from scoring.engine import GA_TRONG as POT
+from scoring.engine import (
     POOL,
     VAN_KEYS,
+    EngineError,
+    RuleSet,
     Transfer,
     initial_state,
     make_table,
@@ -55,7 +54,7 @@ from scoring.services.ledger import (
     store_state,
     sync_hoi,
 )
-from scoring.services.people import NO_VIA, EntryVia, Written, player_for_name
+from scoring.services.people import NO_VIA, EntryVia, User, Written, player_for_name
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.van import (
     ResultsFinal,
@@ -83,7 +82,6 @@ __all__ = [
     "van_record",
 ]
 
-User = AbstractBaseUser
 
 #: Sent after the commit of every write to a sitting (``sitting_id``, ``action``, and ``van_id``
 #: for a ván recorded or corrected: the version written): live pages, leaderboards, exports and
@@ -371,7 +369,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
 
 def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
-    divide go one each to the first seats (a house choice where RULES.md is silent)."""
+    divide go one each to the first seats (a house choice where docs/rules.md is silent)."""
     out = []
     for account, amount, label in ((POOL, pool, "điểm làng"), (POT, pot, "gà trong")):
         share, rest = divmod(amount, len(players))

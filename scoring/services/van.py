@@ -6,10 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine.contract import check_request
-from scoring.engine.errors import N_, EngineError
-from scoring.engine.settlement import Transfer, VanRecord, VanSettlement, parse_van
-from scoring.engine.settlement.types import van_error
+from scoring.engine import (
+    N_,
+    EngineError,
+    Transfer,
+    VanRecord,
+    VanSettlement,
+    check_request,
+    parse_van,
+    van_error,
+)
 from scoring.models import Seat, Sitting, Van, VanOutcome, VanStatus
 from scoring.selectors.ledger import sitting_state_json, streak_label, van_json
 from scoring.services.ledger import current_van, fold, seats_by_name, settle_next

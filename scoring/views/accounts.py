@@ -19,24 +19,21 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.contrib.auth.views import LoginView, LogoutView, redirect_to_login
+from django.contrib.auth.views import LoginView, LogoutView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
-from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.services import throttle
 
-__all__ = ["AdminSignInForm", "LoginPage", "SignInForm", "SignUpForm", "denied", "logout_view", "signup", "throttle_key", "to_login"]
+__all__ = ["AdminSignInForm", "LoginPage", "SignInForm", "SignUpForm", "logout_view", "signup", "throttle_key"]
 
 LOGIN_TEMPLATE = "accounts/login.html"
 SIGNUP_TEMPLATE = "accounts/signup.html"
-DENIED_TEMPLATE = "accounts/denied.html"
 USERNAME_HELP = gettext_lazy("Tối đa 150 ký tự: chữ, số và các dấu @ . + - _ (không có dấu cách).")
 
 
@@ -151,21 +148,3 @@ class _Logout(LogoutView):
 
 
 logout_view = _Logout.as_view()
-
-
-def to_login(request: HttpRequest, next_url: str | None = None) -> HttpResponse:
-    """Send an anonymous visitor to the sign-in page, back to ``next_url`` (this page) afterwards;
-    an htmx request is told to load the sign-in page as a whole page."""
-    target = next_url or request.get_full_path()
-    response = redirect_to_login(target)
-    if getattr(request, "htmx", False):
-        return HttpResponseClientRedirect(response["Location"])
-    return response
-
-
-def denied(request: HttpRequest, message: str) -> HttpResponse:
-    """The 403 page (a signed-in person who may not do this), in Vietnamese; htmx gets the message only."""
-    template = f"{DENIED_TEMPLATE}#denied" if getattr(request, "htmx", False) else DENIED_TEMPLATE
-    response = render(request, template, {"message": message, "nav": "sitting"}, status=403)
-    patch_vary_headers(response, ("HX-Request",))
-    return response

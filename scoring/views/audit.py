@@ -22,12 +22,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from scoring.access import denied, get_sitting, to_login
 from scoring.models import Club
 from scoring.permissions import AUDIT, can
 from scoring.reports.tabular import csv_download
 from scoring.selectors.audit import PAGE_SIZE, AuditEntry, club_audit, rules_audit, sitting_audit
-from scoring.views.accounts import denied, to_login
-from scoring.views.sitting.common import get_sitting, missing_in_vietnamese
+from scoring.views.sitting.common import missing_in_vietnamese
 
 __all__ = ["EXPORT_LIMIT", "audit_page", "club_audit_view", "refuse", "rules_audit_view", "sitting_audit_view"]
 

@@ -23,7 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.access import denied, to_login
+from scoring.engine import EngineError
+from scoring.htmx import render_htmx
 from scoring.lunar import lunar_label, to_lunar
 from scoring.models import Club, ClubRatingBoard, PeriodClose
 from scoring.periods import SEASONS, Period, PeriodError, lunar_year, month_choices, period_from, season
@@ -38,8 +40,7 @@ from scoring.services.closing import CloseChanged, fingerprint, period_close, pe
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.ratings import club_ratings, rebuild_ratings
 from scoring.text import vi_slugify
-from scoring.views.accounts import denied, to_login
-from scoring.views.sitting.common import new_key, respond, vary
+from scoring.views.sitting.common import new_key
 
 __all__ = ["book_chart", "book_page", "close_page", "close_reverse", "ratings_rebuild", "statement_export",
            "statement_page"]
@@ -148,7 +149,7 @@ def book_page(request: HttpRequest, slug: str) -> HttpResponse:
     except PeriodError as exc:
         period, error, status = period_from({}), exc.message, 400
     context = _book_context(request, club, access, period, error=error)
-    return respond(request, BOOK, context, partial="book", status=status)
+    return render_htmx(request, BOOK, context, partial="book", status=status)
 
 
 @require_GET
@@ -204,7 +205,7 @@ def statement_page(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
     base = reverse("scoring:club_statement", args=[slug, player_id])
     downloads = [(fmt.upper(), reverse(f"scoring:club_statement_{fmt}", args=[slug, player_id]) + "?" + q)
                  for fmt in ("pdf", "csv", "xlsx")]
-    return respond(request, STATEMENT, {"nav": "clubs", "club": club, "st": st, "period": period, "q": q,
+    return render_htmx(request, STATEMENT, {"nav": "clubs", "club": club, "st": st, "period": period, "q": q,
                                         "base": base, "downloads": downloads,
                                         "book_url": reverse("scoring:club_book", args=[slug]) + "?" + q,
                                         **_chooser(period)})
@@ -222,7 +223,7 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
     filename = f"{club.slug}-sao-ke-{vi_slugify(player.name) or player.pk}-{period.start:%Y%m%d}-{period.end:%Y%m%d}"
     if fmt == "pdf":
         url = request.build_absolute_uri(reverse("scoring:club_statement", args=[slug, player_id]) + "?" + query(period))
-        context = {"club": club, "st": st, "period": period, "qr": qr_svg(url), "url": url,
+        context = {"club": club, "st": st, "period": period, "qr": qr_svg(url, scale=3, title=url, border=4), "url": url,
                    "printed_at": timezone.localtime(st.printed_at).strftime("%d/%m/%Y %H:%M"),
                    "lunar_start": lunar_label(period.start), "lunar_end": lunar_label(period.end)}
         return pdf_response("reports/club_statement.html", context, request, filename, inline=False)
@@ -262,20 +263,20 @@ def close_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         period = period_from(data)
     except PeriodError as exc:
-        return respond(request, CLOSE, _close_context(request, club, period_from({}), error=exc.message), status=400)
+        return render_htmx(request, CLOSE, _close_context(request, club, period_from({}), error=exc.message), status=400)
     if request.method != "POST":
-        return respond(request, CLOSE, _close_context(request, club, period))
+        return render_htmx(request, CLOSE, _close_context(request, club, period))
     try:
         written = period_close(club=club, period=period, closed_by=request.user,
                                expected=request.POST.get("fingerprint") or None,
                                idempotency_key=request.POST.get("key") or new_key())
     except EngineError as exc:
         status = 409 if isinstance(exc, CloseChanged) else 422 if isinstance(exc, IdempotencyMismatch) else 400
-        return respond(request, CLOSE, _close_context(request, club, period, error=exc.message), status=status)
+        return render_htmx(request, CLOSE, _close_context(request, club, period, error=exc.message), status=status)
     close = written.obj
     messages.success(request, _("Đã chốt sổ %(label)s: %(n)d khoản chuyển, mọi số dư của kỳ về 0.")
                      % {"label": close.label, "n": len(close.transfers)})
-    return vary(redirect(reverse("scoring:club_book", args=[slug]) + "?" + query(period)))
+    return redirect(reverse("scoring:club_book", args=[slug]) + "?" + query(period))
 
 
 @require_POST
@@ -295,10 +296,10 @@ def close_reverse(request: HttpRequest, slug: str, close_id: int) -> HttpRespons
                              idempotency_key=request.POST.get("key") or new_key())
     except EngineError as exc:
         messages.error(request, exc.message)
-        return vary(redirect(back))
+        return redirect(back)
     messages.success(request, _("Đã đảo chốt sổ %(label)s: các số dư của kỳ mở lại, các canh được chốt mở lại.")
                      % {"label": close.label})
-    return vary(redirect(back))
+    return redirect(back)
 
 
 @require_POST
@@ -312,4 +313,4 @@ def ratings_rebuild(request: HttpRequest, slug: str) -> HttpResponse:
     done = rebuild_ratings(club_id=club.pk, force=True)
     messages.success(request, _("Đã tính lại trình độ từ %(van)d ván: %(players)d người.")
                      % {"van": done.van, "players": done.players})
-    return vary(redirect(reverse("scoring:club_book", args=[slug]) + "#trinh-do"))
+    return redirect(reverse("scoring:club_book", args=[slug]) + "#trinh-do")

@@ -6,12 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
-from scoring.engine.cuoc import khoi_name
-from scoring.engine.errors import EngineError
-from scoring.engine.games import GAMES, get_game
-from scoring.engine.points import score
+from scoring.engine import GAMES, EngineError, get_game, khoi_name, score
 from scoring.selectors.rules import (
     DEFAULT_PRESET,
     chip_conflicts,
@@ -78,5 +74,4 @@ def calculator(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#calc"
     response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
     return response

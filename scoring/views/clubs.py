@@ -18,12 +18,13 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.access import denied, to_login
+from scoring.engine import EngineError
+from scoring.htmx import render_htmx
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke
-from scoring.views.accounts import denied, to_login
-from scoring.views.sitting.common import new_key, respond, vary
+from scoring.views.sitting.common import new_key
 
 __all__ = ["club_detail", "club_list", "player_link_view", "role_grant_view", "role_revoke_view"]
 
@@ -60,7 +61,7 @@ def _list_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
 def club_list(request: HttpRequest) -> HttpResponse:
     """The clubs the user belongs to; a form opens a new one, whose creator is its organiser."""
     if request.method != "POST":
-        return respond(request, LIST, _list_context(request))
+        return render_htmx(request, LIST, _list_context(request))
     name, kind = request.POST.get("name", ""), request.POST.get("kind", ClubKind.VILLAGE)
     try:
         written = club_open(name=name, kind=kind, organiser=request.user,
@@ -68,10 +69,10 @@ def club_list(request: HttpRequest) -> HttpResponse:
     except EngineError as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 400
         context = _list_context(request, error=exc.message, name=name, kind=kind)
-        return respond(request, LIST, context, status=status)
+        return render_htmx(request, LIST, context, status=status)
     messages.success(request, f"Đã lập “{written.obj.name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và "
                               "người chơi.")
-    return vary(redirect("scoring:club", slug=written.obj.slug))
+    return redirect("scoring:club", slug=written.obj.slug)
 
 
 def _detail_context(request: HttpRequest, club: Club, **extra: Any) -> dict[str, Any]:
@@ -92,7 +93,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     if not _member(request.user, club):
         return denied(request, NOT_MEMBER)
-    return respond(request, DETAIL, _detail_context(request, club))
+    return render_htmx(request, DETAIL, _detail_context(request, club))
 
 
 def _change(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> HttpResponse:
@@ -109,9 +110,9 @@ def _change(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> H
         notice, error, status = None, exc.message, 400
     if getattr(request, "htmx", False):
         context = _detail_context(request, club, notice=notice, error=error)
-        return respond(request, DETAIL, context, partial="members", status=status)
+        return render_htmx(request, DETAIL, context, partial="members", status=status)
     (messages.success if error is None else messages.error)(request, notice or error or "")
-    return vary(redirect("scoring:club", slug=club.slug))
+    return redirect("scoring:club", slug=club.slug)
 
 
 @require_POST

@@ -7,12 +7,22 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
-from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card
-from scoring.engine.cuoc import CATALOGUE, Derivability, cuoc_for_game
-from scoring.engine.errors import EngineError
-from scoring.engine.games import GAMES, DeckKind, Game, ScoringFamily, get_game
+from scoring.engine import (
+    CARD_BY_CODE,
+    CARDS,
+    CATALOGUE,
+    CHAN_CARDS,
+    GAMES,
+    Card,
+    DeckKind,
+    Derivability,
+    EngineError,
+    Game,
+    ScoringFamily,
+    cuoc_for_game,
+    get_game,
+)
 
 MAX_COPIES = 4
 
@@ -53,7 +63,7 @@ def _names(slugs: Any) -> list[str]:
 
 
 def _analyse(game: Game, hand: list[str], declared: list[str]) -> dict[str, Any]:
-    from scoring.engine.checker import check_hand, find_waits
+    from scoring.engine import check_hand, find_waits
 
     size = game.hand_size or 0
     if len(hand) == size:
@@ -73,7 +83,7 @@ def _analyse(game: Game, hand: list[str], declared: list[str]) -> dict[str, Any]
 
 def _lung_of(phu: tuple[str, ...]) -> str | None:
     """Name of the lưng a displayed phu carries (highlighted on the page), if any."""
-    from scoring.engine.checker.phu import LUNG_TRIPLES
+    from scoring.engine import LUNG_TRIPLES
 
     for slug, triple, _ in LUNG_TRIPLES:
         if set(triple) <= set(phu):
@@ -112,5 +122,4 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#picker"
     response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
     return response

@@ -9,18 +9,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.cuoc import CATALOGUE, khoi_name
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.rules import (
+from scoring.engine import (
+    CATALOGUE,
     PRESETS,
     BaoRegime,
     BareTriple,
     ChanGaNuoi,
+    EngineError,
     GaDauHoiQuang,
     GaNgoaiKind,
     GaTrongRegime,
@@ -29,6 +27,8 @@ from scoring.engine.rules import (
     MainTie,
     Repeat,
     RuleSet,
+    ScoringFamily,
+    khoi_name,
     load_rules,
 )
 from scoring.models import Club, ClubRoleKind, VillageRuleSet
@@ -70,7 +70,7 @@ CHOICE_LABELS: dict[str, tuple[str, dict[str, str]]] = {
 
 @dataclass(frozen=True)
 class Disputed:
-    """A choice where the sources disagree (RULES.md), switchable per rule set; the option marked
+    """A choice where the sources disagree (docs/rules.md), switchable per rule set; the option marked
     "(mặc định)" is what the engine does when a rule set says nothing."""
 
     label: Any
@@ -363,5 +363,4 @@ def rules_new(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#fields"
     response = render(request, template, context, status=400 if error else 200)
-    patch_vary_headers(response, ("HX-Request",))
     return response

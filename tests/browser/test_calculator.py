@@ -33,7 +33,7 @@ def test_streak_stepper_names_the_streak_and_adds_its_dich(live_server, phone) -
     phone.locator(".streak-name").filter(has_text="Thông").wait_for()
     plus.tap()
     phone.locator(".streak-name").filter(has_text="Tam Khôi").wait_for()
-    # Tam Khôi + Lèo = 10 + 1 dịch × 2 = 12 (RULES.md §6).
+    # Tam Khôi + Lèo = 10 + 1 dịch × 2 = 12 (docs/rules.md §6).
     phone.locator("[data-testid=points]").filter(has_text="12").wait_for()
 
 

@@ -1,4 +1,4 @@
-"""The Trung Quân's helpers (pure): choosing the dealer by the three bắt cái methods of RULES.md §3,
+"""The Trung Quân's helpers (pure): choosing the dealer by the three bắt cái methods of docs/rules.md §3,
 for every count 1–10 and 3–5 players, and resolving ù đè."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Combinations of cước no hand could hold are refused, derived from each cước's needs (issue 21).
 
-The refusal names the cước and what each needs; legitimate combinations (RULES.md's worked
+The refusal names the cước and what each needs; legitimate combinations (docs/rules.md's worked
 examples, every golden case) still score.
 """
 
@@ -69,8 +69,8 @@ def test_a_cuoc_that_counts_once_cannot_be_given_twice() -> None:
 @pytest.mark.parametrize(
     ("game", "rules", "cuoc", "points"),
     [
-        ("to-tom-5", "luat-2005", ["xuyen_bi_tu", "thap_dieu", "chi_nay"], 46),  # RULES.md §6
-        ("chan", "chan", ["chi", "tam_do", "leo", "tom", "co_chiu"], 13),  # RULES.md §6 (seed 002)
+        ("to-tom-5", "luat-2005", ["xuyen_bi_tu", "thap_dieu", "chi_nay"], 46),  # docs/rules.md §6
+        ("chan", "chan", ["chi", "tam_do", "leo", "tom", "co_chiu"], 13),  # docs/rules.md §6 (seed 002)
         ("to-tom-5", "luat-2005", ["kinh_tu_co", "tom"], 74),
         ("to-tom-5", "luat-2005", ["thap_dieu", "leo", "leo", "tom"], 18 + 2 * 2 + 2 * 2 + 2),
         ("to-tom-5", "luat-2005", ["chi_nay", "leo"], 36),  # its own Lèo, not a second one

@@ -1,4 +1,4 @@
-"""The cước catalogue (RULES.md §5, §11, §12)."""
+"""The cước catalogue (docs/rules.md §5, §11, §12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The games table of RULES.md §2."""
+"""The games table of docs/rules.md §2."""
 
 from __future__ import annotations
 

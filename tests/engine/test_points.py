@@ -1,4 +1,4 @@
-"""Points of a win and the breakdown that explains them (RULES.md §6, §11, §12)."""
+"""Points of a win and the breakdown that explains them (docs/rules.md §6, §11, §12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sets as data: presets, the RULES.md §6 tables, overrides, validation, JSON round-trip."""
+"""Rule sets as data: presets, the docs/rules.md §6 tables, overrides, validation, JSON round-trip."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from scoring.engine.rules import (
 
 TO_TOM_PRESETS = ("luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50")
 
-# RULES.md §6, every cell "main / extra dịch" of the four Tổ Tôm presets (None = "—").
+# docs/rules.md §6, every cell "main / extra dịch" of the four Tổ Tôm presets (None = "—").
 TABLE = {
     "suong": ((4, 0), (4, 0), (2, 0), (4, 0)),
     "tom": ((8, 1), (8, 1), (4, 1), (6, 1)),
@@ -65,7 +65,7 @@ def test_preset_values_match_rules_table(preset, slug, cell):
         assert rules.value_of(slug) == cell
 
 
-# RULES.md §6: Thông (N = 2) and N-Khôi for each preset.
+# docs/rules.md §6: Thông (N = 2) and N-Khôi for each preset.
 LADDERS = {
     "luat-2005": lambda n: (6 + 2 * (n - 2), n - 2),
     "suong4-dich2": lambda n: (6 + 2 * (n - 2), n - 2),

@@ -1,4 +1,4 @@
-"""Chắn (RULES.md §12, seed 002): points = điểm of the largest cước + dịch of the others (+ gà);
+"""Chắn (docs/rules.md §12, seed 002): points = điểm of the largest cước + dịch of the others (+ gà);
 fines "8 đỏ 2 lèo" = 12; treo tranh unpaid; báo = ngồi đấy; the gà nuôi pot."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gà ngoài (RULES.md §9): extra dịch for listed tiếng, paid like the win (quăng: by each payer;
+"""Gà ngoài (docs/rules.md §9): extra dịch for listed tiếng, paid like the win (quăng: by each payer;
 gom: from the pool)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gà trong (RULES.md §9): a pot fed by contributions (in dịch, by regime), taken whole by the
+"""Gà trong (docs/rules.md §9): a pot fed by contributions (in dịch, by regime), taken whole by the
 winner of an eligible tiếng (default: Tứ Trụ, Kính Tứ Cố)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Đánh gom (RULES.md §8): a pool per hội, wins taken from it, the hội lifecycle."""
+"""Đánh gom (docs/rules.md §8): a pool per hội, wins taken from it, the hội lifecycle."""
 
 from __future__ import annotations
 

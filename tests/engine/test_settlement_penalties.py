@@ -1,4 +1,4 @@
-"""Penalties (RULES.md §7, §10) in both modes: đền làng, báo ngồi đấy, báo chèo đò, đánh ù đền,
+"""Penalties (docs/rules.md §7, §10) in both modes: đền làng, báo ngồi đấy, báo chèo đò, đánh ù đền,
 đền chồng. luat-2005 (S 4) in quăng, hoi-50 (S 4, pool 50) in gom; five players."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Phỏm (RULES.md §13, seed 003): settled by rank, by ù, or by đền."""
+"""Phỏm (docs/rules.md §13, seed 003): settled by rank, by ù, or by đền."""
 
 from __future__ import annotations
 

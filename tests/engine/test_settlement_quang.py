@@ -1,4 +1,4 @@
-"""Đánh quăng (RULES.md §8): every other seated, non-folded player pays the winner directly."""
+"""Đánh quăng (docs/rules.md §8): every other seated, non-folded player pays the winner directly."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Streaks are computed, never typed in (RULES.md §8 "Streaks"): the number of consecutive
+"""Streaks are computed, never typed in (docs/rules.md §8 "Streaks"): the number of consecutive
 valid, paid wins; any other ván ends it; a lành làng win counts as no win."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tài Bàn (RULES.md §11): three players, cước in multiples of the stake N fixed for the hội."""
+"""Tài Bàn (docs/rules.md §11): three players, cước in multiples of the stake N fixed for the hội."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sittings worked by hand (RULES.md §7–§13, `luat-2005` unless noted: S 4, D 2, Tôm 8/1 dịch,
+"""Sittings worked by hand (docs/rules.md §7–§13, `luat-2005` unless noted: S 4, D 2, Tôm 8/1 dịch,
 Lèo 10/2, Thập Điều 18/3, Chi Nẩy 36/6). Balances are listed in seat order."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every outcome, penalty and pot of RULES.md §7–§13 in both money modes, replayed through the app's
+"""Every outcome, penalty and pot of docs/rules.md §7–§13 in both money modes, replayed through the app's
 services (sitting_open + van_record) and read back from the ledger. Numbers worked by hand in
 tests/ledger/cases.py."""
 

@@ -23,7 +23,7 @@ from scoring.engine.points import score
 from scoring.engine.settlement import initial_state, settle_van
 from scoring.models import Sitting
 from scoring.selectors.ledger import van_list
-from scoring.views.sitting.context import Table, describe
+from scoring.selectors.sitting import Table, describe
 from tests.conftest import sign_in
 from tests.factories import open_sitting, record_all
 

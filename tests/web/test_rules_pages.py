@@ -14,7 +14,7 @@ def test_rules_table_shows_the_four_to_tom_presets_side_by_side(client) -> None:
     page = client.get("/le-lang/").content.decode()
     for name in ("luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50"):
         assert name in page
-    # RULES.md §6: Thập Điều is 18 / 3 under luat-2005, 12 / 3 on the Sân Đình table, 6 / 3 for Suông hai.
+    # docs/rules.md §6: Thập Điều is 18 / 3 under luat-2005, 12 / 3 on the Sân Đình table, 6 / 3 for Suông hai.
     assert "18 / 3" in page and "12 / 3" in page and "6 / 3" in page
     assert "Kính Tứ Cố" in page and "Chi Nẩy" in page
 

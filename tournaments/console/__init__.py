@@ -1,1 +1,1 @@
-"""The Trung Quân console and the live audience display of Tổ Tôm Điếm (RULES.md §14)."""
+"""The Trung Quân console and the live audience display of Tổ Tôm Điếm (docs/rules.md §14)."""

@@ -25,7 +25,7 @@ from scoring.api import schemas as sc
 from scoring.api.auth import TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.api.parsers import SafeJSONParser
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.van import ResultsFinal
 from tournaments.console.models import FestivalTable

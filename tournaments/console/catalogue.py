@@ -1,4 +1,4 @@
-"""The signals of Tổ Tôm Điếm as data (RULES.md §14): seeded by a data migration, extended by villages.
+"""The signals of Tổ Tôm Điếm as data (docs/rules.md §14): seeded by a data migration, extended by villages.
 
 ``pattern`` is what the display plays: ``T`` tùng (a beat on the skin), ``C`` cắc (a tap on the
 rim), ``R`` a long roll, ``B`` a beat of the big drum, a space a short pause. Flags are silent.

@@ -1,4 +1,4 @@
-"""Choosing the dealer (bắt cái) and resolving ù đè (RULES.md §3). Pure Python, no Django.
+"""Choosing the dealer (bắt cái) and resolving ù đè (docs/rules.md §3). Pure Python, no Django.
 
 Seats are numbered 1…n **counter-clockwise** (the order of play, as in ``scoring.Seat``):
 seat ``s + 1`` is the right-hand neighbour (nhà dưới) of seat ``s``. The parts (phần bài) left
@@ -27,8 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.engine.cards import Card, parse_card
-from scoring.engine.errors import EngineError
+from scoring.engine import Card, EngineError, parse_card
 
 __all__ = [
     "MAX_PLAYERS",
@@ -54,7 +53,7 @@ class DealerError(EngineError):
 
 
 class BatCaiMethod(StrEnum):
-    """The three ways of choosing the dealer in the seeds (RULES.md §3)."""
+    """The three ways of choosing the dealer in the seeds (docs/rules.md §3)."""
 
     MOT_QUAN = "mot_quan"  #: seed 000: one card, count counter-clockwise, red yêu = 10
     HAI_QUAN = "hai_quan"  #: seed 001: two cards, sum modulo the players, nhất nhị tại vị
@@ -213,7 +212,7 @@ class UDeResult:
     """Who wins a card two or more players can ù on, and who is overridden (bị đè ù)."""
 
     winner: int
-    #: The other claimants, nearest first: each may owe a *gà bị đè ù* (RULES.md §9).
+    #: The other claimants, nearest first: each may owe a *gà bị đè ù* (docs/rules.md §9).
     overridden: tuple[int, ...]
     #: Every seat that may claim the card, in priority order.
     order: tuple[int, ...]
@@ -233,7 +232,7 @@ def u_de_order(*, door: int, n_players: int = 5, from_noc: bool = False) -> tupl
 
 
 def u_de(*, door: int, claimants: Iterable[int], n_players: int = 5, from_noc: bool = False) -> UDeResult:
-    """Resolve ù đè: which of ``claimants`` wins the card at ``door`` (RULES.md §3)."""
+    """Resolve ù đè: which of ``claimants`` wins the card at ``door`` (docs/rules.md §3)."""
     order = u_de_order(door=door, n_players=n_players, from_noc=from_noc)
     wanted = list(dict.fromkeys(claimants))
     if not wanted:

@@ -14,8 +14,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.games import get_game
+from scoring.engine import CATALOGUE, get_game
 from scoring.models import Seat, Van
 from scoring.selectors.ledger import balances
 from tournaments.console.catalogue import TRUNG_QUAN

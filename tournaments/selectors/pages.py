@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from scoring.engine.cuoc import CATALOGUE
+from scoring.engine import CATALOGUE
 from scoring.models import Account, Posting, TransactionKind, Van, VanStatus
 from scoring.selectors.ledger import balances, van_list
 from tournaments.models import (

@@ -5,17 +5,13 @@ from __future__ import annotations
 from datetime import date as Date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
-from scoring.engine.rules import RuleSet
-from scoring.engine.settlement import initial_state
+from scoring.engine import EngineError, RuleSet, get_game, initial_state
 from scoring.models import Player
-from scoring.services.people import acting_user, player_create
+from scoring.services.people import User, acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.sittings import sittings_make_final
 from scoring.services.van import ResultsFinal
@@ -46,7 +42,6 @@ __all__ = [
     "registration_withdraw",
 ]
 
-User = AbstractBaseUser
 
 
 class EventFinished(ResultsFinal):

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.models import Event, EventRole, EventRoleKind, Table
 
 __all__ = ["ORGANISER", "ROLE_KINDS", "find_account", "organiser_add", "organiser_remove", "role_grant",

@@ -13,15 +13,14 @@ import random
 from collections import Counter
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.models import Player, Seat
+from scoring.services.people import User
 from scoring.services.sittings import sitting_open
 from tournaments.models import (
     Event,
@@ -39,7 +38,6 @@ from tournaments.signals import round_seated, send_on_commit
 
 __all__ = ["PreviousRoundOpen", "open_tables", "round_seat"]
 
-User = AbstractBaseUser
 
 
 def _present(event: Event) -> list[int]:

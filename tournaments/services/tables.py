@@ -11,13 +11,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Player, Seat, Van
-from scoring.services.people import acting_user
+from scoring.services.people import User, acting_user
 from scoring.services.sittings import sitting_open, sitting_settle_up
 from tournaments.models import Event, Registration, RegistrationStatus, RoundFormat, Table, TableSitting
 from tournaments.services.events import ensure_running
@@ -25,7 +24,6 @@ from tournaments.services.leaderboard import ledger_changed
 
 __all__ = ["WRAPPED", "locked_table", "maybe_next_canh", "table_close", "table_substitute", "wrapped"]
 
-User = AbstractBaseUser
 
 #: Set while a service of the tournaments app writes to an event's canh: its own transaction
 #: already bumps the event, so the ``sitting_changed`` hook must not bump it again.

@@ -19,14 +19,13 @@ import hmac
 from dataclasses import dataclass
 
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import AccessThrottle
 from scoring.services import throttle
-from scoring.services.people import acting_user
+from scoring.services.people import User, acting_user
 from tournaments.models import ScorekeeperToken, Table, new_pin
 from tournaments.services.events import ensure_running
 
@@ -45,7 +44,6 @@ __all__ = [
 
 WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức."
 
-User = AbstractBaseUser
 
 
 @transaction.atomic

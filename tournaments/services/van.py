@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Van
 from scoring.services import rows
-from scoring.services.people import NO_VIA, EntryVia, Written
+from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
 from tournaments.services.leaderboard import ledger_changed
@@ -30,7 +29,6 @@ from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, 
 
 __all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record", "on_sitting_changed"]
 
-User = AbstractBaseUser
 
 
 class CanhMoved(EngineError):

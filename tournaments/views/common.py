@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_vary_headers
+from django.http import HttpRequest, HttpResponse
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
+from scoring.htmx import render_htmx
 from scoring.services.van import ResultsFinal
-from tournaments.models import Event, Registration
-from tournaments.permissions import visible
-
-
-def is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))
 
 
 def page(request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None,
          status: int = 200) -> HttpResponse:
-    """Render the page, or only its partial for an htmx request; always ``Vary: HX-Request``."""
-    name = f"{template}#{partial}" if partial and is_htmx(request) else template
-    response = render(request, name, {"nav": "tournaments", **context}, status=status)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    """The page, or only its partial for an htmx request (:func:`scoring.htmx.render_htmx`)."""
+    return render_htmx(request, template, {"nav": "tournaments", **context}, partial=partial, status=status)
 
 
 def error_status(exc: EngineError | None) -> int:
@@ -38,54 +23,3 @@ def error_status(exc: EngineError | None) -> int:
     if exc is None:
         return 200
     return 409 if isinstance(exc, ResultsFinal) else 422
-
-
-def organised_event(request: HttpRequest, slug: str) -> Event:
-    """The event, if the signed-in user may manage it (``tournaments.manage_event``: organisers, staff)."""
-    event = get_object_or_404(Event, slug=slug)
-    if not request.user.has_perm("tournaments.manage_event", event):
-        raise PermissionDenied("Chỉ ban tổ chức giải mới làm được việc này.")
-    return event
-
-
-def statement_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A player's statement (CSV, XLSX, PDF) only for ``tournaments.view_statement``: the player's
-    own account, the organisers and scorekeepers of the event. A visitor is sent to sign in;
-    another signed-in person gets 403. Players not registered in the event are 404."""
-
-    @wraps(view)
-    def checked(request: HttpRequest, slug: str, player_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
-        event = public_event(request, slug, fresh=True)
-        registration = Registration.objects.filter(event=event, player_id=player_id).select_related("player").first()
-        if registration is None:
-            raise Http404("Người này không chơi ở giải.")
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.has_perm("tournaments.view_statement", registration):
-            raise PermissionDenied("Chỉ người chơi ấy, ban tổ chức và thư ký ghi điểm của giải mới xem được sao kê.")
-        return view(request, slug, player_id, *args, **kwargs)
-
-    return checked
-
-
-#: How long a public event's state (its board's version) is reused by the pages of one process.
-STATE_SECONDS = 0.5
-
-
-def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Event:
-    """The event with its stored leaderboard's state but not its rows (one small query, or none:
-    a public event's state is reused for :data:`STATE_SECONDS` by this process, a delay well
-    under the pages' 2 s polling); a private event only for whom ``tournaments.view_event`` lets
-    see it (organisers, role holders, its registered players), 404 for everyone else."""
-    key = f"tournaments:event:{slug}"
-    event = None if fresh else cache.get(key)
-    if event is None:
-        event = (
-            Event.objects.select_related("leaderboard").defer("leaderboard__rows", "leaderboard__teams")
-            .filter(slug=slug).first()
-        )
-        if event is not None and event.is_public:
-            cache.set(key, event, STATE_SECONDS)
-    if event is None or not visible(request.user, event):
-        raise Http404("Không có giải này.")
-    return event

@@ -14,10 +14,12 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
+from scoring.htmx import is_htmx
+from scoring.reports.qr import qr_svg
+from tournaments.access import organised_event
 from tournaments.forms import EventForm, RegistrationForm, SeatRoundForm
 from tournaments.models import Event, Registration, RegistrationStatus
-from tournaments.qr import qr_svg
 from tournaments.selectors.pages import board_state, rounds_with_tables
 from tournaments.services import leaderboard
 from tournaments.services.events import (
@@ -28,7 +30,7 @@ from tournaments.services.events import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_seat
-from tournaments.views.common import error_status, is_htmx, organised_event, page
+from tournaments.views.common import error_status, page
 from tournaments.views.roles import roles_context
 
 

@@ -12,17 +12,18 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
-from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
+from scoring.htmx import is_htmx
+from tournaments.access import public_event, statement_access
 from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Leaderboard, Registration
 from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, is_organiser, visible_events
 from tournaments.services.events import check_in_by_token
-from tournaments.views.common import error_status, is_htmx, page, public_event, statement_access
+from tournaments.views.common import error_status, page
 
 #: Rows the projector shows (the crowd reads the top of the table from afar).
 PROJECTOR_ROWS = 12
@@ -77,7 +78,6 @@ def _anonymous_page(request: HttpRequest, template: str, state: BoardState, boar
         html = render_to_string(template, context, request)
         cache.set(key, html, BOARD_CACHE_SECONDS)
     response = HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
-    patch_vary_headers(response, ("HX-Request",))
     return response
 
 
@@ -85,13 +85,10 @@ def _board(request: HttpRequest, slug: str, template: str, limit: int | None) ->
     event = public_event(request, slug)
     state = board_state(event)
     if is_htmx(request) and request.GET.get("v") == state.tag:
-        response = HttpResponse(status=204)
-        response["Vary"] = "HX-Request"
-        return response
+        return HttpResponse(status=204)
     board_html = _board_html(request, template, state, limit)
     if is_htmx(request):
         response = HttpResponse(board_html)
-        response["Vary"] = "HX-Request"
     elif not request.user.is_authenticated:
         response = _anonymous_page(request, template, state, board_html)
     else:

@@ -15,7 +15,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
+from scoring.htmx import is_htmx
+from tournaments.access import organised_event
 from tournaments.models import Event, EventRole, Table
 from tournaments.services.roles import (
     ORGANISER,
@@ -25,7 +27,7 @@ from tournaments.services.roles import (
     role_grant,
     role_revoke,
 )
-from tournaments.views.common import is_htmx, organised_event, page
+from tournaments.views.common import page
 
 __all__ = ["organiser_revoke", "role_add", "role_end", "roles_context"]
 

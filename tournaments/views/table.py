@@ -20,14 +20,14 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.permissions import device_of, remember_device
+from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
+from tournaments.access import organised_event
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
 from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
-from tournaments.qr import qr_svg
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
 from tournaments.services.tokens import (
@@ -40,7 +40,7 @@ from tournaments.services.tokens import (
     token_valid,
 )
 from tournaments.services.van import event_van_record
-from tournaments.views.common import error_status, organised_event, page
+from tournaments.views.common import error_status, page
 
 ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
 

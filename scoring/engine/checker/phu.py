@@ -1,4 +1,4 @@
-"""The phu (melds) of Tổ Tôm and the catalogue the arrangement search walks (RULES.md §4).
+"""The phu (melds) of Tổ Tôm and the catalogue the arrangement search walks (docs/rules.md §4).
 
 A hand is held as a *packed count*: one int with 4 bits per card kind (``count << 4 * POS[kind]``).
 Each field holds 0..4, so setting bit 3 of every field (:data:`GUARD`) and subtracting a phu's
@@ -35,7 +35,6 @@ __all__ = [
     "lung_families",
     "PHU_CATALOGUE",
     "pack",
-    "unpack",
 ]
 
 N_KINDS = len(CARDS)
@@ -68,13 +67,8 @@ def pack(counts: Sequence[int]) -> int:
     return sum(c * ONE[i] for i, c in enumerate(counts) if c)
 
 
-def unpack(state: int) -> list[int]:
-    """The 30-int count vector (by card kind) of a packed count."""
-    return [(state >> (4 * POS[i])) & 15 for i in range(N_KINDS)]
-
-
 class LungSlug(StrEnum):
-    """The nine lưng (RULES.md §4)."""
+    """The nine lưng (docs/rules.md §4)."""
 
     TOM = "tom"
     LEO = "leo"

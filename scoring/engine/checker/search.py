@@ -1,4 +1,4 @@
-"""Exact arrangement search over packed counts, memoised on the cards left (RULES.md §4).
+"""Exact arrangement search over packed counts, memoised on the cards left (docs/rules.md §4).
 
 The search always covers the lowest card left with every phu that can hold it, so every
 arrangement of the hand is reachable and a hand is found complete exactly when it is.

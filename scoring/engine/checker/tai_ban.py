@@ -50,7 +50,7 @@ def tai_ban_cuoc(lung_count: int, dealt_khan: bool | None) -> tuple[str, ...]:
 
 
 class TaiBanSearch:
-    """Largest-weighted-lưng search for Tài Bàn (RULES.md §11)."""
+    """Largest-weighted-lưng search for Tài Bàn (docs/rules.md §11)."""
 
     def __init__(self, khans: frozenset[int]) -> None:
         self.khans = khans

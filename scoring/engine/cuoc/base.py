@@ -35,7 +35,7 @@ class Cuoc:
     Values are not here: they belong to a rule set (:class:`scoring.engine.rules.RuleSet`).
     """
 
-    #: The slug, exactly as written in RULES.md (``thap_dieu``).
+    #: The slug, exactly as written in docs/rules.md (``thap_dieu``).
     slug: str
     #: Vietnamese name shown to players ("Thập Điều").
     name: str

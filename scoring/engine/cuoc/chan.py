@@ -1,4 +1,4 @@
-"""Cước of Chắn only (RULES.md §12); Thông, Tôm, Lèo, Bạch Thủ, Thiên Ù, Bạch Định are shared."""
+"""Cước of Chắn only (docs/rules.md §12); Thông, Tôm, Lèo, Bạch Thủ, Thiên Ù, Bạch Định are shared."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a cước needs of the winning hand, as data (RULES.md §5, §11, §12).
+"""What a cước needs of the winning hand, as data (docs/rules.md §5, §11, §12).
 
 Each catalogue entry (and each custom cước of a rule set) states its :class:`Needs`: how many red
 cards the whole hand holds, how many of given cards, what every occurrence of it takes (a Lèo takes
@@ -7,7 +7,7 @@ the Tài Bàn lưng range, whether a khàn was dealt, and how many times it may 
 :mod:`scoring.engine.conflicts` intersects the needs of a win's cước with what a hand of the game
 can be (its size, its deck, four copies of each card) and refuses what no hand could hold.
 
-Needs are necessary conditions read from RULES.md, never sufficient ones: a cước whose cards are
+Needs are necessary conditions read from docs/rules.md, never sufficient ones: a cước whose cards are
 not pinned down (Xuyên, Bạch Thủ…) states nothing and combines with anything.
 """
 

@@ -1,4 +1,4 @@
-"""Cước of Tài Bàn (RULES.md §11); Suông is shared with Tổ Tôm (see ``shared``)."""
+"""Cước of Tài Bàn (docs/rules.md §11); Suông is shared with Tổ Tôm (see ``shared``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cước of the Tổ Tôm games only (RULES.md §5): one constant per cước."""
+"""Cước of the Tổ Tôm games only (docs/rules.md §5): one constant per cước."""
 
 from __future__ import annotations
 

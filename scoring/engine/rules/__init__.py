@@ -1,6 +1,6 @@
 """Rule sets as data: a frozen :class:`RuleSet`, named presets, overrides, validation.
 
-Every number of RULES.md that villages disagree on is a field here; presets reproduce the seeds'
+Every number of docs/rules.md that villages disagree on is a field here; presets reproduce the seeds'
 tables and live as JSON files under ``scoring/engine/presets/``.
 """
 

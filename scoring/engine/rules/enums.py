@@ -1,4 +1,4 @@
-"""The closed choices of a rule set (RULES.md §8–§10, §12)."""
+"""The closed choices of a rule set (docs/rules.md §8–§10, §12)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class KinhTuCoPolicy(StrEnum):
 
 
 class GaNgoaiKind(StrEnum):
-    """Gà ngoài: extra dịch the winner of a listed tiếng receives (RULES.md §9)."""
+    """Gà ngoài: extra dịch the winner of a listed tiếng receives (docs/rules.md §9)."""
 
     NONE = "none"  #: no gà ngoài
     DON = "don"  #: gà ngoài đơn: the dịch of the largest cước only
@@ -36,7 +36,7 @@ class GaNgoaiKind(StrEnum):
 
 
 class GaTrongRegime(StrEnum):
-    """Gà trong: which contributions feed the pot (RULES.md §9)."""
+    """Gà trong: which contributions feed the pot (docs/rules.md §9)."""
 
     NONE = "none"  #: no gà trong
     LANG = "lang"  #: gà làng, the default without agreement: đánh ù and thông
@@ -62,7 +62,7 @@ class GaContribution(StrEnum):
 
 
 class BaoRegime(StrEnum):
-    """What a báo during play costs (RULES.md §10)."""
+    """What a báo during play costs (docs/rules.md §10)."""
 
     DEN_LANG = "den_lang"  #: pays đền làng at once
     NGOI_DAY = "ngoi_day"  #: sits out; pays for the village if someone wins
@@ -70,7 +70,7 @@ class BaoRegime(StrEnum):
 
 
 class ChanGaNuoiContribution(StrEnum):
-    """One way of feeding the Chắn gà nuôi pot; amounts are in points (RULES.md §12)."""
+    """One way of feeding the Chắn gà nuôi pot; amounts are in points (docs/rules.md §12)."""
 
     DAU_VAN = "dau_van"  #: every player at the start of a ván
     CHIU_NOC = "chiu_noc"  #: every other player when someone chíu a nọc card
@@ -78,12 +78,12 @@ class ChanGaNuoiContribution(StrEnum):
     NHAI = "nhai"  #: every other player when someone is nhái (×2, ×3 when repeated)
 
 
-# -- choices where the sources disagree (RULES.md §5, §6, §9, §11); each default is what the
+# -- choices where the sources disagree (docs/rules.md §5, §6, §9, §11); each default is what the
 # -- engine did before the choice became an option, so no stored sitting changes.
 
 
 class MainCuoc(StrEnum):
-    """Which cước of a win counts at its main value (RULES.md §6, e.g. Cửu Khôi + Thập Điều)."""
+    """Which cước of a win counts at its main value (docs/rules.md §6, e.g. Cửu Khôi + Thập Điều)."""
 
     #: The one that makes the win worth most (Thập Điều 18 + 7 dịch of Cửu Khôi = 32).
     MOST_POINTS = "most_points"
@@ -102,28 +102,28 @@ class MainTie(StrEnum):
 
 
 class Repeat(StrEnum):
-    """How a Tôm or a Lèo declared several times counts (RULES.md §5: "some houses count each Lèo")."""
+    """How a Tôm or a Lèo declared several times counts (docs/rules.md §5: "some houses count each Lèo")."""
 
     EACH = "each"  #: every one counts (Chắn's rule; two Lèo = Lèo + 2 dịch)
     ONCE = "once"  #: once, however many the hand holds
 
 
 class GaDauHoiQuang(StrEnum):
-    """Gà đầu hội when đánh quăng, where a whole sitting is one hội (RULES.md §8, §9)."""
+    """Gà đầu hội when đánh quăng, where a whole sitting is one hội (docs/rules.md §8, §9)."""
 
     ONCE = "once"  #: collected once, before the sitting's first ván
     NONE = "none"  #: not collected: gà đầu hội belongs to đánh gom's hội
 
 
 class BareTriple(StrEnum):
-    """Tài Bàn: how three identical cards not named as a khàn count (RULES.md §4, §11)."""
+    """Tài Bàn: how three identical cards not named as a khàn count (docs/rules.md §4, §11)."""
 
     PHONG = "phong"  #: as a phỗng (1 lưng, tài 2): the count is a floor
     KHAN = "khan"  #: as a khàn (3 lưng, tài 6), unless the hand says no khàn was dealt
 
 
 class ChanGaNuoi(StrEnum):
-    """Whether a Chắn table keeps the gà nuôi pot (RULES.md §12)."""
+    """Whether a Chắn table keeps the gà nuôi pot (docs/rules.md §12)."""
 
     NUOI = "nuoi"  #: đầu ván, chíu and nhái feed the pot; a Chì Bạch Thủ (…) win takes it
     NONE = "none"  #: no gà nuôi: nothing goes into the pot

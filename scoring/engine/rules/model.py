@@ -149,7 +149,7 @@ def _tieng_matches(tieng: Iterable[str], cuoc: Iterable[str]) -> bool:
 class RuleSet:
     """A complete rule set (lệ làng). Build it with :func:`load_rules` or :meth:`from_dict`.
 
-    Points (RULES.md §6): a win = main value of its highest cước + D × extra dịch of the others.
+    Points (docs/rules.md §6): a win = main value of its highest cước + D × extra dịch of the others.
     """
 
     #: Slug of the preset this rule set starts from ("luat-2005").
@@ -369,7 +369,7 @@ class RuleSet:
         return math.ceil((2 * self.value_of("chi_nay")[0] + self.dich) / n_players)
 
     def ga_trong_applies(self, contribution: GaContribution | str) -> bool:
-        """Whether this contribution feeds the gà trong pot under the regime (RULES.md §9)."""
+        """Whether this contribution feeds the gà trong pot under the regime (docs/rules.md §9)."""
         return GaContribution(contribution) in _GA_TRONG_TABLE[self.ga_trong]
 
     def takes_ga_trong(self, cuoc: Iterable[str]) -> bool:

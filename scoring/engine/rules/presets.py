@@ -13,7 +13,7 @@ from scoring.engine.rules.model import RuleSet
 
 __all__ = ["PRESETS", "load_rules", "merge_overrides", "preset_data"]
 
-#: Slugs of the shipped presets (RULES.md §6, §11, §12, §13).
+#: Slugs of the shipped presets (docs/rules.md §6, §11, §12, §13).
 PRESETS: tuple[str, ...] = ("luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50", "chan", "tai-ban", "phom")
 
 #: Fields that are tables: an override merges into them key by key instead of replacing them.

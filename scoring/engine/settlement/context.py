@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from scoring.engine import bounds
-from scoring.engine.cuoc import CATALOGUE
 from scoring.engine.errors import N_, EngineError, GameError, SettlementError
 from scoring.engine.games import Game, ScoringFamily
 from scoring.engine.points import Breakdown, score
@@ -15,7 +14,7 @@ from scoring.engine.rules import RuleSet, wrong_family
 
 from .types import RESERVED_ACCOUNTS, Mode, SittingState
 
-__all__ = ["Table", "check_players", "cuoc_label", "in_van"]
+__all__ = ["Table", "check_players", "in_van"]
 
 T = TypeVar("T")
 
@@ -89,9 +88,3 @@ def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode
     if game.family is ScoringFamily.PHOM and mode is Mode.GOM:
         raise SettlementError(N_("Phỏm tính tiền theo thứ hạng giữa các nhà: không chơi đánh gom."))
     return names
-
-
-def cuoc_label(cuoc: Sequence[str], plain: str) -> str:
-    """Vietnamese names of a win's cước ("Lèo, Tôm"); the plain win's name when empty."""
-    slugs = list(cuoc) or [plain]
-    return ", ".join(CATALOGUE[s].name if s in CATALOGUE else s for s in slugs)

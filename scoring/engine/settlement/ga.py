@@ -1,4 +1,4 @@
-"""Gà: the gà trong pot (Chắn: gà nuôi) and gà ngoài (RULES.md §9, §12).
+"""Gà: the gà trong pot (Chắn: gà nuôi) and gà ngoài (docs/rules.md §9, §12).
 
 * Gà trong contributions are in dịch (× D points) and feed the pot only when the rule set's
   regime lists them (:meth:`RuleSet.ga_trong_applies`). Chắn's gà nuôi amounts are in points.

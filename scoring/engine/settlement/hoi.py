@@ -1,4 +1,4 @@
-"""The hội lifecycle: gom at the opening, closing when the pool is emptied (RULES.md §8, §10).
+"""The hội lifecycle: gom at the opening, closing when the pool is emptied (docs/rules.md §8, §10).
 
 * Gom: the first hội opens (everyone pays the gom into the pool) when the first ván starts; a
   payout that empties the pool closes it; the next opens only when the next ván starts.

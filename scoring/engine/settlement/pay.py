@@ -1,4 +1,4 @@
-"""Moving the points of a win or a fine, in đánh quăng and đánh gom (RULES.md §8, §10)."""
+"""Moving the points of a win or a fine, in đánh quăng and đánh gom (docs/rules.md §8, §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phỏm: settled by rank, by ù, or by đền (RULES.md §13, seed 003).
+"""Phỏm: settled by rank, by ù, or by đền (docs/rules.md §13, seed 003).
 
 * Ranks (first to last): the k-th player (k ≥ 2) pays the first ``phom_rank_stakes[k − 2]``.
 * Ù: every other player pays the winner ``phom_u_stake`` ("the others lose equally").

@@ -44,7 +44,7 @@ RESERVED_ACCOUNTS = frozenset({POOL, GA_TRONG})
 
 
 class Mode(StrEnum):
-    """How wins are paid (RULES.md §8)."""
+    """How wins are paid (docs/rules.md §8)."""
 
     #: Đánh quăng: the other players pay the winner directly.
     QUANG = "quang"
@@ -53,7 +53,7 @@ class Mode(StrEnum):
 
 
 class Fault(StrEnum):
-    """A fault recorded on a win (RULES.md §7, §10)."""
+    """A fault recorded on a win (docs/rules.md §7, §10)."""
 
     #: Ù lành làng: a light fault; the win is unpaid and breaks the streak.
     LANH_LANG = "lanh_lang"
@@ -85,7 +85,7 @@ class Transfer:
 
 @dataclass(frozen=True, slots=True)
 class GaEvent:
-    """A gà contribution recorded during a ván (RULES.md §9, §12).
+    """A gà contribution recorded during a ván (docs/rules.md §9, §12).
 
     ``count`` is the nhái level for ``nhai`` (1st, 2nd … in a row), the number of cards for
     ``quan_lo`` and a plain multiplier otherwise. ``chi_chi`` doubles a Chắn chíu or nhái.

@@ -1,4 +1,4 @@
-"""Settling a win: its streak, its faults, who pays it, gà (RULES.md §7–§10, §12)."""
+"""Settling a win: its streak, its faults, who pays it, gà (docs/rules.md §7–§10, §12)."""
 
 from __future__ import annotations
 

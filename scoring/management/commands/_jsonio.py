@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import translation
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 
 class JsonCommand(BaseCommand):

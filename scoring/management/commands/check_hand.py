@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.contract import check_request, run_batch
+from scoring.engine import check_request, run_batch
 from scoring.services.rules import resolve_rules
 
 from ._jsonio import JsonCommand

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.backup import backup_restore
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import CommandParser
 from django.db import connection, transaction
 
-from scoring.engine.contract import run_batch
+from scoring.engine import run_batch
 from scoring.services.replay import sitting_replay
 
 from ._jsonio import JsonCommand

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.contract import run_batch, score_request
+from scoring.engine import run_batch, score_request
 from scoring.services.rules import resolve_rules
 
 from ._jsonio import JsonCommand

@@ -9,82 +9,17 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.http import Http404, HttpRequest, HttpResponse
 
-from scoring.api.access import REFUSALS
-from scoring.engine.errors import EngineError
-from scoring.engine.games import ScoringFamily
-from scoring.engine.settlement import parse_van
-from scoring.models import Sitting
-from scoring.permissions import can
+from scoring.access import NotAllowed, refuse
+from scoring.engine import EngineError, ScoringFamily, parse_van
+from scoring.htmx import render_htmx
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
+from scoring.selectors.sitting import FAULT_CHOICES, HOA, REGIME_NAMES, Table, describe, signed, transfer_rows
 from scoring.services.people import acting_user
 from scoring.services.sittings import van_preview
 from scoring.services.van import check_cards
-from scoring.views.accounts import denied, to_login
-from scoring.views.sitting.context import Table, describe, signed, transfer_rows
-from scoring.views.sitting.form import FAULT_CHOICES, HOA, REGIME_NAMES, VanForm, card_codes, ga_kinds
-
-
-def respond(
-    request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None, status: int = 200
-) -> HttpResponse:
-    """The full page, or only ``partial`` of it for an htmx request; always ``Vary: HX-Request``."""
-    name = f"{template}#{partial}" if partial and getattr(request, "htmx", False) else template
-    return vary(render(request, name, context, status=status))
-
-
-def vary(response: HttpResponse) -> HttpResponse:
-    """Every answer of these pages may differ for htmx: say so to caches."""
-    patch_vary_headers(response, ("HX-Request",))
-    return response
-
-
-def get_sitting(pk: int) -> Sitting:
-    found = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
-    if found is None:
-        raise Http404(f"Không có canh bài số {pk}.")
-    return found
-
-
-class NotAllowed(Exception):
-    """The request may not do this with the sitting (see :func:`sitting_for`)."""
-
-    def __init__(self, sitting: Sitting, what: str) -> None:
-        super().__init__(REFUSALS[what])
-        self.sitting, self.what, self.message = sitting, what, REFUSALS[what]
-
-
-def sitting_for(request: HttpRequest, pk: int, what: str) -> Sitting:
-    """The sitting ``pk`` if the request may ``what`` (VIEW or KEEP) with it: Http404 when there
-    is none, :class:`NotAllowed` when the request may not (see :func:`missing_in_vietnamese`)."""
-    sitting = get_sitting(pk)
-    if not can(request, what, sitting):
-        raise NotAllowed(sitting, what)
-    return sitting
-
-
-def refuse(request: HttpRequest, refusal: NotAllowed) -> HttpResponse:
-    """An anonymous visitor signs in first (then comes back to the sitting); anyone else gets 403."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        back = None if request.method in ("GET", "HEAD") else reverse("scoring:sitting", args=[refusal.sitting.pk])
-        return vary(to_login(request, back))
-    return denied(request, refusal.message)
-
-
-def refuse_json(request: HttpRequest, refusal: NotAllowed) -> JsonResponse:
-    """The same refusal for a JSON endpoint of the pages (chart data, offline pack): 401 or 403."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        response = JsonResponse({"error": "Hãy đăng nhập trước: " + refusal.message[0].lower() + refusal.message[1:]},
-                                status=401)
-        response["WWW-Authenticate"] = 'Session realm="so-tom"'
-        return response
-    return JsonResponse({"error": refusal.message}, status=403)
+from scoring.views.sitting.form import VanForm, card_codes, ga_kinds
 
 
 def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -97,7 +32,7 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
             return view(request, *args, **kwargs)
         except Http404 as exc:
             context = {"nav": "sitting", "message": str(exc)}
-            return respond(request, "scoring/sitting_missing.html", context, status=404)
+            return render_htmx(request, "scoring/sitting_missing.html", context, status=404)
         except NotAllowed as refusal:
             return refuse(request, refusal)
 

@@ -12,10 +12,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.engine.errors import EngineError
+from scoring.access import sitting_for
+from scoring.engine import EngineError
+from scoring.htmx import render_htmx
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances
+from scoring.selectors.sitting import GUEST, Table, describe, transfer_rows
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
@@ -23,13 +26,9 @@ from scoring.views.sitting.common import (
     new_key,
     posted_key,
     preview,
-    respond,
-    sitting_for,
     user_of,
     van_form_context,
-    vary,
 )
-from scoring.views.sitting.context import GUEST, Table, describe, transfer_rows
 from scoring.views.sitting.form import VanForm
 
 CORRECT = "scoring/sitting_correct.html"
@@ -40,8 +39,8 @@ def _after_write(request: HttpRequest, sitting: Sitting, notice: str) -> HttpRes
     messages.success(request, notice)
     url = reverse("scoring:sitting", kwargs={"pk": sitting.pk})
     if getattr(request, "htmx", False):
-        return vary(HttpResponseClientRedirect(url))
-    return vary(redirect(url))
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 def correct_context(
@@ -78,7 +77,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     n_seats = sitting.seats.count()
     if request.method != "POST":
         form = VanForm.from_record(van.record, van.cards, n_seats)
-        return respond(request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct")
+        return render_htmx(request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct")
     form = VanForm.from_post(request.POST, n_seats)
     reason = (request.POST.get("reason") or "").strip()
     key = request.POST.get("key") or new_key()
@@ -90,10 +89,10 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     except (IdempotencyMismatch, SequenceConflict) as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 409
         context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)
-        return respond(request, CORRECT, context, partial="correct", status=status)
+        return render_htmx(request, CORRECT, context, partial="correct", status=status)
     except EngineError as exc:
         context = correct_context(sitting, van, form=form, key=key, reason=reason, error=exc.message)
-        return respond(request, CORRECT, context, partial="correct", status=400)
+        return render_htmx(request, CORRECT, context, partial="correct", status=400)
     return _after_write(request, sitting, f"Đã sửa ván {seq}. Lý do: {reason}")
 
 
@@ -148,5 +147,5 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
             context["plan"] = transfer_rows(table, _settle_plan(sitting))
         except EngineError as exc:
             context["error"] = context["error"] or exc.message
-    return respond(request, SETTLE, context, status=status)
+    return render_htmx(request, SETTLE, context, status=status)
 

@@ -11,28 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import Game, ScoringFamily
-from scoring.engine.rules import BaoRegime, GaTrongRegime, RuleSet
-from scoring.models import VanFault
+from scoring.engine import EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
+from scoring.selectors.sitting import HOA
 
-#: The value of the winner buttons meaning a draw (hòa).
-HOA = "__hoa__"
 #: Rows of gà events the form offers.
 GA_ROWS = 3
 
-FAULT_CHOICES: list[tuple[str, str]] = [
-    (VanFault.LANH_LANG, "Ù lành làng (không được trả, mất ù liền)"),
-    (VanFault.U_BAO, "Ù báo (người ù đền làng)"),
-    (VanFault.XUONG_THUA, "Xướng thừa (đền theo cước đã xướng)"),
-    (VanFault.DANH_U_DEN, "Đánh ù đền (người đánh ra trả cả ván)"),
-    (VanFault.DEN_CHONG, "Đền chồng (đánh ù đền và đền làng)"),
-]
-REGIME_NAMES: dict[str, str] = {
-    BaoRegime.DEN_LANG: "Báo đền làng",
-    BaoRegime.NGOI_DAY: "Báo ngồi đấy",
-    BaoRegime.CHEO_DO: "Báo chèo đò",
-}
 GA_KINDS: dict[ScoringFamily, list[tuple[str, str]]] = {
     ScoringFamily.TO_TOM: [
         ("nhai", "Bị nhái (mọi nhà khác góp)"),

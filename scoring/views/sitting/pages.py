@@ -10,15 +10,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import GAMES, Game, ScoringFamily, get_game
+from scoring.engine import GAMES, EngineError, Game, ScoringFamily, get_game
+from scoring.htmx import render_htmx
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
 from scoring.selectors.rules import DEFAULT_PRESET, rules_choices
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open
-from scoring.views.sitting.common import new_key, respond, vary
+from scoring.views.sitting.common import new_key
 
 NEW = "scoring/sitting_new.html"
 RECENT = 50
@@ -43,7 +43,7 @@ def sitting_list(request: HttpRequest) -> HttpResponse:
             "rules": s.rules.spec.get("name") or s.rules.preset, "mode": s.get_mode_display(),
             "players": [seat.name for seat in s.seats.all()], "van_count": s.van_count, "last": max(moments),
         })
-    return respond(request, "scoring/sitting_list.html", {"nav": "sitting", "rows": rows})
+    return render_htmx(request, "scoring/sitting_list.html", {"nav": "sitting", "rows": rows})
 
 
 def _gom_amount(rules_slug: str, game: Game) -> int | None:
@@ -100,12 +100,12 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
     """Open a sitting (signed in: the user is its opener); errors are shown next to the form with
     everything typed kept. A club is offered only to its organisers and scorekeepers."""
     if request.method != "POST":
-        return respond(request, NEW, _form_state(request.GET, request.user), partial="new-form")
+        return render_htmx(request, NEW, _form_state(request.GET, request.user), partial="new-form")
     state = _form_state(request.POST, request.user)
     if state["club_refused"]:
         state["error"] = ("Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
                           "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống.")
-        return respond(request, NEW, state, partial="new-form", status=403)
+        return render_htmx(request, NEW, state, partial="new-form", status=403)
     try:
         written = sitting_open(
             game=state["game"].slug.value, rules=state["rules_slug"], mode=state["mode"],
@@ -114,8 +114,8 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
         )
     except IdempotencyMismatch as exc:
         state.update(error=exc.message, key=new_key())
-        return respond(request, NEW, state, partial="new-form", status=422)
+        return render_htmx(request, NEW, state, partial="new-form", status=422)
     except EngineError as exc:
         state["error"] = exc.message
-        return respond(request, NEW, state, partial="new-form", status=400)
-    return vary(redirect("scoring:sitting", pk=written.obj.pk))
+        return render_htmx(request, NEW, state, partial="new-form", status=400)
+    return redirect("scoring:sitting", pk=written.obj.pk)

@@ -15,9 +15,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.access import sitting_for
+from scoring.engine import EngineError
+from scoring.htmx import render_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
+from scoring.selectors.sitting import Table, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
@@ -26,13 +29,9 @@ from scoring.views.sitting.common import (
     posted_key,
     posted_seq,
     preview,
-    respond,
-    sitting_for,
     user_of,
     van_form_context,
-    vary,
 )
-from scoring.views.sitting.context import Table, describe, sitting_data
 from scoring.views.sitting.form import VanForm
 
 DETAIL = "scoring/sitting_detail.html"
@@ -58,7 +57,7 @@ def sitting_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The sitting for whoever may see it; the ván form only for whoever may write in it."""
     sitting = sitting_for(request, pk, VIEW)
     context = page_context(sitting, read_only=not can(request, KEEP, sitting))
-    return respond(request, DETAIL, context, partial="sitting")
+    return render_htmx(request, DETAIL, context, partial="sitting")
 
 
 @require_POST
@@ -77,7 +76,7 @@ def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
         shown = preview(table, form, seq=seq)
     status = 400 if "error" in shown else 200
     if getattr(request, "htmx", False):
-        return respond(request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status)
+        return render_htmx(request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status)
     if seq is not None:
         from scoring.views.sitting.correct import correct_context  # the correction page, prefilled
 
@@ -85,10 +84,10 @@ def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
         if van is not None:
             context = correct_context(sitting, van, form=form, key=request.POST.get("key") or new_key(),
                                       reason=request.POST.get("reason", ""), preview=shown)
-            return respond(request, CORRECT, context, status=status)
+            return render_htmx(request, CORRECT, context, status=status)
     context = page_context(sitting, form=form, key=request.POST.get("key") or None,
                            seq=_seq_or_none(request.POST.get("seq")), preview=shown)
-    return respond(request, DETAIL, context, status=status)
+    return render_htmx(request, DETAIL, context, status=status)
 
 
 def _seq_or_none(value: Any) -> int | None:
@@ -121,15 +120,15 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
         sitting.refresh_from_db()
         context = page_context(sitting, form=form, key=key, seq=_seq_or_none(request.POST.get("seq")),
                                error=exc.message, preview=preview(table, form, seq=None))
-        return respond(request, DETAIL, context, partial="sitting", status=400)
+        return render_htmx(request, DETAIL, context, partial="sitting", status=400)
     van = written.obj
     notice = (f"Ván {van.seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì."
               if written.answer.replayed else f"Đã lưu ván {van.seq}: {describe(table, van.record)}.")
     if getattr(request, "htmx", False):
         sitting.refresh_from_db()
-        return respond(request, DETAIL, page_context(sitting, notice=notice), partial="sitting")
+        return render_htmx(request, DETAIL, page_context(sitting, notice=notice), partial="sitting")
     messages.success(request, notice)
-    return vary(redirect("scoring:sitting", pk=sitting.pk))
+    return redirect("scoring:sitting", pk=sitting.pk)
 
 
 def _refused(
@@ -146,4 +145,4 @@ def _refused(
                  "by": taken.get("entered_by") or "khách (chưa đăng nhập)"}
     context = page_context(sitting, form=form, error=message, conflict=shown,
                            preview=preview(table, form, seq=None) if sitting.ended_at is None else {"idle": True})
-    return respond(request, DETAIL, context, partial="sitting", status=status)
+    return render_htmx(request, DETAIL, context, partial="sitting", status=status)

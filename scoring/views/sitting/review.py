@@ -23,13 +23,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.access import get_sitting
+from scoring.engine import EngineError
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
 from scoring.selectors.ledger import van_json
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
-from scoring.views.sitting.common import get_sitting, missing_in_vietnamese, posted_key, vary
+from scoring.views.sitting.common import missing_in_vietnamese, posted_key
 
 __all__ = ["van_confirm_view", "van_reject_view"]
 
@@ -42,7 +43,7 @@ def _partial(request: HttpRequest, sitting: Sitting, seq: int, status: int, **ex
         sitting=sitting, seq=seq, is_current=True).first()
     if van is None:
         raise Http404(f"Canh bài số {sitting.pk} không có ván số {seq}.")
-    return vary(render(request, PARTIAL, {"v": van_json(van, []), "sitting": sitting, **extra}, status=status))
+    return render(request, PARTIAL, {"v": van_json(van, []), "sitting": sitting, **extra}, status=status)
 
 
 def _answer(request: HttpRequest, sitting: Sitting, seq: int, message: str, status: int) -> HttpResponse:
@@ -51,7 +52,7 @@ def _answer(request: HttpRequest, sitting: Sitting, seq: int, message: str, stat
         key = "review_notice" if status < 300 else "review_error"
         return _partial(request, sitting, seq, status, **{key: message})
     (messages.success if status < 300 else messages.error)(request, message)
-    return vary(redirect("scoring:sitting", pk=sitting.pk))
+    return redirect("scoring:sitting", pk=sitting.pk)
 
 
 def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpResponse:
@@ -61,7 +62,7 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
         if getattr(request, "htmx", False):  # htmx follows HX-Redirect rather than a 302
             response = HttpResponse(status=401)
             response["HX-Redirect"] = login.url
-            return vary(response)
+            return response
         return login
     if not can(request, REVIEW, sitting):
         raise PermissionDenied("Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "

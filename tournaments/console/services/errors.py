@@ -1,4 +1,4 @@
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 
 class ConsoleError(EngineError):

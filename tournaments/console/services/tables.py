@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.games import GameSlug
+from scoring.engine import GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
-from scoring.services.people import Written, acting_user
+from scoring.services.people import User, Written, acting_user
 from scoring.services.sittings import ResultsFinal, final_message, sitting_open, van_record
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
@@ -34,7 +33,6 @@ __all__ = [
     "van_start",
 ]
 
-User = AbstractBaseUser
 GAME = GameSlug.TO_TOM_DIEM.value
 SEATS = 5
 
@@ -230,7 +228,7 @@ def van_finish(
 ) -> Written[Van]:
     """Record the ván under way in the ledger (``van_record``) and announce it on the display.
 
-    The winner (or, after a draw, the đầu kê) gets cái for the next ván (RULES.md §3). A repeat
+    The winner (or, after a draw, the đầu kê) gets cái for the next ván (docs/rules.md §3). A repeat
     with the same key answers the first answer and changes nothing.
 
     A table run for an event's chiếu records through the event (:func:`event_van_record`: the

@@ -10,11 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django_eventstream import get_current_event_id
 
-from scoring.engine.games import get_game
+from scoring.engine import get_game
 from scoring.selectors.rules import chips
 from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
@@ -101,7 +100,6 @@ def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None
     table.refresh_from_db()
     context = {**console_context(table), "error": error, **(extra or {})}
     response = render(request, f"{CONSOLE}#live", context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
     return response
 
 

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.console import services
 from tournaments.console.models import SignalEffect
 from tournaments.console.views.common import (

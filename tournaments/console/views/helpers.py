@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from tournaments.console.dealer import choose_dealer, u_de
 from tournaments.console.selectors import seat_names
 from tournaments.console.views.common import intval, run_table, tq_login_required, user_error

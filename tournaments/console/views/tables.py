@@ -10,8 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.games import get_game
+from scoring.engine import EngineError, get_game
 from scoring.models import Mode
 from scoring.selectors.rules import rules_choices
 from tournaments.console import services

@@ -1,4 +1,5 @@
-"""What the sitting pages show, built from the selectors (balances come from the postings).
+"""What the sitting pages (and the reports and the offline pack built on them) show, built from the
+selectors (balances come from the postings), with the words for faults and báo regimes.
 
 Nothing here writes or decides points: it arranges the selectors' answers (and the engine's
 fold, for who holds the streak and who deals next) for the templates.
@@ -12,16 +13,37 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from scoring.engine.cuoc import CATALOGUE
-from scoring.engine.errors import EngineError
-from scoring.engine.games import Game, ScoringFamily, get_game
-from scoring.engine.rules import RuleSet
-from scoring.engine.settlement import GA_TRONG, POOL, Transfer
-from scoring.models import Sitting
+from scoring.engine import (
+    CATALOGUE,
+    GA_TRONG,
+    POOL,
+    BaoRegime,
+    EngineError,
+    Game,
+    RuleSet,
+    ScoringFamily,
+    Transfer,
+    get_game,
+)
+from scoring.models import Sitting, VanFault
 from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
 from scoring.services.ledger import fold
-from scoring.views.sitting.form import FAULT_CHOICES, REGIME_NAMES
 
+#: The value of the winner buttons meaning a draw (hòa).
+HOA = "__hoa__"
+
+FAULT_CHOICES: list[tuple[str, str]] = [
+    (VanFault.LANH_LANG, "Ù lành làng (không được trả, mất ù liền)"),
+    (VanFault.U_BAO, "Ù báo (người ù đền làng)"),
+    (VanFault.XUONG_THUA, "Xướng thừa (đền theo cước đã xướng)"),
+    (VanFault.DANH_U_DEN, "Đánh ù đền (người đánh ra trả cả ván)"),
+    (VanFault.DEN_CHONG, "Đền chồng (đánh ù đền và đền làng)"),
+]
+REGIME_NAMES: dict[str, str] = {
+    BaoRegime.DEN_LANG: "Báo đền làng",
+    BaoRegime.NGOI_DAY: "Báo ngồi đấy",
+    BaoRegime.CHEO_DO: "Báo chèo đò",
+}
 GUEST = "khách (chưa đăng nhập)"
 FAULT_NAMES = {slug: label.split(" (")[0] for slug, label in FAULT_CHOICES}
 GA_EVENT_NAMES = {

@@ -1,5 +1,6 @@
 """``python manage.py event_export <slug> [-o FILE]``: the whole event (every sitting, ván version,
-ledger transaction, rule set, person) as one JSON backup (format ``so-tom-backup``)."""
+ledger transaction, rule set, person) as one JSON backup (format ``so-tom-backup``, :mod:`scoring.backup`);
+``event_import`` restores it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournaments.backup import event_backup
+from tournaments.models import Event
+
 
 class Command(BaseCommand):
     help = "Sao lưu một giải (mọi canh, ván, bút toán, lệ làng, người chơi) ra một tệp JSON."
@@ -19,9 +23,6 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", help="Tệp ghi ra (mặc định: stdout).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from tournaments.models import Event
-        from tournaments.reports import event_backup
-
         event = Event.objects.filter(slug=options["slug"]).first()
         if event is None:
             raise CommandError(f"Không có giải mang mã '{options['slug']}'.")

@@ -1,33 +1,28 @@
-"""The backup format (JSON) of sittings: everything needed to rebuild them elsewhere, ledger
-included, keyed by stable ids. An event's backup (``tournaments.reports``) embeds these.
+"""Writing the backup format (JSON) of sittings: everything needed to rebuild them elsewhere, ledger
+included, keyed by stable ids. An event's backup (``tournaments.backup``) embeds these; the parts
+registered by other apps (:mod:`scoring.backup.parts`) add their keys to a sitting's own file.
 
 Format ``so-tom-backup`` version 1:
 ``rule_sets``: {fingerprint: {"preset", "spec"}} (the exact snapshots ván were scored under);
 ``clubs``, ``players``; ``sittings``: seats, hội, every ván version (current and superseded,
 with its record, cards, correction and two-person confirmation with its reviews), every ledger transaction with its postings
-(an event's file adds its history and its roles': :func:`history_json`). Derived
+(an event's file adds its history and its roles': :func:`~scoring.backup.format.history_json`). Derived
 numbers (leaderboards) are left out: an importer rebuilds them from the ledger.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils import timezone
 
+from scoring.backup.format import FORMAT, VERSION, iso
+from scoring.backup.parts import parts
 from scoring.models import Club, LedgerTransaction, Player, RuleSetSnapshot, Sitting
 from scoring.selectors.ledger import user_name
 
-__all__ = ["FORMAT", "VERSION", "backup_envelope", "history_json", "people_json", "rule_sets_json", "sitting_backup"]
-
-FORMAT = "so-tom-backup"
-VERSION = 1
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat() if moment else None
+__all__ = ["backup_envelope", "people_json", "rule_sets_json", "sitting_backup", "sitting_document"]
 
 
 def _van(van: Any) -> dict[str, Any]:
@@ -36,17 +31,17 @@ def _van(van: Any) -> dict[str, Any]:
         "winner": van.winner.position if van.winner_id else None, "fault": van.fault, "cuoc": van.cuoc,
         "declared": van.declared, "streak": van.streak, "points": van.points, "kiem_bai": van.kiem_bai,
         "is_current": van.is_current, "replaces": van.replaces_id, "correction_reason": van.correction_reason,
-        "entered_by": user_name(van.entered_by), "created_at": _iso(van.created_at),
-        "status": van.status, "confirmed_by": user_name(van.confirmed_by), "confirmed_at": _iso(van.confirmed_at),
+        "entered_by": user_name(van.entered_by), "created_at": iso(van.created_at),
+        "status": van.status, "confirmed_by": user_name(van.confirmed_by), "confirmed_at": iso(van.confirmed_at),
         "reviews": [{"decision": r.decision, "reviewer": user_name(r.reviewer), "submitter": user_name(r.submitter),
-                     "reason": r.reason, "created_at": _iso(r.created_at)} for r in van.reviews.all()],
+                     "reason": r.reason, "created_at": iso(r.created_at)} for r in van.reviews.all()],
     }
 
 
 def _transaction(txn: LedgerTransaction) -> dict[str, Any]:
     return {
         "id": txn.pk, "kind": txn.kind, "reason": txn.reason, "van": txn.van_id, "reverses": txn.reverses_id,
-        "created_by": user_name(txn.created_by), "created_at": _iso(txn.created_at),
+        "created_by": user_name(txn.created_by), "created_at": iso(txn.created_at),
         "postings": [
             {"line": p.line, "account": p.account, "seat": p.seat.position if p.seat_id else None,
              "amount": p.amount, "why": p.why}
@@ -68,8 +63,8 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
     return {
         "id": sitting.pk, "title": sitting.title, "game": sitting.game, "mode": sitting.mode,
         "rules": sitting.rules.fingerprint, "club": sitting.club.slug if sitting.club_id else None,
-        "created_by": user_name(sitting.created_by), "created_at": _iso(sitting.created_at),
-        "ended_at": _iso(sitting.ended_at), "final_at": _iso(sitting.final_at),
+        "created_by": user_name(sitting.created_by), "created_at": iso(sitting.created_at),
+        "ended_at": iso(sitting.ended_at), "final_at": iso(sitting.final_at),
         "needs_confirmation": sitting.needs_confirmation,
         "seats": [{"position": s.position, "name": s.name, "player": s.player_id}
                   for s in sitting.seats.order_by("position")],
@@ -77,28 +72,6 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
         "van": [_van(v) for v in vans],
         "transactions": [_transaction(t) for t in txns],
     }
-
-
-def history_json(rows: Iterable[Any], refs: Mapping[str, Callable[[Any], Any]]) -> list[dict[str, Any]]:
-    """History rows (django-simple-history) in backup form, in the order given: every plain field
-    (dates in ISO form; ``id`` is the object's id in this database, for the restorer to map), and
-    the foreign keys named in ``refs`` as ``refs[name](row)`` gives them (a username, a rule set's
-    fingerprint, a table's round and number). Other foreign keys (the event itself) and the row's
-    own ``history_id`` are the restoring database's to set."""
-    out = []
-    for row in rows:
-        item: dict[str, Any] = {}
-        for f in row._meta.concrete_fields:
-            if f.name == "history_id":
-                continue
-            if f.is_relation:
-                if f.name in refs:
-                    item[f.name] = refs[f.name](row)
-                continue
-            value = f.value_from_object(row)
-            item[f.name] = value.isoformat() if isinstance(value, dt.date) else value
-        out.append(item)
-    return out
 
 
 def rule_sets_json(snapshots: Iterable[RuleSetSnapshot]) -> dict[str, Any]:
@@ -127,3 +100,12 @@ def backup_envelope(kind: str, body: dict[str, Any], sittings: list[Sitting],
         **people_json(sittings, extra_players),
         "sittings": [sitting_backup(s) for s in sittings],
     }
+
+
+def sitting_document(sitting: Sitting) -> dict[str, Any]:
+    """A sitting's own backup file, with what the registered parts add to it (a console's state)."""
+    body: dict[str, Any] = {"sitting": sitting.pk}
+    for part in parts():
+        if part.sitting is not None:
+            body.update(part.sitting(sitting))
+    return backup_envelope("sitting", body, [sitting])
