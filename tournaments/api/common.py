@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api.access import LedgerView
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.permissions import credential_scope
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from scoring.api.access import PUBLIC, SIGNED_IN
 from scoring.api.ledger import _body
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.permissions import credential_scope
 from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc

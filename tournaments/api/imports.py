@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from scoring.api.access import SIGNED_IN
 from scoring.api.ledger import _body, _club
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club
 from scoring.permissions import credential_scope
 from scoring.services.replay import BadVan, ReplayConflict

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 
 __all__ = ["Target", "UnsafeUrl", "check_url", "post"]
 

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club
 from tournaments.models import Event
 from tournaments.online.models import Access, DeliveryStatus, HookEvent, PlatformToken, Webhook

@@ -23,8 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
-from scoring.engine.settlement import REPLAY_KEYS
+from scoring.engine import REPLAY_KEYS, EngineError
 from scoring.models import Club, Sitting, Van
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import Written, acting_user

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club
 from scoring.services.people import acting_user
 from tournaments.models import Event

@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine.errors import EngineError
+from scoring.engine import EngineError
 from scoring.models import Club, Sitting, Van
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_changed
