@@ -1,5 +1,5 @@
 /* Sổ Tôm: the Trung Quân console. htmx does the taps; this file adds a fresh Idempotency-Key to
-   every tap, keeps the ván timer running, colours the flags, and listens to the table's event
+   every tap, keeps the ván timer running, and listens to the table's event
    stream so signals sent by drum pads (the hardware API) or another tablet show here too (no
    polling). */
 (function () {
@@ -33,21 +33,6 @@
   window.setInterval(tick, 1000);
   document.body.addEventListener("htmx:afterSwap", tick);
   tick();
-
-  /* ---- flag colours ----------------------------------------------------------------------- */
-
-  /* A flag's colour is data (a village may add flags): given as data-flag-colour and set through
-     the CSSOM, which the Content-Security-Policy allows (a style attribute it would not). */
-  function colourFlags() {
-    var flags = document.querySelectorAll("[data-flag-colour]");
-    for (var i = 0; i < flags.length; i++) {
-      var colour = flags[i].getAttribute("data-flag-colour");
-      if (colour) { flags[i].style.setProperty("--flag", colour); }
-    }
-  }
-  document.body.addEventListener("htmx:afterSwap", colourFlags);
-  document.body.addEventListener("htmx:oobAfterSwap", colourFlags);
-  colourFlags();
 
   /* ---- live: the table's event stream ----------------------------------------------------- */
 
