@@ -20,16 +20,16 @@ _FLAG = "flag"
 
 #: (slug, label, display, meaning, kind, pattern, icon, color, effect), the most used first: the
 #: console shows the first :data:`COMMON` player signals of each seat on its first screen (a tablet,
-#: 1024 × 768) and the others in groups a tap away. Pass and take come every turn; phỗng, hurry and
-#: the two ways to say ù every ván; the rest now and then.
+#: 1024 × 768) and the others in groups a tap away. Pass and take come every turn; phỗng and the
+#: two ways to say ù every ván; hurry and the rest now and then.
 _ROWS: tuple[tuple[str, str, str, str, str, str, str, str, str], ...] = (
     ("cac", "Cắc", "Không ăn", "Tôi không ăn quân này (nhường).", _DRUM, "C", "◦", "", "none"),
     ("tung", "Tùng", "Ăn", "Tôi ăn quân này.", _DRUM, "T", "●", "", "none"),
     ("tung-tung", "Tùng tùng", "Phỗng", "Phỗng: có đôi, lấy quân ở bất kỳ cửa nào.", _DRUM, "TT", "●●", "",
      "none"),
-    ("cac-cac-cac", "Cắc cắc cắc", "Nhanh lên!", "Giục người khác đánh nhanh.", _DRUM, "CCC", "⋯", "", "none"),
     ("co-do", "Cờ đỏ", "Ù!", "Phất cờ đỏ: ù.", _FLAG, "", "⚑", "#d0202a", "u"),
     ("hoi-dai", "Hồi dài", "Ù!", "Một hồi trống dài: ù.", _DRUM, "R", "≋", "", "u"),
+    ("cac-cac-cac", "Cắc cắc cắc", "Nhanh lên!", "Giục người khác đánh nhanh.", _DRUM, "CCC", "⋯", "", "none"),
     ("co-trang", "Cờ trắng", "Chịu", "Phất cờ trắng: chịu (bỏ ván này).", _FLAG, "", "⚑", "#f4f4f4", "chiu"),
     ("tung-cac", "Tùng cắc", "Hỏi Trung Quân", "Một câu hỏi cho Trung Quân.", _DRUM, "TC", "?", "", "none"),
     ("tung-tung-tung", "Tùng tùng tùng", "Dậy khàn", "Dậy khàn: có ba quân úp, lấy quân thứ tư.", _DRUM, "TTT",
@@ -52,7 +52,7 @@ _ROWS: tuple[tuple[str, str, str, str, str, str, str, str, str], ...] = (
 #: How many of a seat's signals (the first, in the catalogue's order) the console shows on its
 #: first screen; the others are grouped behind "Thêm hiệu". A village reorders its signals in the
 #: admin (``order``).
-COMMON = 6
+COMMON = 5
 
 _FIELDS = ("slug", "label", "display", "meaning", "kind", "pattern", "icon", "color", "effect")
 
