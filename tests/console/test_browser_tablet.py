@@ -95,7 +95,7 @@ def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(browser: Any, contexts
     page.wait_for_function("() => window.htmx && document.querySelector('#tq')")
     page.wait_for_timeout(300)  # the event stream is open
     page.route("**/hieu/", slow)
-    page.locator('.tq-pad[data-seat="2"]').get_by_role("button", name="Cờ đỏ (Ù!)").tap()
+    page.locator('.tq-pad[data-seat="2"]').get_by_role("button", name="Cờ đỏ: Ù!").tap()
     form = page.get_by_test_id("van-form")
     form.wait_for()
     page.wait_for_timeout(2500)
