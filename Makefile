@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench bench-load bench-van-cost bench-leaderboard bench-display lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -49,6 +49,10 @@ bench-van-cost: deps system-deps-test
 bench-leaderboard: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/leaderboard.py'
 	DATABASE_URL= $(PY) bench/leaderboard.py --van 200000  # the embedded default (SQLite), a fifth of the ván
+
+bench-club-book: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/club_book.py'
+	DATABASE_URL= $(PY) bench/club_book.py  # the embedded default (SQLite)
 
 bench-display: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/display.py'

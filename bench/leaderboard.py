@@ -81,6 +81,21 @@ class Loader:
                 c.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")  # noqa: S608 (our own table names)
                 self.base[table] = int(c.fetchone()[0])
 
+    @staticmethod
+    def with_defaults(table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> tuple[str, Iterable[tuple[Any, ...]]]:
+        """The columns given plus every NOT NULL column of the table's model that has a default
+        (the ORM fills those; a bulk load must too), so a new column does not break the bench."""
+        from django.apps import apps
+
+        model = next(m for m in apps.get_models() if m._meta.db_table == table)
+        named = {c.strip() for c in columns.split(",")}
+        extra = [f for f in model._meta.concrete_fields
+                 if f.column not in named and not f.null and f.has_default()]
+        if not extra:
+            return columns, rows
+        defaults = tuple(f.get_default() for f in extra)
+        return columns + ", " + ", ".join(f.column for f in extra), (row + defaults for row in rows)
+
     def value(self, v: Any) -> Any:
         """A value as the database takes it in bulk (SQLite: datetimes as the ORM stores them)."""
         if not self.pg and hasattr(v, "tzinfo"):
@@ -88,6 +103,7 @@ class Loader:
         return v
 
     def load(self, table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> None:
+        columns, rows = self.with_defaults(table, columns, rows)
         if self.pg:
             with self.connection.cursor() as c, c.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for row in rows:

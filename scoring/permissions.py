@@ -8,6 +8,9 @@ Every page and API endpoint of the sổ điểm asks these, never ``is_staff`` o
 * ``scoring.view_audit``: the sitting's audit trail (organisers);
 * ``scoring.manage_club``: grant and revoke roles in a club, see its audit;
 * ``scoring.open_sitting``: open a sitting in a club (the club's organisers and scorekeepers);
+* ``scoring.keep_club_book``: the club book whole (every member's balances and statements, the
+  API's every row) and closing a period (the club's organisers and treasurers, thủ quỹ); a member
+  with an account sees only their own rows (:func:`book_players`).
 * ``scoring.change_rule_set``: save a new version of a village rule set (its owner: the owning
   club's organisers, or the person who owns it; staff).
 
@@ -29,14 +32,17 @@ from typing import Any
 import rules
 from django.db.models import Q, QuerySet
 
-from scoring.models import ClubRole, ClubRoleKind, Seat, Sitting
+from scoring.models import ClubRole, ClubRoleKind, Player, Seat, Sitting
 from scoring.services.people import EntryVia
 
 __all__ = [
+    "BOOK_ROLES",
     "KEEP",
     "REVIEW",
     "VIEW",
     "Grant",
+    "book_member",
+    "book_players",
     "can",
     "device_of",
     "entry_via",
@@ -50,6 +56,8 @@ __all__ = [
 
 VIEW, KEEP, REVIEW, AUDIT = "view", "keep", "review", "audit"
 SCOREKEEPING_ROLES = (ClubRoleKind.ORGANISER, ClubRoleKind.SCOREKEEPER)
+#: Who keeps a club's book whole: its organisers and its treasurers.
+BOOK_ROLES = (ClubRoleKind.ORGANISER, ClubRoleKind.TREASURER)
 
 #: (user, sitting, what) → bool, registered by other apps (what is one of VIEW, KEEP, AUDIT).
 _sitting_grants: list[Callable[[Any, Sitting, str], bool]] = []
@@ -159,6 +167,11 @@ def keeps_score_in(user: Any, club: Any) -> bool:
 
 
 @rules.predicate
+def keeps_books(user: Any, club: Any) -> bool:
+    return _club_roles(user, getattr(club, "pk", None), BOOK_ROLES)
+
+
+@rules.predicate
 def manages_rule_set(user: Any, rule_set: Any) -> bool:
     if not _signed_in(user) or rule_set is None:
         return False
@@ -174,6 +187,7 @@ rules.add_perm("scoring.review_van", keep_score | seated)
 rules.add_perm("scoring.view_audit", is_staff | opened_it | organises_club | event_audits)
 rules.add_perm("scoring.manage_club", is_staff | organises)
 rules.add_perm("scoring.open_sitting", is_staff | keeps_score_in)
+rules.add_perm("scoring.keep_club_book", is_staff | keeps_books)
 rules.add_perm("scoring.change_rule_set", is_staff | manages_rule_set)
 
 _PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "scoring.review_van",
@@ -251,3 +265,20 @@ def visible_sittings(user: Any) -> QuerySet[Sitting]:
     for visible in _visible_q:
         q |= visible(user)
     return sittings.filter(pk__in=Sitting.objects.filter(q).values("pk"))
+
+
+def book_players(user: Any, club: Any) -> list[int]:
+    """The players of ``club``'s book that are ``user``'s own (linked to the account): of the
+    club, or seated in one of its canh."""
+    if not _signed_in(user):
+        return []
+    own = Player.objects.filter(user=user)
+    return list(own.filter(Q(club=club) | Q(seats__sitting__club=club)).distinct().values_list("pk", flat=True))
+
+
+def book_member(user: Any, club: Any) -> bool:
+    """Whether ``user`` may open the club's book at all (the whole of it, or their own rows)."""
+    if not _signed_in(user):
+        return False
+    return bool(user.has_perm("scoring.keep_club_book", club) or _club_roles(user, club.pk)
+                or book_players(user, club))

@@ -50,3 +50,18 @@ urlpatterns += [
     path("lang/<slug:slug>/nhat-ky/", audit.club_audit_view, name="club_audit"),
     path("le-lang/nhat-ky/", audit.rules_audit_view, name="rules_audit"),
 ]
+
+# The club book (scoring/views/book.py): running points across canh, statements, closes, ratings.
+from scoring.views import book  # noqa: E402
+
+urlpatterns += [
+    path("lang/<slug:slug>/so/", book.book_page, name="club_book"),
+    path("lang/<slug:slug>/so/bieu-do.json", book.book_chart, name="club_book_chart"),
+    path("lang/<slug:slug>/so/nguoi-choi/<int:player_id>/", book.statement_page, name="club_statement"),
+    path("lang/<slug:slug>/so/chot/", book.close_page, name="club_close"),
+    path("lang/<slug:slug>/so/chot/<int:close_id>/dao/", book.close_reverse, name="club_close_reverse"),
+    path("lang/<slug:slug>/so/trinh-do/tinh-lai/", book.ratings_rebuild, name="club_ratings_rebuild"),
+]
+for _fmt in ("pdf", "csv", "xlsx"):
+    urlpatterns.append(path(f"lang/<slug:slug>/so/nguoi-choi/<int:player_id>/sao-ke.{_fmt}", book.statement_export,
+                            {"fmt": _fmt}, name=f"club_statement_{_fmt}"))

@@ -24,6 +24,7 @@ METHOD_CHOICES = [
     (Method.RANDOM.value, "Bốc thăm ngẫu nhiên"),
     (Method.ROTATION.value, "Xoay vòng, tránh gặp lại đối thủ"),
     (Method.STANDINGS.value, "Theo bảng điểm (mạnh gặp mạnh)"),
+    (Method.RATING.value, "Theo trình độ ở làng (mạnh gặp mạnh)"),
 ]
 REMAINDER_CHOICES = [
     (Remainder.BYE.value, "Người dư nghỉ vòng này"),

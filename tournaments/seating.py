@@ -6,7 +6,8 @@ seat order) plus the players given a bye. Three methods:
 * :func:`draw_random`: a seeded random draw;
 * :func:`draw_rotation`: as few repeated opponents as possible given the earlier rounds' tables
   (never worse than the random draw of the same seed, which it starts from);
-* :func:`draw_by_standings`: strong with strong, players given in ranking order.
+* :func:`draw_by_standings`: strong with strong, players given in ranking order (the event's
+  standings, or ``Method.RATING``: the club ratings of the players, best first).
 
 When the number of players does not divide by the table size the organiser chooses
 (:class:`Remainder`): the players left over sit out this round (a bye, given first to those who
@@ -49,6 +50,8 @@ class Method(StrEnum):
     RANDOM = "random"
     ROTATION = "rotation"
     STANDINGS = "standings"
+    #: Strong with strong by the players' ratings in their clubs (scoring's club book).
+    RATING = "rating"
 
 
 class Remainder(StrEnum):
@@ -250,8 +253,8 @@ def seat_round(
     history: Iterable[Sequence[int]] = (),
     bye_counts: Mapping[int, int] | None = None,
 ) -> Seating:
-    """Seat a round by ``method`` (for standings, ``players`` must be in ranking order)."""
-    if method == Method.STANDINGS:
+    """Seat a round by ``method`` (for standings and rating, ``players`` must be in ranking order)."""
+    if method in (Method.STANDINGS, Method.RATING):
         seating = draw_by_standings(players, size=size, min_size=min_size, remainder=remainder,
                                     bye_counts=bye_counts)
         return Seating(seating.tables, seating.byes, repeated_pairs(seating.tables, meetings(history)))

@@ -26,3 +26,12 @@ urlpatterns += [
     path("sittings/<int:pk>/van/<int:seq>/confirm", review.VanConfirmView.as_view(), name="van-confirm"),
     path("sittings/<int:pk>/van/<int:seq>/reject", review.VanRejectView.as_view(), name="van-reject"),
 ]
+
+# The club book (scoring/api/book.py).
+from . import book  # noqa: E402
+
+urlpatterns += [
+    path("clubs/<slug:slug>/balances", book.ClubBalancesView.as_view(), name="club-balances"),
+    path("clubs/<slug:slug>/members/<str:player>/statement", book.MemberStatementView.as_view(),
+         name="club-member-statement"),
+]

@@ -1,5 +1,6 @@
 """Models of the scoring app, one module per concern; import them from here."""
 
+from scoring.models.book import ClubRating, ClubRatingBoard, PeriodClose, PeriodCloseEntry
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.ledger import PLAY_KINDS, Account, LedgerTransaction, Posting, TransactionKind
 from scoring.models.people import Club, ClubKind, Player
@@ -24,12 +25,16 @@ __all__ = [
     "Account",
     "Club",
     "ClubKind",
+    "ClubRating",
+    "ClubRatingBoard",
     "ClubRole",
     "ClubRoleKind",
     "Hoi",
     "IdempotencyKey",
     "LedgerTransaction",
     "Mode",
+    "PeriodClose",
+    "PeriodCloseEntry",
     "Player",
     "Posting",
     "RuleSetSnapshot",

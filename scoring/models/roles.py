@@ -19,6 +19,8 @@ class ClubRoleKind(models.TextChoices):
     ORGANISER = "to_chuc", _("Chủ sổ (ban tổ chức)")
     SCOREKEEPER = "ghi_diem", _("Thư ký ghi điểm")
     PLAYER = "nguoi_choi", _("Người chơi")
+    #: Keeps the club's book: sees every member's balances and statements, closes periods.
+    TREASURER = "thu_quy", _("Thủ quỹ")
 
 
 class ClubRole(models.Model):

@@ -1,28 +1,44 @@
 """The offline pack of a sitting: what a phone needs to keep recording and previewing ván with no
 network (seats, balances, the next number, the streak, the rule set's values), as JSON.
 
-Only numbers the server already knows are sent: the JS preview combines them with the rule of
-RULES.md §6 (main value of the highest cước + D × extra dịch of the others) and marks every
-number it computes "tạm tính" (provisional); the server recomputes everything when the ván is sent.
+The pack is the preview's one source of truth: the rule set as data (every value, every choice the
+settlement reads, each already resolved by the engine: cước values, streak ladder, đền làng A, the
+gom, what each gà contribution costs), the engine's state after the current ván (balances, pool,
+pot, hội, chèo đò debts, streak), and the words the pages use (cước, gà, faults, báo regimes,
+streaks, accounts). static/offline/preview.js settles a ván from them the way scoring/engine does
+and marks every number "tạm tính" (provisional); the server recomputes everything when the ván is
+sent. tests/offline/test_preview_conformance.py holds the two to the same points, transfers and
+words. What the JS does not model (Phỏm) it says it cannot compute.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from scoring.engine.cuoc import CATALOGUE
 from scoring.engine.errors import EngineError
 from scoring.engine.games import ScoringFamily
-from scoring.engine.rules import GaNgoaiKind, GaTrongRegime, RuleSet
+from scoring.engine.rules import (
+    ChanGaNuoi,
+    ChanGaNuoiContribution,
+    GaContribution,
+    GaDauHoiQuang,
+    KinhTuCoPolicy,
+    Repeat,
+    RuleSet,
+)
+from scoring.engine.settlement import GA_TRONG, POOL
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
 from scoring.selectors.rules import chip_conflicts, chips
-from scoring.views.sitting.context import Table, describe, streak_info
-from scoring.views.sitting.form import FAULT_CHOICES, HOA
+from scoring.services.ledger import seats_by_name, sitting_table, state_after
+from scoring.views.sitting.context import FAULT_NAMES, GA_EVENT_NAMES, Table, describe, streak_info
+from scoring.views.sitting.form import FAULT_CHOICES, HOA, REGIME_NAMES
 
 __all__ = ["PACK_VERSION", "offline_pack"]
 
 #: Bumped when the shape of the pack changes (the JS refuses a pack it does not know).
-PACK_VERSION = 1
+PACK_VERSION = 2
 #: Streak values sent (a 24-ván streak has never been seen at a mat).
 MAX_STREAK = 24
 
@@ -32,7 +48,75 @@ def _value(rules: RuleSet, slug: str) -> dict[str, Any] | None:
         main, dich = rules.value_of(slug)
     except EngineError:
         return None
-    return {"main": main, "dich": dich}
+    out: dict[str, Any] = {"main": main, "dich": dich}
+    entry = rules.cuoc.get(slug)
+    if rules.family is ScoringFamily.TAI_BAN and entry is not None and entry.main is None and entry.boi is not None:
+        out["boi"] = entry.boi  # Tài Bàn: the main value follows the stake N of the hội
+    return out
+
+
+def _named(rules: RuleSet, slug: str) -> dict[str, Any] | None:
+    value = _value(rules, slug)
+    return {"slug": slug, "name": rules.cuoc_name(slug), **value} if value else None
+
+
+def _optional(action: Any) -> Any:
+    try:
+        return action()
+    except EngineError:
+        return None
+
+
+def _ga_units(table: Table) -> dict[str, int]:
+    """Points one unit of each gà contribution feeds the pot (0: not played), as the settlement
+    reads the rule set (scoring/engine/settlement/ga.py)."""
+    rules = table.rules
+    if table.game.family is ScoringFamily.CHAN:
+        on = rules.chan_ga_nuoi is not ChanGaNuoi.NONE
+        return {c.value: rules.chan_ga_nuoi_amounts.get(c.value, 0) if on else 0 for c in ChanGaNuoiContribution}
+    if table.game.family is ScoringFamily.PHOM:
+        return {}
+    return {
+        c.value: rules.ga_trong_amounts.get(c.value, 0) * rules.dich if rules.ga_trong_applies(c) else 0
+        for c in GaContribution
+    }
+
+
+def _money(table: Table, players: int) -> dict[str, Any]:
+    """What the settlement of a ván reads besides cước values."""
+    rules = table.rules
+    family = table.game.family
+    chan = family is ScoringFamily.CHAN
+    return {
+        "den_lang": _optional(rules.chan_fine_value if chan else rules.den_lang_value),
+        "den_lang_fixed": rules.den_lang_amount is not None,
+        "gom": _optional(lambda: rules.gom_amount(players)),
+        "gom_topup_below": rules.gom_topup_below,
+        "gom_topup_amount": rules.gom_topup_amount,
+        "kinh_tu_co_het_hoi": rules.kinh_tu_co_policy is KinhTuCoPolicy.HET_HOI,
+        "ga_units": _ga_units(table),
+        "ga_dau_hoi_quang": rules.ga_dau_hoi_quang is not GaDauHoiQuang.NONE,
+        "pot_tieng": list(rules.chan_ga_nuoi_tieng) if chan else (
+            list(rules.ga_trong_tieng) if rules.ga_trong.value != "none" else []),
+        "ga_ngoai": rules.ga_ngoai.value,
+        "ga_ngoai_tieng": list(rules.ga_ngoai_tieng),
+        "chi_chi_factor": rules.chan_ga_nuoi_chi_chi_factor,
+        "chan_ga_cuoc": list(rules.chan_ga_cuoc),
+        "chan_ga_points": rules.chan_ga_points,
+        "bao_regime": rules.bao_regime.value,
+        "stake": rules.stake,
+    }
+
+
+def _labels(table: Table) -> dict[str, Any]:
+    """The words the sitting pages use for a record (scoring/views/sitting/context.py describe)."""
+    return {
+        "cuoc": dict(zip(CATALOGUE, table.cuoc_names(CATALOGUE), strict=True)),
+        "ga": dict(GA_EVENT_NAMES),
+        "faults": dict(FAULT_NAMES),
+        "regimes": {str(k): v for k, v in REGIME_NAMES.items()},
+        "accounts": {POOL: table.account(POOL), GA_TRONG: table.account(GA_TRONG)},
+    }
 
 
 def _streaks(table: Table) -> dict[str, dict[str, Any]]:
@@ -46,7 +130,7 @@ def _streaks(table: Table) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _rules(table: Table) -> dict[str, Any]:
+def _rules(table: Table, players: int) -> dict[str, Any]:
     rules = table.rules
     plain = _value(rules, rules.plain_cuoc)
     offered = chips(table.game, rules)
@@ -56,8 +140,10 @@ def _rules(table: Table) -> dict[str, Any]:
         "family": rules.family.value,
         "suong": rules.suong,
         "dich": rules.dich,
-        "plain": {"slug": rules.plain_cuoc, "name": "Suông", **plain} if plain else None,
-        "cuoc": {c.slug: {"name": c.name, "main": c.main, "dich": c.dich} for c in offered},
+        "plain_slug": rules.plain_cuoc,
+        "plain": {"slug": rules.plain_cuoc, "name": rules.cuoc_name(rules.plain_cuoc), **plain} if plain else None,
+        "cuoc": {c.slug: {"name": c.name, **(_value(rules, c.slug) or {})} for c in offered},
+        "thong": _named(rules, "thong"),
         # the engine's table of cước no hand could hold together, reasons in the page's language:
         # the preview looks it up (static/offline/preview.js), it derives nothing
         "conflicts": chip_conflicts(table.game, rules, offered)["conflicts"],
@@ -67,19 +153,11 @@ def _rules(table: Table) -> dict[str, Any]:
         "subsumes": {k: list(v) for k, v in rules.subsumes.items()},
         "chiu_pays": rules.chiu_pays,
         "lanh_lang_breaks_streak": rules.lanh_lang_breaks_streak,
+        "tom_leo_once": rules.tom_leo_repeat is Repeat.ONCE,
+        "has_streaks": rules.thong is not None,
+        "khoi": rules.has_khoi,
+        **_money(table, players),
     }
-
-
-def _simple_transfers(table: Table) -> bool:
-    """Whether "every other player pays the winner the win's points" is the whole story: Tổ Tôm
-    in quăng with no gà pots. Otherwise the JS previews points and streak only."""
-    rules = table.rules
-    return (
-        table.game.family is ScoringFamily.TO_TOM
-        and table.sitting.mode == "quang"
-        and rules.ga_trong is GaTrongRegime.NONE
-        and rules.ga_ngoai is GaNgoaiKind.NONE
-    )
 
 
 def offline_pack(sitting: Sitting) -> dict[str, Any]:
@@ -88,6 +166,7 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
     current = van_list(sitting)
     live = balances(sitting)
     streak = streak_info(table, current)
+    _ids, state = state_after(sitting, sitting_table(sitting), list(seats_by_name(sitting)))
     return {
         "version": PACK_VERSION,
         "sitting": sitting.pk,
@@ -108,11 +187,10 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
              "points": v["points"], "summary": describe(table, v["record"])}
             for v in current
         ],
-        "rules": _rules(table),
-        "preview": {
-            "points": table.game.family is ScoringFamily.TO_TOM,
-            "transfers": _simple_transfers(table),
-        },
+        # the engine's state after the current ván: what the next one is settled from
+        "state": state.to_json(),
+        "rules": _rules(table, len(live.players)),
+        "labels": _labels(table),
         "faults": dict(FAULT_CHOICES),
         "hoa": HOA,
     }

@@ -153,7 +153,7 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
                           for t in v["transfers"]],
         "at": local(datetime.fromisoformat(v["created_at"])),
     } for v in current]
-    settled = Posting.objects.filter(sitting=sitting, transaction__kind=TransactionKind.SETTLEMENT,
+    settled = Posting.objects.filter(sitting=sitting, transaction__van__isnull=True,  # settlements, their reversals
                                      amount__gt=0).select_related("seat").order_by("transaction_id", "line")
     hoi = [h.to_dict() for h in sitting.hoi.order_by("index")]
     return {
@@ -192,8 +192,8 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
                 for t in mine
             ],
         })
-    settlement = Posting.objects.filter(
-        sitting=sitting, transaction__kind=TransactionKind.SETTLEMENT, seat__position=position,
+    settlement = Posting.objects.filter(  # settling up (the canh's own, a period close) and its reversal
+        sitting=sitting, transaction__van__isnull=True, seat__position=position,
     ).order_by("transaction_id", "line")
     settled = [{"amount": p.amount, "why": p.why} for p in settlement]
     return {

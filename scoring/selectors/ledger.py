@@ -18,7 +18,6 @@ from scoring.engine.errors import EngineError
 from scoring.engine.rules import PRESETS, load_rules
 from scoring.engine.settlement import SittingState, Transfer
 from scoring.models import (
-    PLAY_KINDS,
     Account,
     Club,
     LedgerTransaction,
@@ -34,6 +33,7 @@ from scoring.models import (
 )
 
 __all__ = [
+    "PLAY",
     "Balances",
     "Integrity",
     "balances",
@@ -71,11 +71,17 @@ class Balances:
         return {"balances": self.players, "pool": self.pool, "ga_trong": self.ga_trong}
 
 
+#: Postings of play: of a transaction tied to a ván (gom, the ván, and their reversals). Settling up
+#: (a canh's own, a period close of the club book) and the reversal of a settlement are tied to none.
+PLAY = Q(transaction__van__isnull=False)
+
+
 def balances(sitting: Sitting, *, play_only: bool = False) -> Balances:
-    """Balances summed from the postings (``play_only``: leaving out settlement entries). 2 queries."""
+    """Balances summed from the postings (``play_only``: leaving out settlement entries and their
+    reversals). 2 queries."""
     postings = Posting.objects.filter(sitting=sitting)
     if play_only:
-        postings = postings.filter(transaction__kind__in=PLAY_KINDS)
+        postings = postings.filter(PLAY)
     sums = {
         (row["account"], row["seat_id"]): row["total"]
         for row in postings.values("account", "seat_id").annotate(total=Sum("amount")).order_by()

@@ -167,10 +167,16 @@ def load_demo(*, with_user: bool = False) -> DemoLoaded:
         club = _demo_club(user)
         for spec in DEMO_SITTINGS:
             _demo_sitting(user, club, spec)
+    with transaction.atomic():  # the club book's season (issue 23): canh over several lunar months
+        from scoring.services.demo_book import load_club_season
+
+        loaded.counts.update(load_club_season(user=user, club=club, password=DEMO_PASSWORD))
     loaded.counts["canh bài của làng mẫu"] = Sitting.objects.filter(club=club).count()
     autodiscover_modules("demo")
     for part in _PARTS:
         with transaction.atomic():
             loaded.add(part(user, club))
     loaded.pages.append(("Sổ điểm: các canh bài của làng mẫu", reverse("scoring:sitting_list")))
+    loaded.pages.append(("Sổ của làng mẫu: điểm cả mùa, sao kê, thanh toán gộp, trình độ",
+                         reverse("scoring:club_book", args=[club.slug])))
     return loaded

@@ -56,7 +56,7 @@ def _account(username: str) -> Any:
 def role_grant(*, club: Club, username: str, role: str, granted_by: Any) -> tuple[ClubRole, bool]:
     """Give the account ``username`` the ``role`` in ``club``: (the role, whether it is new)."""
     if role not in ClubRoleKind.values:
-        raise RoleError(f"Vai trò '{role}' không có: chọn chủ sổ, thư ký ghi điểm hoặc người chơi.")
+        raise RoleError(f"Vai trò '{role}' không có: chọn chủ sổ, thư ký ghi điểm, người chơi hoặc thủ quỹ.")
     club = _locked(club)
     user = _account(username)
     found = ClubRole.objects.filter(user=user, club=club, role=role).first()

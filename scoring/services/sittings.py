@@ -76,6 +76,7 @@ __all__ = [
     "sitting_open",
     "sitting_settle_up",
     "correction_target",
+    "pot_returns",
     "sittings_make_final",
     "van_correct",
     "van_preview",
@@ -366,7 +367,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
 # -- settle up ---------------------------------------------------------------------------------
 
 
-def _pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
+def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
     divide go one each to the first seats (a house choice where RULES.md is silent)."""
     out = []
@@ -395,7 +396,7 @@ def sitting_settle_up(
         _open_for_play(s)
         seats = seats_by_name(s)
         now = balances(s)
-        returns = _pot_returns(list(seats), now.pool, now.ga_trong)
+        returns = pot_returns(list(seats), now.pool, now.ga_trong)
         after = dict(now.players)
         for t in returns:
             after[t.to] += t.amount

@@ -2,18 +2,24 @@
  * so a ván first tried online and then queued carries an identical body under the same key), and
  * the provisional preview computed on the phone from the sitting's offline pack.
  *
- * The preview covers the common Tổ Tôm case (RULES.md §6): points = main value of the highest
- * cước + D × extra dịch of the others, the streak (Thông, N-Khôi) from the history plus the ván
- * waiting to send, and, in quăng with no gà pot, every other player paying the winner. Every
- * number shown is marked "tạm tính": the server recomputes everything when the ván is sent.
+ * The pack (scoring/offline/pack.py) is the one source of truth: the rule set as data (values
+ * resolved by the engine, every choice the settlement reads), the engine's state after the ván on
+ * the server, and the words of the sitting's page. This file settles a ván from them the way
+ * scoring/engine does (points.py score, settlement settle_van: both money modes, gà, báo,
+ * faults, hội) and describes it as scoring/views/sitting/context.py describe() does;
+ * tests/offline/test_preview_conformance.py runs both over the golden cases and generated ván
+ * and holds them to the same points, transfers and words. What it does not model (Phỏm, a ván
+ * the engine would refuse) it says it cannot compute rather than show a number. Every number
+ * shown is marked "tạm tính": the server recomputes everything when the ván is sent.
  *
- * window.SoTomPreview = {record, isEmpty, describe, score, streakAfter, preview, render}
+ * window.SoTomPreview = {record, isEmpty, describe, score, settle, preview, render, ...}
  */
 (function () {
   "use strict";
 
   const GA_ROWS = 3;
-  const UNPAID_FAULTS = new Set(["lanh_lang", "u_bao", "xuong_thua"]);
+  // the pack shape this file reads (scoring/offline/pack.py PACK_VERSION).
+  const PACK_VERSION = 2;
 
   function one(data, key) {
     const value = data.get(key);
@@ -100,137 +106,422 @@
     return !(one(data, "winner") || one(data, "bao") || ranks.some(Boolean));
   }
 
-  function cuocName(pack, slug) {
-    const entry = pack.rules.cuoc[slug];
-    return entry ? entry.name : slug;
+  /* ---- words: scoring/views/sitting/context.py describe(), with the pack's labels ---- */
+
+  function label(table, key) {
+    return table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : key;
   }
 
-  /* One line, like scoring/views/sitting/context.py describe() for the common keys. */
+  function cuocNames(pack, slugs) {
+    return slugs.map((s) => label((pack.labels || {}).cuoc, s));
+  }
+
+  /* One line, as the sitting's page writes the ván (the same words, from the pack's labels). */
   function describe(rec, pack) {
     const parts = [];
+    const L = pack.labels || { cuoc: {}, ga: {}, faults: {}, regimes: {} }; // a pack kept from before version 2
     if (rec.result === "hoa") parts.push("Hòa");
     if (rec.winner) {
-      const names = (rec.cuoc && rec.cuoc.length ? rec.cuoc : [pack.rules.plain ? pack.rules.plain.slug : "suong"])
-        .map((s) => (s === "suong" ? "Suông" : cuocName(pack, s)));
-      parts.push(rec.winner + " ù: " + (pack.family === "phom" ? "ù" : names.join(", ")));
+      const names = pack.family === "phom" ? ["ù"]
+        : cuocNames(pack, rec.cuoc && rec.cuoc.length ? rec.cuoc : [pack.rules.plain_slug || "suong"]);
+      parts.push(rec.winner + " ù: " + names.join(", "));
     }
-    if (rec.declared) parts.push("xướng " + rec.declared.map((s) => cuocName(pack, s)).join(", "));
-    if (rec.fault) parts.push((pack.faults[rec.fault] || rec.fault).split(" (")[0]);
+    if (rec.declared && rec.declared.length) parts.push("xướng " + cuocNames(pack, rec.declared).join(", "));
+    if (rec.fault) parts.push(label(L.faults, rec.fault));
     if (rec.discarder) parts.push(rec.discarder + " đánh ra quân ù");
-    if (rec.bao) parts.push(rec.bao + ": báo");
-    (rec.ga || []).forEach((e) => parts.push("gà " + e.kind + ": " + e.player + (e.count ? " ×" + e.count : "")));
-    if (rec.chiu) parts.push("chịu: " + rec.chiu.join(", "));
-    if (rec.den_lang) parts.push("đền làng: " + rec.den_lang.join(", "));
+    if (rec.bao) {
+      const regime = L.regimes[rec.regime || pack.rules.bao_regime] || "báo";
+      parts.push(rec.bao + ": " + regime.toLowerCase());
+    }
+    for (const e of rec.ga || []) {
+      const count = e.count !== undefined && e.count !== 1 ? " ×" + e.count : "";
+      parts.push("gà " + label(L.ga, e.kind) + ": " + e.player + count);
+    }
+    if (rec.chiu && rec.chiu.length) parts.push("chịu: " + rec.chiu.join(", "));
+    if (rec.den_lang && rec.den_lang.length) parts.push("đền làng: " + rec.den_lang.join(", "));
     if (rec.dau_ke) parts.push("đầu kê: " + rec.dau_ke);
     if (rec.stake) parts.push("mức cược N = " + rec.stake);
-    if (rec.ranks) parts.push("xếp hạng: " + rec.ranks.join(" › "));
+    if (rec.ranks && rec.ranks.length) parts.push("xếp hạng: " + rec.ranks.join(" › "));
     if (rec.den) parts.push(rec.den + " đền (cho ăn ba quân)");
     return parts.join(" · ") || "—";
   }
 
-  /* Points of a win: main of the highest cước + D × extra dịch of the others (null: unknown cước). */
-  function score(rules, cuoc, streak) {
-    const slugs = [...cuoc];
-    for (const outer of [...cuoc].sort()) {
+  /* ---- points: scoring/engine/points.py score(), from the pack's values ---- */
+
+  /* What the preview cannot compute: it says so (view.unsupported) instead of showing a number. */
+  class Unsupported extends Error {
+    constructor(reason) {
+      super(reason);
+      this.reason = reason;
+    }
+  }
+
+  function streakKind(rules, n) {
+    if (n < 2 || !rules.has_streaks) return null;
+    return n >= 3 && rules.khoi ? "khoi" : "thong";
+  }
+
+  function streakEntry(rules, n) {
+    const entry = rules.streaks[String(n)];
+    if (!entry) throw new Unsupported("streak");
+    return entry;
+  }
+
+  /* (main, dich, name) of a cước under the stake in force (Tài Bàn: boi × N). */
+  function valueOf(rules, slug, stake) {
+    const v = rules.cuoc[slug] || (slug === rules.plain_slug && rules.plain) || (slug === "thong" && rules.thong);
+    if (!v) throw new Unsupported("cuoc");
+    if (rules.family === "tai_ban" && v.boi && stake && stake !== rules.stake) {
+      return { name: v.name, main: v.boi * stake, dich: v.dich };
+    }
+    return v;
+  }
+
+  function tiengMatches(tieng, cuoc) {
+    const present = new Set(cuoc);
+    return tieng.some((entry) => entry.split("+").every((s) => present.has(s)));
+  }
+
+  function breakdown(rules, cuoc, streak, stake) {
+    const kind = streakKind(rules, streak);
+    let slugs = [...cuoc];
+    if (slugs.includes("khoi") && kind !== "khoi") throw new Unsupported("invalid");
+    slugs = kind === null
+      ? slugs.filter((s, i) => s !== "thong" || !slugs.slice(0, i).includes("thong"))
+      : slugs.filter((s) => s !== "thong" && s !== "khoi");
+    const remaining = [...slugs];
+    const subsumed = [];
+    for (const outer of [...slugs].sort()) {
       for (const inner of rules.subsumes[outer] || []) {
-        const at = slugs.indexOf(inner);
-        if (at >= 0) slugs.splice(at, 1);
+        const at = remaining.indexOf(inner);
+        if (at >= 0) {
+          remaining.splice(at, 1);
+          subsumed.push([inner, outer]);
+        }
       }
     }
-    let items = [];
-    for (const slug of slugs) {
-      const value = rules.cuoc[slug];
-      if (!value) return null;
-      items.push({ slug, name: value.name, main: value.main, dich: value.dich });
+    slugs = remaining;
+    for (const conflict of rules.conflicts || []) {
+      if (conflict.cuoc.every((s) => slugs.includes(s))) throw new Unsupported("invalid");
     }
-    const st = rules.streaks[String(streak)];
-    if (st) items.push({ slug: st.slug, name: st.name, main: st.main, dich: st.dich });
-    const plain = rules.plain;
+    if (rules.tom_leo_once) {
+      slugs = slugs.filter((s, i) => (s !== "tom" && s !== "leo") || !slugs.slice(0, i).includes(s));
+    }
+    let items = slugs.map((slug) => ({ slug, ...pick(valueOf(rules, slug, stake)) }));
+    if (kind !== null) {
+      const st = streakEntry(rules, streak);
+      items.push({ slug: kind, name: st.name, main: st.main, dich: st.dich });
+    }
+    const plain = rules.plain_slug;
     if (!items.length) {
-      if (!plain) return null;
-      items = [{ slug: plain.slug, name: plain.name, main: plain.main, dich: plain.dich }];
-    } else if (items.length > 1 && plain) {
-      const rest = items.filter((it) => it.slug !== plain.slug);
+      items = [{ slug: plain, ...pick(valueOf(rules, plain, stake)) }];
+    } else if (items.length > 1) {
+      const rest = items.filter((it) => it.slug !== plain);
       items = rest.length ? rest : items.slice(0, 1);
     }
+    const D = rules.dich;
     const totalDich = items.reduce((sum, it) => sum + it.dich, 0);
-    const withMain = (it) => it.main + rules.dich * (totalDich - it.dich);
-    const bySlug = (a, b) => (a.slug < b.slug ? -1 : 1);
-    // the rule set's choice of main cước (scoring/engine/points.py _breakdown)
-    const ranked = rules.main_cuoc === "highest"
-      ? [...items].sort((a, b) => b.main - a.main ||
-          (rules.main_tie === "most_dich" ? b.dich - a.dich : withMain(b) - withMain(a)) || bySlug(a, b))
-      : [...items].sort((a, b) => withMain(b) - withMain(a) || b.main - a.main || bySlug(a, b));
-    const main = ranked[0];
-    const lines = [{ name: main.name, points: main.main, why: gettext("giá trị chính") }].concat(
-      items.filter((it) => it !== main).map((it) => ({
-        name: it.name, points: rules.dich * it.dich, why: interpolate(gettext("%(n)s dịch × %(d)s điểm"), { n: it.dich, d: rules.dich }, true),
-      }))
-    );
-    return { points: withMain(main), lines };
-  }
-
-  /* Who holds the streak after a ván (RULES.md §8): only valid paid wins extend one. */
-  function streakAfter(state, rec, rules) {
-    if (rec.winner && !UNPAID_FAULTS.has(rec.fault || "")) {
-      const streak = state.holder === rec.winner ? state.streak + 1 : 1;
-      return { holder: rec.winner, streak };
+    const withMain = (it) => it.main + D * (totalDich - it.dich);
+    const rank = rules.main_cuoc === "most_points"
+      ? (it) => [-withMain(it), -it.main, it.slug]
+      : (it) => [-it.main, rules.main_tie === "most_dich" ? -it.dich : -withMain(it), it.slug];
+    const main = items.reduce((best, it) => (compare(rank(it), rank(best)) < 0 ? it : best));
+    let lines = [{ cuoc: main.slug, name: main.name, points: main.main, dich: null, main: true }];
+    lines = lines.concat(items.filter((it) => it !== main).map((it) => (
+      { cuoc: it.slug, name: it.name, points: D * it.dich, dich: it.dich })));
+    for (const [inner, outer] of subsumed) {
+      lines.push({ cuoc: inner, name: (rules.cuoc[inner] || { name: inner }).name, points: 0, dich: 0 });
     }
-    if (rec.winner && rec.fault === "lanh_lang" && !rules.lanh_lang_breaks_streak) return { ...state };
-    return { holder: null, streak: 0 };
+    if (rules.family === "chan" && rules.chan_ga_cuoc.length) {
+      const count = [...new Set(rules.chan_ga_cuoc)].filter((e) => e.split("+").every((p) => slugs.includes(p))).length;
+      if (count) lines.push({ cuoc: "ga", name: "Gà", points: count * rules.chan_ga_points, dich: null, count });
+    }
+    const head = lines[0];
+    const tail = lines.slice(1).sort((a, b) => b.points - a.points || (a.cuoc < b.cuoc ? -1 : a.cuoc > b.cuoc ? 1 : 0));
+    lines = [head, ...tail];
+    return { points: lines.reduce((sum, l) => sum + l.points, 0), main: main.slug, lines };
   }
 
-  function simple(rec) {
-    return !(rec.fault || rec.bao || rec.ga || rec.den_lang || rec.declared || rec.stake);
+  function pick(v) {
+    return { name: v.name, main: v.main, dich: v.dich };
+  }
+
+  function compare(a, b) {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  }
+
+  /* Points of a win of these cước as the ``streak``-th in a row: {points, lines} (null: the
+   * preview cannot compute it). */
+  function score(rules, cuoc, streak, stake) {
+    try {
+      return breakdown(rules, cuoc, streak, stake);
+    } catch (e) {
+      if (e instanceof Unsupported) return null;
+      throw e;
+    }
+  }
+
+  /* ---- money: scoring/engine/settlement settle_van(), from the pack's rule set and state ---- */
+
+  const POOL = "pool";
+  const POT = "ga_trong";
+  const PAID_BY_OTHERS = new Set(["nhai", "chiu_noc"]);
+
+  /* Settle one ván after ``state`` (the engine's state, as the pack carries it): {points, streak,
+   * transfers: [{from, to, amount}], breakdown, state}. Throws Unsupported for what it does not model. */
+  function settle(pack, state, rec) {
+    const rules = pack.rules;
+    const family = pack.family;
+    const gom = pack.mode === "gom";
+    if (family === "phom") throw new Unsupported("phom");
+    validate(rec, state, rules);
+    const players = state.players;
+    const number = state.van_count + 1;
+    const acc = { [POOL]: state.pool, [POT]: state.ga_trong };
+    players.forEach((p, i) => { acc[p] = state.balances[i]; });
+    const transfers = [];
+    let poolPaidOut = false;
+    const pay = (from, to, amount) => {
+      if (amount <= 0) return 0;
+      if ((from === POOL || from === POT) && acc[from] < amount) throw new Unsupported("invariant");
+      acc[from] -= amount;
+      acc[to] += amount;
+      transfers.push({ from, to, amount });
+      return amount;
+    };
+    const takeFromPool = (to, wanted) => {
+      const taken = Math.min(wanted, acc[POOL]);
+      if (taken > 0) poolPaidOut = true;
+      return pay(POOL, to, taken);
+    };
+    const contribute = (kind, payer, units = 1) => pay(payer, POT, (rules.ga_units[kind] || 0) * units);
+    const need = (value) => {
+      if (value === null || value === undefined) throw new Unsupported("rules");
+      return value;
+    };
+    const payDenLang = (faulter, amount, gaKind = "den_lang") => {
+      const others = players.filter((p) => p !== faulter);
+      if (gom) pay(faulter, POOL, amount * others.length);
+      else for (const other of others) pay(faulter, other, amount);
+      contribute(gaKind, faulter);
+    };
+
+    // a hội opens: the gom into the pool, gà đầu hội
+    const hoi = state.hoi.map((h) => ({ ...h }));
+    if (!hoi.length || (gom && !state.hoi_open)) {
+      if (gom) for (const p of players) pay(p, POOL, need(rules.gom));
+      if ((gom || rules.ga_dau_hoi_quang) && family !== "chan") for (const p of players) contribute("dau_hoi", p);
+      hoi.push({ index: hoi.length + 1, opened_before_van: number, closed_after_van: null });
+    }
+    const stake = rec.stake || state.stake;
+    const denLang = () => {
+      if (family === "chan" || rules.den_lang_fixed || !stake || stake === rules.stake) return need(rules.den_lang);
+      return valueOf(rules, rules.plain_slug, stake).main;
+    };
+    const scoreAt = (cuoc, streak) => breakdown(rules, cuoc, Math.max(streak, 1), stake);
+
+    // gà đầu ván, then the gà events recorded
+    for (const p of players) contribute("dau_van", p);
+    const chiu = rec.chiu || [];
+    for (const e of rec.ga || []) {
+      if (!Object.prototype.hasOwnProperty.call(rules.ga_units, e.kind)) throw new Unsupported("invalid");
+      let units = e.count === undefined ? 1 : e.count;
+      if (e.chi_chi && family === "chan") units *= rules.chi_chi_factor;
+      if (PAID_BY_OTHERS.has(e.kind)) {
+        for (const o of players) if (o !== e.player && !chiu.includes(o)) contribute(e.kind, o, units);
+      } else {
+        contribute(e.kind, e.player, units);
+      }
+    }
+
+    // the outcome: báo, đền làng, the win
+    const regime = rec.bao ? rec.regime || rules.bao_regime : null;
+    const sitter = regime === "ngoi_day" ? rec.bao : null;
+    if (rec.bao && regime === "den_lang") payDenLang(rec.bao, denLang());
+    for (const f of rec.den_lang || []) payDenLang(f, denLang());
+    let win = null;
+    if (rec.winner) win = settleWin();
+
+    function settleWin() {
+      const winner = rec.winner;
+      const streak = state.streak_holder === winner ? state.streak + 1 : 1;
+      const fault = effectiveFault(family, rec);
+      const declared = rec.declared === undefined ? null : rec.declared;
+      const paidCuoc = declared !== null && fault !== "xuong_thua" ? declared : rec.cuoc || [];
+      const bd = scoreAt(paidCuoc, streak);
+      if (rec.discarder) contribute("danh_u", rec.discarder);
+      if (fault === "lanh_lang") {
+        contribute("u_lanh_lang", winner);
+        return { points: bd.points, streak, paid: false, lanhLang: true, bd };
+      }
+      if (fault === "u_bao" || fault === "xuong_thua") {
+        const amount = fault === "xuong_thua" && family !== "chan" ? scoreAt(declared, streak).points : denLang();
+        payDenLang(winner, amount, fault === "u_bao" ? "u_bao" : "den_lang");
+        return { points: amount, streak, paid: false, bd };
+      }
+      if (fault === "den_chong") payDenLang(rec.discarder, denLang());
+      if (state.cheo_do[players.indexOf(winner)] > 0) return { points: bd.points, streak, paid: false, debtCleared: true, bd };
+      const substitute = fault === "danh_u_den" || fault === "den_chong" ? rec.discarder : sitter;
+      const endsHoi = payWin(winner, bd, paidCuoc, streak, substitute);
+      if (streakKind(rules, streak) !== null && family !== "chan") {
+        const seat = players.indexOf(winner);
+        contribute("thong", players[(seat - 1 + players.length) % players.length], streakEntry(rules, streak).dich);
+      }
+      if (tiengMatches(rules.pot_tieng, paidCuoc) && acc[POT] > 0) pay(POT, winner, acc[POT]);
+      return { points: bd.points, streak, paid: true, endsHoi, bd };
+    }
+
+    function payWin(winner, bd, paidCuoc, streak, substitute) {
+      const payers = players.filter((p) => p !== winner && (rules.chiu_pays || !chiu.includes(p)));
+      if (gom && !substitute && paidCuoc.includes("kinh_tu_co") && rules.kinh_tu_co_het_hoi) {
+        if (rules.gom_topup_below !== null && acc[POOL] < rules.gom_topup_below) {
+          for (const p of payers) pay(p, winner, rules.gom_topup_amount);
+        }
+        takeFromPool(winner, acc[POOL]);
+        return true;
+      }
+      const dues = [bd.points, gaNgoai(bd, paidCuoc, streak)];
+      for (const due of dues) {
+        if (due <= 0) continue;
+        if (substitute) pay(substitute, winner, gom ? due : due * payers.length);
+        else if (gom) takeFromPool(winner, due);
+        else for (const p of payers) pay(p, winner, due);
+      }
+      return false;
+    }
+
+    function gaNgoai(bd, paidCuoc, streak) {
+      if (rules.ga_ngoai === "none" || !tiengMatches(rules.ga_ngoai_tieng, paidCuoc)) return 0;
+      const dich = bd.lines.filter((l) => l.cuoc !== "ga").map((l) => {
+        if (l.dich !== null) return l.dich;
+        if (l.cuoc === "thong" || l.cuoc === "khoi") return streakEntry(rules, Math.max(streak, 2)).dich;
+        return valueOf(rules, l.cuoc, stake).dich;
+      });
+      const total = rules.ga_ngoai === "don" ? Math.max(0, ...dich) : dich.reduce((a, b) => a + b, 0);
+      return total * rules.dich;
+    }
+
+    // chèo đò debts, the hội closing, the next state
+    const debts = [...state.cheo_do];
+    if (win && win.debtCleared) debts[players.indexOf(rec.winner)] -= 1;
+    if (rec.bao && regime === "cheo_do") debts[players.indexOf(rec.bao)] += 1;
+    const closes = Boolean(win && win.endsHoi) || (gom && poolPaidOut && acc[POOL] === 0);
+    if (closes) {
+      players.forEach((p, i) => {
+        for (let k = 0; k < debts[i]; k++) payDenLang(p, denLang());
+        debts[i] = 0;
+      });
+      hoi[hoi.length - 1].closed_after_van = number;
+    }
+    let holder = null;
+    let streak = 0;
+    if (win && win.paid) [holder, streak] = [rec.winner, win.streak];
+    else if (win && win.lanhLang && !rules.lanh_lang_breaks_streak) [holder, streak] = [state.streak_holder, state.streak];
+    return {
+      points: win ? win.points : 0,
+      streak: win ? win.streak : 0,
+      paid: Boolean(win && win.paid),
+      breakdown: win ? win.bd : null,
+      transfers,
+      state: {
+        ...state, stake, balances: players.map((p) => acc[p]), pool: acc[POOL], ga_trong: acc[POT],
+        streak_holder: holder, streak, hoi, hoi_open: !closes, cheo_do: debts, van_count: number,
+      },
+    };
+  }
+
+  function counts(list) {
+    const out = new Map();
+    for (const x of list) out.set(x, (out.get(x) || 0) + 1);
+    return out;
+  }
+
+  /* The fault of a win, counting a declaration that differs from the hand (xướng sai). */
+  function effectiveFault(family, rec) {
+    const declared = rec.declared;
+    if (declared === undefined || rec.fault === "u_bao" || rec.fault === "xuong_thua") return rec.fault || null;
+    const have = counts(rec.cuoc || []);
+    const want = counts(declared);
+    let mismatch;
+    if (family === "chan") {
+      mismatch = have.size !== want.size || [...want].some(([k, n]) => have.get(k) !== n);
+    } else {
+      mismatch = [...want].some(([k, n]) => (have.get(k) || 0) < n);
+    }
+    return mismatch ? "xuong_thua" : rec.fault || null;
+  }
+
+  /* What the engine refuses (scoring/engine/settlement/validate.py): not previewed, the server
+   * names the error when the ván is sent. */
+  function validate(rec, state, rules) {
+    const chiu = rec.chiu || [];
+    const bad = () => { throw new Unsupported("invalid"); };
+    if (rec.ranks || rec.den) bad();
+    if (rec.winner && rec.result === "hoa") bad();
+    if (!rec.winner && !rec.result && !rec.bao) bad();
+    if (!rec.winner && (rec.cuoc || rec.declared || rec.discarder || rec.fault)) bad();
+    if (rec.regime && !rec.bao) bad();
+    for (const key of ["winner", "discarder", "bao"]) if (rec[key] && chiu.includes(rec[key])) bad();
+    if (rec.discarder && rec.discarder === rec.winner) bad();
+    if (rec.bao && rec.bao === rec.winner) bad();
+    if ((rec.fault === "danh_u_den" || rec.fault === "den_chong") && !rec.discarder) bad();
+    if (rec.fault === "xuong_thua" && rec.declared === undefined) bad();
+    const substituted = rec.fault === "danh_u_den" || rec.fault === "den_chong";
+    if (rec.bao && (rec.regime || rules.bao_regime) === "ngoi_day" && rec.winner && substituted) bad();
+    for (const key of ["winner", "discarder", "bao", "dau_ke"]) if (rec[key] && !state.players.includes(rec[key])) bad();
+    for (const key of ["chiu", "den_lang"]) for (const p of rec[key] || []) if (!state.players.includes(p)) bad();
+    for (const e of rec.ga || []) if (!state.players.includes(e.player)) bad();
+    if (rec.stake !== undefined) bad(); // a Tài Bàn stake change: the server checks when it may
   }
 
   /* The provisional preview of ``rec`` as ván ``seq`` after the ván waiting to send (``queued``:
-   * their records, in order). Returns {seq, summary, points, streak, streakName, transfers,
-   * after, note, supported}. */
+   * their records, in order). Returns {seq, summary, points, lines, streak, streakName,
+   * transfers, after, note, unsupported}: ``unsupported`` names what the phone could not compute
+   * (then no number is shown for it). */
   function preview(pack, rec, seq, queued) {
-    let state = { holder: pack.streak.holder, streak: pack.streak.streak || 0 };
-    const bal = { ...pack.balances };
+    let state = pack.version === PACK_VERSION && pack.state ? pack.state : null;
+    let reason = state ? null : "pack";
     for (const prior of queued) {
-      const step = preview1(pack, prior.record, state, bal);
-      state = step.state;
+      if (reason) break;
+      try {
+        state = settle(pack, state, prior.record).state;
+      } catch (e) {
+        if (!(e instanceof Unsupported)) throw e;
+        reason = "queued";
+      }
     }
-    const shown = preview1(pack, rec, state, bal);
-    return { seq, summary: describe(rec, pack), ...shown.view };
+    const view = { seq, summary: describe(rec, pack), points: null, lines: null, streak: 0, streakName: "",
+      transfers: null, after: null, note: "", unsupported: reason };
+    if (!reason) {
+      try {
+        const done = settle(pack, state, rec);
+        if (rec.winner) {
+          view.points = done.points;
+          view.lines = done.breakdown ? done.breakdown.lines : null;
+          view.streak = done.streak;
+          view.streakName = (pack.rules.streaks[String(done.streak)] || {}).name || "";
+        }
+        view.transfers = done.transfers.map((t) => ({ ...t, fromName: account(pack, t.from), toName: account(pack, t.to) }));
+        view.after = done.state.players.map((name, i) => ({ name, balance: done.state.balances[i] }));
+        if (done.state.pool || state.pool) view.after.push({ name: account(pack, POOL), balance: done.state.pool });
+        if (done.state.ga_trong || state.ga_trong) view.after.push({ name: account(pack, POT), balance: done.state.ga_trong });
+      } catch (e) {
+        if (!(e instanceof Unsupported)) throw e;
+        view.unsupported = e.reason;
+      }
+    }
+    if (view.unsupported) {
+      view.note = gettext("Máy này không tính trước được ván này: sổ sẽ tính điểm và các khoản chuyển khi gửi.");
+    }
+    return view;
   }
 
-  function preview1(pack, rec, state, bal) {
-    const view = { points: null, streak: 0, streakName: "", transfers: null, after: null, note: "" };
-    const next = streakAfter(state, rec, pack.rules);
-    const won = Boolean(rec.winner);
-    if (won && pack.preview.points && !UNPAID_FAULTS.has(rec.fault || "")) {
-      const streak = state.holder === rec.winner ? state.streak + 1 : 1;
-      const scored = score(pack.rules, rec.cuoc || [], streak);
-      if (scored) {
-        view.points = scored.points;
-        view.lines = scored.lines;
-        view.streak = streak;
-        view.streakName = (pack.rules.streaks[String(streak)] || {}).name || "";
-      }
-    }
-    const canMove = pack.preview.transfers && simple(rec) && (!won || view.points !== null);
-    if (canMove) {
-      view.transfers = [];
-      if (won) {
-        const folded = new Set(pack.rules.chiu_pays ? [] : rec.chiu || []);
-        for (const name of pack.names) {
-          if (name === rec.winner || folded.has(name)) continue;
-          view.transfers.push({ from: name, to: rec.winner, amount: view.points });
-          bal[name] -= view.points;
-          bal[rec.winner] += view.points;
-        }
-      }
-      view.after = pack.names.map((name) => ({ name, balance: bal[name] }));
-    } else {
-      view.note = gettext("Ván có lỗi, báo, gà hoặc đánh gom: các khoản chuyển sẽ do sổ tính khi gửi.");
-      bal.unknown = true;
-    }
-    if (bal.unknown) view.after = null;
-    return { state: next, view };
+  function account(pack, name) {
+    return label((pack.labels || {}).accounts, name);
   }
 
   function signed(n) {
@@ -256,7 +547,7 @@
     if (view.transfers) {
       html += '<ul class="transfers" data-testid="preview-transfers">';
       html += view.transfers.length
-        ? view.transfers.map((t) => "<li><b>" + esc(t.from) + " → " + esc(t.to) + '</b> <span class="amt">' + t.amount + "</span></li>").join("")
+        ? view.transfers.map((t) => "<li><b>" + esc(t.fromName || t.from) + " → " + esc(t.toName || t.to) + '</b> <span class="amt">' + t.amount + "</span></li>").join("")
         : '<li class="help">' + esc(gettext("Không có khoản chuyển nào.")) + "</li>";
       html += "</ul>";
     }
@@ -264,9 +555,9 @@
       html += '<ul class="after">' + view.after.map((a) => "<li><span>" + esc(a.name) + "</span> <small>→ " + signed(a.balance) + "</small></li>").join("") + "</ul>";
     }
     if (view.note) html += '<p class="help">' + esc(view.note) + "</p>";
-    html += '<p class="help">' + badge + " " + esc(gettext("Mất mạng: điểm và ù liền do máy này tính trước; sổ tính lại khi gửi.")) + "</p>";
+    html += '<p class="help">' + badge + " " + esc(gettext("Mất mạng: điểm, ù liền và các khoản chuyển do máy này tính trước; sổ tính lại khi gửi.")) + "</p>";
     return html + "</div>";
   }
 
-  window.SoTomPreview = { record, isEmpty, describe, score, streakAfter, preview, render, signed, esc, checkCombination };
+  window.SoTomPreview = { record, isEmpty, describe, score, settle, preview, render, signed, esc, checkCombination, Unsupported };
 })();

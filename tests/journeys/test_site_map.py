@@ -74,6 +74,8 @@ SKIP = {
     "scoring:club_role_grant": "a form action (POST) of the village's page",
     "scoring:club_role_revoke": "a form action (POST) of the village's page",
     "scoring:club_player_link": "a form action (POST) of the village's page",
+    "scoring:club_close_reverse": "a form action (POST) of the club book's page: undo a close",
+    "scoring:club_ratings_rebuild": "a form action (POST) of the club book's page: rebuild the ratings",
 }
 
 #: Pages for staff only: the demo account is not staff, so they must refuse it with the app's
@@ -129,6 +131,9 @@ def discover(page: Any, base: str) -> dict[str, Any]:
     page.goto(f"{base}/so-diem/")
     sitting = page.get_by_role("link", name=re.compile("Canh bài mẫu ở đình làng")).first.get_attribute("href")
     found["sitting"] = int(re.search(r"/so-diem/(\d+)/", urljoin(base, sitting)).group(1))  # type: ignore[union-attr]
+    page.goto(f"{base}/lang/{found['club']}/so/")
+    member = page.locator("[data-testid^=statement-link-]").first.get_attribute("data-testid") or ""
+    found["member"] = int(member.rsplit("-", 1)[1])
     page.goto(f"{base}/trung-quan/")
     console = page.get_by_role("link", name="Mở bàn Trung Quân").first.get_attribute("href") or ""
     found["console"] = int(re.search(r"/trung-quan/(\d+)/", console).group(1))  # type: ignore[union-attr]
@@ -139,7 +144,7 @@ def url_of(name: str, params: list[str], demo: dict[str, Any]) -> str:
     values = {"slug": demo["club"] if name.startswith("scoring:") else demo["event"],
               "pk": demo["console"] if name.startswith("console:") else demo["sitting"],
               "table_id": demo["table_id"], "token": demo["token"], "reg_id": demo["reg_id"],
-              "number": demo["number"], "seq": demo["seq"]}
+              "number": demo["number"], "seq": demo["seq"], "player_id": demo["member"]}
     missing = [p for p in params if p not in values]
     assert not missing, f"{name}: no demo value for {missing}; add one to url_of()"
     return reverse(name, kwargs={p: values[p] for p in params})

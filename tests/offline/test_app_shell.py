@@ -71,14 +71,23 @@ def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client, kee
     assert pack["rules"]["streaks"]["2"] == {"slug": "thong", "name": "Thông", "main": 6, "dich": 1}
     assert pack["rules"]["streaks"]["3"]["name"] == "Tam Khôi"
     assert pack["rules"]["subsumes"] == {"chi_nay": ["leo"]}
-    assert pack["preview"] == {"points": True, "transfers": True}
+    # what the phone settles the next ván from: the engine's state, the page's words
+    assert pack["version"] == 2
+    assert pack["state"]["balances"] == list(pack["balances"].values())
+    assert (pack["state"]["streak_holder"], pack["state"]["streak"], pack["state"]["van_count"]) == ("An", 2, 3)
+    assert pack["labels"]["ga"]["quan_lo"] == "quân lộ" and pack["labels"]["regimes"]["cheo_do"] == "Báo chèo đò"
+    assert pack["labels"]["accounts"] == {"pool": "Điểm làng", "ga_trong": "Gà trong"}
     assert [h["summary"] for h in pack["history"]] == ["Bình ù: Tôm", "An ù: Suông", "An ù: Lèo"]
 
 
-def test_a_gom_sitting_previews_points_but_not_transfers_offline(client, keeper) -> None:
+def test_a_gom_sitting_carries_what_the_pool_needs(client, keeper) -> None:
     sitting = open_sitting(mode="gom", created_by=keeper)
-    assert client.get(f"/so-diem/{sitting.pk}/ngoai-tuyen.json").json()["preview"] == {
-        "points": True, "transfers": False}
+    record_all(sitting, [{"winner": "Bình", "cuoc": ["tom"]}])
+    pack = client.get(f"/so-diem/{sitting.pk}/ngoai-tuyen.json").json()
+    rules = load_rules("luat-2005")
+    assert pack["mode"] == "gom" and pack["rules"]["gom"] == rules.gom_amount(5)
+    # the hội opened at ván 1 (everyone paid the gom) and the pool paid Bình's Tôm
+    assert pack["state"]["hoi_open"] and pack["state"]["pool"] == 5 * rules.gom_amount(5) - 8
     assert client.get("/so-diem/999999/ngoai-tuyen.json").status_code == 404
 
 

@@ -4,8 +4,9 @@
 roles below hold; "other" objects (club Y, event F) belong to ``outsider``, who organises and keeps
 score there and holds nothing on the own side; "private" objects (club Z, event G, **not public**)
 carry the same roles as the own side. Each event seats ten players at two tables; ``table_keeper``
-keeps score at the first table only (an event role scoped to one table). Everything is built
-through the services.
+keeps score at the first table only (an event role scoped to one table); ``treasurer`` is the own
+club's thủ quỹ (the club book), and each club has an older canh closed by a period close. Everything
+is built through the services.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-ROLES = ("anon", "player", "keeper", "table_keeper", "trung_quan", "organiser", "outsider")
+ROLES = ("anon", "player", "keeper", "table_keeper", "trung_quan", "organiser", "treasurer", "outsider")
 PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"),
            ("Em", "Giáp Đông")]
 #: Five more, so each event seats two tables.
@@ -49,8 +50,26 @@ class World:
         return {"own": self.own, "other": self.other, "private": self.private}[name]
 
 
+def _closed_canh(club: Any, organiser: Any, prefix: str) -> Any:
+    """A canh of the club 40 days ago, closed by a period close (the club book's)."""
+    from django.utils import timezone
+
+    from scoring.models import Sitting
+    from scoring.periods import dates
+    from scoring.services.closing import period_close
+    from scoring.services.sittings import sitting_open, van_record
+
+    day = timezone.localdate() - dt.timedelta(days=40)
+    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
+                           players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh cũ {prefix}").obj
+    van_record(sitting=sitting, seq=1, record={"winner": f"Bình {prefix}", "cuoc": ["tom"]}, idempotency_key=None)
+    moment = timezone.make_aware(dt.datetime.combine(day, dt.time(19)), timezone.get_current_timezone())
+    Sitting.objects.filter(pk=sitting.pk).update(created_at=moment)
+    return period_close(club=club, period=dates(day, day), closed_by=organiser).obj
+
+
 def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any, table_keeper: Any = None,
-          *, is_public: bool = True) -> Side:
+          treasurer: Any = None, *, is_public: bool = True) -> Side:
     from scoring.models import ClubRole, ClubRoleKind
     from scoring.services.people import club_create
     from scoring.services.sittings import sitting_open, van_record
@@ -63,6 +82,9 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     club = club_create(name=f"Làng {prefix}", kind="lang", slug=f"lang-{prefix.lower()}", idempotency_key=None).obj
     ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
     keeper_role = ClubRole.objects.create(user=keeper, club=club, role=ClubRoleKind.SCOREKEEPER)
+    if treasurer is not None:
+        ClubRole.objects.create(user=treasurer, club=club, role=ClubRoleKind.TREASURER)
+    period_close = _closed_canh(club, organiser, prefix)
     sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
                            players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh {prefix}").obj
     seat = sitting.seats.get(position=1)
@@ -99,7 +121,7 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     ensure_catalogue()
     festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
     extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player,
-             "table2": table2, "elsewhere": elsewhere}
+             "table2": table2, "elsewhere": elsewhere, "period_close": period_close}
     return Side(club, sitting, event, table, registration, token, festival, extra)
 
 
@@ -109,8 +131,9 @@ def build_world() -> World:
     for role in ROLES[1:]:
         users[role] = user_model.objects.create_user(f"vai-{role}", password="mat-khau-dai-123")
     outsider = users["outsider"]
-    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"], users["table_keeper"])
+    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"], users["table_keeper"],
+                users["treasurer"])
     other = _side("Y", outsider, outsider, outsider, None)
     private = _side("Z", users["organiser"], users["keeper"], users["trung_quan"], users["player"],
-                    users["table_keeper"], is_public=False)
+                    users["table_keeper"], users["treasurer"], is_public=False)
     return World(users, own, other, private)

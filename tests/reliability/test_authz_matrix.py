@@ -33,13 +33,13 @@ PROBE_AREA = "Authorization: every named URL × method × role × an own, anothe
 ALL = frozenset(ROLES)
 SIGNED = ALL - {"anon"}
 ORG = frozenset({"organiser"})
-SITTING_VIEW = frozenset({"player", "keeper", "organiser"})
+SITTING_VIEW = frozenset({"player", "keeper", "organiser", "treasurer"})
 SITTING_KEEP = frozenset({"keeper", "organiser"})
 SITTING_REVIEW = frozenset({"player", "keeper", "organiser"})
 TABLE_KEEP = frozenset({"keeper", "table_keeper", "organiser"})
 CONSOLE = frozenset({"trung_quan", "organiser"})
 STATEMENT = frozenset({"player", "keeper", "table_keeper", "organiser"})
-CLUB_MEMBERS = frozenset({"player", "keeper", "organiser"})
+CLUB_MEMBERS = frozenset({"player", "keeper", "organiser", "treasurer"})
 #: Who takes part in an event (may see a private one): organisers, role holders, registered players.
 VIEWERS = frozenset({"player", "keeper", "table_keeper", "trung_quan", "organiser"})
 #: The canh of the first table: its seated player, the event's keepers (the table's own too), its
@@ -47,6 +47,9 @@ VIEWERS = frozenset({"player", "keeper", "table_keeper", "trung_quan", "organise
 #: and the player seated at the first (issue 20, finding 8).
 TABLE_SITTING = frozenset({"player", "keeper", "table_keeper", "trung_quan", "organiser"})
 TABLE2_SITTING = frozenset({"keeper", "trung_quan", "organiser"})
+#: The club book: the whole of it (organisers, treasurers), a member's own statement (its player).
+BOOK_KEEPERS = frozenset({"organiser", "treasurer"})
+OWN_STATEMENT = frozenset({"player", "organiser", "treasurer"})
 
 Kwargs = Callable[[Side], dict[str, Any]]
 
@@ -126,6 +129,18 @@ def club_role(s: Side) -> dict[str, Any]:
 
 def club_player(s: Side) -> dict[str, Any]:
     return {"slug": s.club.slug, "player_id": s.extra["club_player"].pk}
+
+
+def club_member(s: Side) -> dict[str, Any]:
+    return {"slug": s.club.slug, "player_id": s.extra["club_player"].pk}
+
+
+def club_member_api(s: Side) -> dict[str, Any]:
+    return {"slug": s.club.slug, "player": str(s.extra["club_player"].pk)}
+
+
+def period_close(s: Side) -> dict[str, Any]:
+    return {"slug": s.club.slug, "close_id": s.extra["period_close"].pk}
 
 
 def event_role(s: Side) -> dict[str, Any]:
@@ -220,6 +235,17 @@ ROWS: list[Row] = [
     Row("scoring:club_player_link", P, club_player, ORG, {}),
     Row("scoring:club_audit", G, club, ORG),
     Row("scoring:rules_audit", G, none, frozenset()),
+    # The club book (members with a role see their own rows; organisers and treasurers all of it)
+    Row("scoring:club_book", G, club, CLUB_MEMBERS),
+    Row("scoring:club_book_chart", G, club, CLUB_MEMBERS, visitor="json"),
+    Row("scoring:club_statement", G, club_member, OWN_STATEMENT),
+    Row("scoring:club_statement_pdf", G, club_member, OWN_STATEMENT),
+    Row("scoring:club_statement_csv", G, club_member, OWN_STATEMENT),
+    Row("scoring:club_statement_xlsx", G, club_member, OWN_STATEMENT),
+    Row("scoring:club_close", G, club, BOOK_KEEPERS),
+    Row("scoring:club_close", P, club, BOOK_KEEPERS, {}),
+    Row("scoring:club_close_reverse", P, period_close, BOOK_KEEPERS, {"reason": "Chốt nhầm"}),
+    Row("scoring:club_ratings_rebuild", P, club, ORG),
     # API
     Row("api:score", P, none, ALL, {}),
     Row("api:check-hand", P, none, ALL, {}),
@@ -227,6 +253,8 @@ ROWS: list[Row] = [
     Row("api:clubs", P, none, SIGNED, {}),
     Row("api:players", G, none, SIGNED),
     Row("api:rule-sets", G, none, ALL),
+    Row("api:club-balances", G, club, CLUB_MEMBERS),
+    Row("api:club-member-statement", G, club_member_api, OWN_STATEMENT),
     Row("api:sittings", G, none, SIGNED),
     Row("api:sittings", P, none, SIGNED, {}),
     Row("api:sitting", G, sitting, SITTING_VIEW),

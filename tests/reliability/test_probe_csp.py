@@ -78,6 +78,9 @@ def world() -> dict[str, Any]:
         "manage event": f"/giai/{slug}/quan-ly/", "check-in cards": f"/giai/{slug}/quan-ly/the-diem-danh/",
         "table": small.table_url(), "console": f"/trung-quan/{festival.pk}/",
         "timeline": f"/man-hinh/{festival.pk}/dien-bien/", "API docs": "/api/docs/",
+        # The club book: sparklines (server-drawn SVG), the season's chart (Chart.js), htmx period chooser
+        "club book": f"/lang/{club.slug}/so/", "close a period": f"/lang/{club.slug}/so/chot/",
+        "member statement": f"/lang/{club.slug}/so/nguoi-choi/{sitting.seats.get(position=1).player_id}/",
     }
     return {"session": client.cookies["sessionid"].value, "pages": pages, "festival": festival,
             "organiser": organiser}

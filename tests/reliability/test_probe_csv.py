@@ -75,6 +75,8 @@ def exports(django_user_model: Any) -> dict[str, tuple[Client, str]]:
         "sitting statement": (org, reverse("scoring:report_statement_csv", args=[sitting.pk, 1])),
         "sitting audit": (org, reverse("scoring:sitting_audit", args=[sitting.pk]) + "?dinh-dang=csv"),
         "club audit": (org, reverse("scoring:club_audit", args=[club.slug]) + "?dinh-dang=csv"),
+        "club book statement": (org, reverse("scoring:club_statement_csv",
+                                             args=[club.slug, sitting.seats.get(position=1).player_id])),
         "rule sets audit": (adm, reverse("scoring:rules_audit") + "?dinh-dang=csv"),
     }
 

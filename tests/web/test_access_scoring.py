@@ -299,6 +299,11 @@ def test_make_runs_demo_account_owns_the_demo_village_and_sitting(capsys: Any) -
     client = Client()
     assert _sign_in(client, "thu-ky", "so-tom-demo")["Location"] == "/so-diem/"
     rows = {row["sitting"].title or str(row["sitting"]): row for row in client.get("/so-diem/").context["rows"]}
+    # The club book's season of the demo village (issue 23): its own canh, each with its ván.
+    from scoring.services.demo_book import CANH, TITLE, VAN_PER_CANH
+
+    season = {title: rows.pop(title)["van_count"] for title in list(rows) if title.startswith(TITLE)}
+    assert list(season.values()) == [VAN_PER_CANH] * CANH
     assert {title: row["van_count"] for title, row in rows.items()} == {
         "Canh bài mẫu ở đình làng": 4, "Canh rằm tháng Giêng theo lệ làng": 5, "Canh mùng 2 Tết (đã thanh toán)": 3,
         "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 1": 2, "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 2": 3,

@@ -19,7 +19,7 @@ class Round(models.Model):
     method = models.CharField(
         "cách xếp chỗ", max_length=10,
         choices=[(Method.RANDOM.value, "Bốc thăm"), (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
-                 (Method.STANDINGS.value, "Theo bảng điểm")],
+                 (Method.STANDINGS.value, "Theo bảng điểm"), (Method.RATING.value, "Theo trình độ")],
     )
     remainder = models.CharField(
         "người dư", max_length=8,

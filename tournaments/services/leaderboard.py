@@ -39,8 +39,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
@@ -49,6 +48,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from scoring.services.snapshot import read_snapshot
 from tournaments.models import BuiltBy, Event, Leaderboard, Registration, TableSitting, dump_json
 from tournaments.selectors.standings import Standings, compute_standings
 from tournaments.services.incremental import (
@@ -96,41 +96,6 @@ class Rebuilt:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-@contextmanager
-def read_snapshot() -> Iterator[None]:
-    """Read one consistent picture of the database inside: every statement sees the same state.
-
-    * PostgreSQL: a ``REPEATABLE READ, READ ONLY`` transaction;
-    * SQLite: a *deferred* read transaction (``BEGIN DEFERRED``, not the ``IMMEDIATE`` the
-      settings give every other transaction): with the write-ahead log its first read fixes a
-      snapshot the later reads share, and it takes no write lock, so writers (the next ván) are
-      not held up while the board is computed;
-    * inside a caller's transaction: the caller's (its isolation applies).
-    """
-    if connection.in_atomic_block:
-        yield
-        return
-    if connection.vendor == "postgresql":
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield
-        return
-    mode = getattr(connection, "transaction_mode", None)
-    if connection.vendor != "sqlite" or mode is None:
-        with transaction.atomic():
-            yield
-        return
-    connection.ensure_connection()  # connecting sets the mode from the settings: set ours after
-    connection.transaction_mode = "DEFERRED"
-    try:
-        with transaction.atomic():
-            connection.transaction_mode = mode  # BEGIN DEFERRED has run: the next ones are the settings'
-            yield
-    finally:
-        connection.transaction_mode = mode
 
 
 #: The conditional write; it answers the new version and its time as text (the incremental pass

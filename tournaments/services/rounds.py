@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from scoring.engine.errors import EngineError
@@ -46,6 +47,16 @@ def _by_standings(event: Event, players: list[int]) -> list[int]:
     rows = Leaderboard.objects.filter(event=event).values_list("rows", flat=True).first() or []
     rank = {row["key"]: i for i, row in enumerate(rows)}
     return sorted(players, key=lambda p: rank.get(p, len(rank)))
+
+
+def _by_rating(players: list[int]) -> list[int]:
+    """Players by their rating in their own club (the club book's OpenSkill μ − 3σ), best first;
+    a player with no rating counts as the model's newcomer (0); ties keep registration order."""
+    from scoring.models import ClubRating
+
+    rated = {pk: mu - 3 * sigma for pk, mu, sigma in ClubRating.objects.filter(
+        player_id__in=players, club_id=F("player__club_id")).values_list("player_id", "mu", "sigma")}
+    return sorted(players, key=lambda p: -rated.get(p, 0.0))
 
 
 def _history(event: Event) -> list[list[int]]:
@@ -89,6 +100,8 @@ def round_seat(
     players = _present(event)
     if the_method == Method.STANDINGS:
         players = _by_standings(event, players)
+    elif the_method == Method.RATING:
+        players = _by_rating(players)
     game = get_game(event.game)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     seating = seat_round(

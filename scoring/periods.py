@@ -1,0 +1,180 @@
+"""Periods of the club book: a lunar year (the default: since Tết), a lunar month, a season, or dates.
+
+A period is a range of solar dates, both ends included; a canh belongs to the period of the day
+it was opened (in the site's time zone). Periods are named by a short key in URLs (``ky``):
+``nam-2025`` (the lunar year Ất Tỵ, from Tết 2025 to the eve of Tết 2026), ``thang-2025-12``
+(tháng Chạp), ``thang-2025-06n`` (the leap sixth month), ``mua-2025-xuan`` (spring: months 1 to 3;
+``ha``, ``thu``, ``dong`` the next three), or by ``from`` / ``to`` dates (``YYYY-MM-DD``).
+Bad input raises :class:`PeriodError` with a message in the active language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.engine.errors import EngineError
+from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
+
+__all__ = ["SEASONS", "Period", "PeriodError", "dates", "in_vietnamese", "lunar_month", "lunar_year", "month_choices",
+           "parse_date", "period_from", "season", "this_lunar_year"]
+
+#: Seasons of the lunar year: key → (first month, Vietnamese name).
+SEASONS = {"xuan": (1, "xuân"), "ha": (4, "hạ"), "thu": (7, "thu"), "dong": (10, "đông")}
+#: A period longer than this is refused (a typo in a year, not a real question).
+LONGEST = timedelta(days=366 * 20)
+KEY = re.compile(r"^(?:nam-(\d{4})|thang-(\d{4})-(\d{1,2})(n?)|mua-(\d{4})-(xuan|ha|thu|dong))$")
+
+
+class PeriodError(EngineError):
+    """A period that cannot be read (a bad date, an end before the start, an unknown key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    start: date
+    #: The last day, included.
+    end: date
+    #: The period's key in URLs ("" for plain dates).
+    key: str
+    label: str
+
+    def bounds(self) -> tuple[datetime, datetime]:
+        """The aware datetimes [start, end + 1 day) in the site's time zone."""
+        zone = timezone.get_current_timezone()
+        return (timezone.make_aware(datetime.combine(self.start, time.min), zone),
+                timezone.make_aware(datetime.combine(self.end + timedelta(days=1), time.min), zone))
+
+    def contains(self, day: date) -> bool:
+        return self.start <= day <= self.end
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+def _year_name(year: int) -> str:
+    return LunarDate(1, 1, year).year_name
+
+
+def _month_name(month: int, leap: bool) -> str:
+    name = MONTH_NAMES[month - 1]
+    return _("%(month)s nhuận") % {"month": name} if leap else name
+
+
+def lunar_year(year: int) -> Period:
+    """From Tết of lunar ``year`` to the eve of the next Tết."""
+    start = to_solar(year, 1)
+    end = to_solar(year + 1, 1) - timedelta(days=1)
+    return Period(start, end, f"nam-{year}", _("Năm %(name)s (%(year)d)") % {"name": _year_name(year), "year": year})
+
+
+def lunar_month(year: int, month: int, *, leap: bool = False) -> Period:
+    """One lunar month (``leap``: the leap month that follows ``month``)."""
+    try:
+        start = to_solar(year, month, leap=leap)
+    except ValueError:
+        if leap:
+            raise PeriodError(_("Năm âm lịch %(year)d không có tháng %(month)d nhuận.")
+                              % {"year": year, "month": month}) from None
+        raise PeriodError(_("Tháng âm lịch phải từ 1 đến 12 (nhận được %(month)d).") % {"month": month}) from None
+    end = start + timedelta(days=28)
+    while to_lunar(end + timedelta(days=1)).day != 1:
+        end += timedelta(days=1)
+    key = f"thang-{year}-{month:02d}{'n' if leap else ''}"
+    label = _("Tháng %(month)s năm %(name)s") % {"month": _month_name(month, leap), "name": _year_name(year)}
+    return Period(start, end, key, label)
+
+
+def season(year: int, name: str) -> Period:
+    """Three lunar months (with a leap month among them, if any): xuân 1–3, hạ 4–6, thu 7–9, đông 10–12."""
+    if name not in SEASONS:
+        raise PeriodError(_("Mùa phải là xuan, ha, thu hoặc dong (nhận được '%(name)s').") % {"name": name})
+    first, title = SEASONS[name]
+    start = to_solar(year, first)
+    end = (to_solar(year, first + 3) if first < 10 else to_solar(year + 1, 1)) - timedelta(days=1)
+    label = _("Mùa %(season)s năm %(name)s") % {"season": _(title), "name": _year_name(year)}
+    return Period(start, end, f"mua-{year}-{name}", label)
+
+
+def dates(start: date, end: date) -> Period:
+    if end < start:
+        raise PeriodError(_("Ngày cuối (%(end)s) phải từ ngày đầu (%(start)s) trở đi.")
+                          % {"start": start.isoformat(), "end": end.isoformat()})
+    if end - start > LONGEST:
+        raise PeriodError(_("Khoảng ngày dài quá 20 năm: hãy xem lại năm đã nhập."))
+    label = _("Từ %(start)s đến %(end)s") % {"start": start.strftime("%d/%m/%Y"), "end": end.strftime("%d/%m/%Y")}
+    return Period(start, end, "", label)
+
+
+def in_vietnamese(period: Period) -> Period:
+    """The same period labelled in Vietnamese (what the ledger records, whatever the page's language)."""
+    from django.utils import translation
+
+    with translation.override("vi"):
+        return _from_key(period.key) if period.key else dates(period.start, period.end)
+
+
+def this_lunar_year(today: date | None = None) -> Period:
+    """The lunar year holding ``today`` (the site's today by default): the book's default period."""
+    return lunar_year(to_lunar(today or timezone.localdate()).year)
+
+
+def parse_date(value: str, what: str) -> date:
+    """A ``YYYY-MM-DD`` date, or a :class:`PeriodError` naming ``what`` (the parameter)."""
+    text = (value or "").strip()
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        raise PeriodError(_("'%(what)s' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '%(value)s').")
+                          % {"what": what, "value": text[:40]}) from None
+
+
+def _from_key(key: str) -> Period:
+    found = KEY.match(key.strip())
+    if found is None:
+        raise PeriodError(_("Không hiểu kỳ '%(key)s': dùng nam-2025, thang-2025-12, thang-2025-06n hoặc "
+                            "mua-2025-xuan.") % {"key": key[:40]})
+    year_y, year_m, month, leap, year_s, name = found.groups()
+    if year_y:
+        return lunar_year(int(year_y))
+    if year_m:
+        return lunar_month(int(year_m), int(month), leap=bool(leap))
+    return season(int(year_s), name)
+
+
+def period_from(params: Mapping[str, str], today: date | None = None) -> Period:
+    """The period a request asks for: ``from`` / ``to`` dates (either may be left out: the other
+    end's lunar year bounds it), else a key ``ky``, else this lunar year."""
+    start_text, end_text = (params.get("from") or "").strip(), (params.get("to") or "").strip()
+    if start_text or end_text:
+        start = parse_date(start_text, "from") if start_text else None
+        end = parse_date(end_text, "to") if end_text else None
+        if start is None:
+            assert end is not None
+            start = lunar_year(to_lunar(end).year).start
+        if end is None:
+            end = lunar_year(to_lunar(start).year).end
+        return dates(start, end)
+    key = (params.get("ky") or "").strip()
+    if key:
+        return _from_key(key)
+    return this_lunar_year(today)
+
+
+def month_choices(year: int) -> list[Period]:
+    """The lunar months of ``year`` in order, the leap month after its month."""
+    leap = leap_month(year)
+    out = []
+    for month in range(1, 13):
+        out.append(lunar_month(year, month))
+        if month == leap:
+            out.append(lunar_month(year, month, leap=True))
+    return out
