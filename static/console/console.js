@@ -1,6 +1,7 @@
 /* Sổ Tôm: the Trung Quân console. htmx does the taps; this file adds a fresh Idempotency-Key to
-   every tap, keeps the ván timer running, and listens to the table's event stream so signals sent
-   by drum pads (the hardware API) or another tablet show here too (no polling). */
+   every tap, keeps the ván timer running, and listens to the table's event
+   stream so signals sent by drum pads (the hardware API) or another tablet show here too (no
+   polling). */
 (function () {
   "use strict";
 
@@ -37,20 +38,37 @@
 
   var lastId = root.getAttribute("data-stream-id") || "";
   var source = null;
+  var live = document.getElementById("tq-live");
+  var liveUrl = root.getAttribute("data-live-url");
+
+  /* The Trung Quân's own taps inside the live part (start, nọc, turn, dealer) that are waiting for
+     their answer. A refresh must not replace the live part under such a tap: the tap's answer is
+     the live part itself, and htmx would swap it for a button no longer on the page (its
+     out-of-band parts then find no target: "htmx:oobErrorNoTarget #tq-van"). The refresh waits. */
+  var tapsWaiting = 0;
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var xhr = event.detail.xhr;
+    if (!live || !elt || !live.contains(elt) || !xhr) { return; }
+    tapsWaiting += 1;
+    xhr.addEventListener("loadend", function () {
+      tapsWaiting -= 1;
+      if (tapsWaiting === 0 && again) { again = false; refresh(); }
+    });
+  });
 
   /* Re-render the live part; one request at a time, and once more if an event came meanwhile
      (so the last event is always shown, whatever order the answers arrive in). */
   var inFlight = false;
   var again = false;
   function refresh() {
-    if (inFlight) { again = true; return; }
+    if (inFlight || tapsWaiting) { again = true; return; }
     inFlight = true;
-    htmx.ajax("GET", root.getAttribute("data-live-url"), { target: "#tq-live", swap: "outerHTML" })
-      .then(done, done);
+    htmx.ajax("GET", liveUrl, { target: "#tq-live", swap: "innerHTML" }).then(done, done);
   }
   function done() {
     inFlight = false;
-    if (again) { again = false; refresh(); }
+    if (again && !tapsWaiting) { again = false; refresh(); }
   }
 
   /* The ván form is opened twice for one red flag: by the answer to the Trung Quân's own tap
@@ -80,7 +98,24 @@
     if (target && target.id === "tq-van" && formOpen() && path.indexOf("?winner=") !== -1) {
       event.detail.shouldSwap = false;
     }
+    /* A refresh that was asked for before a tap and answers after it: the tap's answer is newer. */
+    if (target === live && path === liveUrl && tapsWaiting) {
+      event.detail.shouldSwap = false;
+      again = true;
+    }
   });
+
+  /* A ván form that opens (a red flag, a long roll, a draw) scrolls into sight if it is not. */
+  function showForm() {
+    var slot = document.getElementById("tq-van");
+    var form = slot && slot.querySelector("form");
+    if (!form || form === shownForm) { return; }
+    shownForm = form;
+    if (form.scrollIntoView) { form.scrollIntoView({ block: "nearest" }); }
+  }
+  var shownForm = null;
+  document.body.addEventListener("htmx:afterSettle", showForm);
+  document.body.addEventListener("htmx:oobAfterSwap", showForm);
 
   function listen(type, fn) {
     source.addEventListener(type, function (event) {

@@ -48,7 +48,14 @@
     el.querySelector(".dp-name").textContent = seat.name;
     el.querySelector(".dp-cai").hidden = !seat.dealer;
     var last = seat.last;
-    role(el, "icon").textContent = last ? last.icon : "";
+    /* A flag's ⚑ in the flag's own colour (the red flag was drawn in the signals' yellow). The
+       colour is data (a village may add flags): set through the CSSOM, which the
+       Content-Security-Policy allows (a style attribute it would not). */
+    var icon = role(el, "icon");
+    icon.textContent = last ? last.icon : "";
+    var flagColour = last && last.kind === "flag" && last.color ? last.color : "";
+    icon.classList.toggle("is-flag", !!flagColour);
+    if (flagColour) { icon.style.setProperty("--flag", flagColour); } else { icon.style.removeProperty("--flag"); }
     role(el, "display").textContent = last ? last.display : "";
     role(el, "display").classList.toggle("is-long", !!last && last.display.length > LONG_TEXT);
     role(el, "label").textContent = last ? last.label : "";
@@ -60,7 +67,12 @@
       var span = document.createElement("span");
       span.className = "dp-flag";
       span.style.setProperty("--flag", f.color || "#888");
-      span.textContent = f.display;
+      var mark = document.createElement("span");
+      mark.className = "dp-flag-mark";
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = "⚑";
+      span.appendChild(mark);
+      span.appendChild(document.createTextNode(f.display));
       flags.appendChild(span);
     });
     if (seat.bat_thuc > 0) {

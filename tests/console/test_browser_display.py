@@ -47,7 +47,7 @@ def seat(display: Any, position: int, role: str) -> Any:
 
 def test_tapping_tung_tung_for_seat_3_shows_phong_at_seat_3(screens: Any) -> None:
     console, display, _ = screens
-    console.locator('[data-seat="3"]').get_by_role("button", name="Tùng tùng (Phỗng)").tap()
+    console.locator('[data-seat="3"]').get_by_role("button", name="Tùng tùng: Phỗng").tap()
     seat(display, 3, "display").filter(has_text="Phỗng").wait_for()
     assert seat(display, 3, "label").inner_text() == "Tùng tùng"
     assert seat(display, 2, "display").inner_text() == ""
@@ -56,7 +56,7 @@ def test_tapping_tung_tung_for_seat_3_shows_phong_at_seat_3(screens: Any) -> Non
 
 def test_red_flag_then_the_recorded_win_is_announced_with_its_points(screens: Any, festival: Any) -> None:
     console, display, _ = screens
-    console.locator('[data-seat="2"]').get_by_role("button", name="Cờ đỏ (Ù!)").tap()
+    console.locator('[data-seat="2"]').get_by_role("button", name="Cờ đỏ: Ù!").tap()
     seat(display, 2, "flags").filter(has_text="Ù!").wait_for()
     form = console.get_by_test_id("van-form")
     form.wait_for()
@@ -105,7 +105,7 @@ def test_a_display_that_reconnects_gets_every_signal_it_missed_in_order(
         "An Cắc → Không ăn", "Dũng Tùng tùng tùng → Dậy khàn", "Em Cờ trắng → Chịu"]
     assert display.evaluate("window.totomDisplay.received") == [s["id"] for s in sent]
     assert display.evaluate("window.__samePage") is True  # resumed by Last-Event-ID, not reloaded
-    assert seat(display, 5, "flags").inner_text() == "Chịu"
+    assert seat(display, 5, "flags").inner_text().split() == ["⚑", "Chịu"]  # the flag's mark, in its colour
     # The console stayed online: the drum pads' signals reached it too, by its own stream.
     console.locator('[data-seat-status="5"]').filter(has_text="Cờ trắng → Chịu").wait_for()
     console.locator('[data-seat-status="4"]').filter(has_text="Dậy khàn").wait_for()

@@ -43,13 +43,13 @@ def test_the_trung_quan_drives_the_audience_display_from_a_tablet(stack: Stack, 
 
     tablet.get_by_role("button", name="Khai hội (Trung Quân)").click()
     display.locator("#dp-ticker li").filter(has_text="Khai hội").wait_for()
-    tablet.locator('[data-seat="3"]').get_by_role("button", name="Tùng tùng (Phỗng)").click()
+    tablet.locator('[data-seat="3"]').get_by_role("button", name="Tùng tùng: Phỗng").click()
     expect(on_display(display, 3, "display")).to_have_text("Phỗng")
     expect(on_display(display, 3, "label")).to_have_text("Tùng tùng")
     expect(display.locator("#dp-ticker li").last).to_contain_text(f"{names[2]} Tùng tùng → Phỗng")
 
     winner = names[1]
-    tablet.locator('[data-seat="2"]').get_by_role("button", name="Cờ đỏ (Ù!)").click()
+    tablet.locator('[data-seat="2"]').get_by_role("button", name="Cờ đỏ: Ù!").click()
     expect(on_display(display, 2, "flags")).to_contain_text("Ù!")
     form = tablet.get_by_test_id("van-form")
     expect(form.get_by_role("radio", name=f"2. {winner}")).to_be_checked()  # the flag opened the ván form

@@ -10,19 +10,21 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django_eventstream import get_current_event_id
 
 from scoring.engine import get_game
 from scoring.selectors.rules import chips
 from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
-from tournaments.console.models import FestivalTable, SignalKind
+from tournaments.console.catalogue import COMMON
+from tournaments.console.models import FestivalTable, Signal, SignalEffect, SignalKind
 from tournaments.console.permissions import can_run
 from tournaments.console.selectors import signals_for, table_state
 from tournaments.console.services import ConsoleError
 
-__all__ = ["console_context", "final_status", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
+__all__ = ["console_context", "final_status", "signal_groups", "tq_login_required", "intval", "render_live", "run_table",
+           "stream_id", "van_form_context"]
 
 CONSOLE = "console/console.html"
 
@@ -55,17 +57,43 @@ def intval(value: Any) -> int | None:
 COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}|[A-Za-z]{3,20}")
 
 
+#: The groups of a seat's less used signals (behind "Thêm hiệu"), in the order shown.
+SIGNAL_GROUPS = (("drum", gettext_lazy("Trống")), ("u", gettext_lazy("Ù")), ("flag", gettext_lazy("Cờ")),
+                 ("bat_thuc", gettext_lazy("Bất thực")))
+
+
+def _group_of(signal: Signal) -> str:
+    if signal.effect in (SignalEffect.BAT_THUC, SignalEffect.TRA_CHEN):
+        return "bat_thuc"
+    if signal.effect == SignalEffect.U:
+        return "u"
+    return "flag" if signal.kind == SignalKind.FLAG else "drum"
+
+
+def signal_groups(player_signals: list[Signal]) -> tuple[list[Signal], list[tuple[str, str, list[Signal]]]]:
+    """A seat's pad: the first :data:`COMMON` signals (the catalogue's order is the most used first)
+    on the first screen, and the others grouped by what they do: (slug, name, signals)."""
+    common, rest = player_signals[:COMMON], player_signals[COMMON:]
+    groups = [(slug, str(name), [s for s in rest if _group_of(s) == slug]) for slug, name in SIGNAL_GROUPS]
+    return common, [g for g in groups if g[2]]
+
+
 def console_context(table: FestivalTable) -> dict[str, Any]:
     """What the whole console page shows (the live part, the pads, the helpers). The flags' colours
     go into one style sheet of the page, a class per signal (``tq-c-<slug>``): the
     Content-Security-Policy allows no style attribute."""
     signals = list(signals_for(table))
     state = table_state(table)
+    player_signals = [s for s in signals if s.kind != SignalKind.BIG_DRUM]
+    common, groups = signal_groups(player_signals)
     return {
         "table": table,
         "state": state,
         "seats": state["seats"],
-        "player_signals": [s for s in signals if s.kind != SignalKind.BIG_DRUM],
+        "player_signals": player_signals,
+        "common_signals": common,
+        "signal_groups": groups,
+        "more_count": len(player_signals) - len(common),
         "big_drum": [s for s in signals if s.kind == SignalKind.BIG_DRUM],
         "flag_colours": [(s.slug, s.color) for s in signals if s.color and COLOUR.fullmatch(s.color)],
         "nav": "console",

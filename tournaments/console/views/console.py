@@ -161,7 +161,7 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             response = render_live(request, table, extra={"van_oob_clear": True})
             response["HX-Retarget"] = "#tq-live"
-            response["HX-Reswap"] = "outerHTML"
+            response["HX-Reswap"] = "innerHTML"
             return response
     winner = next((s.position for s in table.sitting.seats.all() if s.name == record.get("winner")), None)
     context = van_form_context(table, winner=winner, hoa=hoa, error=error, picked=picked)
