@@ -56,13 +56,14 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
     regs = list(Registration.objects.filter(event=event).select_related("player").order_by("id"))
+    for reg in regs:  # each player's own link, shown and copied as is (it once came out as /diem-danh//TOKEN/)
+        reg.check_in_url = _check_in_url(request, event, reg)  # type: ignore[attr-defined]
     present = sum(1 for r in regs if r.status == RegistrationStatus.CHECKED_IN)
-    link = reverse("tournaments:check_in_link", args=[event.slug, "TOKEN"])
     return {
         "event": event, "registrations": regs, "present": present, "rounds": rounds_with_tables(event),
         "state": board_state(event), "done": True, "since": "",
         "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
-        "check_in_base": request.build_absolute_uri(link).replace("TOKEN", ""), **roles_context(event), **extra,
+        **roles_context(event), **extra,
     }
 
 
