@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:-127.0.0.1}; PORT=${2:-8000}
 PY=.venv/bin/python
+source .ci/lan.sh  # HOST=0.0.0.0: answer the phones on the LAN (this machine's own addresses)
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
 broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
 mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
@@ -39,5 +40,6 @@ $PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application &
 pids+=($!)
 [ -n "${RUN_APP_PIDFILE:-}" ] && printf '%s\n' "${pids[@]}" >"$RUN_APP_PIDFILE"
 
-echo "Sổ Tôm: http://$HOST:$PORT/  (Ctrl-C để dừng / to stop)"
+$PY -m totom_site.lan urls "$HOST" "$PORT"  # the addresses to open (phones: those on the LAN)
+echo "Ctrl-C để dừng / to stop"
 wait -n

@@ -141,7 +141,7 @@ class _Restorer:
         sitting = _insert(Sitting(
             id=s["id"], game=s["game"], rules=self.snapshots[s["rules"]], mode=s["mode"], title=s["title"],
             club=self.club(s.get("club")), created_by=self.user(s.get("created_by")),
-            created_at=_when(s["created_at"]), ended_at=_when(s.get("ended_at")),
+            created_at=_when(s["created_at"]), ended_at=_when(s.get("ended_at")), final_at=_when(s.get("final_at")),
             needs_confirmation=bool(s.get("needs_confirmation", False)),
         ))
         seats = {

@@ -20,19 +20,29 @@ hooks registered with :func:`register_request_grant`.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import rules
 from django.db.models import Q, QuerySet
 
 from scoring.models import ClubRole, ClubRoleKind, Seat, Sitting
+from scoring.services.people import EntryVia
 
 __all__ = [
     "KEEP",
     "REVIEW",
     "VIEW",
+    "Grant",
     "can",
+    "device_of",
+    "entry_via",
+    "held_grant",
+    "remember_device",
+    "review_via",
     "register_request_grant",
     "register_sitting_grant",
     "visible_sittings",
@@ -45,8 +55,20 @@ SCOREKEEPING_ROLES = (ClubRoleKind.ORGANISER, ClubRoleKind.SCOREKEEPER)
 _sitting_grants: list[Callable[[Any, Sitting, str], bool]] = []
 #: user → Q over Sitting of the sittings the app lets the user see.
 _visible_q: list[Callable[[Any], Q]] = []
-#: (request, sitting, what) → bool, for grants held by a session rather than an account.
-_request_grants: list[Callable[[Any, Sitting, str], bool]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A permission a session holds rather than an account (a table's PIN or QR link): its name
+    (``"token:12"``) and the id of the account that issued it."""
+
+    key: str
+    issued_by: int | None = None
+
+
+#: (request, sitting or its id, what) → the grant it holds, or None; for grants held by a session
+#: rather than an account.
+_request_grants: list[Callable[[Any, Any, str], Grant | None]] = []
 
 
 def register_sitting_grant(grant: Callable[[Any, Sitting, str], bool], visible: Callable[[Any], Q]) -> None:
@@ -56,8 +78,9 @@ def register_sitting_grant(grant: Callable[[Any, Sitting, str], bool], visible: 
         _visible_q.append(visible)
 
 
-def register_request_grant(grant: Callable[[Any, Sitting, str], bool]) -> None:
-    """Let another app grant VIEW / KEEP on a sitting from the request (a session's table token)."""
+def register_request_grant(grant: Callable[[Any, Any, str], Grant | None]) -> None:
+    """Let another app grant VIEW / KEEP on a sitting from the request (a session's table token):
+    the hook answers the :class:`Grant` the request holds, or None."""
     if grant not in _request_grants:
         _request_grants.append(grant)
 
@@ -162,7 +185,59 @@ def can(request: Any, what: str, sitting: Sitting) -> bool:
     user = getattr(request, "user", None)
     if user is not None and user.has_perm(_PERMS[what], sitting):
         return True
-    return what in (VIEW, KEEP) and any(grant(request, sitting, what) for grant in _request_grants)
+    return what in (VIEW, KEEP) and held_grant(request, sitting, what) is not None
+
+
+def held_grant(request: Any, sitting: Sitting | int, what: str = KEEP) -> Grant | None:
+    """The grant the request's session holds to do ``what`` in ``sitting`` (a table's PIN or QR
+    link), or None. No query when the session holds no grant at all."""
+    for hook in _request_grants:
+        grant = hook(request, sitting, what)
+        if grant is not None:
+            return grant
+    return None
+
+
+# -- the device: a random id kept in its session, so a ván entered on it is known by it -------------
+
+#: Session key of the device's own random id: set when the device is given a grant (a table's PIN
+#: or QR link); kept when someone signs in on it (Django keeps the session's data then).
+DEVICE_KEY = "so_tom_device"
+
+
+def remember_device(request: Any) -> None:
+    """Give the request's device an id of its own, if it has none."""
+    session = getattr(request, "session", None)
+    if session is not None and not session.get(DEVICE_KEY):
+        session[DEVICE_KEY] = secrets.token_urlsafe(18)
+
+
+def device_of(request: Any) -> str:
+    """A digest of the device's id ("" when it has none): what a ván records, never the id itself."""
+    session = getattr(request, "session", None)
+    raw = session.get(DEVICE_KEY, "") if session is not None else ""
+    return hashlib.sha256(str(raw).encode()).hexdigest()[:32] if raw else ""
+
+
+def entry_via(request: Any, sitting: Sitting | int) -> EntryVia:
+    """What a ván written by this request records besides its account: the grant it was written
+    with (only when the account alone could not keep score there) and the device."""
+    grant = held_grant(request, sitting, KEEP)
+    if grant is not None:
+        user = getattr(request, "user", None)
+        pk = sitting.pk if isinstance(sitting, Sitting) else sitting
+        if user is not None and user.is_authenticated and user.has_perm(_PERMS[KEEP], Sitting.objects.get(pk=pk)):
+            grant = None
+    if grant is None:
+        return EntryVia(device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+
+
+def review_via(request: Any, sitting: Sitting | int) -> EntryVia:
+    """What a reviewer's request holds besides the account: any grant in the sitting, the device."""
+    grant = held_grant(request, sitting, KEEP)
+    return EntryVia(grant=grant.key if grant else "", grant_by=grant.issued_by if grant else None,
+                    device=device_of(request))
 
 
 def visible_sittings(user: Any) -> QuerySet[Sitting]:

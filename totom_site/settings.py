@@ -10,6 +10,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
+from csp import constants as csp
+
+from totom_site.install import install_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -19,7 +22,12 @@ if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="django-insecure-dev-only-change-me-in-production-0123456789")
+# The deployment's key, else the installation's own, made once under var/ (mode 600) and kept
+# (totom_site/install.py): never a key written in the repository.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or install_secret_key(
+    Path(env.str("DJANGO_SECRET_KEY_FILE", default=str(VAR_DIR / "secret_key"))))
+# `make run HOST=0.0.0.0` sets this to the machine's own addresses and names when it is not set
+# (totom_site/lan.py), so phones on the festival's LAN are answered.
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -45,10 +53,12 @@ INSTALLED_APPS = [
     "tournaments",
     "django_eventstream",
     "tournaments.console",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -193,8 +203,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     # Redis: a task whose whole worker died is handed out again after this many seconds (kombu's
-    # default is an hour, far too long for a festival's leaderboard).
-    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)}
+    # default is an hour, far too long for a festival's leaderboard): a recompute takes under a
+    # second, the longest eta is the 1 s debounce, and running one twice is harmless (idempotent),
+    # so 30 s. Workers look for such tasks every 5 s (kombu: every 100 s by default). A worker that
+    # starts also catches up every board behind its ledger at once (tournaments/tasks.py).
+    # Measured in tests/reliability/test_worker_kill.py (docs/reliability.md).
+    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=30),
+          "unacked_restore_interval": 5, "unacked_restore_throttle": 1}
 )
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_TASK_ACKS_LATE = True
@@ -216,6 +231,8 @@ AUTHENTICATION_BACKENDS = ["rules.permissions.ObjectPermissionBackend", "django.
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
 # set, events sent from any process (Celery, another app server) reach every display.
 EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+# A table's channel is as visible as its event (a private event's display is not public).
+EVENTSTREAM_CHANNELMANAGER_CLASS = "tournaments.console.broadcast.DisplayChannels"
 EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])
 if env.str("REDIS_URL", default=""):
     _redis_url = urlsplit(env.str("REDIS_URL"))
@@ -225,6 +242,29 @@ if env.str("REDIS_URL", default=""):
         "db": int(_redis_url.path.strip("/") or 0),
         **({"password": _redis_url.password} if _redis_url.password else {}),
     }
+
+# Content-Security-Policy (django-csp 4) on every answer: scripts, styles, images, fonts and
+# connections from this site only; the few inline <style> blocks (a console's flag colours, Swagger
+# UI's page, the PDF templates) carry the request's nonce; no inline script, no style attribute, no
+# eval anywhere (htmx is told not to inject its indicator style: static/js/htmx-setup.js). Held by
+# tests/reliability/test_probe_csp.py (no violation on the main pages; a script without the nonce is
+# blocked).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
+        "style-src": [csp.SELF, csp.NONCE],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "worker-src": [csp.SELF],
+        "manifest-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    },
+}
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

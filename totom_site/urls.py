@@ -4,19 +4,24 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
-from django_eventstream.views import events as event_stream
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.views import accounts
+from tournaments.console.views import display
+
+# The admin's sign-in goes through the site's lock-out after too many wrong passwords.
+admin.site.login_form = accounts.AdminSignInForm
 
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
     path("api/v1/", include(("tournaments.console.api_urls", "console-api"), namespace="console-api")),
-    # Live audience display of a festival table: one SSE channel per table (django-eventstream).
-    path("su-kien/ban/<int:table_id>/", event_stream, {"format-channels": ["ban-{table_id}"]}, name="console-events"),
+    # Live audience display of a festival table: one SSE channel per table (django-eventstream),
+    # as visible as the table's event.
+    path("su-kien/ban/<int:table_id>/", display.events, name="console-events"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI with its start-up script served as a file (no inline script: Content-Security-Policy).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
 ]
 
 urlpatterns += i18n_patterns(

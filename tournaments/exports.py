@@ -1,41 +1,20 @@
 """CSV exports: the standings (from the stored leaderboard) and each player's statement (from
-the ledger). UTF-8 with a byte-order mark, so Excel opens the Vietnamese names correctly."""
+the ledger), written by the project's one CSV writer (:func:`scoring.reports.tabular.csv_download`:
+UTF-8 with a byte-order mark, formula-looking text neutralised)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.utils import timezone
 
+from scoring.reports.tabular import csv_download
 from scoring.text import vi_slugify
 from tournaments.models import Event
 from tournaments.selectors.pages import board_state, cuoc_name, player_statement, registration_for
 
-__all__ = ["csv_response", "standings_csv", "standings_table", "statement_csv", "statement_table"]
-
-BOM = "\ufeff"
-
-
-def csv_response(filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> HttpResponse:
-    buffer = io.StringIO()
-    buffer.write(BOM)
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows([_safe(v) for v in row] for row in rows)
-    response = HttpResponse(buffer.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _safe(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula ("=…", "+…", "@…") is quoted with an apostrophe."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+__all__ = ["standings_csv", "standings_table", "statement_csv", "statement_table"]
 
 
 def _cuoc(counts: dict[str, int]) -> str:
@@ -44,7 +23,7 @@ def _cuoc(counts: dict[str, int]) -> str:
 
 def standings_csv(event: Event) -> HttpResponse:
     """The stored standings, by player (one row each), then by village/hamlet/team."""
-    return csv_response(*standings_table(event))
+    return csv_download(*standings_table(event))
 
 
 def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
@@ -71,7 +50,7 @@ def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
 
 def statement_csv(event: Event, player_id: int) -> HttpResponse:
     """One player's statement (sao kê): every point won or paid at the event, with why."""
-    return csv_response(*statement_table(event, player_id))
+    return csv_download(*statement_table(event, player_id))
 
 
 def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[list[Any]]]:

@@ -5,10 +5,14 @@
   (event-wide or for that table); a table token (PIN / QR link) does the same for a session;
 * ``tournaments.run_console``: the Trung Quân of the event (event-wide or that table), organisers,
   and the Trung Quân named on a console's festival table (obj: FestivalTable, or its chiếu);
-* ``tournaments.view_event``: a private event's pages: organisers, holders of an event role,
-  registered players with an account; public events are public;
+* ``tournaments.view_event``: **the one visibility rule** of everything public about an event (its
+  pages, exports, the audience display and timeline of its festival tables, their SSE stream and
+  signals API, the names on a table's PIN page): a public event is public; a private one only for its
+  organisers, holders of an event role and registered players with an account. A festival table of
+  the console that belongs to no event is public. (:func:`visible`);
 * ``tournaments.view_statement``: a player's statement: the player's own account, organisers and
-  scorekeepers of the event (the public sees totals on the scoreboard, nothing personal).
+  scorekeepers of the event (a scorekeeper of one table: the players of that table) (the public
+  sees totals on the scoreboard, nothing personal).
 
 The sổ điểm's rules (:mod:`scoring.permissions`) learn from here that the event's organisers and
 scorekeepers may keep score in, see and audit the sittings of its tables.
@@ -22,7 +26,15 @@ import rules
 from django.db.models import Q
 
 from scoring.models import Sitting
-from scoring.permissions import AUDIT, KEEP, VIEW, is_staff, register_request_grant, register_sitting_grant
+from scoring.permissions import (
+    AUDIT,
+    KEEP,
+    VIEW,
+    Grant,
+    is_staff,
+    register_request_grant,
+    register_sitting_grant,
+)
 from tournaments.models import (
     Event,
     EventRole,
@@ -33,7 +45,9 @@ from tournaments.models import (
     TableSitting,
 )
 
-__all__ = ["SESSION_TOKENS", "session_token_tables"]
+__all__ = ["SESSION_TOKENS", "VIEW_EVENT", "session_token_tables", "table_grant", "token_grant", "visible"]
+
+VIEW_EVENT = "tournaments.view_event"
 
 #: Session key: table id → the token this device entered with (checked again on every request).
 SESSION_TOKENS = "tournaments_table_tokens"
@@ -111,6 +125,23 @@ def public_event(user: Any, obj: Any) -> bool:
 
 
 @rules.predicate
+def outside_events(user: Any, obj: Any) -> bool:
+    """A festival table of the console that is no event's chiếu: its display is public."""
+    return hasattr(obj, "event_table_id") and obj.event_table_id is None
+
+
+@rules.predicate
+def keeps_score_for(user: Any, registration: Any) -> bool:
+    """A scorekeeper of the registration's event: event-wide, or at a table where the player sat
+    (a role scoped to one table reaches that table's players only)."""
+    if not _signed_in(user):
+        return False
+    roles = EventRole.objects.filter(user=user, event_id=registration.event_id, role=EventRoleKind.SCOREKEEPER)
+    seated_at = TableSitting.objects.filter(sitting__seats__player_id=registration.player_id).values("table_id")
+    return roles.filter(Q(table__isnull=True) | Q(table_id__in=seated_at)).exists()
+
+
+@rules.predicate
 def own_statement(user: Any, registration: Any) -> bool:
     return _signed_in(user) and getattr(registration.player, "user_id", None) == user.pk
 
@@ -119,8 +150,17 @@ manage_event = is_staff | organises_event
 rules.add_perm("tournaments.manage_event", manage_event)
 rules.add_perm("tournaments.keep_score_at", manage_event | keeps_event_score)
 rules.add_perm("tournaments.run_console", manage_event | trung_quan_of | festival_trung_quan)
-rules.add_perm("tournaments.view_event", public_event | manage_event | takes_part)
-rules.add_perm("tournaments.view_statement", manage_event | keeps_event_score | own_statement)
+rules.add_perm(VIEW_EVENT, outside_events | public_event | manage_event | takes_part)
+rules.add_perm("tournaments.view_statement", manage_event | keeps_score_for | own_statement)
+
+
+def visible(user: Any, obj: Any) -> bool:
+    """Whether ``user`` (None: a visitor) may see ``obj`` (an event, a table, a festival table…) and
+    what is public about it: ``tournaments.view_event``, asked the same way by every page, export,
+    display, stream and API."""
+    from django.contrib.auth.models import AnonymousUser
+
+    return bool((user or AnonymousUser()).has_perm(VIEW_EVENT, obj))
 
 
 # -- what the event lets people do with the sittings of its tables ----------------------------------
@@ -145,11 +185,15 @@ def _sitting_grant(user: Any, sitting: Sitting, what: str) -> bool:
 
 
 def _visible(user: Any) -> Q:
-    events = Q(event_canh__event__organisers=user) | Q(
-        event_canh__event__roles__user=user,
-        event_canh__event__roles__role__in=[EventRoleKind.SCOREKEEPER, EventRoleKind.TRUNG_QUAN],
+    """The canh an account sees through the event: every canh of the events it organises or holds
+    an event-wide scorekeeper or Trung Quân role in; only its table's canh for a role scoped to one
+    table (as :func:`_sitting_grant` decides for one sitting)."""
+    roles = EventRole.objects.filter(user=user, role__in=[EventRoleKind.SCOREKEEPER, EventRoleKind.TRUNG_QUAN])
+    return (
+        Q(event_canh__event__organisers=user)
+        | Q(event_canh__event_id__in=roles.filter(table__isnull=True).values("event_id"))
+        | Q(event_canh__table_id__in=roles.filter(table__isnull=False).values("table_id"))
     )
-    return events
 
 
 def session_token_tables(request: Any) -> dict[int, int]:
@@ -161,18 +205,30 @@ def session_token_tables(request: Any) -> dict[int, int]:
     return {int(table): int(token) for table, token in remembered.items() if str(table).isdigit()}
 
 
-def _request_grant(request: Any, sitting: Sitting, what: str) -> bool:
+def token_grant(token_id: int, issued_by: int | None) -> Grant:
+    """How a ván entered with a table's token names it (:class:`scoring.models.Van`'s ``entered_grant``)."""
+    return Grant(f"token:{token_id}", issued_by)
+
+
+def table_grant(request: Any, table_id: int | None) -> Grant | None:
+    """The live token of the table this device entered (its PIN or QR link), as a grant; or None."""
+    token_id = session_token_tables(request).get(table_id) if table_id is not None else None
+    if not token_id:
+        return None
+    found = ScorekeeperToken.objects.filter(
+        pk=token_id, table_id=table_id, revoked_at__isnull=True, table__closed_at__isnull=True
+    ).values_list("created_by_id", flat=True)
+    for issued_by in found:
+        return token_grant(token_id, issued_by)
+    return None
+
+
+def _request_grant(request: Any, sitting: Any, what: str) -> Grant | None:
     """A device that entered a table's live PIN or QR link keeps score in that table's canh."""
-    if what not in (VIEW, KEEP):
-        return False
-    remembered = session_token_tables(request)
-    if not remembered:
-        return False
+    if what not in (VIEW, KEEP) or not session_token_tables(request):
+        return None
     canh = TableSitting.objects.filter(sitting=sitting).values_list("table_id", flat=True).first()
-    token_id = remembered.get(canh) if canh is not None else None
-    return bool(token_id) and ScorekeeperToken.objects.filter(
-        pk=token_id, table_id=canh, revoked_at__isnull=True, table__closed_at__isnull=True
-    ).exists()
+    return table_grant(request, canh)
 
 
 register_sitting_grant(_sitting_grant, _visible)

@@ -26,7 +26,7 @@ from scoring.api.access import KEEP, SIGNED_IN, VIEW, CanKeepScore, LedgerView
 from scoring.api.schemas import answers, idempotency_key
 from scoring.engine.errors import EngineError
 from scoring.models import Club, Player, Van
-from scoring.permissions import visible_sittings
+from scoring.permissions import entry_via, visible_sittings
 from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
@@ -294,7 +294,7 @@ class VanListView(LedgerView):
             record, others = _van_input(request, "seq")
             return sittings.van_record(
                 sitting=pk, seq=_seq(others.get("seq")), record=record, idempotency_key=key,
-                entered_by=_user(request), cards=others.get("cards") or "",
+                entered_by=_user(request), cards=others.get("cards") or "", via=entry_via(request, pk),
             )
 
         return _write(request, call)
@@ -335,6 +335,7 @@ class VanCorrectView(LedgerView):
             return sittings.van_correct(
                 van=_version(pk, seq, others.get("replaces"), van.pk), record=record, reason=others.get("reason", ""),
                 corrected_by=_user(request), idempotency_key=key, cards=others.get("cards") or "",
+                via=entry_via(request, pk),
             )
 
         return _write(request, call)

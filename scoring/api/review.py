@@ -27,7 +27,7 @@ from scoring.api.ledger import IDEMPOTENCY_KEY, _write
 from scoring.api.parsers import UnsafeJSON
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting
-from scoring.permissions import REVIEW, can
+from scoring.permissions import REVIEW, can, review_via
 from scoring.services.people import Written
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
 
@@ -70,7 +70,8 @@ class VanConfirmView(ReviewView):
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         return _review(request, pk, lambda sitting, key: van_confirm(
-            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key))
+            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key,
+            via=review_via(request, sitting)))
 
 
 class VanRejectView(ReviewView):
@@ -92,6 +93,6 @@ class VanRejectView(ReviewView):
             if not isinstance(reason, str) or "\x00" in reason:
                 raise EngineError("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL.")
             return van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user, reason=reason,
-                              idempotency_key=key)
+                              idempotency_key=key, via=review_via(request, sitting))
 
         return _review(request, pk, call)

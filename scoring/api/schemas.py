@@ -265,7 +265,8 @@ WHY = {
     401: "Chưa đăng nhập (không có phiên hay token), hoặc token sai (kèm tiêu đề WWW-Authenticate)",
     403: "Tài khoản không có quyền làm việc này (hoặc phiên đăng nhập thiếu mã CSRF)",
     404: "Không có canh bài, ván hay chiếu mang số này",
-    409: "Không hợp với canh bài lúc này: số ván đã có, canh đã kết thúc, ván không còn tạm tính",
+    409: "Không hợp với canh bài lúc này: số ván đã có, canh đã kết thúc, ván không còn tạm tính, giải đã chốt "
+         "kết quả",
     415: "Nội dung yêu cầu không phải JSON (Content-Type: application/json)",
     422: "Idempotency-Key này đã được dùng cho một yêu cầu khác",
 }

@@ -76,6 +76,9 @@ class Sitting(models.Model):
     #: makes new ids, so it is simply refolded); derived data, never the record.
     state_snapshot = models.JSONField("trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False)
     ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
+    #: The results were made final by whoever owns the sitting (an event's official results): from
+    #: then on no ván is recorded, corrected, confirmed or rejected and nothing is settled in it.
+    final_at = models.DateTimeField("chốt kết quả lúc", null=True, blank=True)
 
     class Meta:
         verbose_name = "canh bài"
@@ -175,6 +178,15 @@ class Van(models.Model):
         settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
         related_name="+", db_index=False,
     )
+    #: Entered through a grant a device held rather than (or besides) an account: which grant
+    #: (``"token:12"``: a table's PIN or QR link) and the account that issued it; and the device
+    #: (a digest of its own id). Two-person confirmation refuses all three as the confirmer.
+    entered_grant = models.CharField("ghi bằng mã", max_length=40, blank=True, default="")
+    entered_grant_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name="người cấp mã ghi", on_delete=models.PROTECT, null=True,
+        blank=True, related_name="+", db_index=False,
+    )
+    entered_device = models.CharField("ghi từ thiết bị", max_length=64, blank=True, default="")
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
     is_current = models.BooleanField("bản hiện hành", default=True)
     replaces = models.OneToOneField(
@@ -215,6 +227,12 @@ class Van(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(status="xac_nhan") | models.Q(confirmed_by__isnull=False),
                 name="scoring_van_confirmed_has_confirmer",
+            ),
+            # Nor the account that issued the PIN or QR link the ván was entered with.
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True) | models.Q(entered_grant_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("entered_grant_by")),
+                name="scoring_van_confirmer_not_grant_issuer",
             ),
         ]
 

@@ -69,7 +69,8 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
         "id": sitting.pk, "title": sitting.title, "game": sitting.game, "mode": sitting.mode,
         "rules": sitting.rules.fingerprint, "club": sitting.club.slug if sitting.club_id else None,
         "created_by": user_name(sitting.created_by), "created_at": _iso(sitting.created_at),
-        "ended_at": _iso(sitting.ended_at), "needs_confirmation": sitting.needs_confirmation,
+        "ended_at": _iso(sitting.ended_at), "final_at": _iso(sitting.final_at),
+        "needs_confirmation": sitting.needs_confirmation,
         "seats": [{"position": s.position, "name": s.name, "player": s.player_id}
                   for s in sitting.seats.order_by("position")],
         "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],

@@ -1,18 +1,25 @@
 """Tables as CSV (UTF-8 with a byte-order mark, so Excel opens Vietnamese names correctly) and
-XLSX (tablib / openpyxl), with numbers kept as numbers and formula-looking text neutralised."""
+XLSX (tablib / openpyxl), with numbers kept as numbers and formula-looking text neutralised.
+
+This is the project's **one** CSV writer (:func:`csv_table`, :func:`csv_download`): every CSV the
+app serves (the sitting's ledger, ván and statements; the event's standings and statements; every
+audit trail) is written here, so none can skip the formula escaping (issue 20, finding 6; a test
+fails if another module calls ``csv.writer``). The tournaments app imports it from here (``scoring``
+never imports ``tournaments``).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import tablib
 from django.http import HttpResponse
 
-__all__ = ["BOM", "Sheet", "csv_bytes", "sheet_response", "xlsx_bytes"]
+__all__ = ["BOM", "Sheet", "csv_bytes", "csv_download", "csv_table", "safe", "sheet_response", "xlsx_bytes"]
 
 BOM = "\ufeff"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -31,9 +38,14 @@ class Sheet:
     more: Sequence[Sheet] = field(default_factory=tuple)
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP's list: = + - @, tab, carriage return).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def safe(value: Any) -> Any:
-    """Text a spreadsheet would run as a formula ("=…", "+…", "-…", "@…") gets an apostrophe."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """Text a spreadsheet would run as a formula ("=…", "+…", "-…", "@…") gets an apostrophe;
+    numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in FORMULA_START:
         return "'" + value
     return value
 
@@ -43,13 +55,25 @@ def _padded(sheet: Sheet) -> list[list[Any]]:
     return [[safe(v) for v in row] + [""] * (width - len(row)) for row in sheet.rows]
 
 
-def csv_bytes(sheet: Sheet) -> bytes:
+def csv_table(headers: Sequence[Any], rows: Iterable[Sequence[Any]]) -> bytes:
+    """A header and rows as CSV bytes: UTF-8 with a byte-order mark, every cell through :func:`safe`."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer)
-    writer.writerow([safe(h) for h in sheet.headers])
-    writer.writerows(_padded(sheet))
+    writer.writerow([safe(h) for h in headers])
+    writer.writerows([safe(v) for v in row] for row in rows)
     return buffer.getvalue().encode("utf-8")
+
+
+def csv_bytes(sheet: Sheet) -> bytes:
+    return csv_table(sheet.headers, _padded(sheet))
+
+
+def csv_download(filename: str, headers: Sequence[Any], rows: Iterable[Sequence[Any]]) -> HttpResponse:
+    """A CSV download (``filename`` with its extension) of a header and rows."""
+    response = HttpResponse(csv_table(headers, rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _dataset(sheet: Sheet) -> tablib.Dataset:

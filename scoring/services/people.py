@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
@@ -15,7 +16,7 @@ from scoring.selectors.ledger import club_json, player_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.text import vi_slugify
 
-__all__ = ["Written", "acting_user", "club_create", "player_for_name", "player_create"]
+__all__ = ["EntryVia", "Written", "acting_user", "club_create", "player_for_name", "player_create"]
 
 T = TypeVar("T")
 
@@ -39,6 +40,24 @@ class Written(Generic[T]):
             assert self._load is not None
             self._obj = self._load()
         return self._obj
+
+
+@dataclass(frozen=True, slots=True)
+class EntryVia:
+    """How a write reached the sổ besides (or instead of) an account, recorded with a ván so that
+    neither the same grant, nor the account that issued it, nor the same device confirms it
+    (:mod:`scoring.services.review`).
+
+    ``grant`` names a grant a device holds (``"token:12"``: a table's PIN or QR link; other apps
+    name theirs), ``grant_by`` is the id of the account that issued it, ``device`` a digest of the
+    device's own id (:func:`scoring.permissions.device_of`). Empty: none."""
+
+    grant: str = ""
+    grant_by: int | None = None
+    device: str = ""
+
+
+NO_VIA = EntryVia()
 
 
 def acting_user(user: Any) -> Any:

@@ -13,6 +13,11 @@ once: the second waits for the first's lock and is then told the ván is already
 database holds it too (one confirmed version per ván, confirmer ≠ submitter, on both tables).
 Decisions are idempotent by key (:mod:`scoring.services.idempotency`) and announced after commit
 (``sitting_changed``), so an event's leaderboard is recomputed as after a ván.
+
+"Someone other than who entered it" covers more than the account: a ván entered with a table's
+PIN or QR link has no account, so it records the grant, the account that issued it and the device
+(:class:`~scoring.services.people.EntryVia`); the reviewer may be none of them, nor review from a
+session that holds the same grant (the issuer refused by the database too).
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
-from scoring.services.people import Written
-from scoring.services.sittings import sitting_changed
+from scoring.services.people import NO_VIA, EntryVia, Written
+from scoring.services.sittings import final_message, sitting_changed
 
 __all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
 
@@ -53,8 +58,11 @@ class NoSuchVan(EngineError):
 def _locked_van(sitting_pk: int, seq: int) -> Van:
     """Lock the sitting (writes to one sitting are serialised, in the ledger's lock order), then
     the current version of ván ``seq``."""
-    if Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", flat=True).first() is None:
+    locked = Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", "final_at").first()
+    if locked is None:
         raise NoSuchVan(f"Không có canh bài số {sitting_pk}.")
+    if locked[1] is not None:
+        raise ReviewConflict(final_message())
     van = (Van.objects.select_for_update(of=("self",)).select_related("entered_by", "winner", "sitting")
            .filter(sitting_id=sitting_pk, seq=seq, is_current=True).first())
     if van is None:
@@ -62,13 +70,26 @@ def _locked_van(sitting_pk: int, seq: int) -> Van:
     return van
 
 
-def _check(van: Van, reviewer: Any) -> None:
+def _same_hands(van: Van, reviewer: Any, via: EntryVia) -> str:
+    """Why the reviewer counts as whoever entered the ván ("" when a second person)."""
+    second = "người thứ hai (không phải người ghi) mới được xác nhận hay bác."
+    if van.entered_by_id is not None and van.entered_by_id == reviewer.pk:
+        return f"Bạn đã ghi ván {van.seq}: {second}"
+    if van.entered_grant_by_id is not None and van.entered_grant_by_id == reviewer.pk:
+        return f"Ván {van.seq} được ghi bằng mã ghi điểm (PIN / mã QR) do chính bạn cấp: {second}"
+    if van.entered_grant and via.grant == van.entered_grant:
+        return f"Máy này giữ đúng mã ghi điểm đã dùng để ghi ván {van.seq}: {second}"
+    if van.entered_device and via.device == van.entered_device:
+        return f"Ván {van.seq} được ghi từ chính máy này: {second}"
+    return ""
+
+
+def _check(van: Van, reviewer: Any, via: EntryVia = NO_VIA) -> None:
     """A provisional ván someone else entered; what no longer waits for a review says so first."""
     if van.status == VanStatus.PROVISIONAL:
-        if van.entered_by_id is not None and van.entered_by_id == reviewer.pk:
-            raise ReviewRefused(
-                f"Bạn đã ghi ván {van.seq}: người thứ hai (không phải người ghi) mới được xác nhận hay bác."
-            )
+        refusal = _same_hands(van, reviewer, via)
+        if refusal:
+            raise ReviewRefused(refusal)
         return
     if van.status == VanStatus.CONFIRMED:
         who = user_name(van.confirmed_by) if van.confirmed_by_id else "người khác"
@@ -80,7 +101,7 @@ def _check(van: Van, reviewer: Any) -> None:
 
 def _decide(
     *, sitting: Sitting | int, seq: int, reviewer: Any, decision: VanReviewDecision, reason: str,
-    idempotency_key: str | None,
+    idempotency_key: str | None, via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     if reviewer is None or not getattr(reviewer, "is_authenticated", False):
         raise ReviewRefused("Cần đăng nhập bằng tài khoản của mình để xác nhận hay bác một ván.")
@@ -92,7 +113,7 @@ def _decide(
 
     def action() -> Answer:
         van = box["van"]
-        _check(van, reviewer)
+        _check(van, reviewer, via)
         VanReview.objects.create(van=van, decision=decision, reviewer=reviewer, submitter_id=van.entered_by_id,
                                  reason=reason)
         if decision == VanReviewDecision.CONFIRM:
@@ -109,14 +130,16 @@ def _decide(
 
 
 def van_confirm(*, sitting: Sitting | int, seq: int, reviewer: User | None,
-                idempotency_key: str | None = None) -> Written[Van]:
-    """Confirm the current version of ván ``seq``: it then counts as confirmed (``xac_nhan``)."""
+                idempotency_key: str | None = None, via: EntryVia = NO_VIA) -> Written[Van]:
+    """Confirm the current version of ván ``seq``: it then counts as confirmed (``xac_nhan``).
+    ``via``: the grant and device the reviewer's request holds
+    (:func:`scoring.permissions.review_via`)."""
     return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.CONFIRM, reason="",
-                   idempotency_key=idempotency_key)
+                   idempotency_key=idempotency_key, via=via)
 
 
 def van_reject(*, sitting: Sitting | int, seq: int, reviewer: User | None, reason: str,
-               idempotency_key: str | None = None) -> Written[Van]:
+               idempotency_key: str | None = None, via: EntryVia = NO_VIA) -> Written[Van]:
     """Reject the current version of ván ``seq`` with a reason (``bac_bo``): the scorekeeper then
     corrects it, and the correction is provisional again."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
@@ -125,4 +148,4 @@ def van_reject(*, sitting: Sitting | int, seq: int, reviewer: User | None, reaso
     if len(reason) > MAX_REASON:
         raise EngineError(f"Lý do bác dài quá {MAX_REASON} ký tự.")
     return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.REJECT, reason=reason,
-                   idempotency_key=idempotency_key)
+                   idempotency_key=idempotency_key, via=via)

@@ -55,9 +55,10 @@ from scoring.services.ledger import (
     store_state,
     sync_hoi,
 )
-from scoring.services.people import Written, player_for_name
+from scoring.services.people import NO_VIA, EntryVia, Written, player_for_name
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.van import (
+    ResultsFinal,
     SequenceConflict,
     SittingClosed,
     check_cards,
@@ -68,12 +69,14 @@ from scoring.services.van import (
 )
 
 __all__ = [
+    "ResultsFinal",
     "SequenceConflict",
     "SittingClosed",
     "sitting_changed",
     "sitting_open",
     "sitting_settle_up",
     "correction_target",
+    "sittings_make_final",
     "van_correct",
     "van_preview",
     "van_record",
@@ -98,7 +101,14 @@ def _locked(sitting: Sitting | int) -> Sitting:
     return found
 
 
+def final_message() -> str:
+    return gettext("Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
+                   "xác nhận hay thanh toán ván được nữa.")
+
+
 def _open_for_play(sitting: Sitting) -> None:
+    if sitting.final_at is not None:
+        raise ResultsFinal(final_message(), state=sitting_state_json(sitting))
     if sitting.ended_at is not None:
         raise SittingClosed(
             "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.", state=sitting_state_json(sitting)
@@ -191,11 +201,13 @@ def van_record(
     idempotency_key: str | None,
     entered_by: User | None = None,
     cards: str = "",
+    via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     """Record ván number ``seq`` (the next one) and post its settlement.
 
     A ``seq`` already taken (or skipping one) raises :class:`SequenceConflict` with the current
-    state; never appended silently. Streak and points are computed by the engine.
+    state; never appended silently. Streak and points are computed by the engine. ``via``: the
+    grant (and its issuer) and the device the ván came through, recorded with it.
     """
     record = _clean_record(record)
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
@@ -217,7 +229,7 @@ def van_record(
         settled = settle_next(table, before, parsed)
         [van] = rows.insert([Van(
             sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
-            status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards),
+            status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards), **_via_fields(via),
             **van_fields(parsed, settled, seats),
         )])
         post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
@@ -235,6 +247,11 @@ def van_record(
     if answer.replayed:  # answered from the key: this call wrote nothing
         return Written(None, answer, load=lambda: Van.objects.get(pk=answer.body["van"]["id"]))
     return Written(box["van"], answer)
+
+
+def _via_fields(via: EntryVia) -> dict[str, Any]:
+    return {"entered_grant": via.grant[:40], "entered_grant_by_id": via.grant_by,
+            "entered_device": via.device[:64]}
 
 
 # -- correct -----------------------------------------------------------------------------------
@@ -260,6 +277,7 @@ def van_correct(
     corrected_by: User | None,
     idempotency_key: str | None,
     cards: str = "",
+    via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     """Correct a ván: reverse the ledger transactions of it and of every later ván (reversing
     transactions, never edits), supersede it by a new version, and re-post the settlements of
@@ -285,7 +303,7 @@ def van_correct(
         if not old.is_current:
             raise SequenceConflict("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.",
                                    state=sitting_state_json(s))
-        new = _supersede(s, old, record, reason, corrected_by, cards)
+        new = _supersede(s, old, record, reason, corrected_by, cards, via)
         _announce(s.pk, "van_correct")
         return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
 
@@ -296,7 +314,8 @@ def van_correct(
     return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
 
 
-def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str) -> Van:
+def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str,
+               via: EntryVia) -> Van:
     vans = current_van(s)
     k = old.seq
     later = vans[k:]
@@ -315,7 +334,7 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
     new = Van.objects.create(
         sitting=s, seq=k, record=record, cards=(cards or "").strip(), entered_by=by, replaces=old,
         status=van_status(s), correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards),
-        **van_fields(parsed, settled, seats),
+        **_via_fields(via), **van_fields(parsed, settled, seats),
     )
     post_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
              created_by=by)
@@ -330,6 +349,18 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
         state = settled.state
     sync_hoi(s, state)
     return new
+
+
+# -- results made final ------------------------------------------------------------------------
+
+
+def sittings_make_final(*, sittings: Sequence[int]) -> int:
+    """Make the results of these sittings final (an event finished): every later write to them is
+    refused (409). Each sitting's row lock is taken in id order, so a ván being written finishes
+    first and none starts after. Returns how many were made final now."""
+    ids = list(Sitting.objects.select_for_update().filter(pk__in=list(sittings), final_at__isnull=True)
+               .order_by("pk").values_list("pk", flat=True))
+    return Sitting.objects.filter(pk__in=ids).update(final_at=timezone.now())
 
 
 # -- settle up ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ __all__ = [
     "Preview",
     "check_cards",
     "SequenceConflict",
+    "ResultsFinal",
     "SittingClosed",
     "van_fields",
     "van_preview",
@@ -49,6 +50,14 @@ class SequenceConflict(EngineError):
 
 class SittingClosed(SequenceConflict):
     """The sitting is settled and ended: no more ván (HTTP 409)."""
+
+
+class ResultsFinal(SittingClosed):
+    """The results were made final (an event finished): nothing that changes them is accepted,
+    by any page, API or console (HTTP 409)."""
+
+    def __init__(self, message: str, *, state: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, state=state or {})
 
 
 def _outcome(record: VanRecord) -> VanOutcome:

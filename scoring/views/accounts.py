@@ -2,7 +2,10 @@
 
 Signing in counts every try against ``"login:" + username.lower()`` *before* the password is
 checked (:mod:`scoring.services.throttle`): after 20 wrong passwords in a row the name is locked
-for a while, and while it is locked no password is checked at all, not even the right one.
+for a while, and while it is locked no password is checked at all, not even the right one. The
+admin's sign-in (``/admin/login/``) goes through the same counter (:class:`AdminSignInForm`, set as
+the admin site's ``login_form`` in ``totom_site/urls.py``): one lock-out per account name, whichever
+door is knocked on.
 
 :func:`denied` is the page every view shows a signed-in person who may not do something
 (anonymous visitors are sent to the sign-in page instead).
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView, LogoutView, redirect_to_login
@@ -28,7 +32,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.services import throttle
 
-__all__ = ["LoginPage", "SignInForm", "SignUpForm", "denied", "logout_view", "signup", "throttle_key", "to_login"]
+__all__ = ["AdminSignInForm", "LoginPage", "SignInForm", "SignUpForm", "denied", "logout_view", "signup", "throttle_key", "to_login"]
 
 LOGIN_TEMPLATE = "accounts/login.html"
 SIGNUP_TEMPLATE = "accounts/signup.html"
@@ -39,6 +43,28 @@ USERNAME_HELP = gettext_lazy("Tối đa 150 ký tự: chữ, số và các dấu
 def throttle_key(username: str) -> str:
     """The lock-out counter of an account name (the same for any capitalisation)."""
     return "login:" + username.strip().lower()
+
+
+def throttled_clean(form: AuthenticationForm) -> dict[str, Any]:
+    """``AuthenticationForm.clean`` inside the account name's lock-out counter: the try is counted
+    before the password is checked, and refused unchecked while the name is locked."""
+    username = form.cleaned_data.get("username")
+    password = form.cleaned_data.get("password")
+    if username is None or not password:
+        return form.cleaned_data
+    key = throttle_key(username)
+    admission = throttle.admit(key)
+    if not admission.admitted:  # locked: the password is not even looked at
+        raise ValidationError(admission.message, code="locked")
+    form.user_cache = authenticate(form.request, username=username, password=password)
+    if form.user_cache is None:
+        after = throttle.failed(key)
+        if not after.admitted:
+            raise ValidationError(after.message, code="locked")
+        raise form.get_invalid_login_error()
+    throttle.succeeded(key, admission)
+    form.confirm_login_allowed(form.user_cache)
+    return form.cleaned_data
 
 
 class SignInForm(AuthenticationForm):
@@ -58,23 +84,15 @@ class SignInForm(AuthenticationForm):
             field.error_messages["required"] = gettext("Hãy nhập %(what)s.") % {"what": str(field.label).lower()}
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        password = self.cleaned_data.get("password")
-        if username is None or not password:
-            return self.cleaned_data
-        key = throttle_key(username)
-        admission = throttle.admit(key)
-        if not admission.admitted:  # locked: the password is not even looked at
-            raise ValidationError(admission.message, code="locked")
-        self.user_cache = authenticate(self.request, username=username, password=password)
-        if self.user_cache is None:
-            after = throttle.failed(key)
-            if not after.admitted:
-                raise ValidationError(after.message, code="locked")
-            raise self.get_invalid_login_error()
-        throttle.succeeded(key, admission)
-        self.confirm_login_allowed(self.user_cache)
-        return self.cleaned_data
+        return throttled_clean(self)
+
+
+class AdminSignInForm(AdminAuthenticationForm):
+    """The admin's sign-in form (staff only, Django's own page), counted by the same lock-out as
+    the site's sign-in."""
+
+    def clean(self) -> dict[str, Any]:
+        return throttled_clean(self)
 
 
 class LoginPage(LoginView):

@@ -3,12 +3,13 @@ to audit them; :func:`audit_page` also renders the event's trail (tournaments).
 
 A page shows one page of entries (``?trang=``), newest first, times in Vietnam's time zone;
 ``?dinh-dang=csv`` downloads the trail (the newest :data:`EXPORT_LIMIT` entries, the same columns)
-as UTF-8 CSV with a byte-order mark, so Excel opens the Vietnamese text as it is.
+as UTF-8 CSV with a byte-order mark, so Excel opens the Vietnamese text as it is, by the project's
+one CSV writer (:func:`scoring.reports.tabular.csv_download`: names and reasons that look like a
+formula are neutralised).
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.models import Club
 from scoring.permissions import AUDIT, can
+from scoring.reports.tabular import csv_download
 from scoring.selectors.audit import PAGE_SIZE, AuditEntry, club_audit, rules_audit, sitting_audit
 from scoring.views.accounts import denied, to_login
 from scoring.views.sitting.common import get_sitting, missing_in_vietnamese
@@ -58,14 +60,8 @@ def _page_number(request: HttpRequest) -> int:
 
 
 def _csv(entries: list[AuditEntry], filename: str) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
-    response.write("\ufeff")  # Excel reads UTF-8 only with the byte-order mark
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    for e in entries:
-        writer.writerow([local_time(e.when), e.who, e.action, e.object, e.detail])
-    return response
+    rows = ([local_time(e.when), e.who, e.action, e.object, e.detail] for e in entries)
+    return csv_download(f"{filename}.csv", CSV_HEADER, rows)
 
 
 def audit_page(

@@ -27,7 +27,8 @@ def loaded_pack(page: Any, base: str, pk: int) -> dict[str, Any]:
     """The sitting's offline pack as the phone keeps it (the phone signed in as the sitting's opener)."""
     sign_in(page.context, base, Sitting.objects.get(pk=pk).created_by)
     page.goto(f"{base}/so-diem/{pk}/")
-    page.wait_for_function("(document.documentElement.dataset.offlineParts || '').includes('pack')")
+    # A selector, not wait_for_function (a string Playwright evaluates: no unsafe-eval under the CSP).
+    page.locator("html[data-offline-parts*='pack']").wait_for(state="attached")
     return page.evaluate(f"SoTomOutbox.getPack({pk})")
 
 

@@ -1,8 +1,11 @@
-"""Two clubs and two events with a person in every role, for the authorization matrix.
+"""Three clubs and three events with a person in every role, for the authorization matrix.
 
 "Own" objects (club X, its sitting, event E and its tables, E's festival table) are where the
 roles below hold; "other" objects (club Y, event F) belong to ``outsider``, who organises and keeps
-score there and holds nothing on the own side. Everything is built through the services.
+score there and holds nothing on the own side; "private" objects (club Z, event G, **not public**)
+carry the same roles as the own side. Each event seats ten players at two tables; ``table_keeper``
+keeps score at the first table only (an event role scoped to one table). Everything is built
+through the services.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-ROLES = ("anon", "player", "keeper", "trung_quan", "organiser", "outsider")
+ROLES = ("anon", "player", "keeper", "table_keeper", "trung_quan", "organiser", "outsider")
 PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"),
            ("Em", "Giáp Đông")]
+#: Five more, so each event seats two tables.
+MORE_PLAYERS = [("Giang", "Giáp Tây"), ("Hà", "Giáp Tây"), ("Khánh", "Giáp Tây"), ("Lan", "Giáp Tây"),
+                ("Minh", "Giáp Tây")]
 
 
 @dataclass
@@ -37,12 +43,14 @@ class World:
     users: dict[str, Any]
     own: Side
     other: Side
+    private: Side
 
     def side(self, name: str) -> Side:
-        return self.own if name == "own" else self.other
+        return {"own": self.own, "other": self.other, "private": self.private}[name]
 
 
-def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any) -> Side:
+def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any, table_keeper: Any = None,
+          *, is_public: bool = True) -> Side:
     from scoring.models import ClubRole, ClubRoleKind
     from scoring.services.people import club_create
     from scoring.services.sittings import sitting_open, van_record
@@ -69,21 +77,29 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     van_record(sitting=sitting, seq=1, record={"winner": seat.name, "cuoc": ["tom"]}, idempotency_key=None)
 
     event = event_create(name=f"Hội {prefix}", date=dt.date(2025, 2, 3), game="to-tom-diem", rules="luat-2005",
-                         created_by=organiser)
-    for name, team in PLAYERS:
+                         created_by=organiser, is_public=is_public)
+    for name, team in PLAYERS + MORE_PLAYERS:
         check_in(registration=registration_add(event=event, name=f"{name} {prefix}", team=team))
     round_seat(event=event, method="random", seed=3)
-    table = Table.objects.filter(event=event).order_by("number").select_related("sitting", "event").first()
+    table, table2 = Table.objects.filter(event=event).order_by("number").select_related("sitting", "event")[:2]
     event_keeper = EventRole.objects.create(user=keeper, event=event, role=EventRoleKind.SCOREKEEPER)
     EventRole.objects.create(user=trung_quan, event=event, role=EventRoleKind.TRUNG_QUAN)
-    registration = Registration.objects.filter(event=event).select_related("player").order_by("id").first()
+    if table_keeper is not None:
+        EventRole.objects.create(user=table_keeper, event=event, role=EventRoleKind.SCOREKEEPER, table=table)
+    # The registration of the rows (and the seated player's own): a player at the first table;
+    # ``elsewhere``: one at the second.
+    registration, elsewhere = (
+        Registration.objects.filter(event=event, player__seats__sitting=t.sitting).select_related("player")
+        .order_by("id").first() for t in (table, table2)
+    )
     if player_user is not None:
         registration.player.user = player_user
         registration.player.save(update_fields=["user"])
     token = token_issue(table=table, label="Thư ký chiếu 1", created_by=organiser)
     ensure_catalogue()
     festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
-    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player}
+    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player,
+             "table2": table2, "elsewhere": elsewhere}
     return Side(club, sitting, event, table, registration, token, festival, extra)
 
 
@@ -93,6 +109,8 @@ def build_world() -> World:
     for role in ROLES[1:]:
         users[role] = user_model.objects.create_user(f"vai-{role}", password="mat-khau-dai-123")
     outsider = users["outsider"]
-    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"])
+    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"], users["table_keeper"])
     other = _side("Y", outsider, outsider, outsider, None)
-    return World(users, own, other)
+    private = _side("Z", users["organiser"], users["keeper"], users["trung_quan"], users["player"],
+                    users["table_keeper"], is_public=False)
+    return World(users, own, other, private)

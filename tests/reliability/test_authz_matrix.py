@@ -1,13 +1,17 @@
 """The authorization matrix: every URL and endpoint × every role × an object of the user's own club or
-event and one of another's. Each cell is asserted; a URL without a row fails the completeness test.
+event, one of another's and one of a private event. Each cell is asserted; a URL without a row fails
+the completeness test.
 
 A row names who may use the URL on the *own* side (:mod:`tests.reliability.authz_world`). On the
 *other* side the same roles hold nothing, except ``outsider``, who holds every role there: a row
-public to everyone stays public there; otherwise only ``outsider`` may pass. "Passes" means the
-request got past authorization: any answer but 401, 403, 404 and a redirect to the login page (a
-400 or 409 of a deliberately empty form is a pass). Denied: 403 or 404 for a signed-in user; for a
-visitor, the login page (pages) or 401/403 (API). Every cell runs in a rolled-back savepoint, so no
-cell sees another's writes.
+public to everyone stays public there; otherwise only ``outsider`` may pass. On the *private* side
+(an event that is not public, where the own roles hold) a row public to everyone is open only to
+those who take part in the event (issue 20, finding 5: its display, timeline, SSE stream and
+signals were public), unless the row says otherwise (``private``). "Passes" means the request got
+past authorization: any answer but 401, 403, 404 and a redirect to the login page (a 400 or 409 of
+a deliberately empty form is a pass). Denied: 403 or 404 for a signed-in user; for a visitor, the
+login page (pages) or 401/403 (API), or 404 where the event is private. Every cell runs in a
+rolled-back savepoint, so no cell sees another's writes.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.reliability.authz_world import ROLES, Side, World, build_world
 
 pytestmark = pytest.mark.django_db
+PROBE_AREA = "Authorization: every named URL × method × role × an own, another's and a private event's object"
 
 ALL = frozenset(ROLES)
 SIGNED = ALL - {"anon"}
@@ -31,10 +36,17 @@ ORG = frozenset({"organiser"})
 SITTING_VIEW = frozenset({"player", "keeper", "organiser"})
 SITTING_KEEP = frozenset({"keeper", "organiser"})
 SITTING_REVIEW = frozenset({"player", "keeper", "organiser"})
-TABLE_KEEP = frozenset({"keeper", "organiser"})
+TABLE_KEEP = frozenset({"keeper", "table_keeper", "organiser"})
 CONSOLE = frozenset({"trung_quan", "organiser"})
-STATEMENT = frozenset({"player", "keeper", "organiser"})
+STATEMENT = frozenset({"player", "keeper", "table_keeper", "organiser"})
 CLUB_MEMBERS = frozenset({"player", "keeper", "organiser"})
+#: Who takes part in an event (may see a private one): organisers, role holders, registered players.
+VIEWERS = frozenset({"player", "keeper", "table_keeper", "trung_quan", "organiser"})
+#: The canh of the first table: its seated player, the event's keepers (the table's own too), its
+#: Trung Quân (read-only) and organisers; of the second table the same but the first table's keeper
+#: and the player seated at the first (issue 20, finding 8).
+TABLE_SITTING = frozenset({"player", "keeper", "table_keeper", "trung_quan", "organiser"})
+TABLE2_SITTING = frozenset({"keeper", "trung_quan", "organiser"})
 
 Kwargs = Callable[[Side], dict[str, Any]]
 
@@ -65,6 +77,19 @@ def reg(s: Side) -> dict[str, Any]:
 
 def player(s: Side) -> dict[str, Any]:
     return {"slug": s.event.slug, "player_id": s.registration.player_id}
+
+
+def player_elsewhere(s: Side) -> dict[str, Any]:
+    """A player seated at the event's second table."""
+    return {"slug": s.event.slug, "player_id": s.extra["elsewhere"].player_id}
+
+
+def table_sitting(s: Side) -> dict[str, Any]:
+    return {"pk": s.table.sitting_id}
+
+
+def table2_sitting(s: Side) -> dict[str, Any]:
+    return {"pk": s.extra["table2"].sitting_id}
 
 
 def table(s: Side) -> dict[str, Any]:
@@ -121,6 +146,15 @@ class Row:
     #: What a visitor without the right gets: the login page, 401/403 JSON ("json", as the API), or
     #: (a table's page) 403 with the PIN form ("pin").
     visitor: str = "login"
+    #: Who may use it for a private event's object (None: those who take part, if the row is
+    #: public to everyone; else the same as ``allowed``).
+    private: frozenset[str] | None = None
+
+    @property
+    def on_private(self) -> frozenset[str]:
+        if self.private is not None:
+            return self.private
+        return VIEWERS if self.allowed == ALL else self.allowed
 
     @property
     def api(self) -> bool:
@@ -154,6 +188,8 @@ ROWS: list[Row] = [
     Row("scoring:sitting_list", G, none, SIGNED),
     Row("scoring:sitting_new", G, none, SIGNED),
     Row("scoring:sitting", G, sitting, SITTING_VIEW),
+    Row("scoring:sitting", G, table_sitting, TABLE_SITTING),
+    Row("scoring:sitting", G, table2_sitting, TABLE2_SITTING),
     Row("scoring:van_preview", P, sitting, SITTING_KEEP),
     Row("scoring:van_record", P, sitting, SITTING_KEEP),
     Row("scoring:van_correct", G, van, SITTING_KEEP),
@@ -194,6 +230,7 @@ ROWS: list[Row] = [
     Row("api:sittings", G, none, SIGNED),
     Row("api:sittings", P, none, SIGNED, {}),
     Row("api:sitting", G, sitting, SITTING_VIEW),
+    Row("api:sitting", G, table2_sitting, TABLE2_SITTING),
     Row("api:sitting-balances", G, sitting, SITTING_VIEW),
     Row("api:sitting-history", G, sitting, SITTING_VIEW),
     Row("api:sitting-settle-up", P, sitting, SITTING_KEEP, {}),
@@ -210,13 +247,14 @@ ROWS: list[Row] = [
     Row("tournaments:scoreboard", G, event, ALL),
     Row("tournaments:scoreboard_all", G, event, ALL),
     Row("tournaments:projector", G, event, ALL),
-    Row("tournaments:check_in_link", G, check_in_token, ALL),
+    Row("tournaments:check_in_link", G, check_in_token, ALL, private=ALL),  # the player's own secret link
     Row("tournaments:export_standings", G, event, ALL),
     Row("tournaments:export_standings_xlsx", G, event, ALL),
     Row("tournaments:export_standings_pdf", G, event, ALL),
     Row("tournaments:report_chart", G, event, ALL),
     Row("tournaments:report_chart_json", G, event, ALL),
     Row("tournaments:export_statement", G, player, STATEMENT),
+    Row("tournaments:export_statement", G, player_elsewhere, frozenset({"keeper", "organiser"})),
     Row("tournaments:export_statement_xlsx", G, player, STATEMENT),
     Row("tournaments:export_statement_pdf", G, player, STATEMENT),
     # Tournaments: organiser
@@ -240,7 +278,7 @@ ROWS: list[Row] = [
     # Tournaments: a table (a visitor without the right gets the PIN form, with status 403)
     Row("tournaments:table", G, table, TABLE_KEEP, visitor="pin"),
     Row("tournaments:table", P, table, TABLE_KEEP, {}, visitor="pin"),
-    Row("tournaments:table_pin", P, table, ALL, {"pin": "000000"}),
+    Row("tournaments:table_pin", P, table, ALL, {"pin": "000000"}, private=ALL),  # a PIN holder needs the form
     Row("tournaments:table_close", P, table, ORG),
     Row("tournaments:table_substitute", P, table, ORG, {}),
     Row("tournaments:table_token_new", P, table, ORG, {}),
@@ -267,8 +305,13 @@ ROWS: list[Row] = [
 #: Named URLs with no row, and why.
 EXEMPT = {
     "console-events": "the SSE stream never ends (a test client would hang); the display's public "
-                      "stream carries only what the public display shows, tested in tests/console",
+                      "stream carries only what the public display shows, tested in tests/console; a "
+                      "private event's stream: test_probe_private_event.py",
 }
+
+#: The rows whose object belongs to an event: they are also asked of the private event's object.
+EVENT_OBJECTS = {event, reg, player, player_elsewhere, table, token, round_one, check_in_token, festival,
+                 festival_api, event_role, event_organiser}
 
 
 def _names(patterns: list[Any], namespace: str | None = None) -> set[str]:
@@ -301,6 +344,8 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
 
 
 def expected(row: Row, role: str, side: str) -> bool:
+    if side == "private":
+        return role in row.on_private
     if row.allowed == ALL:
         return True
     if side == "own":
@@ -328,7 +373,9 @@ def _passed(response: Any) -> bool:
     return not (response.status_code in (301, 302) and "/dang-nhap/" in response.get("Location", ""))
 
 
-def _sent_to_login(row: Row, response: Any) -> bool:
+def _sent_to_login(row: Row, response: Any, side: str) -> bool:
+    if side == "private" and response.status_code == 404:  # a private event's existence is private
+        return True
     if row.visitor == "pin":
         return response.status_code == 403 and b'name="pin"' in response.content
     if row.api or row.visitor == "json":
@@ -336,21 +383,54 @@ def _sent_to_login(row: Row, response: Any) -> bool:
     return response.status_code == 302 and "/dang-nhap/" in response["Location"]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])
-def test_authorization_cell(row: Row, world: World) -> None:
-    wrong: list[str] = []
-    for side in ("own", "other") if row.kwargs is not none else ("own",):
+def _sides(row: Row) -> tuple[str, ...]:
+    if row.kwargs is none:
+        return ("own",)
+    return ("own", "other", "private") if row.kwargs in EVENT_OBJECTS else ("own", "other")
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[f"{r.id} {r.kwargs.__name__}" for r in ROWS])
+def test_authorization_cell(row: Row, world: World, probe: Any) -> None:
+    for side in _sides(row):
         for role in ROLES:
             with transaction.atomic():
                 response = _request(row, world, role, side)
                 transaction.set_rollback(True)
             want = expected(row, role, side)
             got = _passed(response)
-            cell = f"{role}@{side}: {response.status_code} {response.get('Location', '')}".strip()
+            cell = f"{row.id}: {role}@{side}: {response.status_code} {response.get('Location', '')}".strip()
             if want != got:
-                wrong.append(f"{cell} (expected {'pass' if want else 'denied'})")
-            elif not want and role == "anon" and not _sent_to_login(row, response):
-                wrong.append(f"{cell} (a visitor must be sent to the login page / get 401)")
-            elif not want and role != "anon" and response.status_code not in (403, 404):
-                wrong.append(f"{cell} (a signed-in user without the right gets 403 or 404)")
-    assert not wrong, f"{row.id}:\n" + "\n".join(wrong)
+                probe.check(False, f"{cell} (expected {'pass' if want else 'denied'})")
+            elif not want and role == "anon":
+                probe.check(_sent_to_login(row, response, side),
+                            f"{cell} (a visitor must be sent to the login page / get 401)")
+            elif not want:
+                probe.check(response.status_code in (403, 404),
+                            f"{cell} (a signed-in user without the right gets 403 or 404)")
+            else:
+                probe.check(True, cell)
+
+
+def _listed_sittings(client: Client) -> tuple[set[int], str]:
+    ids = {s["id"] for s in client.get("/api/v1/sittings").json()}
+    return ids, client.get(reverse("scoring:sitting_list")).content.decode()
+
+
+@pytest.mark.parametrize("role, first, second", [("table_keeper", True, False), ("keeper", True, True),
+                                                 ("trung_quan", True, True), ("organiser", True, True)])
+def test_sitting_lists_show_only_the_canh_a_role_reaches(world: World, probe: Any, role: str, first: bool,
+                                                          second: bool) -> None:
+    """Finding 8: a scorekeeper of one table listed every canh of the event (titles, players)."""
+    client = Client()
+    client.force_login(world.users[role])
+    ids, page = _listed_sittings(client)
+    for side in ("own", "private"):
+        s = world.side(side)
+        for sitting_id, want in ((s.table.sitting_id, first), (s.extra["table2"].sitting_id, second)):
+            listed = f'href="/so-diem/{sitting_id}/"' in page
+            probe.check((sitting_id in ids) == want and listed == want,
+                        f"{role}: sitting {sitting_id} of {side} listed by the API {sitting_id in ids}, "
+                        f"by the page {listed}; expected {want}")
+    players = {p["name"] for p in client.get("/api/v1/players").json()}
+    others = {seat.name for seat in world.own.extra["table2"].sitting.seats.all()}
+    probe.check(bool(players & others) == second, f"{role}: players of the second table known: {players & others}")

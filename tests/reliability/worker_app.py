@@ -8,7 +8,7 @@ Test-only additions, all from the environment the test sets:
 * ``RELIABILITY_HOLD``: seconds the recompute pauses when it starts and again just before it
   stores its result (a large festival's recompute), widening the windows a kill can land in;
 * ``RELIABILITY_VISIBILITY_TIMEOUT``: seconds after which Redis hands an unacknowledged task to
-  another worker (the project keeps kombu's default, one hour; see docs/reliability.md).
+  another worker (the project's default is 30 s; see docs/reliability.md).
 """
 
 from __future__ import annotations

@@ -50,7 +50,9 @@ def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(liv
     phone.goto(f"{live_server.url}/so-diem/{s.pk}/")
     phone.get_by_test_id("reports-link").tap()
     chart = phone.get_by_test_id("balance-chart")
-    phone.wait_for_function("document.querySelector('[data-testid=balance-chart]').dataset.drawn === '5'")
+    # A selector, not wait_for_function: Playwright evaluates a string there, which the
+    # Content-Security-Policy (no unsafe-eval) refuses.
+    phone.locator("[data-testid=balance-chart][data-drawn='5']").wait_for(state="attached")
     assert chart.get_attribute("data-points") == "3"
     assert phone.evaluate("typeof window.Chart") == "function"
     assert phone.evaluate("Chart.version").startswith("4.")

@@ -3,7 +3,8 @@
 ``POST /api/v1/tables/{table_id}/signals`` with ``{"seat": 1-5 | "trung_quan", "signal": "<slug>"}``,
 token auth (only the table's Trung Quân, its event's organisers and staff), an optional
 ``Idempotency-Key`` header (a repeat answers the first answer and stores nothing; the same key
-with another body is refused with 422). ``GET`` lists the signals given (public, read-only).
+with another body is refused with 422). ``GET`` lists the signals given (public, read-only, as
+visible as the table's event: a private event's table is 404 to whoever may not see it).
 Errors are ``{"error": "<Vietnamese message>"}`` (a body that is not JSON: 400; sent as another
 media type: 415; a wrong token, even on ``GET``: 401).
 """
@@ -26,10 +27,12 @@ from scoring.api.common import ContractView
 from scoring.api.parsers import SafeJSONParser
 from scoring.engine.errors import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.van import ResultsFinal
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import CanRunTable
 from tournaments.console.selectors import signals_json
 from tournaments.console.services import signal_send
+from tournaments.permissions import visible
 
 __all__ = ["TableSignalsView"]
 
@@ -120,7 +123,7 @@ class TableSignalsView(ContractView):
         description=DESCRIPTION,
         parameters=[IDEMPOTENCY_KEY],
         request=SignalIn,
-        responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 415, 422),
+        responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 409, 415, 422),
         examples=[
             OpenApiExample("Phỗng ở chỗ 3", value={"seat": 3, "signal": "tung-tung"}, request_only=True),
             OpenApiExample("Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"},
@@ -140,6 +143,8 @@ class TableSignalsView(ContractView):
                                   by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
         except IdempotencyMismatch as exc:
             return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
+        except ResultsFinal as exc:  # the table's event is finished
+            return _error(exc.message, status.HTTP_409_CONFLICT)
         except EngineError as exc:
             return _error(exc.message, status.HTTP_400_BAD_REQUEST)
         response = Response(written.answer.body, status=written.answer.status)
@@ -158,8 +163,8 @@ class TableSignalsView(ContractView):
         tags=["Tổ Tôm Điếm"],
     )
     def get(self, request: Request, table_id: int) -> Response:
-        table = FestivalTable.objects.select_related("sitting").filter(pk=table_id).first()
-        if table is None:
+        table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
+        if table is None or not visible(request.user, table):  # a private event's table is not public
             return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")

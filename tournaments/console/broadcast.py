@@ -9,13 +9,17 @@ table's whole state, so a display that applies the newest event is always right.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django_eventstream import send_event
+from django_eventstream.channelmanager import DefaultChannelManager
 
-__all__ = ["EventType", "channel_for", "publish"]
+__all__ = ["DisplayChannels", "EventType", "channel_for", "publish"]
+
+CHANNEL = re.compile(r"^ban-(\d{1,18})$")
 
 
 class EventType:
@@ -35,3 +39,20 @@ def publish(table_id: int, event_type: str, data: dict[str, Any]) -> None:
     # would take 6 bytes a letter as \u escapes).
     body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
     transaction.on_commit(lambda: send_event(channel, event_type, body, json_encode=False))
+
+
+class DisplayChannels(DefaultChannelManager):
+    """django-eventstream's channel permission hook (``EVENTSTREAM_CHANNELMANAGER_CLASS``): a
+    table's channel is readable by whoever may see the table
+    (:func:`tournaments.permissions.visible`: public unless its event is private); any other
+    channel name is refused. Asked when a stream opens and again whenever it re-reads the storage."""
+
+    def can_read_channel(self, user: Any, channel: str) -> bool:
+        from tournaments.console.models import FestivalTable
+        from tournaments.permissions import visible
+
+        found = CHANNEL.match(channel)
+        if found is None:
+            return False
+        table = FestivalTable.objects.select_related("event_table__event").filter(pk=int(found[1])).first()
+        return table is not None and visible(user, table)

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
@@ -16,6 +17,8 @@ from scoring.engine.settlement import initial_state
 from scoring.models import Player
 from scoring.services.people import acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for
+from scoring.services.sittings import sittings_make_final
+from scoring.services.van import ResultsFinal
 from scoring.text import vi_slugify
 from tournaments.lunar import lunar_label
 from tournaments.models import (
@@ -25,14 +28,17 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     RoundFormat,
+    TableSitting,
     TieBreak,
     default_tie_breaks,
 )
 from tournaments.services.leaderboard import ledger_changed
 
 __all__ = [
+    "EventFinished",
     "check_in",
     "check_in_by_token",
+    "ensure_running",
     "event_create",
     "event_finish",
     "registration_add",
@@ -40,6 +46,19 @@ __all__ = [
 ]
 
 User = AbstractBaseUser
+
+
+class EventFinished(ResultsFinal):
+    """The event is finished, its results final: nothing that changes them is accepted (HTTP 409)."""
+
+
+def ensure_running(event: Event | int) -> None:
+    """Refuse a change to a finished event (read afresh: an event object may be older than its
+    finish). Ván are refused by the ledger itself, under the sitting's lock (``Sitting.final_at``)."""
+    pk = event.pk if isinstance(event, Event) else event
+    if Event.objects.filter(pk=pk, finished_at__isnull=False).exists():
+        raise EventFinished(gettext("Giải đã kết thúc, kết quả đã chốt chính thức: không ghi hay thay đổi "
+                                    "được gì nữa."))
 
 
 def _unique_slug(base: str) -> str:
@@ -122,8 +141,13 @@ def event_create(
     return event
 
 
+@transaction.atomic
 def event_finish(*, event: Event) -> Event:
-    """Mark the results final: the scoreboard stops saying "tạm tính"."""
+    """Mark the results final: the scoreboard stops saying "tạm tính", and every canh of the event
+    is made final in the ledger (``Sitting.final_at``), so no page, API or console writes, corrects
+    or confirms a ván there any more. The canh are locked first, then the event, in the order a ván
+    takes them: a ván being written finishes before, none is written after."""
+    sittings_make_final(sittings=list(TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)))
     Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now())
     event.refresh_from_db(fields=["finished_at"])
     return event
@@ -137,6 +161,7 @@ def registration_add(
 
     Names are unique within an event: a table's seats are named after the players.
     """
+    ensure_running(event)
     if player is None:
         player = player_create(name=name).obj
     team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
@@ -168,6 +193,7 @@ def registration_add(
 
 
 def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = False) -> Registration:
+    ensure_running(reg.event_id)
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
@@ -195,6 +221,7 @@ def check_in_by_token(*, token: str) -> Registration:
 def registration_withdraw(*, registration: Registration, by: User | None = None) -> Registration:
     """Withdraw a player: no longer seated in later rounds (points already won stay). Withdrawing
     twice changes nothing (the first time and person are kept)."""
+    ensure_running(registration.event_id)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
         status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by))
     ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them

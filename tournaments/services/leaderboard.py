@@ -46,7 +46,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from tournaments.models import BuiltBy, Event, Leaderboard, Registration, TableSitting, dump_json
@@ -70,6 +70,7 @@ __all__ = [
     "recompute",
     "record_failure",
     "request_recompute",
+    "sweep_stale_boards",
     "update_leaderboard",
 ]
 
@@ -254,6 +255,21 @@ def request_recompute(event_id: int) -> bool:
     if claimed:
         queue_recompute(event_id, eta=due)
     return bool(claimed)
+
+
+def sweep_stale_boards() -> list[int]:
+    """Ask for a recompute of every board that is behind its event's ledger; the events asked for.
+
+    Run when a Celery worker starts (:mod:`tournaments.tasks`): a worker killed with a recompute
+    in hand (``acks_late``) leaves its board stale until the broker hands the task out again (Redis:
+    after the visibility timeout; kombu's filesystem broker of the embedded default: never). The
+    worker that replaces it catches every such board up at once, through the usual coalesced
+    request (a board whose recompute is already due is left to it)."""
+    stale = list(Event.objects.filter(ledger_seq__gt=F("leaderboard__ledger_seq")).order_by("pk")
+                 .values_list("pk", flat=True))
+    for event_id in stale:
+        request_recompute(event_id)
+    return stale
 
 
 def _bump(event_id: int) -> int:

@@ -26,6 +26,7 @@ from tournaments.models import (
     TableSitting,
 )
 from tournaments.seating import Method, Remainder, seat_round
+from tournaments.services.events import ensure_running
 
 __all__ = ["round_seat"]
 
@@ -77,6 +78,7 @@ def round_seat(
 
     Each table is a new sitting of the ledger under the event's rule set and money mode.
     """
+    ensure_running(event)
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:

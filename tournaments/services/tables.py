@@ -20,6 +20,7 @@ from scoring.models import Player, Seat, Van
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_open, sitting_settle_up
 from tournaments.models import Event, Registration, RegistrationStatus, RoundFormat, Table, TableSitting
+from tournaments.services.events import ensure_running
 from tournaments.services.leaderboard import ledger_changed
 
 __all__ = ["WRAPPED", "locked_table", "maybe_next_canh", "table_close", "table_substitute", "wrapped"]
@@ -98,6 +99,7 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
         the_table = locked_table(table)
         if the_table.closed_at is not None:
             return the_table
+        ensure_running(the_table.event_id)
         canh = list(TableSitting.objects.filter(table=the_table).select_related("sitting").order_by("number"))
         for c in canh:
             if c.sitting.ended_at is None:
@@ -136,6 +138,7 @@ def table_substitute(*, table: Table | int, out_player: int, substitute: Registr
     """
     with wrapped(), transaction.atomic():
         the_table = locked_table(table)
+        ensure_running(the_table.event_id)
         reg = Registration.objects.select_related("player").get(pk=substitute.pk)
         _substitute_check(the_table, out_player, reg)
         event = the_table.event

@@ -28,6 +28,7 @@ from scoring.models import AccessThrottle
 from scoring.services import throttle
 from scoring.services.people import acting_user
 from tournaments.models import ScorekeeperToken, Table, new_pin
+from tournaments.services.events import ensure_running
 
 __all__ = [
     "PinAttempt",
@@ -52,6 +53,7 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
         raise EngineError("Chiếu đã đóng; không cấp mã ghi điểm được nữa.")
+    ensure_running(table.event_id)
     taken = set(ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True))
     if not taken:  # every earlier PIN was revoked: the new one starts a fresh count of wrong tries
         _reset(table)

@@ -22,7 +22,7 @@ from django.db import transaction
 from scoring.engine.errors import EngineError
 from scoring.models import Van
 from scoring.services import rows
-from scoring.services.people import Written
+from scoring.services.people import NO_VIA, EntryVia, Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
 from tournaments.services.leaderboard import ledger_changed
@@ -67,11 +67,12 @@ def event_van_record(
     entered_by: User | None = None,
     cards: str = "",
     sitting: int | None = None,
+    via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     """Record ván ``seq`` at an event's table (see :func:`scoring.services.sittings.van_record`),
     in the table's current canh (``sitting``: the canh the page showed; a stale one is refused)."""
     kwargs: dict[str, Any] = {"seq": seq, "record": record, "idempotency_key": idempotency_key,
-                              "entered_by": entered_by, "cards": cards}
+                              "entered_by": entered_by, "cards": cards, "via": via}
     with wrapped(), transaction.atomic():
         the_table = locked_table(table)
         event = the_table.event
@@ -101,13 +102,14 @@ def event_van_correct(
     corrected_by: User | None,
     idempotency_key: str | None,
     cards: str = "",
+    via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     """Correct a ván of an event's table (see :func:`scoring.services.sittings.van_correct`)."""
     van_pk = van.pk if isinstance(van, Van) else van
     canh = TableSitting.objects.filter(sitting__van=van_pk).values_list("event_id", "sitting_id").first()
     with wrapped(), transaction.atomic():
         written = van_correct(van=van_pk, record=record, reason=reason, corrected_by=corrected_by,
-                              idempotency_key=idempotency_key, cards=cards)
+                              idempotency_key=idempotency_key, cards=cards, via=via)
         if canh is not None and not written.answer.replayed:
             ledger_changed(canh[0], sittings=[canh[1]])
     return written

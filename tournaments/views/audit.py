@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.views.audit import audit_page, refuse
 from tournaments.models import Event
+from tournaments.permissions import visible
 from tournaments.selectors.audit import event_audit
 
 __all__ = ["event_audit_view"]
@@ -19,7 +20,7 @@ __all__ = ["event_audit_view"]
 def event_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not request.user.has_perm("tournaments.manage_event", event):
-        if request.user.is_authenticated and not request.user.has_perm("tournaments.view_event", event):
+        if request.user.is_authenticated and not visible(request.user, event):
             raise Http404("Không có giải này.")  # a private event's existence is private too
         return refuse(request, "Chỉ ban tổ chức giải mới xem được nhật ký của giải.")
     return audit_page(

@@ -13,7 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 
+from scoring.engine.errors import EngineError
+from scoring.services.van import ResultsFinal
 from tournaments.models import Event, Registration
+from tournaments.permissions import visible
 
 
 def is_htmx(request: HttpRequest) -> bool:
@@ -27,6 +30,14 @@ def page(request: HttpRequest, template: str, context: dict[str, Any], *, partia
     response = render(request, name, {"nav": "tournaments", **context}, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def error_status(exc: EngineError | None) -> int:
+    """The status of a page refusing a write: 409 when the event's results are final (finished),
+    422 for any other mistake, 200 when nothing failed."""
+    if exc is None:
+        return 200
+    return 409 if isinstance(exc, ResultsFinal) else 422
 
 
 def organised_event(request: HttpRequest, slug: str) -> Event:
@@ -75,6 +86,6 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
         )
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)
-    if event is None or (not event.is_public and not request.user.has_perm("tournaments.view_event", event)):
+    if event is None or not visible(request.user, event):
         raise Http404("Không có giải này.")
     return event

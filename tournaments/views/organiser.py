@@ -28,7 +28,7 @@ from tournaments.services.events import (
     registration_withdraw,
 )
 from tournaments.services.rounds import round_seat
-from tournaments.views.common import is_htmx, organised_event, page
+from tournaments.views.common import error_status, is_htmx, organised_event, page
 from tournaments.views.roles import roles_context
 
 
@@ -78,7 +78,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     event = organised_event(request, slug)
     form = RegistrationForm(request.POST)
-    error = None
+    error, failed = None, None
     if form.is_valid():
         try:
             reg = registration_add(event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"],
@@ -86,23 +86,23 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             if form.cleaned_data["check_in"]:
                 check_in(registration=reg, by=request.user)
         except EngineError as exc:
-            error = exc.message
+            error, failed = exc.message, exc
     else:
         error = "Hãy nhập tên người chơi."
     return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
-                partial="players", status=422 if error else 200)
+                partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
 def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: Any) -> HttpResponse:
     event = organised_event(request, slug)
     reg = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=reg_id)
-    error = None
+    error, failed = None, None
     try:
         action(registration=reg, by=request.user)
     except EngineError as exc:
-        error = exc.message
+        error, failed = exc.message, exc
     return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
-                partial="players", status=422 if error else 200)
+                partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
 @login_required
@@ -122,17 +122,17 @@ def withdraw(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
 def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
     event = organised_event(request, slug)
     form = SeatRoundForm(request.POST)
-    error = None
+    error, failed = None, None
     if form.is_valid():
         try:
             round_seat(event=event, method=form.cleaned_data["method"], remainder=form.cleaned_data["remainder"],
                        created_by=request.user)
         except EngineError as exc:
-            error = exc.message
+            error, failed = exc.message, exc
     else:
         error = "Hãy chọn cách xếp chỗ."
     return page(request, "tournaments/manage.html", _manage_context(request, event, seat_error=error),
-                partial="rounds", status=422 if error else 200)
+                partial="rounds", status=error_status(failed) if failed else 422 if error else 200)
 
 
 def _since(request: HttpRequest) -> datetime | None:

@@ -22,7 +22,7 @@ from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Leaderboard, Registration
 from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, is_organiser, visible_events
 from tournaments.services.events import check_in_by_token
-from tournaments.views.common import is_htmx, page, public_event, statement_access
+from tournaments.views.common import error_status, is_htmx, page, public_event, statement_access
 
 #: Rows the projector shows (the crowd reads the top of the table from afar).
 PROJECTOR_ROWS = 12
@@ -118,14 +118,14 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def check_in_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's personal link (the QR code): a big button; the POST checks them in."""
     reg = get_object_or_404(Registration.objects.select_related("player", "event"), event__slug=slug, token=token)
-    error = None
+    error, failed = None, None
     if request.method == "POST":
         try:
             reg = check_in_by_token(token=token)
         except EngineError as exc:
-            error = exc.message
+            error, failed = exc.message, exc
     return page(request, "tournaments/check_in.html", {"reg": reg, "event": reg.event, "error": error},
-                partial="status", status=422 if error else 200)
+                partial="status", status=error_status(failed))
 
 
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -22,10 +22,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.engine.games import get_game
+from scoring.permissions import device_of, remember_device
 from scoring.selectors.rules import chips
-from scoring.services.people import acting_user
+from scoring.services.people import EntryVia, acting_user
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
-from tournaments.permissions import SESSION_TOKENS, session_token_tables
+from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
 from tournaments.qr import qr_svg
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
@@ -39,7 +40,7 @@ from tournaments.services.tokens import (
     token_valid,
 )
 from tournaments.services.van import event_van_record
-from tournaments.views.common import organised_event, page
+from tournaments.views.common import error_status, organised_event, page
 
 ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
 
@@ -62,9 +63,13 @@ def _table(slug: str, table_id: int) -> tuple[Event, Table]:
 
 
 def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> None:
+    """The device now holds the table's token: a new session key (a session planted on this device
+    before, e.g. by a link carrying someone's cookie, is worth nothing after), the grants kept."""
     tokens = dict(request.session.get(SESSION_TOKENS, {}))
     tokens[str(table.pk)] = token.pk
+    request.session.cycle_key()
     request.session[SESSION_TOKENS] = tokens
+    remember_device(request)
 
 
 def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
@@ -78,26 +83,34 @@ def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
     return TOKEN if token_valid(table, session_token_tables(request).get(table.pk)) else None
 
 
-def _record(request: HttpRequest, table: Table) -> str | None:
-    """Record the posted ván; the Vietnamese error message if the entry is wrong."""
+def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
+    """The token a device without the right by account entered ván with, and the device."""
+    grant = table_grant(request, table.pk) if access == TOKEN else None
+    if grant is None:
+        return EntryVia(device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+
+
+def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None, int]:
+    """Record the posted ván; the Vietnamese error message if the entry is wrong, and the status."""
     data = request.POST
     winner = data.get("winner", "")
     record: dict[str, Any] = {"result": "hoa"} if winner == "__hoa__" else {
         "winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
     if not winner:
-        return "Hãy chọn người ù (hoặc Hòa)."
+        return "Hãy chọn người ù (hoặc Hòa).", 422
     try:
         seq = int(data.get("seq", ""))
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
-        return "Thiếu số ván; hãy tải lại trang."
+        return "Thiếu số ván; hãy tải lại trang.", 422
     user = acting_user(request.user)
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
-                         entered_by=user, sitting=sitting)
+                         entered_by=user, sitting=sitting, via=_via(request, table, access))
     except EngineError as exc:
-        return exc.message
-    return None
+        return exc.message, error_status(exc)
+    return None, 200
 
 
 def _organiser_context(request: HttpRequest, event: Event, table: Table, view: TableView) -> dict[str, Any]:
@@ -133,7 +146,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     access = _access(request, event, table)
     if access is None:
         return _pin_page(request, event, table, error=None, status=403)
-    error = _record(request, table) if request.method == "POST" else None
+    error, status = _record(request, table, access) if request.method == "POST" else (None, 200)
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
     game = get_game(event.game)
@@ -145,13 +158,16 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     }
     if access == ORGANISER:
         context.update(_organiser_context(request, event, table, view))
-    return page(request, "tournaments/table.html", context, partial="table", status=422 if error else 200)
+    return page(request, "tournaments/table.html", context, partial="table", status=status)
 
 
 def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:
     table_url = reverse("tournaments:table", args=[event.slug, table.pk])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
-    context = {"event": event, "table": table, "error": error, "login_url": login_url}
+    # A private event's name and scoreboard stay hidden from whoever may not see the event: the PIN
+    # form is all a scorekeeper with a PIN needs.
+    context = {"event": event, "table": table, "error": error, "login_url": login_url,
+               "private": not visible(request.user, event)}
     return page(request, "tournaments/table_pin.html", context, status=status)
 
 

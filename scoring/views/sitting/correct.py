@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.engine.errors import EngineError
 from scoring.models import Posting, Sitting, TransactionKind, Van
-from scoring.permissions import KEEP, VIEW, can
+from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
@@ -86,7 +86,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
         record = form.record(Table.of(sitting).game)
         target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
         van_correct(van=target, record=record, reason=reason, corrected_by=user_of(request),
-                    idempotency_key=posted_key(request), cards=form.cards)
+                    idempotency_key=posted_key(request), cards=form.cards, via=entry_via(request, sitting))
     except (IdempotencyMismatch, SequenceConflict) as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 409
         context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)

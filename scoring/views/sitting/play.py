@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van
-from scoring.permissions import KEEP, VIEW, can
+from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
@@ -112,7 +112,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
         seq = posted_seq(request.POST.get("seq"))
         record = form.record(table.game)
         written = van_record(sitting=sitting.pk, seq=seq, record=record, idempotency_key=key,
-                             entered_by=user_of(request), cards=form.cards)
+                             entered_by=user_of(request), cards=form.cards, via=entry_via(request, sitting))
     except IdempotencyMismatch as exc:
         return _refused(request, sitting, form, exc.message, 422)
     except SequenceConflict as exc:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.engine.errors import EngineError
 from scoring.models import Sitting, Van
-from scoring.permissions import REVIEW, can
+from scoring.permissions import REVIEW, can, review_via
 from scoring.selectors.ledger import van_json
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
@@ -68,11 +68,12 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
                                "mới được xác nhận hay bác ván.")
     try:
         key = posted_key(request)
+        via = review_via(request, sitting)
         if reject:
             written = van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user,
-                                 reason=request.POST.get("reason", ""), idempotency_key=key)
+                                 reason=request.POST.get("reason", ""), idempotency_key=key, via=via)
         else:
-            written = van_confirm(sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key)
+            written = van_confirm(sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key, via=via)
     except NoSuchVan as exc:
         raise Http404(exc.message) from None
     except ReviewRefused as exc:

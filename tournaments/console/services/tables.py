@@ -14,7 +14,7 @@ from scoring.engine.games import GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
 from scoring.services.people import Written, acting_user
-from scoring.services.sittings import sitting_open, van_record
+from scoring.services.sittings import ResultsFinal, final_message, sitting_open, van_record
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
 from tournaments.console.selectors import cuoc_names, initial_noc, table_state
@@ -26,6 +26,7 @@ __all__ = [
     "dealer_set",
     "locked",
     "noc_change",
+    "not_final",
     "open_for_play",
     "table_open",
     "turn_set",
@@ -47,12 +48,20 @@ def locked(table: FestivalTable | int) -> FestivalTable:
     return found
 
 
+def not_final(sitting: Sitting) -> None:
+    """Refuse any change at a table of a finished event (its canh's results are final)."""
+    if sitting.final_at is not None:
+        raise ResultsFinal(final_message())
+
+
 def open_for_play(table: FestivalTable) -> None:
+    not_final(table.sitting)
     if table.sitting.ended_at is not None:
         raise ConsoleError(gettext("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
 
 
 def _check_sitting(sitting: Sitting) -> None:
+    not_final(sitting)
     if sitting.game != GAME or sitting.seats.count() != SEATS:
         raise ConsoleError(gettext("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi."))
 
@@ -124,6 +133,7 @@ def noc_change(*, table: FestivalTable | int, delta: int | None = None, value: i
 def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bool = False) -> FestivalTable:
     """Give the turn to ``seat``, or pass it on counter-clockwise (``advance``)."""
     t = locked(table)
+    not_final(t.sitting)
     if advance:
         t.turn = (t.turn or t.dealer or SEATS) % SEATS + 1
     else:
@@ -135,6 +145,7 @@ def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bo
 def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
     """Give cái to ``seat`` (it plays first)."""
     t = locked(table)
+    not_final(t.sitting)
     t.dealer = _seat(seat, gettext("Nhà cái"))
     if t.van_started_at is None:
         t.turn = t.dealer

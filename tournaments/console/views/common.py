@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -15,13 +16,14 @@ from django_eventstream import get_current_event_id
 
 from scoring.engine.games import get_game
 from scoring.selectors.rules import chips
+from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
 from tournaments.console.models import FestivalTable, SignalKind
 from tournaments.console.permissions import can_run
 from tournaments.console.selectors import signals_for, table_state
 from tournaments.console.services import ConsoleError
 
-__all__ = ["console_context", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
+__all__ = ["console_context", "final_status", "tq_login_required", "intval", "render_live", "run_table", "stream_id", "van_form_context"]
 
 CONSOLE = "console/console.html"
 
@@ -50,8 +52,14 @@ def intval(value: Any) -> int | None:
         return None
 
 
+#: A flag's colour as the page may write it into its style sheet: "#d0202a" or a colour's name.
+COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}|[A-Za-z]{3,20}")
+
+
 def console_context(table: FestivalTable) -> dict[str, Any]:
-    """What the whole console page shows (the live part, the pads, the helpers)."""
+    """What the whole console page shows (the live part, the pads, the helpers). The flags' colours
+    go into one style sheet of the page, a class per signal (``tq-c-<slug>``): the
+    Content-Security-Policy allows no style attribute."""
     signals = list(signals_for(table))
     state = table_state(table)
     return {
@@ -60,6 +68,7 @@ def console_context(table: FestivalTable) -> dict[str, Any]:
         "seats": state["seats"],
         "player_signals": [s for s in signals if s.kind != SignalKind.BIG_DRUM],
         "big_drum": [s for s in signals if s.kind == SignalKind.BIG_DRUM],
+        "flag_colours": [(s.slug, s.color) for s in signals if s.color and COLOUR.fullmatch(s.color)],
         "nav": "console",
     }
 
@@ -98,3 +107,9 @@ def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None
 
 def user_error(exc: ConsoleError | Exception) -> str:
     return getattr(exc, "message", str(exc))
+
+
+def final_status(exc: Exception) -> int:
+    """409 when the table's event is finished (its results final); the console's other refusals
+    are shown in the live part with 200."""
+    return 409 if isinstance(exc, ResultsFinal) else 200

@@ -20,6 +20,7 @@ from tournaments.console.models import SignalEffect
 from tournaments.console.views.common import (
     CONSOLE,
     console_context,
+    final_status,
     intval,
     render_live,
     run_table,
@@ -60,7 +61,7 @@ def signal(request: HttpRequest, pk: int) -> HttpResponse:
                                        signal=request.POST.get("signal"), by=request.user,
                                        idempotency_key=request.headers.get("Idempotency-Key") or None)
     except EngineError as exc:
-        return render_live(request, table, error=user_error(exc))
+        return render_live(request, table, error=user_error(exc), status=final_status(exc))
     extra: dict[str, Any] = {}
     if written.obj.signal.effect == SignalEffect.U:
         extra["van_oob"] = van_form_context(table, winner=written.obj.seat)
@@ -78,7 +79,7 @@ def noc(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             services.noc_change(table=table, delta=-1 if action == "draw" else 1)
     except EngineError as exc:
-        return render_live(request, table, error=user_error(exc))
+        return render_live(request, table, error=user_error(exc), status=final_status(exc))
     return render_live(request, table)
 
 
@@ -92,7 +93,7 @@ def turn(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             services.turn_set(table=table, seat=intval(request.POST.get("seat")))
     except EngineError as exc:
-        return render_live(request, table, error=user_error(exc))
+        return render_live(request, table, error=user_error(exc), status=final_status(exc))
     return render_live(request, table)
 
 
@@ -103,7 +104,7 @@ def dealer(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.dealer_set(table=table, seat=intval(request.POST.get("seat")))  # type: ignore[arg-type]
     except EngineError as exc:
-        return render_live(request, table, error=user_error(exc))
+        return render_live(request, table, error=user_error(exc), status=final_status(exc))
     return render_live(request, table)
 
 
@@ -114,7 +115,7 @@ def van_start(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.van_start(table=table)
     except EngineError as exc:
-        return render_live(request, table, error=user_error(exc))
+        return render_live(request, table, error=user_error(exc), status=final_status(exc))
     return render_live(request, table, extra={"van_oob_clear": True})
 
 
@@ -147,6 +148,7 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
     table = run_table(request, pk)
     record, picked = _record(request)
     hoa = "result" in record
+    status = 200
     if not hoa and not record["winner"]:
         error = gettext("Hãy chọn người ù.")
     else:
@@ -155,7 +157,7 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
                                 by=request.user, idempotency_key=request.POST.get("key") or None,
                                 sitting=intval(request.POST.get("canh")))
         except EngineError as exc:
-            error = user_error(exc)
+            error, status = user_error(exc), final_status(exc)
         else:
             response = render_live(request, table, extra={"van_oob_clear": True})
             response["HX-Retarget"] = "#tq-live"
@@ -163,4 +165,4 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
             return response
     winner = next((s.position for s in table.sitting.seats.all() if s.name == record.get("winner")), None)
     context = van_form_context(table, winner=winner, hoa=hoa, error=error, picked=picked)
-    return render(request, VAN_FORM, {"van": context})
+    return render(request, VAN_FORM, {"van": context}, status=status)

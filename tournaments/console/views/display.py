@@ -1,27 +1,35 @@
-"""Public, read-only pages of a festival table: the audience display and the timeline of signals."""
+"""Public, read-only pages of a festival table: the audience display, the timeline of signals and
+the display's SSE stream. Public as its event is (:func:`tournaments.permissions.visible`): a
+private event's tables are 404 to whoever may not see the event."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
+from django_eventstream.views import events as event_stream
 
+from tournaments.console.broadcast import channel_for
 from tournaments.console.models import FestivalTable
 from tournaments.console.selectors import recent_signals, table_state, timeline
 from tournaments.console.views.common import stream_id
+from tournaments.permissions import visible
 
-__all__ = ["display", "timeline_page"]
+__all__ = ["display", "events", "timeline_page"]
 
 
-def _table(pk: int) -> FestivalTable:
-    return get_object_or_404(FestivalTable.objects.select_related("sitting"), pk=pk)
+def _table(request: HttpRequest, pk: int) -> FestivalTable:
+    table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=pk).first()
+    if table is None or not visible(request.user, table):
+        raise Http404("Không có chiếu này.")
+    return table
 
 
 @require_GET
 def display(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector / LED page: seats, signals, flags, nọc, dealer, timer, wins, balances (SSE)."""
-    table = _table(pk)
+    table = _table(request, pk)
     # The stream position is read *before* the state: an event in between is replayed, never lost.
     since = stream_id(table)
     state = table_state(table)
@@ -37,7 +45,15 @@ def display(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def timeline_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every ván's signals in order, with their times, to replay afterwards (with sound)."""
-    table = _table(pk)
+    table = _table(request, pk)
     vans = timeline(table)
     return render(request, "console/timeline.html", {"table": table, "vans": vans, "nav": "console",
                                                      "several_canh": len({v.canh for v in vans}) > 1})
+
+
+def events(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The display's SSE stream (django-eventstream), one channel per table: 404 before any stream
+    for a table the request may not see; the channel manager
+    (:class:`tournaments.console.broadcast.DisplayChannels`) asks the same rule on every read."""
+    _table(request, table_id)
+    return event_stream(request, channels=[channel_for(table_id)])

@@ -1,6 +1,5 @@
 /* The organiser's pages (no inline script: the pages keep a Content-Security-Policy).
  *
- * - [data-print]: a button that prints the page (the check-in cards).
  * - [data-copy]: a button that copies its link (a player's check-in link) and says so in its
  *   data-copied text; where the clipboard is refused, the link is selected for a manual copy.
  * - After htmx swaps the players' panel in answer to "Đăng ký", the focus goes back to the name
@@ -28,11 +27,6 @@
   document.addEventListener("click", function (event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target) { return; }
-    var print = target.closest("[data-print]");
-    if (print) {
-      window.print();
-      return;
-    }
     var copy = target.closest("[data-copy]");
     if (copy) {
       var link = copy.getAttribute("data-copy");
