@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.engine.errors import EngineError
@@ -88,8 +89,11 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         except EngineError as exc:
             error, failed = exc.message, exc
     else:
-        error = "Hãy nhập tên người chơi."
-    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+        error = gettext("Hãy nhập tên người chơi.")
+    # A refusal is shown beside the name field, with the name kept to be corrected (issue 19, item 3).
+    context = _manage_context(request, event, register_error=error,
+                              register_name=request.POST.get("name", "")[:80] if error else "")
+    return page(request, "tournaments/manage.html", context,
                 partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
@@ -101,7 +105,7 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
         action(registration=reg, by=request.user)
     except EngineError as exc:
         error, failed = exc.message, exc
-    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+    return page(request, "tournaments/manage.html", _manage_context(request, event, players_error=error),
                 partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
