@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine.errors import EngineError
+from scoring.engine.errors import N_, EngineError
 from scoring.engine.games import get_game
 from scoring.models import Player, Seat
 from scoring.services.sittings import sitting_open
@@ -64,6 +64,18 @@ def _bye_counts(event: Event) -> Counter[int]:
     return counts
 
 
+class RoundStillPlaying(EngineError):
+    """The next round was asked for while tables of the last round are still open."""
+
+
+def open_tables(event: Event) -> list[Table]:
+    """The tables of the event's last round that are not closed yet, by number."""
+    last = Round.objects.filter(event=event).order_by("-number").first()
+    if last is None:
+        return []
+    return list(Table.objects.filter(round=last, closed_at__isnull=True).order_by("number"))
+
+
 @transaction.atomic
 def round_seat(
     *,
@@ -72,11 +84,16 @@ def round_seat(
     remainder: str = Remainder.BYE,
     seed: int | None = None,
     created_by: User | None = None,
+    even_if_open: bool = True,
 ) -> Round:
     """Seat the next round: checked-in players on tables of the game's size, by ``method``;
     the players left over sit out (``bye``) or some tables are smaller (``smaller``).
 
     Each table is a new sitting of the ledger under the event's rule set and money mode.
+    With ``even_if_open=False`` (the organiser's button before they confirm) it refuses with
+    :class:`RoundStillPlaying` while a table of the last round is still open: its players would
+    sit in two rounds at once (issue 19, item 4). Checked under the event's lock, so two clicks
+    cannot seat two rounds.
     """
     ensure_running(event)
     try:
@@ -86,6 +103,14 @@ def round_seat(
     event = Event.objects.select_for_update().get(pk=event.pk)  # one round seated at a time
     number = (Round.objects.filter(event=event).order_by("-number").values_list("number", flat=True).first()
               or 0) + 1
+    if not even_if_open:
+        still = open_tables(event)
+        if still:
+            raise RoundStillPlaying(
+                N_("Vòng {round} còn {count} chiếu đang chơi (chiếu {tables}): xếp chỗ vòng {next} bây giờ thì người "
+                   "ở các chiếu đó ngồi hai vòng cùng lúc. Hãy đóng các chiếu đó trước, hoặc đánh dấu “vẫn xếp chỗ”."),
+                round=number - 1, count=len(still), tables=", ".join(str(t.number) for t in still), next=number,
+            )
     players = _present(event)
     if the_method == Method.STANDINGS:
         players = _by_standings(event, players)

@@ -28,7 +28,7 @@ from tournaments.services.events import (
     registration_add,
     registration_withdraw,
 )
-from tournaments.services.rounds import round_seat
+from tournaments.services.rounds import RoundStillPlaying, round_seat
 from tournaments.views.common import error_status, is_htmx, organised_event, page
 from tournaments.views.roles import roles_context
 
@@ -60,8 +60,10 @@ def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[st
     for reg in regs:  # each player's own link, shown and copied as is (it once came out as /diem-danh//TOKEN/)
         reg.check_in_url = _check_in_url(request, event, reg)  # type: ignore[attr-defined]
     present = sum(1 for r in regs if r.status == RegistrationStatus.CHECKED_IN)
+    rounds = rounds_with_tables(event)
     return {
-        "event": event, "registrations": regs, "present": present, "rounds": rounds_with_tables(event),
+        "event": event, "registrations": regs, "present": present, "rounds": rounds,
+        "open_tables": [t for t in rounds[0].tables.all() if t.closed_at is None] if rounds else [],  # of the last round
         "state": board_state(event), "done": True, "since": "",
         "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
         **roles_context(event), **extra,
@@ -130,13 +132,14 @@ def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             round_seat(event=event, method=form.cleaned_data["method"], remainder=form.cleaned_data["remainder"],
-                       created_by=request.user)
+                       created_by=request.user, even_if_open=form.cleaned_data["even_if_open"])
         except EngineError as exc:
             error, failed = exc.message, exc
     else:
-        error = "Hãy chọn cách xếp chỗ."
+        error = gettext("Hãy chọn cách xếp chỗ.")
+    status = 409 if isinstance(failed, RoundStillPlaying) else error_status(failed) if failed else 422 if error else 200
     return page(request, "tournaments/manage.html", _manage_context(request, event, seat_error=error),
-                partial="rounds", status=error_status(failed) if failed else 422 if error else 200)
+                partial="rounds", status=status)
 
 
 def _since(request: HttpRequest) -> datetime | None:
