@@ -210,7 +210,7 @@ def test_settling_up_records_the_fewest_transfers_and_ends_the_sitting(client, s
     html = text(page)
     assert html.count("→ An") == 4
     assert not Sitting.objects.get().ended_at  # the preview wrote nothing
-    done = client.post(f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"]}, follow=True)
+    done = client.post(f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"], "confirm": "1"}, follow=True)
     html = text(done)
     assert "Đã thanh toán và kết thúc canh bài." in html
     assert "Lưu ván" not in html  # read-only now
