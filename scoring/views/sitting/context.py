@@ -19,6 +19,7 @@ from scoring.engine.rules import RuleSet
 from scoring.engine.settlement import GA_TRONG, POOL, Transfer
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
+from scoring.selectors.rules import applied_rules_name
 from scoring.services.ledger import fold
 from scoring.views.sitting.form import FAULT_CHOICES, REGIME_NAMES
 
@@ -213,6 +214,7 @@ def sitting_data(sitting: Sitting) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
+        "rules_name": applied_rules_name(sitting.rules),  # the village's, not its base preset's (issue 19, item 5)
         "ended": ended,
         "seats": [{"position": i, "name": n, "balance": b, "shown": signed(b)}
                   for i, (n, b) in enumerate(live.players.items(), 1)],
