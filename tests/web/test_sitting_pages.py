@@ -178,7 +178,7 @@ def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_ap
         ({"winner": "Giáp"}, "không có người chơi 'Giáp'"),
         ({"winner": "An", "chiu": ["An"]}, "đã chịu (bỏ ván)"),
         ({"winner": HOA, "ga_kind_1": "nhai", "ga_player_1": "Em", "ga_count_1": "hai"}, "phải là một số nguyên"),
-        ({}, "thiếu kết quả"),
+        ({}, "Chưa có kết quả ván: hãy chọn người ù, hoặc Hòa, hoặc người báo."),
     ],
 )
 def test_bad_input_is_refused_with_a_vietnamese_message_and_400(client, sitting, taps, message) -> None:
