@@ -3,7 +3,7 @@ organiser (quan-ly/…) and the table page (chieu/…)."""
 
 from django.urls import path
 
-from tournaments.views import organiser, public, roles, table
+from tournaments.views import organiser, player_list, public, roles, table
 
 app_name = "tournaments"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path("giai-moi/", organiser.event_new, name="new"),
     path("giai/<slug:slug>/quan-ly/", organiser.manage, name="manage"),
     path("giai/<slug:slug>/quan-ly/dang-ky/", organiser.register, name="register"),
+    path("giai/<slug:slug>/quan-ly/dang-ky-danh-sach/", player_list.register_list, name="register_list"),
     path("giai/<slug:slug>/quan-ly/diem-danh/<int:reg_id>/", organiser.check_in_player, name="check_in"),
     path("giai/<slug:slug>/quan-ly/rut/<int:reg_id>/", organiser.withdraw, name="withdraw"),
     path("giai/<slug:slug>/quan-ly/xep-vong/", organiser.seat_round, name="seat_round"),

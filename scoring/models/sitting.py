@@ -22,8 +22,8 @@ GAME_CHOICES = [(slug.value, game.name_vi) for slug, game in GAMES.items()]
 class Mode(models.TextChoices):
     """How wins are paid (docs/rules.md §8); the values are the engine's ``Mode``."""
 
-    QUANG = "quang", "Đánh quăng"
-    GOM = "gom", "Đánh gom"
+    QUANG = "quang", _("Đánh quăng")
+    GOM = "gom", _("Đánh gom")
 
 
 class VanOutcome(models.TextChoices):

@@ -16,9 +16,15 @@ __all__ = ["qr_svg"]
 def qr_svg(data: str, *, scale: int = 4, title: str = "", border: int = 2) -> SafeString:
     """The QR code of ``data`` as an ``<svg>`` element to put in a page (medium error correction,
     so a card printed on a village printer and creased in a pocket still scans; ``border``: the
-    quiet zone in modules, 4 on printed sheets)."""
+    quiet zone in modules, 4 on printed sheets).
+
+    The element has a ``viewBox`` as well as its natural width and height, so a style (or a
+    print layout) that sizes it scales the whole code instead of cropping it (issue 19, item 1:
+    the cards drew only a corner of each code, a dot once printed)."""
     code = segno.make(data, error="m", micro=False)
     svg = code.svg_inline(scale=scale, border=border, title=title or None, svgclass="qr-svg", lineclass=None,
-                          dark="#000", light="#fff")
+                          dark="#000", light="#fff", omitsize=True)
+    side = code.symbol_size(scale=scale, border=border)[0]
     label = escape(title or data)
-    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))  # noqa: S308 - segno's own markup
+    attrs = f'<svg role="img" aria-label="{label}" width="{side}" height="{side}" '
+    return mark_safe(svg.replace("<svg ", attrs, 1))  # noqa: S308 - segno's own markup

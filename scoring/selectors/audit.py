@@ -33,6 +33,7 @@ from scoring.models import (
     VanReviewDecision,
     VillageRuleSet,
 )
+from scoring.selectors.rules import applied_rules_name
 
 __all__ = [
     "NOBODY",
@@ -154,7 +155,7 @@ def _review_action(review: VanReview) -> str:
 
 
 def _opened_detail(sitting: Sitting) -> str:
-    rules = sitting.rules.spec.get("name") or sitting.rules.preset
+    rules = applied_rules_name(sitting.rules)
     players = ", ".join(seat.name for seat in sitting.seats.all())
     return f"{sitting.get_game_display()} · {rules} · {sitting.get_mode_display()} · {players}"
 

@@ -21,7 +21,7 @@ from scoring.engine import (
     cuoc_for_game,
     load_rules,
 )
-from scoring.models import VillageRuleSet
+from scoring.models import RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
 
 #: The preset a page offers first for each scoring family.
 DEFAULT_PRESET = {
@@ -30,6 +30,25 @@ DEFAULT_PRESET = {
     ScoringFamily.CHAN: "chan",
     ScoringFamily.PHOM: "phom",
 }
+
+
+def applied_rules_name(snapshot: RuleSetSnapshot) -> str:
+    """The name of the rule set a canh (or an event) is actually scored under, as people chose it.
+
+    A snapshot stores the values, and its own ``name`` is the preset's: a village rule set built
+    on Luật 2005 was shown as "Luật Tổ Tôm 2005" although the village's values applied (issue 19,
+    item 5). The saved village version with exactly these values names it; values no saved set
+    has are the preset's name marked as changed.
+    """
+    version = (VillageRuleSetVersion.objects.filter(snapshot=snapshot).select_related("rule_set")
+               .order_by("rule_set__name", "-number").first())
+    base = snapshot.spec.get("name") or snapshot.preset
+    if version is not None:
+        return gettext("%(name)s (lệ làng, phiên bản %(n)s, trên %(base)s)") % {
+            "name": version.rule_set.name, "n": version.number, "base": base}
+    if snapshot.preset in PRESETS and load_rules(snapshot.preset).fingerprint != snapshot.fingerprint:
+        return gettext("%(base)s (đã chỉnh)") % {"base": base}
+    return base
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from scoring.engine import (
 )
 from scoring.models import Sitting, VanFault
 from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
+from scoring.selectors.rules import applied_rules_name
 from scoring.services.ledger import fold
 
 #: The value of the winner buttons meaning a draw (hòa).
@@ -235,6 +236,7 @@ def sitting_data(sitting: Sitting) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
+        "rules_name": applied_rules_name(sitting.rules),  # the village's, not its base preset's (issue 19, item 5)
         "ended": ended,
         "seats": [{"position": i, "name": n, "balance": b, "shown": signed(b)}
                   for i, (n, b) in enumerate(live.players.items(), 1)],

@@ -21,6 +21,14 @@
     const data = await response.json();
     canvas.dataset.points = String(data.labels.length);
     fillTable(document.getElementById(canvas.dataset.table), data);
+    if (data.labels.length <= 1 || !data.datasets.length) {
+      // Only the starting point, no ván yet: say so instead of drawing an empty 0–1 axis.
+      const box = canvas.closest(".chart-box");
+      const empty = box && box.parentNode ? box.parentNode.querySelector("[data-chart-empty]") : null;
+      if (empty) { empty.hidden = false; box.hidden = true; }
+      canvas.dataset.drawn = "0";
+      return;
+    }
     if (!window.Chart) return;
     const chart = new window.Chart(canvas, {
       type: "line",

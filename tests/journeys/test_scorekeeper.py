@@ -163,6 +163,7 @@ def test_a_scorekeeper_keeps_a_village_canh_with_a_van_sent_after_the_network_re
     expect(plan.first).to_be_visible()
     assert sum(int(a) for a in plan.locator(".amt").all_inner_texts()) == sum(
         b for b in expected["balances"].values() if b > 0)
+    phone.get_by_test_id("settle-confirm").check()
     phone.get_by_test_id("settle").click()
     expect(phone.locator("p.notice[role=status]")).to_have_text("Đã thanh toán và kết thúc canh bài.")
     expect(phone.get_by_test_id("save")).to_have_count(0)  # the canh is over: no more ván

@@ -44,6 +44,7 @@ SKIP = {
     "javascript-catalog": "a script: the pages' translations",
     "console-events": "the live display's Server-Sent Events stream, opened by the display page",
     "tournaments:register": "a form action (POST) of the organiser's page",
+    "tournaments:register_list": "a form action (POST) of the organiser's page (a pasted or uploaded list)",
     "tournaments:check_in": "a form action (POST) of the organiser's page",
     "tournaments:withdraw": "a form action (POST) of the organiser's page",
     "tournaments:seat_round": "a form action (POST) of the organiser's page",

@@ -328,6 +328,7 @@ ROWS: list[Row] = [
     Row("tournaments:new", G, none, SIGNED),
     Row("tournaments:manage", G, event, ORG),
     Row("tournaments:register", P, event, ORG, {}),
+    Row("tournaments:register_list", P, event, ORG, {}),
     Row("tournaments:check_in", P, reg, ORG),
     Row("tournaments:withdraw", P, reg, ORG),
     Row("tournaments:seat_round", P, event, ORG, {}),

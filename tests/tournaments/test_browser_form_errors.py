@@ -37,3 +37,34 @@ def test_a_van_with_no_winner_is_refused_on_the_table_page(organiser_page, live_
     page.locator("label.chip[data-cuoc='tom'] span").tap()
     page.get_by_role("button", name="Ghi ván").tap()
     expect(page.locator("#table [role=alert]")).to_have_text("Hãy chọn người ù (hoặc Hòa).")
+
+
+@pytest.mark.parametrize(("prefix", "duplicate", "no_winner"), [
+    ("", "Giải đã có người tên 'An'", "Hãy chọn người ù (hoặc Hòa)."),
+    ("/en", "The event already has a player named 'An'", "Choose who won (or Draw)."),
+])
+def test_refusals_sit_beside_their_field_in_both_languages(organiser_page, live_server, own, prefix, duplicate,
+                                                           no_winner) -> None:
+    """The refusal is beside the field it is about (tied to it for a screen reader), in the page's
+    language, and the typed name stays to be corrected (issue 19, item 3)."""
+    event, (table, _other) = own
+    page = organiser_page
+    page.goto(f"{live_server.url}{prefix}/giai/{event.slug}/quan-ly/")
+    page.fill("#reg-name", "An")
+    page.locator("#players form.inline-form button[type=submit]").tap()
+    field_box = page.locator("#reg-name").locator("xpath=..")
+    expect(field_box.locator("[role=alert]")).to_contain_text(duplicate)
+    expect(page.locator("#reg-name")).to_have_attribute("aria-describedby", "reg-name-error")
+    expect(page.locator("#reg-name")).to_have_value("An")
+    page.fill("#reg-name", "An (Đông)")
+    page.locator("#players form.inline-form button[type=submit]").tap()
+    expect(page.locator("li[data-player='An (Đông)']")).to_have_count(1)
+    expect(page.locator("#players [role=alert]")).to_have_count(0)
+    expect(page.locator("#reg-name")).to_have_value("")
+
+    page.goto(f"{live_server.url}{prefix}/giai/{event.slug}/chieu/{table.pk}/")
+    page.locator("label.chip[data-cuoc='tom'] span").tap()
+    page.locator("form.van-entry button[type=submit]").tap()
+    winners = page.locator("form.van-entry fieldset").first
+    expect(winners.locator("[role=alert]")).to_have_text(no_winner)
+    expect(winners.locator("[role=radiogroup]")).to_have_attribute("aria-describedby", "winner-error")

@@ -108,8 +108,11 @@ def test_a_player_checks_in_by_their_personal_link(client, make_event) -> None:
 def test_seating_a_round_and_recording_at_a_table(client, own_event, organiser) -> None:
     event, (t1, _t2) = own_event
     client.force_login(organiser)
-    response = client.post(f"/giai/{event.slug}/quan-ly/xep-vong/", {"method": "rotation", "remainder": "bye"},
-                           **HTMX)
+    asked = client.post(f"/giai/{event.slug}/quan-ly/xep-vong/", {"method": "rotation", "remainder": "bye"}, **HTMX)
+    assert asked.status_code == 409 and "Vòng 1 còn 2 chiếu đang chơi (chiếu 1, 2)" in asked.content.decode()
+    assert not Table.objects.filter(event=event, round__number=2).exists()  # round 1's tables are still open
+    response = client.post(f"/giai/{event.slug}/quan-ly/xep-vong/",
+                           {"method": "rotation", "remainder": "bye", "even_if_open": "1"}, **HTMX)
     assert response.status_code == 200 and "Vòng 2" in response.content.decode()
     assert Table.objects.filter(event=event, round__number=2).count() == 2
     url = f"/giai/{event.slug}/chieu/{t1.pk}/"

@@ -120,10 +120,10 @@ def test_check_in_cards_and_the_registration_list_draw_qr_codes(client, own, org
     client.force_login(organiser)
     cards = client.get(f"/giai/{event.slug}/quan-ly/the-diem-danh/").content.decode()
     regs = list(Registration.objects.filter(event=event))
-    assert cards.count('class="card"') == len(regs) == cards.count("<svg")
+    assert cards.count('class="checkin-card"') == len(regs) == cards.count("<svg")
     assert all(f"/diem-danh/{r.token}/" in cards for r in regs)
     one = client.get(f"/giai/{event.slug}/quan-ly/the-diem-danh/", {"reg": regs[0].pk}).content.decode()
-    assert one.count('class="card"') == 1
+    assert one.count('class="checkin-card"') == 1
     fragment = client.get(f"/giai/{event.slug}/quan-ly/qr/{regs[0].pk}/").content.decode()
     assert fragment.startswith('<div class="qr-code"') and "<svg" in fragment and "<html" not in fragment
     manage = client.get(f"/giai/{event.slug}/quan-ly/").content.decode()

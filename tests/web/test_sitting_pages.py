@@ -178,7 +178,7 @@ def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_ap
         ({"winner": "Giáp"}, "không có người chơi 'Giáp'"),
         ({"winner": "An", "chiu": ["An"]}, "đã chịu (bỏ ván)"),
         ({"winner": HOA, "ga_kind_1": "nhai", "ga_player_1": "Em", "ga_count_1": "hai"}, "phải là một số nguyên"),
-        ({}, "thiếu kết quả"),
+        ({}, "Chưa có kết quả ván: hãy chọn người ù, hoặc Hòa, hoặc người báo."),
     ],
 )
 def test_bad_input_is_refused_with_a_vietnamese_message_and_400(client, sitting, taps, message) -> None:
@@ -210,7 +210,7 @@ def test_settling_up_records_the_fewest_transfers_and_ends_the_sitting(client, s
     html = text(page)
     assert html.count("→ An") == 4
     assert not Sitting.objects.get().ended_at  # the preview wrote nothing
-    done = client.post(f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"]}, follow=True)
+    done = client.post(f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"], "confirm": "1"}, follow=True)
     html = text(done)
     assert "Đã thanh toán và kết thúc canh bài." in html
     assert "Lưu ván" not in html  # read-only now

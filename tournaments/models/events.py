@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring.models import Mode, Player, RuleSetSnapshot
@@ -13,23 +14,23 @@ from scoring.models.sitting import GAME_CHOICES
 
 
 class EventKind(models.TextChoices):
-    FESTIVAL = "hoi", "Hội làng / giải đấu"
-    SEASON = "mua", "Mùa giải câu lạc bộ"
+    FESTIVAL = "hoi", _("Hội làng / giải đấu")
+    SEASON = "mua", _("Mùa giải câu lạc bộ")
 
 
 class RoundFormat(models.TextChoices):
     """How long a round lasts: a fixed number of ván, or a time limit (the table page shows the clock)."""
 
-    VAN = "van", "Số ván cố định"
-    TIME = "gio", "Giới hạn thời gian"
+    VAN = "van", _("Số ván cố định")
+    TIME = "gio", _("Giới hạn thời gian")
 
 
 class TieBreak(models.TextChoices):
-    POINTS = "points", "Tổng điểm"
-    WINS = "wins", "Số ván ù"
-    BEST_WIN = "best_win", "Ván ù lớn nhất"
-    PER_VAN = "per_van", "Điểm mỗi ván"
-    FEWER_VAN = "fewer_van", "Ít ván hơn"
+    POINTS = "points", _("Tổng điểm")
+    WINS = "wins", _("Số ván ù")
+    BEST_WIN = "best_win", _("Ván ù lớn nhất")
+    PER_VAN = "per_van", _("Điểm mỗi ván")
+    FEWER_VAN = "fewer_van", _("Ít ván hơn")
 
 
 DEFAULT_TIE_BREAKS = [TieBreak.POINTS.value, TieBreak.WINS.value, TieBreak.BEST_WIN.value]
@@ -101,9 +102,9 @@ class Event(models.Model):
 
 
 class RegistrationStatus(models.TextChoices):
-    REGISTERED = "dang_ky", "Đã đăng ký"
-    CHECKED_IN = "co_mat", "Đã điểm danh"
-    WITHDRAWN = "rut", "Đã rút"
+    REGISTERED = "dang_ky", _("Đã đăng ký")
+    CHECKED_IN = "co_mat", _("Đã điểm danh")
+    WITHDRAWN = "rut", _("Đã rút")
 
 
 class Registration(models.Model):

@@ -29,6 +29,7 @@ from scoring.selectors.audit import (
     sitting_entries,
     with_previous,
 )
+from scoring.selectors.rules import applied_rules_name
 from tournaments.models import (
     Event,
     EventRole,
@@ -104,7 +105,7 @@ def _value(name: str, value: Any, snapshots: Mapping[int, Any]) -> str:
         return "có" if value else "không"
     if name == "rules":
         snap = snapshots.get(value)
-        return (snap.spec.get("name") or snap.preset) if snap is not None else f"#{value}"
+        return applied_rules_name(snap) if snap is not None else f"#{value}"
     if name == "tie_breaks":
         labels = dict(TieBreak.choices)
         return ", ".join(str(labels.get(v, v)) for v in value)

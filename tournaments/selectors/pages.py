@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from scoring.engine import CATALOGUE
@@ -19,6 +19,7 @@ from tournaments.models import (
     Registration,
     Round,
     RoundFormat,
+    ScorekeeperToken,
     Table,
     TableSitting,
 )
@@ -112,7 +113,24 @@ def cuoc_scorers(rows: list[dict[str, Any]], *, limit: int | None = None) -> lis
 
 
 def rounds_with_tables(event: Event) -> list[Round]:
+    """The event's rounds, newest first, with their tables; each table carries its ``progress``
+    (issue 19, item 11): the ván played (current versions, every canh of the table) out of the
+    round's ván (None for timed rounds), the last ván's time, and who holds its active PINs.
+    Three queries whatever the number of tables."""
     rounds = list(Round.objects.filter(event=event).order_by("-number").prefetch_related("tables__sitting__seats"))
+    tables = [t for r in rounds for t in r.tables.all()]
+    ids = [t.pk for t in tables]
+    played = {row["table_id"]: row for row in TableSitting.objects.filter(table_id__in=ids).values("table_id").annotate(
+        n=Count("sitting__van", filter=Q(sitting__van__is_current=True)), last=Max("sitting__van__created_at"))}
+    holders: dict[int, list[str]] = {}
+    for table_id, label in (ScorekeeperToken.objects.filter(table_id__in=ids, revoked_at__isnull=True)
+                            .order_by("created_at").values_list("table_id", "label")):
+        holders.setdefault(table_id, []).append(label or "?")
+    of = event.van_per_round if event.round_format == RoundFormat.VAN else None
+    for t in tables:
+        row = played.get(t.pk, {})
+        t.progress = {"played": row.get("n", 0), "of": of, "last": row.get("last"),  # type: ignore[attr-defined]
+                      "holders": holders.get(t.pk, [])}
     return rounds
 
 

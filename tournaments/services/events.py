@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine import EngineError, RuleSet, get_game, initial_state
+from scoring.engine import N_, EngineError, RuleSet, get_game, initial_state
 from scoring.models import Player
 from scoring.services.people import User, acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for
@@ -166,13 +166,13 @@ def registration_add(
     clash = Registration.objects.filter(event=event, player__name_key=player.name_key).exclude(player=player)
     if clash.exists():
         raise EngineError(
-            f"Giải đã có người tên '{player.name}'; hãy thêm tên làng hoặc giáp để phân biệt, "
-            f"ví dụ '{player.name} ({team or 'Đông'})'."
+            N_("Giải đã có người tên '{name}'; hãy thêm tên làng hoặc giáp để phân biệt, ví dụ '{example}'."),
+            name=player.name, example=f"{player.name} ({team or 'Đông'})",
         )
     earlier = Registration.objects.filter(event=event, player=player).first()
     if earlier is not None:
         if earlier.status != RegistrationStatus.WITHDRAWN:
-            raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.")
+            raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name)
         earlier.status, earlier.checked_in_at, earlier.checked_in_by, earlier.checked_in_own_link, earlier.team = (
             RegistrationStatus.REGISTERED, None, None, False, team)
         earlier.registered_by = acting_user(by)
@@ -184,7 +184,7 @@ def registration_add(
         with transaction.atomic():
             reg = Registration.objects.create(event=event, player=player, team=team, registered_by=acting_user(by))
     except IntegrityError:
-        raise EngineError(f"'{player.name}' đã đăng ký giải này rồi.") from None
+        raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name) from None
     ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
     return reg
 

@@ -12,9 +12,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.htmx import is_htmx
 from scoring.reports.qr import qr_svg
 from tournaments.access import organised_event
@@ -29,7 +30,7 @@ from tournaments.services.events import (
     registration_add,
     registration_withdraw,
 )
-from tournaments.services.rounds import round_seat
+from tournaments.services.rounds import PreviousRoundOpen, round_seat
 from tournaments.views.common import error_status, page
 from tournaments.views.roles import roles_context
 
@@ -58,13 +59,16 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
     regs = list(Registration.objects.filter(event=event).select_related("player").order_by("id"))
+    for reg in regs:  # each player's own link, shown and copied as is (it once came out as /diem-danh//TOKEN/)
+        reg.check_in_url = _check_in_url(request, event, reg)  # type: ignore[attr-defined]
     present = sum(1 for r in regs if r.status == RegistrationStatus.CHECKED_IN)
-    link = reverse("tournaments:check_in_link", args=[event.slug, "TOKEN"])
+    rounds = rounds_with_tables(event)
     return {
-        "event": event, "registrations": regs, "present": present, "rounds": rounds_with_tables(event),
+        "event": event, "registrations": regs, "present": present, "rounds": rounds,
+        "open_tables": [t for t in rounds[0].tables.all() if t.closed_at is None] if rounds else [],  # of the last round
         "state": board_state(event), "done": True, "since": "",
         "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
-        "check_in_base": request.build_absolute_uri(link).replace("TOKEN", ""), **roles_context(event), **extra,
+        **roles_context(event), **extra,
     }
 
 
@@ -89,8 +93,11 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         except EngineError as exc:
             error, failed = exc.message, exc
     else:
-        error = "Hãy nhập tên người chơi."
-    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+        error = gettext("Hãy nhập tên người chơi.")
+    # A refusal is shown beside the name field, with the name kept to be corrected (issue 19, item 3).
+    context = _manage_context(request, event, register_error=error,
+                              register_name=request.POST.get("name", "")[:80] if error else "")
+    return page(request, "tournaments/manage.html", context,
                 partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
@@ -102,7 +109,7 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
         action(registration=reg, by=request.user)
     except EngineError as exc:
         error, failed = exc.message, exc
-    return page(request, "tournaments/manage.html", _manage_context(request, event, register_error=error),
+    return page(request, "tournaments/manage.html", _manage_context(request, event, players_error=error),
                 partial="players", status=error_status(failed) if failed else 422 if error else 200)
 
 
@@ -127,13 +134,22 @@ def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             round_seat(event=event, method=form.cleaned_data["method"], remainder=form.cleaned_data["remainder"],
-                       created_by=request.user)
+                       created_by=request.user, refuse_open=not form.cleaned_data["even_if_open"])
+        except PreviousRoundOpen as exc:
+            # The page's own words: the checkbox below, not the API's "force".
+            error, failed = EngineError(
+                N_("Vòng {round} còn {count} chiếu đang chơi (chiếu {tables}): xếp chỗ vòng {next} bây giờ thì người "
+                   "ở các chiếu đó ngồi hai vòng cùng lúc. Hãy đóng các chiếu đó trước, hoặc đánh dấu “vẫn xếp chỗ”."),
+                round=exc.round_number, count=len(exc.tables), tables=", ".join(str(t.number) for t in exc.tables),
+                next=exc.round_number + 1,
+            ).message, exc
         except EngineError as exc:
             error, failed = exc.message, exc
     else:
-        error = "Hãy chọn cách xếp chỗ."
+        error = gettext("Hãy chọn cách xếp chỗ.")
+    status = 409 if isinstance(failed, PreviousRoundOpen) else error_status(failed) if failed else 422 if error else 200
     return page(request, "tournaments/manage.html", _manage_context(request, event, seat_error=error),
-                partial="rounds", status=error_status(failed) if failed else 422 if error else 200)
+                partial="rounds", status=status)
 
 
 def _since(request: HttpRequest) -> datetime | None:

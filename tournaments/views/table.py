@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, resolve_url
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine import EngineError, get_game
@@ -98,12 +99,12 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
     record: dict[str, Any] = {"result": "hoa"} if winner == "__hoa__" else {
         "winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
     if not winner:
-        return "Hãy chọn người ù (hoặc Hòa).", 422
+        return gettext("Hãy chọn người ù (hoặc Hòa)."), 422
     try:
         seq = int(data.get("seq", ""))
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
-        return "Thiếu số ván; hãy tải lại trang.", 422
+        return gettext("Thiếu số ván; hãy tải lại trang."), 422
     user = acting_user(request.user)
     try:
         event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
@@ -152,6 +153,8 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     game = get_game(event.game)
     context = {
         "event": event, "table": table, "view": view, "error": error, "organiser": access == ORGANISER,
+        # where the refusal is shown: beside the winner chips when no winner was chosen, else by the button
+        "error_on_winner": bool(error) and not request.POST.get("winner"),
         "chips": chips(game, event.rules.rules()) if game.family != "phom" else [],
         "key": uuid.uuid4().hex, "now": timezone.now(),
         "scorekeeper_url": _scorekeeper_url(table) if access in (ORGANISER, SCOREKEEPER) else None,

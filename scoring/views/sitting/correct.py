@@ -9,6 +9,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -75,6 +76,9 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     if van is None:
         raise Http404(f"Canh bài số {pk} không có ván số {seq}.")
     n_seats = sitting.seats.count()
+    if sitting.ended_at is not None:  # settled: no correction form to fill in only to be refused (issue 19, item 6)
+        context = {"nav": "sitting", "sitting": sitting, "van": van, "ended_at": sitting.ended_at}
+        return render_htmx(request, CORRECT, context, partial="correct", status=409)
     if request.method != "POST":
         form = VanForm.from_record(van.record, van.cards, n_seats)
         return render_htmx(request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct")
@@ -122,7 +126,11 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = sitting_for(request, pk, KEEP if request.method == "POST" else VIEW)
     table = Table.of(sitting)
     error, status = None, 200
-    if request.method == "POST" and sitting.ended_at is None:
+    if request.method == "POST" and sitting.ended_at is None and request.POST.get("confirm") != "1":
+        # Settling up ends the canh for good (no more ván, no corrections): asked first (issue 19, item 6).
+        error, status = gettext("Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, "
+                                "không ghi hay sửa ván được nữa."), 422
+    elif request.method == "POST" and sitting.ended_at is None:
         try:
             sitting_settle_up(sitting=sitting.pk, settled_by=user_of(request), idempotency_key=posted_key(request))
         except SequenceConflict as exc:

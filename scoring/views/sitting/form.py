@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine import EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
+from scoring.engine import N_, EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.
@@ -140,6 +140,10 @@ class VanForm:
         _put(out, "dau_ke", self.dau_ke)
         if self.stake:
             out["stake"] = _positive(self.stake, "Mức cược N (Tài Bàn)")
+        if "winner" not in out and "result" not in out and "bao" not in out:
+            # The engine's own words name the API's fields ('winner', "result"): the form's say what to tap
+            # (issue 19, item 8).
+            raise EngineError(N_("Chưa có kết quả ván: hãy chọn người ù, hoặc Hòa, hoặc người báo."))
         return out
 
     def _phom_record(self) -> dict[str, Any]:
