@@ -45,7 +45,18 @@ class Application:
         if scope["type"] == "http" and scope["path"].startswith(STREAMS):
             await self.streams(scope, receive, send)
         else:  # http, and lifespan (a2wsgi answers it: nothing to start or stop)
-            await self.pages(scope, receive, send)
+            await self.pages(scope, coroutine(receive), send)
+
+
+def coroutine(receive: Any) -> Any:
+    """``receive`` as a coroutine function: a2wsgi reads a request's body from its threads with
+    ``asyncio.run_coroutine_threadsafe(receive())``, which refuses granian's ``receive()`` (an
+    awaitable that is not a coroutine): every POST would be a 500."""
+
+    async def receive_coroutine() -> Any:
+        return await receive()
+
+    return receive_coroutine
 
 
 application = Application(threads=int(os.environ.get("SOTOM_THREADS", "4")))

@@ -7,4 +7,13 @@ from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reference.settings")
-application = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("SOTOM_THREADS", "4")))
+_pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("SOTOM_THREADS", "4")))
+
+
+async def application(scope, receive, send):  # type: ignore[no-untyped-def]
+    """As totom_site/asgi.py sends pages: ``receive`` wrapped as a coroutine for a2wsgi."""
+
+    async def receive_coroutine():  # type: ignore[no-untyped-def]
+        return await receive()
+
+    await _pages(scope, receive_coroutine, send)

@@ -40,3 +40,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": None,
 }
+# Errors to the server's log (bench/serving.py prints it when a server fails).
+LOGGING = {"version": 1, "disable_existing_loggers": False,
+           "handlers": {"console": {"class": "logging.StreamHandler"}},
+           "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}}}

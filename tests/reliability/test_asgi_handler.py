@@ -130,3 +130,39 @@ def test_lifespan_is_answered() -> None:
     with ThreadPoolExecutor(1) as thread:
         assert thread.submit(asyncio.run, lifespan()).result() == ["lifespan.startup.complete",
                                                                     "lifespan.shutdown.complete"]
+
+
+def test_a_post_body_is_read_when_receive_is_not_a_coroutine() -> None:
+    """granian's ``receive()`` returns an awaitable that is not a coroutine; the WSGI side reads a
+    POST's body from a thread and needs one. A scorekeeper's POST opening a sitting with players as
+    a bare list is refused for what its body says (the players), not with a parse error or a 500."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=get_user_model().objects.create_user("thu-ky-post")).key
+
+    class Awaitable:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __await__(self) -> Any:
+            return self.inner.__await__()
+
+    async def post() -> tuple[int, bytes]:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        body = json.dumps({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
+                           "players": ["An", "Bình", "Chi", "Dũng", "Em"]}).encode()
+        await inbox.put({"type": "http.request", "body": body, "more_body": False})
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = _scope("/api/v1/sittings", "POST", [(b"content-type", b"application/json"),
+                                                    (b"authorization", f"Token {token}".encode()),
+                                                    (b"idempotency-key", b"post-through-wsgi-1")])
+        await application(scope, lambda: Awaitable(inbox.get()), send)
+        return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:])
+
+    status, body = _run(post())
+    assert status == 400 and b"'players'" in body, body
