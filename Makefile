@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-all bench-serving bench-corrections bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -21,7 +21,7 @@ system-deps-run:
 	@bash .ci/apt.sh gettext libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 
 system-deps-test:
-	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
+	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 wrk
 
 messages: deps system-deps-run
 	@$(PY) manage.py compilemessages --ignore=.venv -v 0
@@ -39,6 +39,18 @@ test-slow: deps system-deps-test messages
 
 bench: deps
 	$(PY) bench/hands.py
+
+# Every benchmark of issue 24 in full; writes docs/performance.md (nginx: one of the layouts compared).
+bench-all: deps system-deps-test messages
+	@bash .ci/apt.sh nginx
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/all.py'
+
+bench-serving: deps system-deps-test messages
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/serving.py'
+
+bench-corrections: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/corrections.py'
+	DATABASE_URL= $(PY) bench/corrections.py
 
 bench-load: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py && $(PY) bench/load.py --pool 4'

@@ -36,7 +36,7 @@ trap 'stop; exit 143' TERM
 
 $PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo &
 pids+=($!)
-$PY -m daphne -b "$HOST" -p "$PORT" totom_site.asgi:application &
+$PY -m totom_site.serve "$HOST" "$PORT" &  # granian: pages on WSGI threads, the displays on ASGI (totom_site/asgi.py)
 pids+=($!)
 [ -n "${RUN_APP_PIDFILE:-}" ] && printf '%s\n' "${pids[@]}" >"$RUN_APP_PIDFILE"
 

@@ -96,7 +96,7 @@ def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
     return {"bare": bare, "van": van}
 
 
-#: The ván's statements, in the order and shape the app sends them (``scoring/services/rows.py``).
+#: The ván's statements, in the order and shape the app sends them (as the ORM sends them).
 FLOOR_SQL = {
     "lock": 'SELECT t0."id", t0."game", t0."rules_id", t0."mode", t0."title", t0."club_id", t0."created_by_id", '
             't0."created_at", t0."needs_confirmation", t0."state_snapshot", t0."ended_at", t1."id", '

@@ -1,38 +1,62 @@
-"""ASGI entry point (daphne).
+"""ASGI entry point: what ``make run`` serves (``totom_site/serve.py``: granian) and what daphne or
+any ASGI server can serve.
 
-Django's own ASGI handler runs the middleware in async mode: every ``MiddlewareMixin`` middleware
-then hands its ``process_request`` and ``process_response`` to the sync thread one by one, and the
-view goes through the same hand-over for each of its hooks: about thirty thread hand-overs a
-request with this project's eleven middleware, 4 to 5 ms of CPU on this project's machines, more
-than a page's own work. Every view here is synchronous (the audience display's SSE view included:
-it returns a response whose async stream the handler sends from the event loop), so this handler
-builds the middleware and view chain in sync mode and enters it once: one hand-over per request,
-plus Django's own for the ``request_started`` and ``request_finished`` signals.
-``docs/reliability.md`` ("Load") has the figures.
+Pages and the API are synchronous Django views; the audience display's event stream is the only
+asynchronous one. So, as Django apps are usually deployed (Tabbycat splits HTTP and websockets
+the same way), the requests go two ways behind one address:
+
+* the audience display's streams (``/su-kien/ban/<id>/``) to Django's stock ASGI handler, which
+  sends their async stream from the event loop, open-ended, without holding a thread;
+* everything else to Django's **WSGI** handler in a pool of ``SOTOM_THREADS`` threads (a2wsgi):
+  the middleware and the view run in one thread, no hand-over per middleware hook, and each
+  thread keeps its database connection (PostgreSQL: the pool ``serve.py`` turns on).
+
+``docs/performance.md`` ("Serving") has the measurements that chose this over Django's ASGI handler
+for everything (with or without the one-hop handler this file used to carry) and over a separate
+WSGI server behind a proxy.
 """
 
+from __future__ import annotations
+
 import os
+from typing import Any
 
 import django
-from asgiref.sync import sync_to_async
+from a2wsgi import WSGIMiddleware
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.wsgi import WSGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
 
-
-class OneHopASGIHandler(ASGIHandler):
-    """Django's ASGI handler with the whole middleware and view chain run synchronously, entered
-    through a single ``sync_to_async``."""
-
-    def load_middleware(self, is_async: bool = False) -> None:
-        super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+STREAMS = "/su-kien/ban/"  # the audience display's SSE view (totom_site/urls.py)
 
 
-def get_application() -> OneHopASGIHandler:
-    """What ``get_asgi_application`` does, with the one-hop handler."""
-    django.setup(set_prefix=False)
-    return OneHopASGIHandler()
+class Application:
+    """One ASGI application: the event streams on Django's ASGI handler, the rest on its WSGI
+    handler in a thread pool."""
+
+    def __init__(self, threads: int) -> None:
+        django.setup(set_prefix=False)
+        self.streams = ASGIHandler()
+        self.wsgi = WSGIHandler()
+        self.pages = WSGIMiddleware(self.wsgi, workers=threads)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith(STREAMS):
+            await self.streams(scope, receive, send)
+        else:  # http, and lifespan (a2wsgi answers it: nothing to start or stop)
+            await self.pages(scope, coroutine(receive), send)
 
 
-application = get_application()
+def coroutine(receive: Any) -> Any:
+    """``receive`` as a coroutine function: a2wsgi reads a request's body from its threads with
+    ``asyncio.run_coroutine_threadsafe(receive())``, which refuses granian's ``receive()`` (an
+    awaitable that is not a coroutine): every POST would be a 500."""
+
+    async def receive_coroutine() -> Any:
+        return await receive()
+
+    return receive_coroutine
+
+
+application = Application(threads=int(os.environ.get("SOTOM_THREADS", "4")))

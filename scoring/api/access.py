@@ -42,7 +42,6 @@ from scoring.api.parsers import SafeJSONParser, UnsafeJSON
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can, credential_scope
-from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
 
@@ -104,7 +103,7 @@ class CanKeepScore(BasePermission):
             return signed_in(request)
         pk = view.kwargs.get("pk")
         related = getattr(view, "loads", {}).get(method, READS if method in SAFE_METHODS else WRITES)
-        sitting = rows.select_one(Sitting, where={"pk": pk}, related=related)
+        sitting = Sitting.objects.select_related(*related).filter(pk=pk).first()
         if sitting is None:
             if not signed_in(request):
                 return False

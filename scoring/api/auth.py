@@ -8,17 +8,15 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
-from scoring.services import rows
-
 __all__ = ["TokenAuthentication"]
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's ``Authorization: Token …``, with the token and its account read in one plain
-    statement (:mod:`scoring.services.rows`): every scorekeeper's call starts here."""
+    """DRF's ``Authorization: Token …``, the token and its account read in one statement (a join):
+    every scorekeeper's call starts here."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        token = rows.select_one(self.get_model(), where={"key": key}, related=["user"])
+        token = self.get_model().objects.select_related("user").filter(key=key).first()
         if token is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not token.user.is_active:

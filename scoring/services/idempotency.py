@@ -34,7 +34,6 @@ from django.db import IntegrityError, transaction
 
 from scoring.engine import EngineError
 from scoring.models import IdempotencyKey
-from scoring.services import rows
 
 __all__ = [
     "Answer",
@@ -116,7 +115,7 @@ def request_hash(operation: str, target: Any, payload: Any) -> str:
 
 
 def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
-    row = rows.select_one(IdempotencyKey, where={"scope": scope, "key": key})
+    row = IdempotencyKey.objects.filter(scope=scope, key=key).first()
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -162,9 +161,9 @@ def run_once(
                 answer = action()
                 answer = Answer(answer.status, _plain_json(answer.body))
                 if key is not None:
-                    rows.insert([IdempotencyKey(
+                    IdempotencyKey.objects.create(
                         scope=scope, key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
-                    )])
+                    )
                 return answer
         except IntegrityError:
             # Lost a race on the key's unique index: answer from the winner's row.

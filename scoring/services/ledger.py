@@ -40,7 +40,6 @@ from scoring.models import (
     TransactionKind,
     Van,
 )
-from scoring.services import rows
 from scoring.services.people import User
 
 __all__ = [
@@ -54,12 +53,16 @@ __all__ = [
     "fold",
     "opening_count",
     "post_transfers",
+    "plan_transfers",
+    "plan_van",
     "post_van",
     "reverse_transaction",
+    "reverse_transactions",
     "seats_by_name",
     "settle_next",
     "sitting_table",
     "sync_hoi",
+    "write_planned",
 ]
 
 
@@ -127,8 +130,7 @@ def fold(
 def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
-    ids = [pk for (pk,) in rows.values(
-        "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk])]
+    ids = list(sitting.van.filter(is_current=True).order_by("seq").values_list("pk", flat=True))
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:
         return ids, SittingState.from_json(snapshot["state"])
@@ -141,7 +143,8 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
     the sitting's seats (see :func:`seats_by_name`)."""
     snapshot = {"van": list(ids), "state": state.to_json(),
                 "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()]}
-    rows.update(sitting, state_snapshot=snapshot)
+    Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
+    sitting.state_snapshot = snapshot
 
 
 def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
@@ -239,12 +242,30 @@ def post_transfers(
 
     Nothing is written when there is nothing to move.
     """
+    planned = plan_transfers(sitting=sitting, kind=kind, reason=reason, transfers=transfers, seats=seats, van=van,
+                             created_by=created_by)
+    return write_planned([planned])[0] if planned else None
+
+
+#: A transaction and its postings, built and not yet written (:func:`write_planned`).
+Planned = tuple[LedgerTransaction, list[Posting]]
+
+
+def plan_transfers(
+    *,
+    sitting: Sitting,
+    kind: TransactionKind,
+    reason: str,
+    transfers: Sequence[Transfer],
+    seats: Mapping[str, Seat],
+    van: Van | None = None,
+    created_by: User | None = None,
+) -> Planned | None:
+    """What :func:`post_transfers` writes, unwritten (``None`` when nothing moves)."""
     transfers = [t for t in transfers if t.amount]
     if not transfers:
         return None
-    [txn] = rows.insert([LedgerTransaction(
-        sitting=sitting, van=van, kind=kind, reason=reason, created_by=created_by
-    )])
+    txn = LedgerTransaction(sitting=sitting, van=van, kind=kind, reason=reason, created_by=created_by)
     postings = []
     for line, transfer in enumerate(transfers, start=1):
         for name, amount in ((transfer.from_, -transfer.amount), (transfer.to, transfer.amount)):
@@ -255,8 +276,23 @@ def post_transfers(
                     amount=amount, line=line, why=transfer.why,
                 )
             )
-    rows.insert(postings)
-    return txn
+    return txn, postings
+
+
+def write_planned(planned: Sequence[Planned]) -> list[LedgerTransaction]:
+    """Write planned transactions, in their order, and their postings: one INSERT for the
+    transactions and one for the postings however many there are (a correction re-posting a
+    thousand later ván sends two statements, not two thousand)."""
+    if not planned:
+        return []
+    txns = LedgerTransaction.objects.bulk_create([txn for txn, _ in planned])
+    postings = []
+    for txn, lines in planned:
+        for posting in lines:
+            posting.transaction = txn  # its id, now that the transaction has one
+        postings.extend(lines)
+    Posting.objects.bulk_create(postings)
+    return txns
 
 
 def post_van(
@@ -271,57 +307,79 @@ def post_van(
     note: str = "",
 ) -> list[LedgerTransaction]:
     """Post a ván's settlement: the hội's opening (gom) as its own transaction, then the ván's."""
+    return write_planned(plan_van(sitting=sitting, van=van, settled=settled, before=before, table=table, seats=seats,
+                                  created_by=created_by, note=note))
+
+
+def plan_van(
+    *,
+    sitting: Sitting,
+    van: Van,
+    settled: VanSettlement,
+    before: SittingState,
+    table: Table,
+    seats: Mapping[str, Seat],
+    created_by: User | None,
+    note: str = "",
+) -> list[Planned]:
+    """What :func:`post_van` writes, unwritten (a correction gathers every later ván's, then
+    writes them at once)."""
     suffix = f" ({note})" if note else ""
     split = opening_count(table, before, settled)
-    posted = []
+    planned = []
     if split:
         index = settled.state.hoi[-1].index if settled.state.hoi else 1
-        posted.append(
-            post_transfers(
+        planned.append(
+            plan_transfers(
                 sitting=sitting, van=van, kind=TransactionKind.GOM, seats=seats, created_by=created_by,
                 reason=f"Mở hội {index} trước ván {van.seq}{suffix}", transfers=settled.transfers[:split],
             )
         )
-    posted.append(
-        post_transfers(
+    planned.append(
+        plan_transfers(
             sitting=sitting, van=van, kind=TransactionKind.VAN, seats=seats, created_by=created_by,
             reason=f"Ván {van.seq}{suffix}", transfers=settled.transfers[split:],
         )
     )
-    return [txn for txn in posted if txn is not None]
+    return [p for p in planned if p is not None]
 
 
 def reverse_transaction(*, txn: LedgerTransaction, reason: str, created_by: User | None) -> LedgerTransaction:
     """A new transaction that exactly negates ``txn`` (the original is never touched)."""
-    reversal = LedgerTransaction.objects.create(
-        sitting_id=txn.sitting_id,
-        van_id=txn.van_id,
-        kind=TransactionKind.REVERSAL,
-        reverses=txn,
-        reason=reason,
-        created_by=created_by,
-    )
-    Posting.objects.bulk_create(
-        Posting(
-            transaction=reversal, sitting_id=p.sitting_id, account=p.account, seat_id=p.seat_id,
-            amount=-p.amount, line=p.line, why=f"Đảo: {p.why}",
-        )
-        for p in txn.postings.all()
-    )
-    return reversal
+    return reverse_transactions(txns=[txn], reason=reason, created_by=created_by)[0]
+
+
+def reverse_transactions(*, txns: Sequence[LedgerTransaction], reason: str,
+                         created_by: User | None) -> list[LedgerTransaction]:
+    """A reversing transaction for each of ``txns``, in their order: one SELECT of their postings,
+    one INSERT of the reversals, one of the reversing postings."""
+    lines: dict[int, list[Posting]] = {txn.pk: [] for txn in txns}
+    for p in Posting.objects.filter(transaction__in=[txn.pk for txn in txns]):
+        lines[p.transaction_id].append(p)
+    return write_planned([
+        (LedgerTransaction(sitting_id=txn.sitting_id, van_id=txn.van_id, kind=TransactionKind.REVERSAL,
+                           reverses=txn, reason=reason, created_by=created_by),
+         [Posting(sitting_id=p.sitting_id, account=p.account, seat_id=p.seat_id, amount=-p.amount, line=p.line,
+                  why=f"Đảo: {p.why}") for p in lines[txn.pk]])
+        for txn in txns
+    ])
 
 
 def sync_hoi(sitting: Sitting, state: SittingState) -> None:
     """Make the sitting's hội rows match the engine's state (they are a projection, not a record)."""
     spans = {h.index: h for h in state.hoi}
+    gone, changed = [], []
     for row in sitting.hoi.all():
         span = spans.pop(row.index, None)
         if span is None:
-            row.delete()
+            gone.append(row.pk)
         elif (row.opened_before_van, row.closed_after_van) != (span.opened_before_van, span.closed_after_van):
             row.opened_before_van = span.opened_before_van
             row.closed_after_van = span.closed_after_van
-            row.save(update_fields=["opened_before_van", "closed_after_van"])
+            changed.append(row)
+    if gone:
+        Hoi.objects.filter(pk__in=gone).delete()
+    Hoi.objects.bulk_update(changed, ["opened_before_van", "closed_after_van"], batch_size=500)
     Hoi.objects.bulk_create(
         Hoi(sitting=sitting, index=s.index, opened_before_van=s.opened_before_van,
             closed_after_van=s.closed_after_van)

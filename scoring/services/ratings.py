@@ -41,7 +41,7 @@ from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoring.models import Club, ClubRating, ClubRatingBoard, Seat, Van, VanOutcome
+from scoring.models import Club, ClubRating, ClubRatingBoard, Seat, Sitting, Van, VanOutcome
 from scoring.services.snapshot import read_snapshot
 
 __all__ = ["DEBOUNCE", "MODEL", "Rated", "game_of", "on_sitting_changed", "queue_update", "rebuild_ratings",
@@ -298,11 +298,9 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     """After the commit of a ván recorded or corrected in a club's canh: ask for the club's update."""
     if action not in RATED_ACTIONS:
         return
-    from scoring.services import rows
-
-    found = rows.values("SELECT club_id FROM scoring_sitting WHERE id = %s", [sitting_id])
-    if found and found[0][0] is not None:
-        request_ratings_update(found[0][0])
+    club_id = Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first()
+    if club_id is not None:
+        request_ratings_update(club_id)
 
 
 def club_ratings(club: Club) -> list[ClubRating]:

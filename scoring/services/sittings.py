@@ -39,20 +39,21 @@ from scoring.selectors.ledger import (
     transfers_json,
     van_json,
 )
-from scoring.services import rows
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import (
     current_van,
     fold,
+    plan_van,
     post_transfers,
     post_van,
-    reverse_transaction,
+    reverse_transactions,
     seats_by_name,
     settle_next,
     sitting_table,
     state_after,
     store_state,
     sync_hoi,
+    write_planned,
 )
 from scoring.services.people import NO_VIA, EntryVia, User, Written, player_for_name
 from scoring.services.rules import resolve_rules, snapshot_for
@@ -96,7 +97,7 @@ def _announce(sitting_id: int, action: str, van_id: int | None = None) -> None:
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = rows.select_one(Sitting, where={"pk": pk}, related=["rules"], for_update=True)
+    found = Sitting.objects.select_related("rules").select_for_update(of=("self",)).filter(pk=pk).first()
     if found is None:
         raise EngineError(f"Không có canh bài số {pk}.")
     return found
@@ -228,11 +229,11 @@ def van_record(
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
         settled = settle_next(table, before, parsed)
-        [van] = rows.insert([Van(
+        van = Van.objects.create(
             sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
             status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards), **_via_fields(via),
             **van_fields(parsed, settled, seats),
-        )])
+        )
         post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)
@@ -320,10 +321,10 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
     vans = current_van(s)
     k = old.seq
     later = vans[k:]
-    for txn in s.transactions.filter(
+    # In bulk: a correction of ván 1 of a thousand writes a few statements, not thousands.
+    reverse_transactions(txns=list(s.transactions.filter(
         van__in=vans[k - 1:], kind__in=[TransactionKind.GOM, TransactionKind.VAN], reversed_by__isnull=True
-    ).order_by("-id"):
-        reverse_transaction(txn=txn, reason=f"Sửa ván {k}: {reason}", created_by=by)
+    ).order_by("-id")), reason=f"Sửa ván {k}: {reason}", created_by=by)
     old.is_current = False
     old.status = VanStatus.SUPERSEDED
     old.save(update_fields=["is_current", "status"])
@@ -337,17 +338,21 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
         status=van_status(s), correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards),
         **_via_fields(via), **van_fields(parsed, settled, seats),
     )
-    post_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
-             created_by=by)
+    planned = plan_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
+                       created_by=by)
     state = settled.state
+    changed = []
     for van in later:
         parsed = parse_van(van.record, names, van.seq)
         before = state
         settled = settle_next(folded.table, state, parsed)
-        van_reposted(van, settled)
-        post_van(sitting=s, van=van, settled=settled, before=before, table=folded.table, seats=seats,
-                 created_by=by, note=f"tính lại sau khi sửa ván {k}")
+        if van_reposted(van, settled, save=False):
+            changed.append(van)
+        planned += plan_van(sitting=s, van=van, settled=settled, before=before, table=folded.table, seats=seats,
+                            created_by=by, note=f"tính lại sau khi sửa ván {k}")
         state = settled.state
+    Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
+    write_planned(planned)
     sync_hoi(s, state)
     return new
 

@@ -116,12 +116,16 @@ def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | No
         raise exc.within(N_("Ván {number}: kiểm bài: {inner}"), number=record.number) from exc
 
 
-def van_reposted(van: Van, settled: VanSettlement) -> None:
-    """Refresh a later ván's computed streak and points after an earlier one was corrected."""
-    if (van.streak, van.points) != (settled.streak, settled.points):
-        van.streak = settled.streak
-        van.points = settled.points
+def van_reposted(van: Van, settled: VanSettlement, *, save: bool = True) -> bool:
+    """Refresh a later ván's computed streak and points after an earlier one was corrected; say
+    whether they changed (``save=False``: the caller writes the changed ones in bulk)."""
+    if (van.streak, van.points) == (settled.streak, settled.points):
+        return False
+    van.streak = settled.streak
+    van.points = settled.points
+    if save:
         van.save(update_fields=["streak", "points"])
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,3 +92,28 @@ def test_a_correction_needs_a_reason() -> None:
     (van,) = record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}])
     with pytest.raises(EngineError, match="lý do"):
         van_correct(van=van, record={"result": "hoa"}, reason="  ", corrected_by=None, idempotency_key=new_key())
+
+
+def _correct_first(n: int) -> int:
+    """Record ``n`` ván, correct ván 1 (which changes every later streak), return the statements
+    the correction sent; balances must equal the replay of the corrected history."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sitting = open_sitting(rules=GOM, mode="gom")
+    history = [{"winner": "An", "cuoc": ["tom"]} if i % 3 else {"winner": "Bình", "cuoc": ["leo"]} for i in range(n)]
+    vans = record_all(sitting, history)
+    fix = {"winner": "An", "cuoc": ["chi_nay"]}
+    with CaptureQueriesContext(connection) as sent:
+        van_correct(van=vans[0], record=fix, reason="Ghi nhầm", corrected_by=UserFactory(), idempotency_key=new_key())
+    assert ledger_balances(sitting) == _replayed("gom", [fix, *history[1:]])
+    assert unbalanced_transactions(sitting) == []
+    assert ledger_differences(sitting) == []
+    return len(sent)
+
+
+def test_a_correction_re_posts_the_later_van_in_bulk() -> None:
+    """Correcting ván 1 re-posts every later ván with a fixed number of statements (one per table
+    and step), not a few per later ván: of 1,000 ván it measured 18 s when it went row by row."""
+    few, many = _correct_first(6), _correct_first(30)
+    assert many == few, (few, many)

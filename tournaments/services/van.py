@@ -20,7 +20,6 @@ from django.db import transaction
 
 from scoring.engine import EngineError
 from scoring.models import Van
-from scoring.services import rows
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
@@ -119,9 +118,8 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if WRAPPED.get() or action == "open":
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
-    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
-    if not found:
+    event_id = TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
+    if event_id is None:
         return
-    event_id = found[0][0]
     with transaction.atomic():
         ledger_changed(event_id, sittings=[sitting_id])  # the recompute is asked for on commit

@@ -1,0 +1,134 @@
+"""Every benchmark of issue 24 in full, in one run, and ``docs/performance.md`` written from it.
+
+``make bench-all`` starts a throwaway PostgreSQL and runs, from the repository root:
+
+* ``bench/serving.py --layouts --variant rows.py=<checkout>``: the app against the minimal DRF
+  project, both served as ``make run`` serves (granian, pages on WSGI threads, the pool); the
+  other ways of serving measured for the choice (Django's ASGI handler for everything, stock and
+  the former one-hop handler; granian's WSGI interface alone; nginx in front of it); and the app
+  of commit ``ROWS_COMMIT`` (the last with ``scoring/services/rows.py``) served the same way, for
+  the A/B that decided rows.py's fate (issue 22 item 6);
+* ``bench/corrections.py`` on PostgreSQL and on SQLite: correcting ván 1 of 1,000.
+
+It prints each target with its ratio and met / missed and writes them, with every figure, to
+``docs/performance.md`` (the decisions there quote these figures; edit the prose here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS_COMMIT = "ff3aa96"  # the last commit whose ván path used scoring/services/rows.py
+DOC = ROOT / "docs" / "performance.md"
+
+
+def _bench(argv: list[str], env: dict[str, str] | None = None) -> str:
+    print("$ " + " ".join(argv), flush=True)
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env or dict(os.environ), text=True,
+                          stdout=subprocess.PIPE)
+    print(done.stdout, flush=True)
+    if done.returncode:
+        sys.exit(f"{argv[0]} failed (exit {done.returncode})")
+    return done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reuse", type=Path, metavar="DIR",
+                        help="write the page from serving.json, pg.json, lite.json already in DIR (no run)")
+    args = parser.parse_args()
+    if args.reuse:
+        write(args.reuse, "from the JSON of separate runs of the same scripts (`bench/all.py --reuse`)")
+        return
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("bench/all.py needs DATABASE_URL=postgres://… (make bench-all starts one).")
+    with tempfile.TemporaryDirectory(prefix="bench-all-") as folder:
+        out = Path(folder)
+        old = out / "rows"
+        old.mkdir()
+        archive = subprocess.run(["git", "archive", ROWS_COMMIT], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+        _bench(["bench/serving.py", "--layouts", "--variant", f"rows.py={old}", "--json", str(out / "serving.json")])
+        _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
+        _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
+        write(out, "by `make bench-all` (`bench/all.py`)")
+
+
+def write(folder: Path, how: str) -> None:
+    serving = json.loads((folder / "serving.json").read_text())
+    corrections = [json.loads((folder / name).read_text()) for name in ("pg.json", "lite.json")]
+    DOC.write_text(render(serving, corrections, how))
+    print(f"wrote {DOC.relative_to(ROOT)}")
+
+
+def render(serving: dict, corrections: list[dict], how: str) -> str:
+    ab = serving.get("ab", [])
+    corrections_out = "\n".join(line for c in corrections for line in c["lines"])
+    targets = [*serving["targets"],
+               *({"target": f"correcting ván 1 of {c['van']:,} < 1 s ({c['database']})",
+                  "value": f"{c['correct_s']} s", "met": c["met"]} for c in corrections)]
+    lines = [
+        "# Performance",
+        "",
+        f"Written {how} on {dt.date.today().isoformat()}: {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} when it ended (the machine is shared: the ratios, measured in "
+        "the same run with the endpoints interleaved, are what count). Each benchmark also runs in `make test` "
+        "in a seconds-long mode (`tests/reliability/test_benchmarks.py`), figures printed, none judged.",
+        "",
+        "## Targets (issue 24)",
+        "",
+        "| target | value | |",
+        "|---|---|---|",
+        *(f"| {t['target']} | {t['value']} | {'met' if t['met'] else '**missed**'} |" for t in targets),
+        "",
+        "## Serving (`bench/serving.py`)",
+        "",
+        f"Run: `bench/serving.py {serving.get('run', '')}`.",
+        "",
+        "wrk (C, one process, its CPU reported per request) against one server process each, PostgreSQL 15.",
+        "Rows without a suffix: the app as `make run` serves it (`totom_site/serve.py`: granian, pages and the",
+        "API on Django's WSGI handler in 4 threads, the display's event streams on Django's ASGI handler, psycopg's",
+        "pool); the reference project (`bench/reference/`) served the same way. Suffixed rows: the app served",
+        "another way (`@asgi-stock`: Django's ASGI handler for every request; `@asgi-one-hop`: the custom",
+        "handler `totom_site/asgi.py` carried until issue 24; `@granian-wsgi`: granian's WSGI interface, no event",
+        "streams possible; `@nginx+granian-wsgi`: nginx in front of it) or an older checkout (`@rows.py`: commit",
+        f"`{ROWS_COMMIT}`, the ván path on `scoring/services/rows.py`, served the same way).",
+        "",
+        *serving["table"],
+        "",
+        *(f"* {line}" for line in ab),
+        "",
+        "## Corrections (`bench/corrections.py`)",
+        "",
+        "```",
+        corrections_out.strip(),
+        "```",
+        "",
+        "## Decisions",
+        "",
+        "* **Serving**: one granian process on one address, Django's WSGI handler for pages and the API (a",
+        "  thread pool, a2wsgi), Django's ASGI handler for the display's event streams only. Compare the",
+        "  unsuffixed app rows with `@asgi-stock` / `@asgi-one-hop` (Django's ASGI handler for everything) and",
+        "  with `@granian-wsgi` (the WSGI server alone, which cannot stream the display): the split keeps one",
+        "  address and one process for `make run` at the WSGI figures.",
+        "* **The one-hop ASGI handler** (issue 22 item 6) is gone: with pages on WSGI threads it serves no",
+        "  request; its gain over Django's stock ASGI handler is `@asgi-one-hop` over `@asgi-stock` above.",
+        "* **rows.py** (issue 22 item 6) is gone: the ORM instead; its worth is the `A/B` lines above (this",
+        "  checkout, on the ORM, against the rows.py checkout served the same way).",
+        "* **Corrections** write in bulk: reversals, re-posted transactions and postings, streaks and hội rows",
+        "  in a fixed number of statements however many ván follow (`test_a_correction_re_posts_the_later_van_in_bulk`).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

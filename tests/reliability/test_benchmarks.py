@@ -1,0 +1,66 @@
+"""The benchmarks of issue 24 run in ``make test`` in their seconds-long mode (``--quick``), so none
+can rot: each must set up, serve or write, and print its figures and targets. Nothing is asserted
+on a timing (a shared two-core machine); ``make bench-all`` runs them in full and writes
+``docs/performance.md``.
+
+* ``bench/serving.py --quick``: the app and the minimal DRF project (``bench/reference/``) served
+  by ``totom_site/serve.py`` and loaded by wrk (PostgreSQL);
+* ``bench/corrections.py --quick``: correcting ván 1 of a 100-ván sitting (both databases; on
+  SQLite it uses its own throwaway file);
+* ``bench/hands.py --quick``: the engine over a corpus of hands (no database).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.reliability.harness import figure
+from tests.subprocesses import shared_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(argv: list[str], env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/serving.py runs on PostgreSQL")
+    if shutil.which("wrk") is None:
+        pytest.fail("bench/serving.py needs wrk (Debian package: make system-deps-test)", pytrace=False)
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/serving.py --quick")}
+    out = _run(["bench/serving.py", "--quick"], env)
+    for endpoint in ("reference GET /items", "reference POST /items", "app GET /api/v1/clubs",
+                     "app scoreboard", "app calculator", "app ván POST"):
+        assert endpoint in out, out
+    targets = [line for line in out.splitlines() if line.startswith("target: ")]
+    assert len(targets) == 5 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    for line in out[out.find("| endpoint"):].strip().splitlines():
+        figure("bench/serving.py --quick", line)
+
+
+@pytest.mark.sqlite
+def test_the_corrections_benchmark_runs_and_its_balances_equal_the_replay() -> None:
+    env = {**os.environ, "DATABASE_URL": os.environ.get("DATABASE_URL", "") if connection.vendor == "postgresql" else ""}
+    out = _run(["bench/corrections.py", "--quick"], env)
+    assert "correcting ván 1 of 100:" in out, out
+    assert "balances after the correction == replay of the corrected history: True" in out, out
+    for line in out.strip().splitlines():
+        figure("bench/corrections.py --quick", line)
+
+
+@pytest.mark.sqlite
+def test_the_hands_benchmark_runs() -> None:
+    out = _run(["bench/hands.py", "--quick"], dict(os.environ))
+    assert out.strip(), out

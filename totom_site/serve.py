@@ -1,0 +1,51 @@
+"""How the app is served, in one place: ``python -m totom_site.serve HOST PORT``.
+
+``make run`` (``.ci/run-app.sh``), the tests that start a real server and the benchmarks all start
+the app through this module, so they measure and test what users get. It replaces itself (``exec``)
+with **granian** serving ``totom_site.asgi:application``: pages and the API on Django's WSGI handler
+in ``SOTOM_THREADS`` threads per process (default 4), the audience display's event streams on
+Django's ASGI handler (``totom_site/asgi.py`` says why one server; ``docs/performance.md`` has the
+measurements).
+
+On PostgreSQL each process keeps its connections in psycopg's pool (``DATABASE_POOL_SIZE``, by
+default ``SOTOM_THREADS`` + 2: one per thread and two for the event streams) instead of opening one
+per request; ``DATABASE_POOL_SIZE=0`` turns it off. SQLite (``make run``) opens a file: no pool.
+
+``SOTOM_WORKERS`` processes (default 1). More than one needs ``REDIS_URL``: django-eventstream then
+carries events between processes; without it a display would only hear the signals posted to its
+own process, so several workers without Redis are refused.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def command(host: str, port: int, *, workers: int | None = None, app: str = "totom_site.asgi:application",
+            ) -> list[str]:
+    """The server's command line (granian's own executable, from this interpreter's environment)."""
+    workers = workers if workers is not None else int(os.environ.get("SOTOM_WORKERS", "1"))
+    if workers > 1 and not os.environ.get("REDIS_URL") and app.startswith("totom_site."):
+        raise SystemExit("SOTOM_WORKERS > 1 needs REDIS_URL (the displays' events cross processes through Redis).")
+    granian = Path(sys.executable).with_name("granian")
+    exe = str(granian) if granian.exists() else (shutil.which("granian") or "granian")
+    return [exe, "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(workers),
+            "--no-ws", "--workers-kill-timeout", "5", "--log-level", os.environ.get("SOTOM_SERVER_LOG_LEVEL", "warning"), app]
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        raise SystemExit("usage: python -m totom_site.serve HOST PORT")
+    os.chdir(ROOT)
+    os.environ.setdefault("DATABASE_POOL_SIZE", str(int(os.environ.get("SOTOM_THREADS", "4")) + 2))
+    argv = command(sys.argv[1], int(sys.argv[2]))
+    os.execv(argv[0], argv)
+
+
+if __name__ == "__main__":
+    main()
