@@ -72,7 +72,7 @@ bench-display: deps system-deps-test
 lint: deps
 	.venv/bin/ruff check .
 	.venv/bin/lint-imports --no-cache
-	.venv/bin/ruff format --check . || true
+	.venv/bin/ruff format --check .
 
 clean:
 	rm -rf var/ .pytest_cache

@@ -36,7 +36,9 @@ while True:
         time.sleep(0.5)
 
 status, page = fetch("/")
-checks.append(("trang Tính điểm bằng tiếng Việt", status == 200 and "Tính điểm" in page and "Cước sắc" in page))
+checks.append(
+    ("trang Tính điểm bằng tiếng Việt", status == 200 and "Tính điểm" in page and "Cước sắc" in page)
+)
 status, page = fetch("/le-lang/")
 checks.append(("trang Lệ làng", status == 200 and "Lệ làng" in page))
 status, page = fetch("/so-diem/")  # the sổ điểm asks a visitor to sign in (urllib follows the redirect)
@@ -45,11 +47,15 @@ status, page = fetch("/giai/hoi-lang-dong-ngac/")
 checks.append(("hội làng mẫu", status == 200 and "Hội làng Đông Ngạc" in page))
 # Its leaderboard: queued by the demo's ván, computed by the worker on the filesystem broker.
 board_by = time.monotonic() + 60
-while 'data-player=' not in page and time.monotonic() < board_by:
+while "data-player=" not in page and time.monotonic() < board_by:
     time.sleep(1)
     status, page = fetch("/giai/hoi-lang-dong-ngac/")
-checks.append(("bảng xếp hạng của hội làng mẫu do Celery worker tính", status == 200 and "Cụ Đồ" in page
-               and 'data-player=' in page))
+checks.append(
+    (
+        "bảng xếp hạng của hội làng mẫu do Celery worker tính",
+        status == 200 and "Cụ Đồ" in page and "data-player=" in page,
+    )
+)
 status, page = fetch("/static/css/sotom.css")
 checks.append(("tài nguyên tĩnh phục vụ tại chỗ", status == 200))
 req = {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen_bi_tu", "thap_dieu", "chi_nay"]}

@@ -9,6 +9,7 @@ trap stop_services EXIT
 
 echo "== ruff"
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
 
 echo "== import contracts (lint-imports; pyproject.toml [tool.importlinter], docs/architecture.md)"
 .venv/bin/lint-imports --no-cache

@@ -32,8 +32,9 @@ DOC = ROOT / "docs" / "performance.md"
 
 def _bench(argv: list[str], env: dict[str, str] | None = None) -> str:
     print("$ " + " ".join(argv), flush=True)
-    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env or dict(os.environ), text=True,
-                          stdout=subprocess.PIPE)
+    done = subprocess.run(
+        [sys.executable, *argv], cwd=ROOT, env=env or dict(os.environ), text=True, stdout=subprocess.PIPE
+    )
     print(done.stdout, flush=True)
     if done.returncode:
         sys.exit(f"{argv[0]} failed (exit {done.returncode})")
@@ -42,8 +43,12 @@ def _bench(argv: list[str], env: dict[str, str] | None = None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reuse", type=Path, metavar="DIR",
-                        help="write the page from serving.json, pg.json, lite.json already in DIR (no run)")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        metavar="DIR",
+        help="write the page from serving.json, pg.json, lite.json already in DIR (no run)",
+    )
     args = parser.parse_args()
     if args.reuse:
         write(args.reuse, "from the JSON of separate runs of the same scripts (`bench/all.py --reuse`)")
@@ -56,7 +61,16 @@ def main() -> None:
         old.mkdir()
         archive = subprocess.run(["git", "archive", ROWS_COMMIT], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
-        _bench(["bench/serving.py", "--layouts", "--variant", f"rows.py={old}", "--json", str(out / "serving.json")])
+        _bench(
+            [
+                "bench/serving.py",
+                "--layouts",
+                "--variant",
+                f"rows.py={old}",
+                "--json",
+                str(out / "serving.json"),
+            ]
+        )
         _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
         _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
         write(out, "by `make bench-all` (`bench/all.py`)")
@@ -72,9 +86,17 @@ def write(folder: Path, how: str) -> None:
 def render(serving: dict, corrections: list[dict], how: str) -> str:
     ab = serving.get("ab", [])
     corrections_out = "\n".join(line for c in corrections for line in c["lines"])
-    targets = [*serving["targets"],
-               *({"target": f"correcting ván 1 of {c['van']:,} < 1 s ({c['database']})",
-                  "value": f"{c['correct_s']} s", "met": c["met"]} for c in corrections)]
+    targets = [
+        *serving["targets"],
+        *(
+            {
+                "target": f"correcting ván 1 of {c['van']:,} < 1 s ({c['database']})",
+                "value": f"{c['correct_s']} s",
+                "met": c["met"],
+            }
+            for c in corrections
+        ),
+    ]
     lines = [
         "# Performance",
         "",

@@ -80,33 +80,72 @@ def build(van: int, members: int, seed: int) -> Any:
     with transaction.atomic():
         if load.pg:
             with connection.cursor() as c:
-                c.execute("SET LOCAL session_replication_role = replica")  # the load skips the ledger's row triggers
-        load.load("scoring_sitting", "id, game, rules_id, mode, title, created_at, needs_confirmation, club_id",
-                  ((b["scoring_sitting"] + t + 1, "to-tom-5", rules.pk, "quang", f"Canh {t + 1}",
-                    timezone.make_aware(dt.datetime.combine(TET + dt.timedelta(days=t * span // canh), dt.time(19)),
-                                        zone), False, club.pk) for t in range(canh)))
-        load.load("scoring_seat", "id, sitting_id, player_id, position, name",
-                  ((s_id, b["scoring_sitting"] + t + 1, p.pk, pos + 1, p.name) for t, row in enumerate(seats)
-                   for pos, (s_id, p) in enumerate(row)))
+                c.execute(
+                    "SET LOCAL session_replication_role = replica"
+                )  # the load skips the ledger's row triggers
+        load.load(
+            "scoring_sitting",
+            "id, game, rules_id, mode, title, created_at, needs_confirmation, club_id",
+            (
+                (
+                    b["scoring_sitting"] + t + 1,
+                    "to-tom-5",
+                    rules.pk,
+                    "quang",
+                    f"Canh {t + 1}",
+                    timezone.make_aware(
+                        dt.datetime.combine(TET + dt.timedelta(days=t * span // canh), dt.time(19)), zone
+                    ),
+                    False,
+                    club.pk,
+                )
+                for t in range(canh)
+            ),
+        )
+        load.load(
+            "scoring_seat",
+            "id, sitting_id, player_id, position, name",
+            (
+                (s_id, b["scoring_sitting"] + t + 1, p.pk, pos + 1, p.name)
+                for t, row in enumerate(seats)
+                for pos, (s_id, p) in enumerate(row)
+            ),
+        )
         now = timezone.now()
         for part, table, columns in (
-            ("van", "scoring_van", "id, sitting_id, seq, record, outcome, winner_id, fault, cuoc, streak, points, "
-                                   "cards, created_at, is_current, correction_reason, status"),
+            (
+                "van",
+                "scoring_van",
+                "id, sitting_id, seq, record, outcome, winner_id, fault, cuoc, streak, points, "
+                "cards, created_at, is_current, correction_reason, status",
+            ),
             ("txn", "scoring_ledgertransaction", "id, sitting_id, van_id, kind, reason, created_at"),
-            ("posting", "scoring_posting", "id, transaction_id, sitting_id, account, seat_id, amount, line, why"),
+            (
+                "posting",
+                "scoring_posting",
+                "id, transaction_id, sitting_id, account, seat_id, amount, line, why",
+            ),
         ):
             load.load(table, columns, _stream(load, seed + 1, van, seats, now, part))
     with connection.cursor() as c:
         if load.pg:
-            for table in ("scoring_sitting", "scoring_seat", "scoring_van", "scoring_ledgertransaction",
-                          "scoring_posting"):
-                c.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+            for table in (
+                "scoring_sitting",
+                "scoring_seat",
+                "scoring_van",
+                "scoring_ledgertransaction",
+                "scoring_posting",
+            ):
+                c.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                )
         c.execute("ANALYZE")
     return club
 
 
-def _stream(load: Any, seed: int, van: int, seats: list[list[tuple[int, Any]]], now: Any,
-            part: str) -> Iterator[tuple[Any, ...]]:
+def _stream(
+    load: Any, seed: int, van: int, seats: list[list[tuple[int, Any]]], now: Any, part: str
+) -> Iterator[tuple[Any, ...]]:
     """The rows of one table of the load, the same draw each time (streamed)."""
     b = load.base
     rng = random.Random(seed)
@@ -121,8 +160,23 @@ def _stream(load: Any, seed: int, van: int, seats: list[list[tuple[int, Any]]], 
         seq = v % VAN_PER_CANH + 1
         van_id, txn_id = b["scoring_van"] + v + 1, b["scoring_ledgertransaction"] + v + 1
         if part == "van":
-            yield (van_id, sitting, seq, f'{{"winner": "{winner.name}", "cuoc": ["{slug}"]}}', "u", winner_seat, "",
-                   f'["{slug}"]', 1, points, "", now, True, "", "khong_can")
+            yield (
+                van_id,
+                sitting,
+                seq,
+                f'{{"winner": "{winner.name}", "cuoc": ["{slug}"]}}',
+                "u",
+                winner_seat,
+                "",
+                f'["{slug}"]',
+                1,
+                points,
+                "",
+                now,
+                True,
+                "",
+                "khong_can",
+            )
         elif part == "txn":
             yield (txn_id, sitting, van_id, "van", f"Ván {seq}", now)
         else:
@@ -156,11 +210,17 @@ def run(van: int, members: int, seed: int) -> bool:
     started = __import__("time").perf_counter()
     club = build(van, members, seed)
     print(f"bench/club_book.py on {database}")
-    print(f"built: {members} members, {van:,} ván, {van * (SEATS - 1) * 2:,} postings "
-          f"in {__import__('time').perf_counter() - started:.1f} s")
+    print(
+        f"built: {members} members, {van:,} ván, {van * (SEATS - 1) * 2:,} postings "
+        f"in {__import__('time').perf_counter() - started:.1f} s"
+    )
     period = lunar_year(2025)
     start, end = period.bounds()
-    params = [club.pk, connection.ops.adapt_datetimefield_value(start), connection.ops.adapt_datetimefield_value(end)]
+    params = [
+        club.pk,
+        connection.ops.adapt_datetimefield_value(start),
+        connection.ops.adapt_datetimefield_value(end),
+    ]
 
     def raw() -> dict[int, int]:
         with connection.cursor() as c:
@@ -177,21 +237,28 @@ def run(van: int, members: int, seed: int) -> bool:
         books.append(best_of(1, whole))
     (raw_s, sums), (book_s, the_book) = min(raws, key=lambda r: r[0]), min(books, key=lambda r: r[0])
     print(f"(a) raw GROUP BY member:  {raw_s * 1000:8.1f} ms ({len(sums)} members; best of 5)")
-    print(f"(b) the club book:        {book_s * 1000:8.1f} ms ({the_book.van:,} ván, {len(the_book.canh)} canh; "
-          f"best of 5; target < 1 s: {_target(book_s < 1)})")
+    print(
+        f"(b) the club book:        {book_s * 1000:8.1f} ms ({the_book.van:,} ván, {len(the_book.canh)} canh; "
+        f"best of 5; target < 1 s: {_target(book_s < 1)})"
+    )
     print(f"    book / raw GROUP BY = {book_s / raw_s:.2f}  (target ≤ 2.0: {_target(book_s / raw_s <= 2.0)})")
     treasurer = get_user_model().objects.create_user("thu-quy-bench")
     ClubRole.objects.create(user=treasurer, club=club, role=ClubRoleKind.TREASURER)
     client = Client()
     client.force_login(treasurer)
     page_s, page = best_of(3, lambda: client.get(f"/lang/{club.slug}/so/?ky=nam-2025"))
-    api_s, api = best_of(3, lambda: client.get(f"/api/v1/clubs/{club.slug}/balances?from={period.start}&to={period.end}"))
+    api_s, api = best_of(
+        3, lambda: client.get(f"/api/v1/clubs/{club.slug}/balances?from={period.start}&to={period.end}")
+    )
     if page.status_code != 200 or api.status_code != 200:
         raise SystemExit(f"the page answered {page.status_code}, the API {api.status_code}")
-    print(f"(c) book page: {page_s * 1000:7.1f} ms; API balances: {api_s * 1000:7.1f} ms "
-          f"(best of 3; target < 1 s: {_target(max(page_s, api_s) < 1)})")
-    same = {m.player_id: m.points for m in the_book.members} == sums and \
-        {row["player"]: row["points"] for row in api.json()["members"]} == {m.name: m.points for m in the_book.members}
+    print(
+        f"(c) book page: {page_s * 1000:7.1f} ms; API balances: {api_s * 1000:7.1f} ms "
+        f"(best of 3; target < 1 s: {_target(max(page_s, api_s) < 1)})"
+    )
+    same = {m.player_id: m.points for m in the_book.members} == sums and {
+        row["player"]: row["points"] for row in api.json()["members"]
+    } == {m.name: m.points for m in the_book.members}
     print(f"    book == raw GROUP BY: {same}")
     return same
 
@@ -203,8 +270,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--quick", action="store_true", help="a few seconds: the run make test makes")
-    parser.add_argument("--here", action="store_true",
-                        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one",
+    )
     args = parser.parse_args()
     van = args.van or (5_000 if args.quick else 20_000)
     url = os.environ.get("DATABASE_URL", "")

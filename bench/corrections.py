@@ -47,7 +47,9 @@ def main() -> None:
         folder = tempfile.TemporaryDirectory(prefix="bench-corrections-")
         url = f"sqlite:///{folder.name}/bench.sqlite3"
         database = "SQLite"
-    os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE="totom_site.settings", CELERY_BROKER_URL="memory://")
+    os.environ.update(
+        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="totom_site.settings", CELERY_BROKER_URL="memory://"
+    )
     os.environ.pop("REDIS_URL", None)
     try:
         figures = run(n, database)
@@ -74,7 +76,9 @@ def run(n: int, database: str) -> dict[str, object]:
     five = ["An", "Bình", "Chi", "Dũng", "Em"]
     rules = {"preset": "luat-2005", "gom": 10}
     sitting = sitting_open(game="to-tom-5", rules=rules, mode="gom", players=five, idempotency_key=None).obj
-    history = [{"winner": "An", "cuoc": ["tom"]} if i % 3 else {"winner": "Bình", "cuoc": ["leo"]} for i in range(n)]
+    history = [
+        {"winner": "An", "cuoc": ["tom"]} if i % 3 else {"winner": "Bình", "cuoc": ["leo"]} for i in range(n)
+    ]
     started = time.perf_counter()
     first = None
     for seq, record in enumerate(history, start=1):
@@ -83,25 +87,38 @@ def run(n: int, database: str) -> dict[str, object]:
     recorded = time.perf_counter() - started
     fix = {"winner": "An", "cuoc": ["chi_nay"]}
     started = time.perf_counter()
-    van_correct(van=first, record=fix, reason="Ghi nhầm người ù", corrected_by=None, idempotency_key="bench-fix-1")
+    van_correct(
+        van=first, record=fix, reason="Ghi nhầm người ù", corrected_by=None, idempotency_key="bench-fix-1"
+    )
     took = time.perf_counter() - started
-    expected = replay({"game": "to-tom-5", "rules": rules, "mode": "gom", "players": five,
-                       "van": [fix, *history[1:]]})["balances"]
+    expected = replay(
+        {"game": "to-tom-5", "rules": rules, "mode": "gom", "players": five, "van": [fix, *history[1:]]}
+    )["balances"]
     totals: dict[str, int] = {}
-    for seat_name, amount in Posting.objects.filter(sitting=sitting, account=Account.PLAYER).values_list("seat__name", "amount"):
+    for seat_name, amount in Posting.objects.filter(sitting=sitting, account=Account.PLAYER).values_list(
+        "seat__name", "amount"
+    ):
         totals[seat_name] = totals.get(seat_name, 0) + amount
     same = all(totals.get(name, 0) == expected[name] for name in five)
     met = took < TARGET_S
-    lines = [f"bench/corrections.py on {database}: {n:,} ván recorded in {recorded:.1f} s "
-             f"({recorded / n * 1000:.1f} ms a ván)",
-             f"correcting ván 1 of {n:,}: {took:.2f} s (target < {TARGET_S:.0f} s for 1,000 ván): "
-             f"{'met' if met else 'MISSED'}{' (quick: not judged)' if n < 1000 else ''}",
-             f"balances after the correction == replay of the corrected history: {same}"]
+    lines = [
+        f"bench/corrections.py on {database}: {n:,} ván recorded in {recorded:.1f} s "
+        f"({recorded / n * 1000:.1f} ms a ván)",
+        f"correcting ván 1 of {n:,}: {took:.2f} s (target < {TARGET_S:.0f} s for 1,000 ván): "
+        f"{'met' if met else 'MISSED'}{' (quick: not judged)' if n < 1000 else ''}",
+        f"balances after the correction == replay of the corrected history: {same}",
+    ]
     print("\n".join(lines))
     if not same:
         raise SystemExit(f"balances {totals} differ from the replay {expected}")
-    return {"database": database, "van": n, "correct_s": round(took, 3), "met": met, "balances_equal_replay": same,
-            "lines": lines}
+    return {
+        "database": database,
+        "van": n,
+        "correct_s": round(took, 3),
+        "met": met,
+        "balances_equal_replay": same,
+        "lines": lines,
+    }
 
 
 if __name__ == "__main__":

@@ -58,8 +58,9 @@ def _prepare() -> tuple[int, str, str]:
     from tournaments.console.views.common import stream_id
 
     user = get_user_model().objects.create_user("bench-trung-quan")
-    table = services.table_open(name="Chiếu đo tốc độ", players=["An", "Bình", "Chi", "Dũng", "Em"],
-                                trung_quan=user, created_by=user)
+    table = services.table_open(
+        name="Chiếu đo tốc độ", players=["An", "Bình", "Chi", "Dũng", "Em"], trung_quan=user, created_by=user
+    )
     return table.pk, Token.objects.create(user=user).key, stream_id(table)
 
 
@@ -73,8 +74,13 @@ def _start_server(database_url: str) -> tuple[subprocess.Popen[bytes], int, Any]
     port = _free_port()
     log = tempfile.NamedTemporaryFile(prefix="bench-daphne-", suffix=".log", delete=False)  # noqa: SIM115
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false"}
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port),
-                             "totom_site.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), "totom_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -132,7 +138,9 @@ def _event(block: str, display: Display, now: float) -> None:
 async def _listen(port: int, path: str, display: Display) -> None:
     try:
         reader, writer = await asyncio.open_connection(HOST, port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         await writer.drain()
         status = await reader.readline()
         headers = b""
@@ -158,8 +166,11 @@ def _post_all(port: int, table: int, token: str, count: int) -> dict[int, float]
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
     for i in range(count):
         body = json.dumps({"seat": i % 5 + 1, "signal": SIGNALS[i % len(SIGNALS)]})
-        headers = {"Content-Type": "application/json", "Authorization": f"Token {token}",
-                   "Idempotency-Key": f"bench-{i}"}
+        headers = {
+            "Content-Type": "application/json",
+            "Authorization": f"Token {token}",
+            "Idempotency-Key": f"bench-{i}",
+        }
         started = time.monotonic()
         conn.request("POST", f"/api/v1/tables/{table}/signals", body=body, headers=headers)
         response = conn.getresponse()
@@ -201,8 +212,10 @@ def _report(screens: list[Display], sent: dict[int, float], signals: int, postin
     if latencies:
         p95 = latencies[int(0.95 * (len(latencies) - 1))]
         print(f"deliveries: {len(latencies)} (expected {signals * len(screens)})")
-        print(f"latency POST → display: median {statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms, "
-              f"max {latencies[-1]:.1f} ms (target p95 < 100 ms)")
+        print(
+            f"latency POST → display: median {statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms, "
+            f"max {latencies[-1]:.1f} ms (target p95 < 100 ms)"
+        )
     print(f"missed: {missed}, duplicated: {duplicated} (target 0 and 0)")
     if errors:
         print(f"connection errors: {len(errors)}, first: {errors[0]}")
@@ -217,7 +230,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     url, drop = _bench_database(os.environ.get("DATABASE_URL", ""), args.keep)
     os.environ["DATABASE_URL"] = url
-    print(f"events via {'Redis ' + os.environ['REDIS_URL'] if os.environ.get('REDIS_URL') else 'this process'}")
+    print(
+        f"events via {'Redis ' + os.environ['REDIS_URL'] if os.environ.get('REDIS_URL') else 'this process'}"
+    )
     table, token, since = _prepare()
     proc, port, log = _start_server(url)
     try:

@@ -84,14 +84,16 @@ def _timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _interleaved(ours: Sequence[tuple[Card, ...]], theirs: Sequence[list[int]], chunks: int) -> tuple[float, float]:
+def _interleaved(
+    ours: Sequence[tuple[Card, ...]], theirs: Sequence[list[int]], chunks: int
+) -> tuple[float, float]:
     from mahjong.hand_calculating.divider import HandDivider
 
     t_ours = t_theirs = 0.0
     step_o, step_t = len(ours) // chunks, len(theirs) // chunks
     for c in range(chunks):
-        part_o = ours[c * step_o:(c + 1) * step_o]
-        part_t = theirs[c * step_t:(c + 1) * step_t]
+        part_o = ours[c * step_o : (c + 1) * step_o]
+        part_t = theirs[c * step_t : (c + 1) * step_t]
         t_ours += _timed(lambda part=part_o: [check_hand(GAME, h) for h in part])
         t_theirs += _timed(lambda part=part_t: [HandDivider.divide_hand(h) for h in part])
     return len(ours) / t_ours, len(theirs) / t_theirs
@@ -128,14 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_valid = sum(check_hand(GAME, h).valid for h in valid)
     n_deals = sum(check_hand(GAME, h).valid for h in deals)
     print(f"check_hand: {x:.0f} hands/s; mahjong divider: {y:.0f} hands/s; ratio {x / y:.2f}")
-    print(f"  corpus: {len(valid)} built hands ({n_valid} valid), {len(deals)} random deals ({n_deals} valid)")
+    print(
+        f"  corpus: {len(valid)} built hands ({n_valid} valid), {len(deals)} random deals ({n_deals} valid)"
+    )
     _, worst_time, worst = _slowest(ours, lambda h: check_hand(GAME, h))
     print(f"  check_hand worst: {worst_time * 1000:.2f} ms on {format_hand(worst)}")
     times, worst_time, worst = _slowest(waiting, lambda h: find_waits(GAME, h))
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    print(f"waits (20 cards): median {statistics.median(ms):.2f} ms; p95 {p95:.2f} ms; "
-          f"worst {worst_time * 1000:.2f} ms on {format_hand(worst)}")
+    print(
+        f"waits (20 cards): median {statistics.median(ms):.2f} ms; p95 {p95:.2f} ms; "
+        f"worst {worst_time * 1000:.2f} ms on {format_hand(worst)}"
+    )
     return 0
 
 

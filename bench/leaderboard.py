@@ -49,8 +49,16 @@ SEATS = 5
 VAN_PER_TABLE = 100
 CUOC = [("tom", 8), ("leo", 10), ("thap_dieu", 18), ("chi_nay", 36), ("bach_thu", 8), ("kinh_cu", 18)]
 #: The tables the load writes with its own ids (each numbered on from the largest id already there).
-LOADED = ("tournaments_round", "scoring_sitting", "tournaments_table", "tournaments_tablesitting", "scoring_seat",
-          "scoring_van", "scoring_ledgertransaction", "scoring_posting")
+LOADED = (
+    "tournaments_round",
+    "scoring_sitting",
+    "tournaments_table",
+    "tournaments_tablesitting",
+    "scoring_seat",
+    "scoring_van",
+    "scoring_ledgertransaction",
+    "scoring_posting",
+)
 
 
 def _sqlite_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
@@ -82,15 +90,18 @@ class Loader:
                 self.base[table] = int(c.fetchone()[0])
 
     @staticmethod
-    def with_defaults(table: str, columns: str, rows: Iterable[tuple[Any, ...]]) -> tuple[str, Iterable[tuple[Any, ...]]]:
+    def with_defaults(
+        table: str, columns: str, rows: Iterable[tuple[Any, ...]]
+    ) -> tuple[str, Iterable[tuple[Any, ...]]]:
         """The columns given plus every NOT NULL column of the table's model that has a default
         (the ORM fills those; a bulk load must too), so a new column does not break the bench."""
         from django.apps import apps
 
         model = next(m for m in apps.get_models() if m._meta.db_table == table)
         named = {c.strip() for c in columns.split(",")}
-        extra = [f for f in model._meta.concrete_fields
-                 if f.column not in named and not f.null and f.has_default()]
+        extra = [
+            f for f in model._meta.concrete_fields if f.column not in named and not f.null and f.has_default()
+        ]
         if not extra:
             return columns, rows
         defaults = tuple(f.get_default() for f in extra)
@@ -126,8 +137,13 @@ def build(van: int, players_n: int, seed: int) -> Any:
     from tournaments.services.events import event_create
 
     rng = random.Random(seed)
-    event = event_create(name="Hội làng (benchmark)", date=timezone.localdate(), game="to-tom-5",
-                         rules="luat-2005", van_per_round=VAN_PER_TABLE * 10)
+    event = event_create(
+        name="Hội làng (benchmark)",
+        date=timezone.localdate(),
+        game="to-tom-5",
+        rules="luat-2005",
+        van_per_round=VAN_PER_TABLE * 10,
+    )
     players = Player.objects.bulk_create(Player(name=f"Người {i:04d}") for i in range(players_n))
     Registration.objects.bulk_create(
         Registration(event=event, player=p, team=f"Giáp {i % 8 + 1}", token=f"bench-{p.pk}")
@@ -141,36 +157,90 @@ def build(van: int, players_n: int, seed: int) -> Any:
     with transaction.atomic():
         if load.pg:
             with connection.cursor() as c:
-                c.execute("SET LOCAL session_replication_role = replica")  # the load skips the ledger's row triggers
+                c.execute(
+                    "SET LOCAL session_replication_role = replica"
+                )  # the load skips the ledger's row triggers
         rounds = -(-tables // per_round)
-        load.load("tournaments_round", "id, event_id, number, method, remainder, seed, byes, created_at",
-                  ((b["tournaments_round"] + r + 1, event.pk, r + 1, "random", "bye", r, "[]", now)
-                   for r in range(rounds)))
-        load.load("scoring_sitting", "id, game, rules_id, mode, title, created_at, needs_confirmation",
-                  ((b["scoring_sitting"] + t + 1, "to-tom-5", event.rules_id, "quang", f"Chiếu {t + 1}", now, False)
-                   for t in range(tables)))
-        load.load("tournaments_table", "id, round_id, number, sitting_id, event_id, started_at",
-                  ((b["tournaments_table"] + t + 1, b["tournaments_round"] + t // per_round + 1, t % per_round + 1,
-                    b["scoring_sitting"] + t + 1, event.pk, now) for t in range(tables)))
-        load.load("tournaments_tablesitting", "id, table_id, sitting_id, event_id, number, changed_seq, van",
-                  ((b["tournaments_tablesitting"] + t + 1, b["tournaments_table"] + t + 1,
-                    b["scoring_sitting"] + t + 1, event.pk, 1, 1, 0) for t in range(tables)))
+        load.load(
+            "tournaments_round",
+            "id, event_id, number, method, remainder, seed, byes, created_at",
+            (
+                (b["tournaments_round"] + r + 1, event.pk, r + 1, "random", "bye", r, "[]", now)
+                for r in range(rounds)
+            ),
+        )
+        load.load(
+            "scoring_sitting",
+            "id, game, rules_id, mode, title, created_at, needs_confirmation",
+            (
+                (
+                    b["scoring_sitting"] + t + 1,
+                    "to-tom-5",
+                    event.rules_id,
+                    "quang",
+                    f"Chiếu {t + 1}",
+                    now,
+                    False,
+                )
+                for t in range(tables)
+            ),
+        )
+        load.load(
+            "tournaments_table",
+            "id, round_id, number, sitting_id, event_id, started_at",
+            (
+                (
+                    b["tournaments_table"] + t + 1,
+                    b["tournaments_round"] + t // per_round + 1,
+                    t % per_round + 1,
+                    b["scoring_sitting"] + t + 1,
+                    event.pk,
+                    now,
+                )
+                for t in range(tables)
+            ),
+        )
+        load.load(
+            "tournaments_tablesitting",
+            "id, table_id, sitting_id, event_id, number, changed_seq, van",
+            (
+                (
+                    b["tournaments_tablesitting"] + t + 1,
+                    b["tournaments_table"] + t + 1,
+                    b["scoring_sitting"] + t + 1,
+                    event.pk,
+                    1,
+                    1,
+                    0,
+                )
+                for t in range(tables)
+            ),
+        )
         seats = _seats(rng, players, tables, per_round, b["scoring_seat"])
-        load.load("scoring_seat", "id, sitting_id, player_id, position, name",
-                  ((s_id, b["scoring_sitting"] + t + 1, p.pk, pos + 1, p.name) for t, row in enumerate(seats)
-                   for pos, (s_id, p) in enumerate(row)))
+        load.load(
+            "scoring_seat",
+            "id, sitting_id, player_id, position, name",
+            (
+                (s_id, b["scoring_sitting"] + t + 1, p.pk, pos + 1, p.name)
+                for t, row in enumerate(seats)
+                for pos, (s_id, p) in enumerate(row)
+            ),
+        )
         _load_van(load, seed + 1, van, seats, now)
     with connection.cursor() as c:
         if load.pg:
             for table in LOADED:
-                c.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+                c.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                )
         c.execute("ANALYZE")  # SQLite: its sqlite_sequence follows explicit ids by itself
     Event.objects.filter(pk=event.pk).update(ledger_seq=1)
     return event
 
 
-def _seats(rng: random.Random, players: list[Any], tables: int, per_round: int,
-           base: int) -> list[list[tuple[int, Any]]]:
+def _seats(
+    rng: random.Random, players: list[Any], tables: int, per_round: int, base: int
+) -> list[list[tuple[int, Any]]]:
     out: list[list[tuple[int, Any]]] = []
     order = list(players)
     seat_id = base
@@ -178,15 +248,16 @@ def _seats(rng: random.Random, players: list[Any], tables: int, per_round: int,
         if t % per_round == 0:
             rng.shuffle(order)
         row = []
-        for p in order[(t % per_round) * SEATS:(t % per_round + 1) * SEATS]:
+        for p in order[(t % per_round) * SEATS : (t % per_round + 1) * SEATS]:
             seat_id += 1
             row.append((seat_id, p))
         out.append(row)
     return out
 
 
-def _van_stream(load: Loader, seed: int, van: int, seats: list[list[tuple[int, Any]]], now: Any,
-                part: str) -> Iterator[tuple[Any, ...]]:
+def _van_stream(
+    load: Loader, seed: int, van: int, seats: list[list[tuple[int, Any]]], now: Any, part: str
+) -> Iterator[tuple[Any, ...]]:
     """The rows of one table of the load (``part``: van, txn or posting), the same draw each time:
     streamed, so a million ván never sit in memory at once."""
     b = load.base
@@ -203,8 +274,23 @@ def _van_stream(load: Loader, seed: int, van: int, seats: list[list[tuple[int, A
         van_id, txn_id = b["scoring_van"] + v + 1, b["scoring_ledgertransaction"] + v + 1
         if part == "van":
             record = f'{{"winner": "{winner.name}", "cuoc": ["{slug}"]}}'
-            yield (van_id, sitting, seq, record, "u", winner_seat, "", f'["{slug}"]', 1, points, "", now, True, "",
-                   "khong_can")
+            yield (
+                van_id,
+                sitting,
+                seq,
+                record,
+                "u",
+                winner_seat,
+                "",
+                f'["{slug}"]',
+                1,
+                points,
+                "",
+                now,
+                True,
+                "",
+                "khong_can",
+            )
         elif part == "txn":
             yield (txn_id, sitting, van_id, "van", f"Ván {seq}", now)
         else:
@@ -219,12 +305,22 @@ def _van_stream(load: Loader, seed: int, van: int, seats: list[list[tuple[int, A
 
 
 def _load_van(load: Loader, seed: int, van: int, seats: list[list[tuple[int, Any]]], now: Any) -> None:
-    load.load("scoring_van", "id, sitting_id, seq, record, outcome, winner_id, fault, cuoc, streak, points, cards, "
-              "created_at, is_current, correction_reason, status", _van_stream(load, seed, van, seats, now, "van"))
-    load.load("scoring_ledgertransaction", "id, sitting_id, van_id, kind, reason, created_at",
-              _van_stream(load, seed, van, seats, now, "txn"))
-    load.load("scoring_posting", "id, transaction_id, sitting_id, account, seat_id, amount, line, why",
-              _van_stream(load, seed, van, seats, now, "posting"))
+    load.load(
+        "scoring_van",
+        "id, sitting_id, seq, record, outcome, winner_id, fault, cuoc, streak, points, cards, "
+        "created_at, is_current, correction_reason, status",
+        _van_stream(load, seed, van, seats, now, "van"),
+    )
+    load.load(
+        "scoring_ledgertransaction",
+        "id, sitting_id, van_id, kind, reason, created_at",
+        _van_stream(load, seed, van, seats, now, "txn"),
+    )
+    load.load(
+        "scoring_posting",
+        "id, transaction_id, sitting_id, account, seat_id, amount, line, why",
+        _van_stream(load, seed, van, seats, now, "posting"),
+    )
 
 
 def best_of(n: int, fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -268,8 +364,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--quick", action="store_true", help="a few seconds: the run make test makes")
-    parser.add_argument("--here", action="store_true",
-                        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one",
+    )
     args = parser.parse_args()
     van = args.van or (20_000 if args.quick else 1_000_000)
     players = args.players or (500 if args.quick else 2000)
@@ -333,10 +432,13 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
     database = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(connection.vendor, connection.vendor)
     start = time.perf_counter()
     event = build(van, players, seed)
-    print(f"bench/leaderboard.py on {database} {connection.Database.sqlite_version if database == 'SQLite' else ''}"
-          .rstrip())
-    print(f"built: {players} players, {van:,} ván, {van * (SEATS - 1) * 2:,} postings "
-          f"in {time.perf_counter() - start:.1f} s")
+    print(
+        f"bench/leaderboard.py on {database} {connection.Database.sqlite_version if database == 'SQLite' else ''}".rstrip()
+    )
+    print(
+        f"built: {players} players, {van:,} ván, {van * (SEATS - 1) * 2:,} postings "
+        f"in {time.perf_counter() - start:.1f} s"
+    )
     first, _ = best_of(1, lambda: rebuild_leaderboard(event_id=event.pk, force=True))
     raws, fulls = [], []
     for _ in range(3):  # in turn, so that a busy moment of the machine weighs on both alike
@@ -344,19 +446,27 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
         fulls.append(best_of(1, lambda: rebuild_leaderboard(event_id=event.pk, force=True)))
     (raw, groups), (full, done) = min(raws), min(fulls, key=lambda f: f[0])
     print(f"(a) raw GROUP BY player:       {raw * 1000:8.1f} ms ({groups} players; best of 3)")
-    print(f"(b) full recompute (task body): {full * 1000:8.1f} ms ({done.van_count:,} ván; best of 3; "
-          f"the first run, which also stores every canh's ván count: {first * 1000:.1f} ms)")
-    print(f"    full recompute / raw GROUP BY = {full / raw:.2f}  (target ≤ 2.0: {_target(full / raw <= 2.0)})")
+    print(
+        f"(b) full recompute (task body): {full * 1000:8.1f} ms ({done.van_count:,} ván; best of 3; "
+        f"the first run, which also stores every canh's ván count: {first * 1000:.1f} ms)"
+    )
+    print(
+        f"    full recompute / raw GROUP BY = {full / raw:.2f}  (target ≤ 2.0: {_target(full / raw <= 2.0)})"
+    )
 
     leaderboard.queue_recompute = lambda *a, **k: None  # type: ignore[assignment]  # time the body here
     table = Table.objects.filter(event=event).order_by("-id").first()
     cold = _one_van(event, table)
     warm = statistics.median(_one_van(event, table) for _ in range(7))
     other = _one_van(event, Table.objects.filter(event=event).order_by("id").first())
-    print(f"(c) one new ván → stored board (incremental task body): {warm * 1000:6.1f} ms steady state "
-          f"(median of 7; target ≤ 50 ms: {_target(warm <= 0.05)})")
-    print(f"    first ván at a table after the bulk load (its players' tallies built then): {cold * 1000:.1f} ms, "
-          f"and at another table: {other * 1000:.1f} ms")
+    print(
+        f"(c) one new ván → stored board (incremental task body): {warm * 1000:6.1f} ms steady state "
+        f"(median of 7; target ≤ 50 ms: {_target(warm <= 0.05)})"
+    )
+    print(
+        f"    first ván at a table after the bulk load (its players' tallies built then): {cold * 1000:.1f} ms, "
+        f"and at another table: {other * 1000:.1f} ms"
+    )
     stored = Leaderboard.objects.get(event=event)
     fresh = compute_standings(Event.objects.get(pk=event.pk))
     same = (stored.rows, stored.teams, stored.van_count) == (fresh.players, fresh.teams, fresh.van_count)
@@ -366,12 +476,15 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
     with override_settings(ROOT_URLCONF=__name__, DEBUG=False):
         client = Client()
         page = requests_per_second(client, f"/giai/{event.slug}/", seconds)
-        poll = requests_per_second(client, f"/giai/{event.slug}/?v={stored.version}.0.0", seconds,
-                                   HTTP_HX_REQUEST="true")
+        poll = requests_per_second(
+            client, f"/giai/{event.slug}/?v={stored.version}.0.0", seconds, HTTP_HX_REQUEST="true"
+        )
         every = requests_per_second(client, f"/giai/{event.slug}/bang-day-du/", seconds / 2)
         bare = requests_per_second(client, "/bench/bare/", seconds)
-    print(f"(d) scoreboard page (top 50): {page:7.0f} req/s; htmx poll (nothing new): {poll:7.0f} req/s; "
-          f"whole table ({players} rows): {every:5.0f} req/s; bare DRF: {bare:7.0f} req/s")
+    print(
+        f"(d) scoreboard page (top 50): {page:7.0f} req/s; htmx poll (nothing new): {poll:7.0f} req/s; "
+        f"whole table ({players} rows): {every:5.0f} req/s; bare DRF: {bare:7.0f} req/s"
+    )
     print(f"    page / bare DRF = {page / bare:.0%}  (target ≥ 50 %: {_target(page / bare >= 0.5)})")
     return same
 

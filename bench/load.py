@@ -84,8 +84,14 @@ def _seed(users: int, sittings_each: int) -> tuple[str, list[list[int]]]:
     from tournaments.services.van import event_van_record
 
     rng = random.Random(1)
-    event = event_create(name="Hội làng đo tải", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
-                         mode="quang", slug="hoi-lang-do-tai")
+    event = event_create(
+        name="Hội làng đo tải",
+        date=dt.date(2025, 2, 3),
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        slug="hoi-lang-do-tai",
+    )
     for i in range(60):
         check_in(registration=registration_add(event=event, name=f"Người {i + 1}", team=f"Giáp {i % 4 + 1}"))
     for number in (1, 2):
@@ -105,8 +111,20 @@ def _seed(users: int, sittings_each: int) -> tuple[str, list[list[int]]]:
     os.environ[TOKEN_ENV] = Token.objects.create(user=keeper).key
     from scoring.services.sittings import sitting_open
 
-    sittings = [[sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=FIVE, created_by=keeper,
-                              idempotency_key=None).obj.pk for _ in range(sittings_each)] for _ in range(users)]
+    sittings = [
+        [
+            sitting_open(
+                game="to-tom-5",
+                rules="luat-2005",
+                mode="quang",
+                players=FIVE,
+                created_by=keeper,
+                idempotency_key=None,
+            ).obj.pk
+            for _ in range(sittings_each)
+        ]
+        for _ in range(users)
+    ]
 
     connections.close_all()  # before the client processes fork
     return event.slug, sittings
@@ -126,18 +144,29 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_servers(database_url: str, count: int, pool: int = 0) -> list[tuple[subprocess.Popen[bytes], int, Path]]:
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "false", "CELERY_BROKER_URL": "memory://",
-           "DATABASE_POOL_SIZE": str(pool)}
+def _start_servers(
+    database_url: str, count: int, pool: int = 0
+) -> list[tuple[subprocess.Popen[bytes], int, Path]]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_DEBUG": "false",
+        "CELERY_BROKER_URL": "memory://",
+        "DATABASE_POOL_SIZE": str(pool),
+    }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     servers = []
     for _ in range(count):
         port = _free_port()
         log = Path(tempfile.mkstemp(prefix="bench-load-daphne-", suffix=".log")[1])
         with log.open("wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port),
-                                     "totom_site.asgi:application"], cwd=ROOT, env=env, stdout=out,
-                                    stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), "totom_site.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         servers.append((proc, port, log))
     for proc, port, log in servers:
         deadline = time.monotonic() + 60
@@ -180,7 +209,9 @@ class User:
         self.sitting = 0
         self.seq = 0
 
-    def exchange(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> int:
+    def exchange(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> int:
         if self.conn is None:
             self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
         sent = {"Accept": "application/json" if path.startswith("/api/") else "text/html", **(headers or {})}
@@ -201,9 +232,16 @@ class User:
     def open_sitting(self) -> None:
         body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE}
         self.conn = self.conn or http.client.HTTPConnection(HOST, self.port, timeout=30)
-        self.conn.request("POST", "/api/v1/sittings", body=json.dumps(body).encode(),
-                          headers={"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4()),
-                                   "Authorization": f"Token {os.environ[TOKEN_ENV]}"})
+        self.conn.request(
+            "POST",
+            "/api/v1/sittings",
+            body=json.dumps(body).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Idempotency-Key": str(uuid.uuid4()),
+                "Authorization": f"Token {os.environ[TOKEN_ENV]}",
+            },
+        )
         response = self.conn.getresponse()
         self.sitting, self.seq = json.loads(response.read())["id"], 0
 
@@ -218,15 +256,25 @@ class User:
             else:
                 self.open_sitting()  # only if the ones opened before the run are used up
         body = {"seq": self.seq + 1, **_record(self.rng, FIVE)}
-        status = self.exchange("POST", f"/api/v1/sittings/{self.sitting}/van", body,
-                               {"Idempotency-Key": str(uuid.uuid4()), "Authorization": f"Token {os.environ[TOKEN_ENV]}"})
+        status = self.exchange(
+            "POST",
+            f"/api/v1/sittings/{self.sitting}/van",
+            body,
+            {"Idempotency-Key": str(uuid.uuid4()), "Authorization": f"Token {os.environ[TOKEN_ENV]}"},
+        )
         if status == 201:
             self.seq += 1
         return status
 
 
-def _client_process(ports: list[int], users: list[int], slug: str, sittings: list[list[int]],
-                    schedule: list[tuple[str, float, float]], out: Any) -> None:
+def _client_process(
+    ports: list[int],
+    users: list[int],
+    slug: str,
+    sittings: list[list[int]],
+    schedule: list[tuple[str, float, float]],
+    out: Any,
+) -> None:
     """Run ``users`` (indices) through the schedule; send back per-phase latencies and errors."""
     latencies: dict[str, list[float]] = {p: [] for p in PHASES}
     errors: dict[str, dict[str, int]] = {p: {} for p in PHASES}
@@ -274,29 +322,43 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _report(latencies: dict[str, list[float]], errors: dict[str, dict[str, int]], seconds: float,
-            args: argparse.Namespace) -> None:
+def _report(
+    latencies: dict[str, list[float]],
+    errors: dict[str, dict[str, int]],
+    seconds: float,
+    args: argparse.Namespace,
+) -> None:
     rps = {p: len(latencies[p]) / seconds for p in PHASES}
-    print(f"\nbench/load.py: {args.users} users, {args.workers} daphne workers, {seconds:.0f} s per endpoint "
-          f"(chunks of {args.chunk} s, interleaved, {args.gap:g} s apart), {os.cpu_count()} CPUs, PostgreSQL, "
-          f"CONN_MAX_AGE={args.conn_max_age}, DATABASE_POOL_SIZE={args.pool}")
+    print(
+        f"\nbench/load.py: {args.users} users, {args.workers} daphne workers, {seconds:.0f} s per endpoint "
+        f"(chunks of {args.chunk} s, interleaved, {args.gap:g} s apart), {os.cpu_count()} CPUs, PostgreSQL, "
+        f"CONN_MAX_AGE={args.conn_max_age}, DATABASE_POOL_SIZE={args.pool}"
+    )
     print(f"{'endpoint':<34}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}{'× bare':>8}")
-    labels = {"bare": f"bare DRF  GET {BARE}", "van": "ván entry POST …/van", "board": "scoreboard GET /giai/<slug>/"}
+    labels = {
+        "bare": f"bare DRF  GET {BARE}",
+        "van": "ván entry POST …/van",
+        "board": "scoreboard GET /giai/<slug>/",
+    }
     for p in PHASES:
         lat = latencies[p]
-        print(f"{labels[p]:<34}{rps[p]:>8.0f}{_percentile(lat, .5) * 1000:>9.1f}{_percentile(lat, .95) * 1000:>9.1f}"
-              f"{_percentile(lat, .99) * 1000:>9.1f}{sum(errors[p].values()):>8}{rps[p] / rps['bare']:>8.2f}")
+        print(
+            f"{labels[p]:<34}{rps[p]:>8.0f}{_percentile(lat, 0.5) * 1000:>9.1f}{_percentile(lat, 0.95) * 1000:>9.1f}"
+            f"{_percentile(lat, 0.99) * 1000:>9.1f}{sum(errors[p].values()):>8}{rps[p] / rps['bare']:>8.2f}"
+        )
     for p in PHASES:
         if errors[p]:
             print(f"  errors ({p}): {errors[p]}")
     van, board = rps["van"] / rps["bare"], rps["board"] / rps["bare"]
-    p95 = _percentile(latencies["board"], .95) * 1000
+    p95 = _percentile(latencies["board"], 0.95) * 1000
     total_errors = sum(sum(e.values()) for e in errors.values())
-    print("targets: "
-          f"errors 0: {'ok' if total_errors == 0 else 'MISSED'}; "
-          f"ván ≥ 0.5× bare: {'ok' if van >= 0.5 else 'MISSED'} ({van:.2f}; floor 0.35: "
-          f"{'ok' if van >= 0.35 else 'MISSED'}); scoreboard ≥ 0.5× bare: {'ok' if board >= 0.5 else 'MISSED'} "
-          f"({board:.2f}); scoreboard p95 < 200 ms: {'ok' if p95 < 200 else 'MISSED'} ({p95:.0f} ms)")
+    print(
+        "targets: "
+        f"errors 0: {'ok' if total_errors == 0 else 'MISSED'}; "
+        f"ván ≥ 0.5× bare: {'ok' if van >= 0.5 else 'MISSED'} ({van:.2f}; floor 0.35: "
+        f"{'ok' if van >= 0.35 else 'MISSED'}); scoreboard ≥ 0.5× bare: {'ok' if board >= 0.5 else 'MISSED'} "
+        f"({board:.2f}); scoreboard p95 < 200 ms: {'ok' if p95 < 200 else 'MISSED'} ({p95:.0f} ms)"
+    )
 
 
 def main() -> None:
@@ -306,13 +368,25 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="daphne app server processes (3)")
     parser.add_argument("--clients", type=int, default=2, help="client processes running the users (2)")
     parser.add_argument("--chunk", type=int, default=10, help="seconds per interleaved chunk (10)")
-    parser.add_argument("--gap", type=float, default=3.0,
-                        help="seconds between chunks, for the requests in flight to finish (3)")
-    parser.add_argument("--conn-max-age", type=int, default=0,
-                        help="the app servers' CONN_MAX_AGE (0, the project's default: a connection per request; "
-                             "Django does not support persistent connections under ASGI: use --pool)")
-    parser.add_argument("--pool", type=int, default=0,
-                        help="the app servers' DATABASE_POOL_SIZE (0, the default: no pool; e.g. 4: psycopg's pool)")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=3.0,
+        help="seconds between chunks, for the requests in flight to finish (3)",
+    )
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=0,
+        help="the app servers' CONN_MAX_AGE (0, the project's default: a connection per request; "
+        "Django does not support persistent connections under ASGI: use --pool)",
+    )
+    parser.add_argument(
+        "--pool",
+        type=int,
+        default=0,
+        help="the app servers' DATABASE_POOL_SIZE (0, the default: no pool; e.g. 4: psycopg's pool)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the bench database")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
@@ -342,8 +416,13 @@ def main() -> None:
                 begin = t0 + (i * len(PHASES) + j) * (args.chunk + args.gap)
                 schedule.append((phase, begin, begin + args.chunk))
         queue: Any = mp.Queue()
-        procs = [mp.Process(target=_client_process, args=(ports, list(range(c, args.users, args.clients)), slug,
-                                                         sittings, schedule, queue)) for c in range(args.clients)]
+        procs = [
+            mp.Process(
+                target=_client_process,
+                args=(ports, list(range(c, args.users, args.clients)), slug, sittings, schedule, queue),
+            )
+            for c in range(args.clients)
+        ]
         for p in procs:
             p.start()
         latencies: dict[str, list[float]] = {p: [] for p in PHASES}

@@ -83,12 +83,22 @@ def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
     def van() -> None:
         if not state["sitting"] or state["seq"] >= load.VAN_PER_SITTING:
             body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": load.FIVE}
-            answer = client.post("/api/v1/sittings", json.dumps(body), content_type="application/json",
-                                 HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()), **auth)
+            answer = client.post(
+                "/api/v1/sittings",
+                json.dumps(body),
+                content_type="application/json",
+                HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+                **auth,
+            )
             state["sitting"], state["seq"] = answer.json()["id"], 0
         body = {"seq": state["seq"] + 1, **load._record(rng, load.FIVE)}
-        answer = client.post(f"/api/v1/sittings/{state['sitting']}/van", json.dumps(body),
-                             content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()), **auth)
+        answer = client.post(
+            f"/api/v1/sittings/{state['sitting']}/van",
+            json.dumps(body),
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            **auth,
+        )
         assert answer.status_code == 201, answer.content
         state["seq"] += 1
         done()
@@ -99,26 +109,26 @@ def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
 #: The ván's statements, in the order and shape the app sends them (as the ORM sends them).
 FLOOR_SQL = {
     "lock": 'SELECT t0."id", t0."game", t0."rules_id", t0."mode", t0."title", t0."club_id", t0."created_by_id", '
-            't0."created_at", t0."needs_confirmation", t0."state_snapshot", t0."ended_at", t1."id", '
-            't1."fingerprint", t1."preset", t1."spec", t1."created_at" FROM "scoring_sitting" t0 LEFT OUTER JOIN '
-            '"scoring_rulesetsnapshot" t1 ON t1."id" = t0."rules_id" WHERE t0."id" = %s FOR UPDATE OF t0',
+    't0."created_at", t0."needs_confirmation", t0."state_snapshot", t0."ended_at", t1."id", '
+    't1."fingerprint", t1."preset", t1."spec", t1."created_at" FROM "scoring_sitting" t0 LEFT OUTER JOIN '
+    '"scoring_rulesetsnapshot" t1 ON t1."id" = t0."rules_id" WHERE t0."id" = %s FOR UPDATE OF t0',
     "key": 'SELECT t0."id", t0."key", t0."operation", t0."request_hash", t0."status", t0."response", '
-           't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."key" = %s',
+    't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."key" = %s',
     "ids": "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq",
     "van": 'INSERT INTO "scoring_van" ("sitting_id", "seq", "record", "outcome", "winner_id", "fault", "cuoc", '
-           '"declared", "streak", "points", "cards", "kiem_bai", "entered_by_id", "created_at", "is_current", '
-           '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at") VALUES (%s, %s, %s, '
-           "'u', %s, '', %s, NULL, 1, %s, '', NULL, %s, now(), true, NULL, '', 'khong_can', NULL, NULL) "
-           'RETURNING "id"',
+    '"declared", "streak", "points", "cards", "kiem_bai", "entered_by_id", "created_at", "is_current", '
+    '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at") VALUES (%s, %s, %s, '
+    "'u', %s, '', %s, NULL, 1, %s, '', NULL, %s, now(), true, NULL, '', 'khong_can', NULL, NULL) "
+    'RETURNING "id"',
     "transaction": 'INSERT INTO "scoring_ledgertransaction" ("sitting_id", "van_id", "kind", "reason", '
-                   '"reverses_id", "created_by_id", "created_at") VALUES (%s, %s, \'van\', %s, NULL, %s, now()) '
-                   'RETURNING "id"',
+    '"reverses_id", "created_by_id", "created_at") VALUES (%s, %s, \'van\', %s, NULL, %s, now()) '
+    'RETURNING "id"',
     "postings": 'INSERT INTO "scoring_posting" ("transaction_id", "sitting_id", "account", "seat_id", "amount", '
-                '"line", "why") SELECT * FROM UNNEST(%s::bigint[], %s::bigint[], %s::varchar(10)[], %s::bigint[], '
-                '%s::integer[], %s::smallint[], %s::text[]) RETURNING "id"',
+    '"line", "why") SELECT * FROM UNNEST(%s::bigint[], %s::bigint[], %s::varchar(10)[], %s::bigint[], '
+    '%s::integer[], %s::smallint[], %s::text[]) RETURNING "id"',
     "state": 'UPDATE "scoring_sitting" SET "state_snapshot" = %s WHERE "id" = %s',
     "stored": 'INSERT INTO "scoring_idempotencykey" ("key", "operation", "request_hash", "status", "response", '
-              '"created_at") VALUES (%s, \'van_record\', %s, 201, %s, now())',
+    "\"created_at\") VALUES (%s, 'van_record', %s, 201, %s, now())",
 }
 
 
@@ -139,8 +149,11 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
         cursor.execute("SELECT response FROM scoring_idempotencykey ORDER BY id DESC LIMIT 1")
         answer = cursor.fetchone()[0]
         answer = json.loads(answer) if isinstance(answer, str) else answer
-        cursor.execute("SELECT sitting_id, array_agg(id ORDER BY position) FROM scoring_seat "
-                       "WHERE sitting_id = ANY(%s) GROUP BY sitting_id", [sittings])
+        cursor.execute(
+            "SELECT sitting_id, array_agg(id ORDER BY position) FROM scoring_seat "
+            "WHERE sitting_id = ANY(%s) GROUP BY sitting_id",
+            [sittings],
+        )
         seats = dict(cursor.fetchall())
     bare_sql, bare_params = Club.objects.all().query.sql_with_params()  # the bare view's one query
     conn = psycopg.connect(database)
@@ -166,16 +179,29 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
         cur.execute(FLOOR_SQL["ids"], [sitting])
         ids = [row[0] for row in cur.fetchall()]
         record = {"winner": "An", "cuoc": ["kinh_cu"], "discarder": "Bình"}
-        van_id = cur.execute(FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18,
-                                                keeper]).fetchone()[0]
+        van_id = cur.execute(
+            FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18, keeper]
+        ).fetchone()[0]
         tx = cur.execute(FLOOR_SQL["transaction"], [sitting, van_id, f"Ván {seq}", keeper]).fetchone()[0]
         pairs = [(loser, -18, winner, 18) for loser in losers]
-        cur.execute(FLOOR_SQL["postings"], [
-            [tx] * 8, [sitting] * 8, ["player"] * 8, [s for p in pairs for s in (p[0], p[2])],
-            [a for p in pairs for a in (p[1], p[3])], [n for n in range(1, 5) for _ in (0, 1)],
-            ["An trả Dũng 18 điểm: ù Kính Cụ"] * 8])
+        cur.execute(
+            FLOOR_SQL["postings"],
+            [
+                [tx] * 8,
+                [sitting] * 8,
+                ["player"] * 8,
+                [s for p in pairs for s in (p[0], p[2])],
+                [a for p in pairs for a in (p[1], p[3])],
+                [n for n in range(1, 5) for _ in (0, 1)],
+                ["An trả Dũng 18 điểm: ù Kính Cụ"] * 8,
+            ],
+        )
         cur.fetchall()
-        snapshot = {"van": [*ids, van_id], "state": answer["sitting"], "seats": [[s, "An", 1, None] for s in seat]}
+        snapshot = {
+            "van": [*ids, van_id],
+            "state": answer["sitting"],
+            "seats": [[s, "An", 1, None] for s in seat],
+        }
         cur.execute(FLOOR_SQL["state"], [Jsonb(snapshot), sitting])
         digest = hashlib.sha256(key.encode()).hexdigest()
         cur.execute(FLOOR_SQL["stored"], [key, digest, Jsonb(answer)])
@@ -189,6 +215,7 @@ def _served(user: load.User) -> dict[str, Callable[[], None]]:
     def step(phase: str) -> Callable[[], None]:
         def run() -> None:
             assert user.step(phase) in (200, 201)
+
         return run
 
     return {"bare": step("bare"), "van": step("van")}
@@ -209,8 +236,10 @@ def main() -> None:
     try:
         # Enough open sittings for the SQL-alone ván: 40 ván each, every round and the warm-up.
         slug, sittings = load._seed(1, (args.rounds * PER_ROUND + 20) // VAN_PER_SITTING_FLOOR + 2)
-        rows = {"in process": _measure(_in_process(False), args.rounds),
-                "in process, new connection": _measure(_in_process(True), args.rounds)}
+        rows = {
+            "in process": _measure(_in_process(False), args.rounds),
+            "in process, new connection": _measure(_in_process(True), args.rounds),
+        }
         from django.contrib.auth import get_user_model
         from django.db import connections
 
@@ -227,16 +256,20 @@ def main() -> None:
                 load._stop_servers(servers)
     finally:
         drop()
-    print(f"\nbench/van_cost.py: machine CPU per request (all processes), median of {args.rounds} rounds "
-          f"of {PER_ROUND}, {os.cpu_count()} CPUs")
+    print(
+        f"\nbench/van_cost.py: machine CPU per request (all processes), median of {args.rounds} rounds "
+        f"of {PER_ROUND}, {os.cpu_count()} CPUs"
+    )
     print(f"{'':<30}{'bare ms':>9}{'ván ms':>9}{'bare/ván':>10}")
     for label, cost in rows.items():
         print(f"{label:<30}{cost['bare']:>9.2f}{cost['van']:>9.2f}{cost['bare'] / cost['van']:>10.2f}")
     floor, served = rows["SQL alone (psycopg, no app)"], rows["daphne, pool of 2"]
     best = served["bare"] / (served["bare"] + floor["van"] - floor["bare"])
-    print(f"ceiling of the served ratio (pool) with the ván's SQL as it is and no more app work than the bare "
-          f"view's: {served['bare']:.2f} / ({served['bare']:.2f} + {floor['van']:.2f} - {floor['bare']:.2f}) "
-          f"= {best:.2f}  (target 0.5)")
+    print(
+        f"ceiling of the served ratio (pool) with the ván's SQL as it is and no more app work than the bare "
+        f"view's: {served['bare']:.2f} / ({served['bare']:.2f} + {floor['van']:.2f} - {floor['bare']:.2f}) "
+        f"= {best:.2f}  (target 0.5)"
+    )
 
 
 if __name__ == "__main__":

@@ -16,14 +16,23 @@ from django_htmx.http import HttpResponseClientRedirect
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
 
-__all__ = ["REFUSALS", "NotAllowed", "denied", "get_sitting", "refuse", "refuse_json", "sitting_for", "to_login"]
+__all__ = [
+    "REFUSALS",
+    "NotAllowed",
+    "denied",
+    "get_sitting",
+    "refuse",
+    "refuse_json",
+    "sitting_for",
+    "to_login",
+]
 
 DENIED_TEMPLATE = "accounts/denied.html"
 REFUSALS = {
     VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
-          "chiếu và ban tổ chức mới xem được.",
+    "chiếu và ban tổ chức mới xem được.",
     KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
-          "hoặc câu lạc bộ mới ghi được.",
+    "hoặc câu lạc bộ mới ghi được.",
 }
 
 
@@ -71,7 +80,11 @@ def refuse(request: HttpRequest, refusal: NotAllowed) -> HttpResponse:
     """An anonymous visitor signs in first (then comes back to the sitting); anyone else gets 403."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        back = None if request.method in ("GET", "HEAD") else reverse("scoring:sitting", args=[refusal.sitting.pk])
+        back = (
+            None
+            if request.method in ("GET", "HEAD")
+            else reverse("scoring:sitting", args=[refusal.sitting.pk])
+        )
         return to_login(request, back)
     return denied(request, refusal.message)
 
@@ -80,8 +93,9 @@ def refuse_json(request: HttpRequest, refusal: NotAllowed) -> JsonResponse:
     """The same refusal for a JSON endpoint of the pages (chart data, offline pack): 401 or 403."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        response = JsonResponse({"error": "Hãy đăng nhập trước: " + refusal.message[0].lower() + refusal.message[1:]},
-                                status=401)
+        response = JsonResponse(
+            {"error": "Hãy đăng nhập trước: " + refusal.message[0].lower() + refusal.message[1:]}, status=401
+        )
         response["WWW-Authenticate"] = 'Session realm="so-tom"'
         return response
     return JsonResponse({"error": refusal.message}, status=403)

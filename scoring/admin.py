@@ -80,7 +80,17 @@ class SittingAdmin(ReadOnlyAdmin):
 
 @admin.register(Van)
 class VanAdmin(ReadOnlyAdmin):
-    list_display = ("sitting", "seq", "outcome", "winner", "streak", "points", "is_current", "entered_by", "created_at")
+    list_display = (
+        "sitting",
+        "seq",
+        "outcome",
+        "winner",
+        "streak",
+        "points",
+        "is_current",
+        "entered_by",
+        "created_at",
+    )
     list_filter = ("outcome", "is_current")
     list_select_related = ("sitting", "winner", "entered_by")
 

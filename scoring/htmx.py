@@ -18,8 +18,14 @@ def is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def render_htmx(request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None,
-                status: int = 200) -> HttpResponse:
+def render_htmx(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The whole page ``template``, or only its ``partial`` (django-template-partials) for htmx."""
     name = f"{template}#{partial}" if partial and is_htmx(request) else template
     return render(request, name, context, status=status)

@@ -19,7 +19,20 @@ __all__ = ["MONTH_NAMES", "LunarDate", "leap_month", "lunar_label", "month_days"
 
 TZ = 7.0
 _SYNODIC = 29.530588853
-MONTH_NAMES = _MONTHS = ["Giêng", "Hai", "Ba", "Tư", "Năm", "Sáu", "Bảy", "Tám", "Chín", "Mười", "Một", "Chạp"]
+MONTH_NAMES = _MONTHS = [
+    "Giêng",
+    "Hai",
+    "Ba",
+    "Tư",
+    "Năm",
+    "Sáu",
+    "Bảy",
+    "Tám",
+    "Chín",
+    "Mười",
+    "Một",
+    "Chạp",
+]
 _CAN = ["Giáp", "Ất", "Bính", "Đinh", "Mậu", "Kỷ", "Canh", "Tân", "Nhâm", "Quý"]
 _CHI = ["Tý", "Sửu", "Dần", "Mão", "Thìn", "Tỵ", "Ngọ", "Mùi", "Thân", "Dậu", "Tuất", "Hợi"]
 
@@ -144,7 +157,7 @@ def to_lunar(d: date) -> LunarDate:
 
 
 def lunar_label(d: date, *, with_year: bool = True) -> str:
-    """"mùng 6 tháng Giêng năm Ất Tỵ", "rằm tháng Tám năm Giáp Thìn", "ngày 23 tháng Chạp"."""
+    """ "mùng 6 tháng Giêng năm Ất Tỵ", "rằm tháng Tám năm Giáp Thìn", "ngày 23 tháng Chạp"."""
     lunar = to_lunar(d)
     if lunar.day <= 10:
         day = f"mùng {lunar.day}"

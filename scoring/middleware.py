@@ -41,11 +41,19 @@ class IdRangeMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]) -> HttpResponse | None:
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
+    ) -> HttpResponse | None:
         for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not isinstance(value, bool) and not -INT_MAX - 1 <= value <= INT_MAX:
+            if (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and not -INT_MAX - 1 <= value <= INT_MAX
+            ):
                 message = gettext("Không có mục mang số %(n)s: mọi mã số đều nhỏ hơn 2^63.") % {"n": value}
                 if request.path.startswith("/api/"):
-                    return JsonResponse({"error": message}, status=404, json_dumps_params={"ensure_ascii": False})
+                    return JsonResponse(
+                        {"error": message}, status=404, json_dumps_params={"ensure_ascii": False}
+                    )
                 raise Http404(message)
         return None

@@ -41,8 +41,12 @@ _TONES = frozenset("\u0300\u0301\u0303\u0309\u0323")
 
 def _invisible(char: str) -> bool:
     code = ord(char)
-    return (unicodedata.category(char) == "Cf" or char in _INVISIBLE or 0xFE00 <= code <= 0xFE0F
-            or 0xE0100 <= code <= 0xE01EF)
+    return (
+        unicodedata.category(char) == "Cf"
+        or char in _INVISIBLE
+        or 0xFE00 <= code <= 0xFE0F
+        or 0xE0100 <= code <= 0xE01EF
+    )
 
 
 def _space(char: str) -> bool:
@@ -67,8 +71,11 @@ def clean_name(value: object, *, what: str, limit: int, empty: str | None = None
     replaces the message for a name left empty."""
     name = tidy(value) if isinstance(value, str) else ""
     if not name or all(unicodedata.category(c).startswith("M") or c == " " for c in name):
-        raise EngineError(empty or gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô "
-                                           "hình).") % {"what": what})
+        raise EngineError(
+            empty
+            or gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô hình).")
+            % {"what": what}
+        )
     if len(name) > limit:
         raise EngineError(gettext("Tên %(what)s dài quá %(limit)d ký tự.") % {"what": what, "limit": limit})
     return name

@@ -21,8 +21,20 @@ from django.utils.translation import gettext as _
 from scoring.engine import EngineError
 from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
 
-__all__ = ["SEASONS", "Period", "PeriodError", "dates", "in_vietnamese", "lunar_month", "lunar_year", "month_choices",
-           "parse_date", "period_from", "season", "this_lunar_year"]
+__all__ = [
+    "SEASONS",
+    "Period",
+    "PeriodError",
+    "dates",
+    "in_vietnamese",
+    "lunar_month",
+    "lunar_year",
+    "month_choices",
+    "parse_date",
+    "period_from",
+    "season",
+    "this_lunar_year",
+]
 
 #: Seasons of the lunar year: key → (first month, Vietnamese name).
 SEASONS = {"xuan": (1, "xuân"), "ha": (4, "hạ"), "thu": (7, "thu"), "dong": (10, "đông")}
@@ -47,8 +59,10 @@ class Period:
     def bounds(self) -> tuple[datetime, datetime]:
         """The aware datetimes [start, end + 1 day) in the site's time zone."""
         zone = timezone.get_current_timezone()
-        return (timezone.make_aware(datetime.combine(self.start, time.min), zone),
-                timezone.make_aware(datetime.combine(self.end + timedelta(days=1), time.min), zone))
+        return (
+            timezone.make_aware(datetime.combine(self.start, time.min), zone),
+            timezone.make_aware(datetime.combine(self.end + timedelta(days=1), time.min), zone),
+        )
 
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end
@@ -71,7 +85,9 @@ def lunar_year(year: int) -> Period:
     """From Tết of lunar ``year`` to the eve of the next Tết."""
     start = to_solar(year, 1)
     end = to_solar(year + 1, 1) - timedelta(days=1)
-    return Period(start, end, f"nam-{year}", _("Năm %(name)s (%(year)d)") % {"name": _year_name(year), "year": year})
+    return Period(
+        start, end, f"nam-{year}", _("Năm %(name)s (%(year)d)") % {"name": _year_name(year), "year": year}
+    )
 
 
 def lunar_month(year: int, month: int, *, leap: bool = False) -> Period:
@@ -80,9 +96,12 @@ def lunar_month(year: int, month: int, *, leap: bool = False) -> Period:
         start = to_solar(year, month, leap=leap)
     except ValueError:
         if leap:
-            raise PeriodError(_("Năm âm lịch %(year)d không có tháng %(month)d nhuận.")
-                              % {"year": year, "month": month}) from None
-        raise PeriodError(_("Tháng âm lịch phải từ 1 đến 12 (nhận được %(month)d).") % {"month": month}) from None
+            raise PeriodError(
+                _("Năm âm lịch %(year)d không có tháng %(month)d nhuận.") % {"year": year, "month": month}
+            ) from None
+        raise PeriodError(
+            _("Tháng âm lịch phải từ 1 đến 12 (nhận được %(month)d).") % {"month": month}
+        ) from None
     end = start + timedelta(days=28)
     while to_lunar(end + timedelta(days=1)).day != 1:
         end += timedelta(days=1)
@@ -104,11 +123,16 @@ def season(year: int, name: str) -> Period:
 
 def dates(start: date, end: date) -> Period:
     if end < start:
-        raise PeriodError(_("Ngày cuối (%(end)s) phải từ ngày đầu (%(start)s) trở đi.")
-                          % {"start": start.isoformat(), "end": end.isoformat()})
+        raise PeriodError(
+            _("Ngày cuối (%(end)s) phải từ ngày đầu (%(start)s) trở đi.")
+            % {"start": start.isoformat(), "end": end.isoformat()}
+        )
     if end - start > LONGEST:
         raise PeriodError(_("Khoảng ngày dài quá 20 năm: hãy xem lại năm đã nhập."))
-    label = _("Từ %(start)s đến %(end)s") % {"start": start.strftime("%d/%m/%Y"), "end": end.strftime("%d/%m/%Y")}
+    label = _("Từ %(start)s đến %(end)s") % {
+        "start": start.strftime("%d/%m/%Y"),
+        "end": end.strftime("%d/%m/%Y"),
+    }
     return Period(start, end, "", label)
 
 
@@ -133,15 +157,19 @@ def parse_date(value: str, what: str) -> date:
             raise ValueError
         return date.fromisoformat(text)
     except ValueError:
-        raise PeriodError(_("'%(what)s' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '%(value)s').")
-                          % {"what": what, "value": text[:40]}) from None
+        raise PeriodError(
+            _("'%(what)s' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '%(value)s').")
+            % {"what": what, "value": text[:40]}
+        ) from None
 
 
 def _from_key(key: str) -> Period:
     found = KEY.match(key.strip())
     if found is None:
-        raise PeriodError(_("Không hiểu kỳ '%(key)s': dùng nam-2025, thang-2025-12, thang-2025-06n hoặc "
-                            "mua-2025-xuan.") % {"key": key[:40]})
+        raise PeriodError(
+            _("Không hiểu kỳ '%(key)s': dùng nam-2025, thang-2025-12, thang-2025-06n hoặc mua-2025-xuan.")
+            % {"key": key[:40]}
+        )
     year_y, year_m, month, leap, year_s, name = found.groups()
     if year_y:
         return lunar_year(int(year_y))

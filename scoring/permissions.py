@@ -155,8 +155,12 @@ def is_staff(user: Any) -> bool:
 def opened_it(user: Any, sitting: Sitting) -> bool:
     """A sitting of no club belongs to whoever opened it; a club's sitting answers to the club's
     roles only (someone who leaves the club loses the sittings they opened there)."""
-    return (_signed_in(user) and sitting.club_id is None and sitting.created_by_id is not None
-            and sitting.created_by_id == user.pk)
+    return (
+        _signed_in(user)
+        and sitting.club_id is None
+        and sitting.created_by_id is not None
+        and sitting.created_by_id == user.pk
+    )
 
 
 @rules.predicate
@@ -228,8 +232,12 @@ rules.add_perm("scoring.open_sitting", is_staff | keeps_score_in)
 rules.add_perm("scoring.keep_club_book", is_staff | keeps_books)
 rules.add_perm("scoring.change_rule_set", is_staff | manages_rule_set)
 
-_PERMS = {VIEW: "scoring.view_sitting", KEEP: "scoring.keep_score", REVIEW: "scoring.review_van",
-          AUDIT: "scoring.view_audit"}
+_PERMS = {
+    VIEW: "scoring.view_sitting",
+    KEEP: "scoring.keep_score",
+    REVIEW: "scoring.review_van",
+    AUDIT: "scoring.view_audit",
+}
 
 
 def can(request: Any, what: str, sitting: Sitting) -> bool:
@@ -281,7 +289,11 @@ def entry_via(request: Any, sitting: Sitting | int) -> EntryVia:
     if grant is not None:
         user = getattr(request, "user", None)
         pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-        if user is not None and user.is_authenticated and user.has_perm(_PERMS[KEEP], Sitting.objects.get(pk=pk)):
+        if (
+            user is not None
+            and user.is_authenticated
+            and user.has_perm(_PERMS[KEEP], Sitting.objects.get(pk=pk))
+        ):
             grant = None
     if grant is None:
         return EntryVia(device=device_of(request))
@@ -291,8 +303,11 @@ def entry_via(request: Any, sitting: Sitting | int) -> EntryVia:
 def review_via(request: Any, sitting: Sitting | int) -> EntryVia:
     """What a reviewer's request holds besides the account: any grant in the sitting, the device."""
     grant = held_grant(request, sitting, KEEP)
-    return EntryVia(grant=grant.key if grant else "", grant_by=grant.issued_by if grant else None,
-                    device=device_of(request))
+    return EntryVia(
+        grant=grant.key if grant else "",
+        grant_by=grant.issued_by if grant else None,
+        device=device_of(request),
+    )
 
 
 def visible_sittings(user: Any) -> QuerySet[Sitting]:
@@ -314,12 +329,17 @@ def book_players(user: Any, club: Any) -> list[int]:
     if not _signed_in(user):
         return []
     own = Player.objects.filter(user=user)
-    return list(own.filter(Q(club=club) | Q(seats__sitting__club=club)).distinct().values_list("pk", flat=True))
+    return list(
+        own.filter(Q(club=club) | Q(seats__sitting__club=club)).distinct().values_list("pk", flat=True)
+    )
 
 
 def book_member(user: Any, club: Any) -> bool:
     """Whether ``user`` may open the club's book at all (the whole of it, or their own rows)."""
     if not _signed_in(user):
         return False
-    return bool(user.has_perm("scoring.keep_club_book", club) or _club_roles(user, club.pk)
-                or book_players(user, club))
+    return bool(
+        user.has_perm("scoring.keep_club_book", club)
+        or _club_roles(user, club.pk)
+        or book_players(user, club)
+    )

@@ -18,10 +18,17 @@ def health_check() -> dict[str, str]:
 
 
 @shared_task(
-    name="scoring.update_club_ratings", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+    name="scoring.update_club_ratings",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
     # A database busy for longer than its timeout (SQLite) or a dropped connection: try again a
     # little later (2, 4, 8 s); every failed try is recorded on the club's rating board.
-    autoretry_for=(OperationalError,), retry_backoff=2, retry_backoff_max=30, retry_jitter=False, max_retries=3,
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    retry_backoff_max=30,
+    retry_jitter=False,
+    max_retries=3,
 )
 def update_club_ratings(club_id: int, force: bool = False) -> dict[str, Any] | None:
     """Bring the club's ratings up to its ván (``force``: the full rebuild). Running it twice, late or

@@ -33,7 +33,11 @@ urlpatterns += [
     path("lang/<slug:slug>/", clubs.club_detail, name="club"),
     path("lang/<slug:slug>/vai-tro/", clubs.role_grant_view, name="club_role_grant"),
     path("lang/<slug:slug>/vai-tro/<int:role_id>/bo/", clubs.role_revoke_view, name="club_role_revoke"),
-    path("lang/<slug:slug>/nguoi-choi/<int:player_id>/tai-khoan/", clubs.player_link_view, name="club_player_link"),
+    path(
+        "lang/<slug:slug>/nguoi-choi/<int:player_id>/tai-khoan/",
+        clubs.player_link_view,
+        name="club_player_link",
+    ),
 ]
 
 # Offline-first app (service worker, manifest, offline pack) and reports (PDF, CSV/XLSX, charts).
@@ -63,5 +67,11 @@ urlpatterns += [
     path("lang/<slug:slug>/so/trinh-do/tinh-lai/", book.ratings_rebuild, name="club_ratings_rebuild"),
 ]
 for _fmt in ("pdf", "csv", "xlsx"):
-    urlpatterns.append(path(f"lang/<slug:slug>/so/nguoi-choi/<int:player_id>/sao-ke.{_fmt}", book.statement_export,
-                            {"fmt": _fmt}, name=f"club_statement_{_fmt}"))
+    urlpatterns.append(
+        path(
+            f"lang/<slug:slug>/so/nguoi-choi/<int:player_id>/sao-ke.{_fmt}",
+            book.statement_export,
+            {"fmt": _fmt},
+            name=f"club_statement_{_fmt}",
+        )
+    )

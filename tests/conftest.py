@@ -64,8 +64,10 @@ def wait_for_quiet_database(seconds: float = 15) -> None:
     deadline, quiet = time.monotonic() + seconds, 0
     while quiet < 3 and time.monotonic() < deadline:  # quiet three times running, 0.1 s apart
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'"
+            )
             quiet = quiet + 1 if cursor.fetchone()[0] == 0 else 0
         time.sleep(0.1)
 

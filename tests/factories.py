@@ -57,8 +57,9 @@ def open_sitting(
     """A sitting opened by the service (players by name: new guests unless they exist)."""
     from scoring.services.sittings import sitting_open
 
-    return sitting_open(game=game, rules=rules, mode=mode, players=list(players), idempotency_key=new_key(),
-                        **extra).obj
+    return sitting_open(
+        game=game, rules=rules, mode=mode, players=list(players), idempotency_key=new_key(), **extra
+    ).obj
 
 
 def record_all(sitting: Sitting, records: Iterable[Mapping[str, Any]], **extra: Any) -> list[Van]:
@@ -68,5 +69,7 @@ def record_all(sitting: Sitting, records: Iterable[Mapping[str, Any]], **extra: 
     done = []
     start = sitting.van.filter(is_current=True).count()
     for seq, record in enumerate(records, start=start + 1):
-        done.append(van_record(sitting=sitting, seq=seq, record=record, idempotency_key=new_key(), **extra).obj)
+        done.append(
+            van_record(sitting=sitting, seq=seq, record=record, idempotency_key=new_key(), **extra).obj
+        )
     return done

@@ -19,8 +19,11 @@ HOST = "127.0.0.1"
 def shared_database_url(who: str) -> str:
     """A DATABASE_URL for a subprocess that shares the test database; ``who`` names the tests."""
     db = settings.DATABASES["default"]
-    if db["ENGINE"] == "totom_site.sqlite" and db["NAME"] not in ("", ":memory:") \
-            and "mode=memory" not in str(db["NAME"]):
+    if (
+        db["ENGINE"] == "totom_site.sqlite"
+        and db["NAME"] not in ("", ":memory:")
+        and "mode=memory" not in str(db["NAME"])
+    ):
         # The SQLite pass of `make test` names its test database as a file (DATABASE_TEST_NAME).
         return f"sqlite:///{db['NAME']}"
     if db["ENGINE"] != "django.db.backends.postgresql":

@@ -18,8 +18,13 @@ def _contracts() -> dict[str, dict]:
 
 
 def test_every_import_contract_is_kept() -> None:
-    done = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "5 kept, 0 broken" in done.stdout
 
@@ -27,8 +32,11 @@ def test_every_import_contract_is_kept() -> None:
 def test_the_engine_may_import_nothing_else_of_scoring() -> None:
     """A new module or package of ``scoring`` is added to the engine's forbidden list, or the
     engine could import it unnoticed."""
-    children = {f"scoring.{p.stem if p.suffix == '.py' else p.name}" for p in (ROOT / "scoring").iterdir()
-                if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
+    children = {
+        f"scoring.{p.stem if p.suffix == '.py' else p.name}"
+        for p in (ROOT / "scoring").iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())
+    }
     forbidden = set(_contracts()["engine-pure"]["forbidden_modules"])
     assert children - {"scoring.engine"} <= forbidden
     assert {"django", "tournaments", "totom_site"} <= forbidden
@@ -36,7 +44,10 @@ def test_the_engine_may_import_nothing_else_of_scoring() -> None:
 
 def test_the_ledger_never_imports_the_events_app() -> None:
     """The acceptance of issue 22: no line of ``scoring`` imports ``tournaments``."""
-    lines = [f"{p.relative_to(ROOT)}:{n}" for p in (ROOT / "scoring").rglob("*.py")
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if "tournaments" in line and ("import " in line or "get_model(" in line)]
+    lines = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in (ROOT / "scoring").rglob("*.py")
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if "tournaments" in line and ("import " in line or "get_model(" in line)
+    ]
     assert lines == []

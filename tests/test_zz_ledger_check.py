@@ -17,10 +17,17 @@ def test_ledger_check_finds_zero_differences(capsys: pytest.CaptureFixture[str])
     for case in ALL[::4]:
         request = case["request"]
         rules = rules_with_overrides(request)  # the request's gom / gà overrides applied
-        sitting = open_sitting(game=request["game"], rules=rules, mode=request["mode"], players=request["players"])
+        sitting = open_sitting(
+            game=request["game"], rules=rules, mode=request["mode"], players=request["players"]
+        )
         vans = record_all(sitting, request["van"])
-        van_correct(van=vans[0], record=request["van"][-1], reason="kiểm tra", corrected_by=None,
-                    idempotency_key=new_key())
+        van_correct(
+            van=vans[0],
+            record=request["van"][-1],
+            reason="kiểm tra",
+            corrected_by=None,
+            idempotency_key=new_key(),
+        )
         sitting_settle_up(sitting=sitting, settled_by=None, idempotency_key=new_key())
     call_command("ledger_check")
     out = capsys.readouterr().out.strip().splitlines()

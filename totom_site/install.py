@@ -50,5 +50,7 @@ def install_secret_key(path: Path) -> str:
             "writable path."
         ) from exc
     if not key:
-        raise ImproperlyConfigured(f"The secret key file {path} is empty: delete it or set DJANGO_SECRET_KEY.")
+        raise ImproperlyConfigured(
+            f"The secret key file {path} is empty: delete it or set DJANGO_SECRET_KEY."
+        )
     return key

@@ -89,8 +89,11 @@ def urls(bind: str, port: int) -> list[str]:
     """The addresses to open: on this machine, then (all interfaces) from a phone on the LAN."""
     if bind not in EVERY_INTERFACE:
         return [f"http://{f'[{bind}]' if ':' in bind else bind}:{port}/"]
-    return [f"http://127.0.0.1:{port}/", *(f"http://{a}:{port}/" for a in addresses()),
-            *(f"http://{n}:{port}/" for n in _names() if n.endswith(".local"))]
+    return [
+        f"http://127.0.0.1:{port}/",
+        *(f"http://{a}:{port}/" for a in addresses()),
+        *(f"http://{n}:{port}/" for n in _names() if n.endswith(".local")),
+    ]
 
 
 def main(argv: list[str]) -> int:

@@ -26,16 +26,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def command(host: str, port: int, *, workers: int | None = None, app: str = "totom_site.asgi:application",
-            ) -> list[str]:
+def command(
+    host: str,
+    port: int,
+    *,
+    workers: int | None = None,
+    app: str = "totom_site.asgi:application",
+) -> list[str]:
     """The server's command line (granian's own executable, from this interpreter's environment)."""
     workers = workers if workers is not None else int(os.environ.get("SOTOM_WORKERS", "1"))
     if workers > 1 and not os.environ.get("REDIS_URL") and app.startswith("totom_site."):
-        raise SystemExit("SOTOM_WORKERS > 1 needs REDIS_URL (the displays' events cross processes through Redis).")
+        raise SystemExit(
+            "SOTOM_WORKERS > 1 needs REDIS_URL (the displays' events cross processes through Redis)."
+        )
     granian = Path(sys.executable).with_name("granian")
     exe = str(granian) if granian.exists() else (shutil.which("granian") or "granian")
-    return [exe, "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(workers),
-            "--no-ws", "--workers-kill-timeout", "5", "--log-level", os.environ.get("SOTOM_SERVER_LOG_LEVEL", "warning"), app]
+    return [
+        exe,
+        "--interface",
+        "asgi",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--no-ws",
+        "--workers-kill-timeout",
+        "5",
+        "--log-level",
+        os.environ.get("SOTOM_SERVER_LOG_LEVEL", "warning"),
+        app,
+    ]
 
 
 def main() -> None:

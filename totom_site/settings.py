@@ -25,7 +25,8 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # The deployment's key, else the installation's own, made once under var/ (mode 600) and kept
 # (totom_site/install.py): never a key written in the repository.
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or install_secret_key(
-    Path(env.str("DJANGO_SECRET_KEY_FILE", default=str(VAR_DIR / "secret_key"))))
+    Path(env.str("DJANGO_SECRET_KEY_FILE", default=str(VAR_DIR / "secret_key")))
+)
 # `make run HOST=0.0.0.0` sets this to the machine's own addresses and names when it is not set
 # (totom_site/lan.py), so phones on the festival's LAN are answered.
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
@@ -117,11 +118,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     #   take back a ván its phone has already dropped from its queue (NORMAL only survives the app
     #   crashing; measured here 0.05 ms a commit with NORMAL, 5.7 ms with FULL);
     # * timeout: SQLite's busy timeout, how long a writer waits for the lock before an error.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "timeout": 20,
-        "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+        }
+    )
     # The test database: in memory unless named (a file lets subprocesses, such as a Celery worker
     # or an app server started by a test, share it; see tests/subprocesses.py).
     if env.str("DATABASE_TEST_NAME", default=""):
@@ -131,7 +134,9 @@ elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
     # (psycopg's pool, Django's "pool" option) instead of opening one per request. Under ASGI this
     # replaces CONN_MAX_AGE, which Django does not support there. Off (0) unless set.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1, "max_size": env.int("DATABASE_POOL_SIZE"), "timeout": 10,
+        "min_size": 1,
+        "max_size": env.int("DATABASE_POOL_SIZE"),
+        "timeout": 10,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -173,8 +178,11 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 if env.str("CACHE_URL", default=""):
     CACHES["throttle"] = env.cache("CACHE_URL")
 elif env.str("REDIS_URL", default=""):
-    CACHES["throttle"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.str("REDIS_URL"),
-                          "KEY_PREFIX": "sotom-throttle"}
+    CACHES["throttle"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env.str("REDIS_URL"),
+        "KEY_PREFIX": "sotom-throttle",
+    }
 else:
     CACHES["throttle"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
 
@@ -207,8 +215,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that share a field name with another component's (kind, status): named here.
-    "ENUM_NAME_OVERRIDES": {"EventKindEnum": "tournaments.models.EventKind",
-                            "RegistrationStatusEnum": "tournaments.models.RegistrationStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "EventKindEnum": "tournaments.models.EventKind",
+        "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
+    },
 }
 
 # Celery: the embedded default is kombu's filesystem transport (a real worker, no Redis);
@@ -230,8 +240,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     # so 30 s. Workers look for such tasks every 5 s (kombu: every 100 s by default). A worker that
     # starts also catches up every board behind its ledger at once (tournaments/tasks.py).
     # Measured in tests/reliability/test_worker_kill.py (docs/reliability.md).
-    else {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=30),
-          "unacked_restore_interval": 5, "unacked_restore_throttle": 1}
+    else {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=30),
+        "unacked_restore_interval": 5,
+        "unacked_restore_throttle": 1,
+    }
 )
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_TASK_ACKS_LATE = True
@@ -255,7 +268,10 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 # Object-level permissions (the ``rules`` package: scoring/permissions.py, tournaments/permissions.py)
 # before the model backend, so ``user.has_perm("scoring.keep_score", sitting)`` asks the predicates.
-AUTHENTICATION_BACKENDS = ["rules.permissions.ObjectPermissionBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = [
+    "rules.permissions.ObjectPermissionBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 # Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL

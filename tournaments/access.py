@@ -39,13 +39,17 @@ def statement_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     @wraps(view)
     def checked(request: HttpRequest, slug: str, player_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
         event = public_event(request, slug, fresh=True)
-        registration = Registration.objects.filter(event=event, player_id=player_id).select_related("player").first()
+        registration = (
+            Registration.objects.filter(event=event, player_id=player_id).select_related("player").first()
+        )
         if registration is None:
             raise Http404("Người này không chơi ở giải.")
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not request.user.has_perm("tournaments.view_statement", registration):
-            raise PermissionDenied("Chỉ người chơi ấy, ban tổ chức và thư ký ghi điểm của giải mới xem được sao kê.")
+            raise PermissionDenied(
+                "Chỉ người chơi ấy, ban tổ chức và thư ký ghi điểm của giải mới xem được sao kê."
+            )
         return view(request, slug, player_id, *args, **kwargs)
 
     return checked
@@ -64,8 +68,10 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
     event = None if fresh else cache.get(key)
     if event is None:
         event = (
-            Event.objects.select_related("leaderboard").defer("leaderboard__rows", "leaderboard__teams")
-            .filter(slug=slug).first()
+            Event.objects.select_related("leaderboard")
+            .defer("leaderboard__rows", "leaderboard__teams")
+            .filter(slug=slug)
+            .first()
         )
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)

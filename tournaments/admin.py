@@ -23,7 +23,13 @@ class EventAdmin(admin.ModelAdmin):
     filter_horizontal = ("organisers",)
     #: The confirmation options are chosen at creation: the stored standings and their caches were
     #: counted under them (ván confirmed only, or every ván).
-    readonly_fields = ("ledger_seq", "recompute_due_at", "rules", "confirmation_required", "count_confirmed_only")
+    readonly_fields = (
+        "ledger_seq",
+        "recompute_due_at",
+        "rules",
+        "confirmation_required",
+        "count_confirmed_only",
+    )
     inlines = [RegistrationInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -68,7 +74,25 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(admin.ModelAdmin):
-    list_display = ("event", "version", "ledger_seq", "computed_at", "van_count", "duration_ms", "built_by",
-                    "failed_at")
-    readonly_fields = ("version", "ledger_seq", "computed_at", "rows", "teams", "van_count", "duration_ms",
-                       "built_by", "failed_at", "failure")
+    list_display = (
+        "event",
+        "version",
+        "ledger_seq",
+        "computed_at",
+        "van_count",
+        "duration_ms",
+        "built_by",
+        "failed_at",
+    )
+    readonly_fields = (
+        "version",
+        "ledger_seq",
+        "computed_at",
+        "rows",
+        "teams",
+        "van_count",
+        "duration_ms",
+        "built_by",
+        "failed_at",
+        "failure",
+    )

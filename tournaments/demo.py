@@ -22,13 +22,26 @@ from tournaments.models import Event, Table
 
 __all__ = ["DEMO_EVENT", "load_festival"]
 
-DEMO_EVENT = {"slug": "hoi-lang-dong-ngac", "name": "Hội làng Đông Ngạc xuân Bính Ngọ",
-              "date": dt.date(2026, 2, 21), "game": "to-tom-diem", "rules": "luat-2005", "mode": "quang",
-              "van_per_round": 8}
+DEMO_EVENT = {
+    "slug": "hoi-lang-dong-ngac",
+    "name": "Hội làng Đông Ngạc xuân Bính Ngọ",
+    "date": dt.date(2026, 2, 21),
+    "game": "to-tom-diem",
+    "rules": "luat-2005",
+    "mode": "quang",
+    "van_per_round": 8,
+}
 PLAYERS = [
-    ("Cụ Đồ", "Giáp Đông"), ("Ông Lý", "Giáp Đông"), ("Bà Cả", "Giáp Đông"), ("Bác Phó", "Giáp Đông"),
-    ("Chú Cuội", "Giáp Đông"), ("Ông Hương", "Giáp Đoài"), ("Bà Hai", "Giáp Đoài"), ("Cô Ba", "Giáp Đoài"),
-    ("Anh Tư", "Giáp Đoài"), ("Chị Năm", "Giáp Đoài"),
+    ("Cụ Đồ", "Giáp Đông"),
+    ("Ông Lý", "Giáp Đông"),
+    ("Bà Cả", "Giáp Đông"),
+    ("Bác Phó", "Giáp Đông"),
+    ("Chú Cuội", "Giáp Đông"),
+    ("Ông Hương", "Giáp Đoài"),
+    ("Bà Hai", "Giáp Đoài"),
+    ("Cô Ba", "Giáp Đoài"),
+    ("Anh Tư", "Giáp Đoài"),
+    ("Chị Năm", "Giáp Đoài"),
 ]
 #: The console's ván on chiếu 1: (signals as (seat, slug), the winner's seat, cước). Seat
 #: the Trung Quân ("trung_quan": the big drum).
@@ -55,16 +68,22 @@ def _console_table(table: Table, user: Any) -> None:
     from tournaments.console.services import ensure_catalogue, signal_send, table_open, van_finish, van_start
 
     ensure_catalogue()
-    console = table_open(name=f"Chiếu {table.number} giữa sân đình", event_table=table, trung_quan=user,
-                         created_by=user)
+    console = table_open(
+        name=f"Chiếu {table.number} giữa sân đình", event_table=table, trung_quan=user, created_by=user
+    )
     names = dict(table.sitting.seats.values_list("position", "name"))
     for signals, winner, cuoc in CONSOLE_VAN:
         van_start(table=console)
         for seat, slug in signals:
             signal_send(table=console, seat=seat, signal=slug, by=user)
         console.refresh_from_db()
-        van_finish(table=console, seq=console.van_seq, record={"winner": names[winner], "cuoc": cuoc}, by=user,
-                   idempotency_key=None)
+        van_finish(
+            table=console,
+            seq=console.van_seq,
+            record={"winner": names[winner], "cuoc": cuoc},
+            by=user,
+            idempotency_key=None,
+        )
 
 
 def _scorekeeper_table(table: Table, user: Any) -> None:
@@ -94,12 +113,17 @@ def load_festival(user: Any, club: Club) -> DemoLoaded:
         _console_table(first, user)
         _scorekeeper_table(second, user)
     slug = event.slug
-    loaded = DemoLoaded({"hội làng mẫu": 1, "chiếu": Table.objects.filter(event=event).count()}, [
-        ("Bảng điểm của hội làng mẫu", reverse("tournaments:scoreboard", args=[slug])),
-        ("Ban tổ chức: đăng ký, điểm danh, xếp chỗ", reverse("tournaments:manage", args=[slug])),
-    ])
+    loaded = DemoLoaded(
+        {"hội làng mẫu": 1, "chiếu": Table.objects.filter(event=event).count()},
+        [
+            ("Bảng điểm của hội làng mẫu", reverse("tournaments:scoreboard", args=[slug])),
+            ("Ban tổ chức: đăng ký, điểm danh, xếp chỗ", reverse("tournaments:manage", args=[slug])),
+        ],
+    )
     console = FestivalTable.objects.filter(event_table__event=event).order_by("pk").first()
     if console is not None:
-        loaded.pages += [("Bàn Trung Quân của chiếu 1", reverse("console:console", args=[console.pk])),
-                         ("Màn hình khán giả của chiếu 1", reverse("console:display", args=[console.pk]))]
+        loaded.pages += [
+            ("Bàn Trung Quân của chiếu 1", reverse("console:console", args=[console.pk])),
+            ("Màn hình khán giả của chiếu 1", reverse("console:display", args=[console.pk])),
+        ]
     return loaded

@@ -30,19 +30,61 @@ def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
     """File name, header and rows of the standings export (shared by the CSV and the XLSX)."""
     state = board_state(event)
     suffix = "-tam-tinh" if state.provisional else ""
-    header = ["Hạng", "Người chơi", "Làng / giáp / đội", "Điểm", "Số ván", "Ván ù", "Ván ù lớn nhất",
-              "Điểm mỗi ván", "Cước", "Ghi chú"]
+    header = [
+        "Hạng",
+        "Người chơi",
+        "Làng / giáp / đội",
+        "Điểm",
+        "Số ván",
+        "Ván ù",
+        "Ván ù lớn nhất",
+        "Điểm mỗi ván",
+        "Cước",
+        "Ghi chú",
+    ]
     rows: list[list[Any]] = [
-        [r["rank"], r["name"], r["team"], r["points"], r["van"], r["wins"], r["best_win"], r["per_van"],
-         _cuoc(r["cuoc"]), ", ".join(n for n, on in (("đồng hạng", r["tied"]), ("đã rút", r["withdrawn"])) if on)]
+        [
+            r["rank"],
+            r["name"],
+            r["team"],
+            r["points"],
+            r["van"],
+            r["wins"],
+            r["best_win"],
+            r["per_van"],
+            _cuoc(r["cuoc"]),
+            ", ".join(n for n, on in (("đồng hạng", r["tied"]), ("đã rút", r["withdrawn"])) if on),
+        ]
         for r in state.board.rows
     ]
     rows.append([])
-    rows.append(["Hạng", "Làng / giáp / đội", "Số người", "Điểm", "Số ván", "Ván ù", "Ván ù lớn nhất",
-                 "Điểm mỗi ván", "Cước", ""])
+    rows.append(
+        [
+            "Hạng",
+            "Làng / giáp / đội",
+            "Số người",
+            "Điểm",
+            "Số ván",
+            "Ván ù",
+            "Ván ù lớn nhất",
+            "Điểm mỗi ván",
+            "Cước",
+            "",
+        ]
+    )
     rows.extend(
-        [t["rank"], t["name"], t["players"], t["points"], t["van"], t["wins"], t["best_win"], t["per_van"],
-         _cuoc(t["cuoc"]), ""]
+        [
+            t["rank"],
+            t["name"],
+            t["players"],
+            t["points"],
+            t["van"],
+            t["wins"],
+            t["best_win"],
+            t["per_van"],
+            _cuoc(t["cuoc"]),
+            "",
+        ]
         for t in state.board.teams
     )
     return f"{event.slug}-bang-xep-hang{suffix}.csv", header, rows
@@ -60,8 +102,15 @@ def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[
         raise Http404("Người này không đăng ký giải.")
     header = ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
     rows = [
-        [r["round"], r["table"], r["van"], timezone.localtime(r["at"]).strftime("%d/%m/%Y %H:%M"), r["amount"],
-         r["total"], r["why"]]
+        [
+            r["round"],
+            r["table"],
+            r["van"],
+            timezone.localtime(r["at"]).strftime("%d/%m/%Y %H:%M"),
+            r["amount"],
+            r["total"],
+            r["why"],
+        ]
         for r in player_statement(event, player_id)
     ]
     return f"{event.slug}-sao-ke-{vi_slugify(reg.player.name) or player_id}.csv", header, rows

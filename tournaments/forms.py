@@ -48,17 +48,22 @@ class EventForm(forms.Form):
     van_per_round = forms.IntegerField(label="Số ván mỗi vòng", min_value=1, max_value=200, initial=8)
     minutes_per_round = forms.IntegerField(label="Số phút mỗi vòng", min_value=1, max_value=600, initial=45)
     van_per_sitting = forms.IntegerField(
-        label="Số ván mỗi canh (để trống: cả vòng một canh)", min_value=0, max_value=200, required=False,
+        label="Số ván mỗi canh (để trống: cả vòng một canh)",
+        min_value=0,
+        max_value=200,
+        required=False,
         help_text="Khi một canh đủ số ván này, chiếu sang canh mới với cùng người chơi.",
     )
     tie_breaks = forms.ChoiceField(label="Xếp hạng theo", choices=TIE_BREAK_CHOICES)
     is_public = forms.BooleanField(label="Bảng điểm công khai", required=False, initial=True)
     confirmation_required = forms.BooleanField(
-        label="Mỗi ván cần người thứ hai xác nhận", required=False,
+        label="Mỗi ván cần người thứ hai xác nhận",
+        required=False,
         help_text="Ván do một người ghi là tạm tính cho đến khi một người chơi ở chiếu hoặc một thư ký khác xác nhận.",
     )
     count_confirmed_only = forms.BooleanField(
-        label="Bảng xếp hạng chỉ tính ván đã xác nhận", required=False,
+        label="Bảng xếp hạng chỉ tính ván đã xác nhận",
+        required=False,
         help_text="Ván tạm tính được ghi chú trên bảng điểm nhưng chưa được cộng.",
     )
 

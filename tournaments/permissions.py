@@ -115,7 +115,10 @@ def takes_part(user: Any, obj: Any) -> bool:
     event = _event_of(obj)
     if not _signed_in(user) or event is None:
         return False
-    return _holds(user, event, None, None) or Registration.objects.filter(event=event, player__user=user).exists()
+    return (
+        _holds(user, event, None, None)
+        or Registration.objects.filter(event=event, player__user=user).exists()
+    )
 
 
 @rules.predicate
@@ -136,8 +139,12 @@ def keeps_score_for(user: Any, registration: Any) -> bool:
     (a role scoped to one table reaches that table's players only)."""
     if not _signed_in(user):
         return False
-    roles = EventRole.objects.filter(user=user, event_id=registration.event_id, role=EventRoleKind.SCOREKEEPER)
-    seated_at = TableSitting.objects.filter(sitting__seats__player_id=registration.player_id).values("table_id")
+    roles = EventRole.objects.filter(
+        user=user, event_id=registration.event_id, role=EventRoleKind.SCOREKEEPER
+    )
+    seated_at = TableSitting.objects.filter(sitting__seats__player_id=registration.player_id).values(
+        "table_id"
+    )
     return roles.filter(Q(table__isnull=True) | Q(table_id__in=seated_at)).exists()
 
 
@@ -188,7 +195,9 @@ def _visible(user: Any) -> Q:
     """The canh an account sees through the event: every canh of the events it organises or holds
     an event-wide scorekeeper or Trung Quân role in; only its table's canh for a role scoped to one
     table (as :func:`_sitting_grant` decides for one sitting)."""
-    roles = EventRole.objects.filter(user=user, role__in=[EventRoleKind.SCOREKEEPER, EventRoleKind.TRUNG_QUAN])
+    roles = EventRole.objects.filter(
+        user=user, role__in=[EventRoleKind.SCOREKEEPER, EventRoleKind.TRUNG_QUAN]
+    )
     return (
         Q(event_canh__event__organisers=user)
         | Q(event_canh__event_id__in=roles.filter(table__isnull=True).values("event_id"))

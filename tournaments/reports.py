@@ -45,7 +45,7 @@ def standings_sheet(event: Event) -> tuple[str, Sheet]:
     """The CSV's rows as a workbook: players on the first sheet, villages/teams on the second."""
     filename, header, rows = standings_table(event)
     gap = rows.index([]) if [] in rows else len(rows)
-    teams = rows[gap + 1:]
+    teams = rows[gap + 1 :]
     more = (Sheet("Lang - doi", teams[0], teams[1:]),) if teams else ()
     return _stem(filename), Sheet("Bang xep hang", header, rows[:gap], more=more)
 
@@ -63,8 +63,12 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     event = Event.objects.select_related("leaderboard", "rules").get(pk=event.pk)
     state = board_state(event)
     context = {
-        "event": event, "state": state, "rows": state.board.rows, "teams": state.board.teams,
-        "cuoc": cuoc_scorers(state.board.rows), "printed_at": local(timezone.now()),
+        "event": event,
+        "state": state,
+        "rows": state.board.rows,
+        "teams": state.board.teams,
+        "cuoc": cuoc_scorers(state.board.rows),
+        "printed_at": local(timezone.now()),
     }
     stem = _stem(standings_table(event)[0])
     return pdf_response("reports/standings.html", context, request, stem)
@@ -84,8 +88,14 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
         return sheet_response(sheet, "xlsx", _stem(filename))
     reg = registration_for(event, player_id)
     assert reg is not None  # statement_table raised Http404 otherwise
-    context = {"event": event, "reg": reg, "header": header, "rows": rows,
-               "total": rows[-1][5] if rows else 0, "printed_at": local(timezone.now())}
+    context = {
+        "event": event,
+        "reg": reg,
+        "header": header,
+        "rows": rows,
+        "total": rows[-1][5] if rows else 0,
+        "printed_at": local(timezone.now()),
+    }
     return pdf_response("reports/event_statement.html", context, request, _stem(filename))
 
 
@@ -96,9 +106,17 @@ def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, An
     sitting = table.sitting
     url = request.build_absolute_uri(reverse("scoring:sitting", args=[sitting.pk]))
     rows = event.van_per_round if event.round_format == RoundFormat.VAN else None
-    extra = [("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))]
-    return score_sheet(sitting, url, heading=f"Vòng {table.round.number} · Chiếu {table.number}",
-                       subheading=event.name, rows=rows, extra=extra)
+    extra = [
+        ("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))
+    ]
+    return score_sheet(
+        sitting,
+        url,
+        heading=f"Vòng {table.round.number} · Chiếu {table.number}",
+        subheading=event.name,
+        rows=rows,
+        extra=extra,
+    )
 
 
 @require_GET
@@ -111,17 +129,24 @@ def round_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpRespon
     sheets = [_sheet_for(request, event, t) for t in tables]
     if not sheets:
         raise Http404("Vòng này chưa có chiếu nào.")
-    return pdf_response("reports/score_sheets.html", {"sheets": sheets}, request,
-                        f"{event.slug}-vong-{number}-bang-diem")
+    return pdf_response(
+        "reports/score_sheets.html", {"sheets": sheets}, request, f"{event.slug}-vong-{number}-bang-diem"
+    )
 
 
 @require_GET
 @login_required
 def table_sheet_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     event = organised_event(request, slug)
-    table = get_object_or_404(Table.objects.select_related("round", "sitting__rules"), event=event, pk=table_id)
-    return pdf_response("reports/score_sheets.html", {"sheets": [_sheet_for(request, event, table)]}, request,
-                        f"{event.slug}-vong-{table.round.number}-chieu-{table.number}")
+    table = get_object_or_404(
+        Table.objects.select_related("round", "sitting__rules"), event=event, pk=table_id
+    )
+    return pdf_response(
+        "reports/score_sheets.html",
+        {"sheets": [_sheet_for(request, event, table)]},
+        request,
+        f"{event.slug}-vong-{table.round.number}-chieu-{table.number}",
+    )
 
 
 # -- backup ------------------------------------------------------------------------------------------
@@ -131,8 +156,10 @@ def table_sheet_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpRespo
 @login_required
 def backup_json(request: HttpRequest, slug: str) -> HttpResponse:
     event = organised_event(request, slug)
-    response = HttpResponse(json.dumps(event_backup(event), ensure_ascii=False, indent=1),
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(event_backup(event), ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-sao-luu.json"'
     return response
 
@@ -153,9 +180,14 @@ def event_series(event: Event, players: list[int]) -> dict[str, Any]:
     round when the event has more than :data:`CHART_MAX_POINTS` ván), from the ledger."""
     round_of = sitting_rounds(event)
     rows = (
-        Posting.objects.filter(sitting_id__in=list(round_of), account=Account.PLAYER, seat__player_id__in=players,
-                               transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
-                               transaction__reversed_by__isnull=True, transaction__van__is_current=True)
+        Posting.objects.filter(
+            sitting_id__in=list(round_of),
+            account=Account.PLAYER,
+            seat__player_id__in=players,
+            transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
+            transaction__reversed_by__isnull=True,
+            transaction__van__is_current=True,
+        )
         .order_by("transaction_id")
         .values_list("transaction__van_id", "sitting_id", "seat__player_id", "seat__player__name", "amount")
     )
@@ -179,18 +211,26 @@ def event_series(event: Event, players: list[int]) -> dict[str, Any]:
         labels.append(f"Vòng {rounds[van_id]}" if by_round else f"{len(labels)}")
         for p in players:
             series[p].append(running[p])
-    return {"title": event.name, "labels": labels, "by_round": by_round,
-            "datasets": [{"label": names.get(p, str(p)), "player": p, "data": series[p]} for p in players]}
+    return {
+        "title": event.name,
+        "labels": labels,
+        "by_round": by_round,
+        "datasets": [{"label": names.get(p, str(p)), "player": p, "data": series[p]} for p in players],
+    }
 
 
 @require_GET
 def chart_json(request: HttpRequest, slug: str) -> JsonResponse:
     event = public_event(request, slug, fresh=True)
-    return JsonResponse(event_series(event, _chosen(event, request)), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        event_series(event, _chosen(event, request)), json_dumps_params={"ensure_ascii": False}
+    )
 
 
 @require_GET
 def chart_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = public_event(request, slug, fresh=True)
     url = reverse("tournaments:report_chart_json", args=[event.slug])
-    return render(request, "reports/event_chart.html", {"nav": "tournaments", "event": event, "chart_url": url})
+    return render(
+        request, "reports/event_chart.html", {"nav": "tournaments", "event": event, "chart_url": url}
+    )

@@ -78,10 +78,14 @@ def table_sizes(count: int, *, size: int, min_size: int, remainder: Remainder) -
     if remainder == Remainder.BYE:
         tables = count // size
         if tables == 0:
-            raise SeatingError(f"Cần ít nhất {size} người đã điểm danh để xếp một chiếu; mới có {count} người.")
+            raise SeatingError(
+                f"Cần ít nhất {size} người đã điểm danh để xếp một chiếu; mới có {count} người."
+            )
         return [size] * tables, count - tables * size
     if count < min_size:
-        raise SeatingError(f"Cần ít nhất {min_size} người đã điểm danh để xếp một chiếu; mới có {count} người.")
+        raise SeatingError(
+            f"Cần ít nhất {min_size} người đã điểm danh để xếp một chiếu; mới có {count} người."
+        )
     tables = -(-count // size)
     base, extra = divmod(count, tables)
     if base < min_size:
@@ -159,8 +163,10 @@ def _greedy(seated: list[int], sizes: Sequence[int], met: Mapping[Pair, int]) ->
     for n in sizes:
         table = [remaining.pop(0)]
         while len(table) < n:
-            best = min(range(len(remaining)),
-                       key=lambda i: sum(met.get(frozenset((remaining[i], q)), 0) for q in table))
+            best = min(
+                range(len(remaining)),
+                key=lambda i: sum(met.get(frozenset((remaining[i], q)), 0) for q in table),
+            )
             table.append(remaining.pop(best))
         tables.append(table)
     return tables
@@ -203,8 +209,9 @@ def draw_rotation(
     swaps between tables does better, so it is never worse than the random draw.
     """
     met = meetings(history)
-    start = draw_random(players, size=size, min_size=min_size, remainder=remainder, seed=seed,
-                        bye_counts=bye_counts)
+    start = draw_random(
+        players, size=size, min_size=min_size, remainder=remainder, seed=seed, bye_counts=bye_counts
+    )
     best_tables = [list(t) for t in start.tables]
     best = repeated_pairs(best_tables, met) * 1000 + sum(_cost(t, met) for t in best_tables)
     rng = random.Random(seed)
@@ -255,12 +262,21 @@ def seat_round(
 ) -> Seating:
     """Seat a round by ``method`` (for standings and rating, ``players`` must be in ranking order)."""
     if method in (Method.STANDINGS, Method.RATING):
-        seating = draw_by_standings(players, size=size, min_size=min_size, remainder=remainder,
-                                    bye_counts=bye_counts)
+        seating = draw_by_standings(
+            players, size=size, min_size=min_size, remainder=remainder, bye_counts=bye_counts
+        )
         return Seating(seating.tables, seating.byes, repeated_pairs(seating.tables, meetings(history)))
     if method == Method.ROTATION:
-        return draw_rotation(players, size=size, min_size=min_size, remainder=remainder, seed=seed,
-                             history=history, bye_counts=bye_counts)
-    seating = draw_random(players, size=size, min_size=min_size, remainder=remainder, seed=seed,
-                          bye_counts=bye_counts)
+        return draw_rotation(
+            players,
+            size=size,
+            min_size=min_size,
+            remainder=remainder,
+            seed=seed,
+            history=history,
+            bye_counts=bye_counts,
+        )
+    seating = draw_random(
+        players, size=size, min_size=min_size, remainder=remainder, seed=seed, bye_counts=bye_counts
+    )
     return Seating(seating.tables, seating.byes, repeated_pairs(seating.tables, meetings(history)))

@@ -17,11 +17,18 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(
-    name="tournaments.recompute_leaderboard", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+    name="tournaments.recompute_leaderboard",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
     # A database busy for longer than its timeout (SQLite) or a dropped connection: try again a
     # little later (2, 4, 8 s). Every failed try is recorded on the board (recompute()), and the
     # organiser's page shows it until a run succeeds.
-    autoretry_for=(OperationalError,), retry_backoff=2, retry_backoff_max=30, retry_jitter=False, max_retries=3,
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    retry_backoff_max=30,
+    retry_jitter=False,
+    max_retries=3,
 )
 def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] | None:
     """Bring the event's leaderboard up to the ledger: only the canh changed since the stored

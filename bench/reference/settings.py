@@ -30,7 +30,9 @@ TEMPLATES: list[dict[str, object]] = []
 DATABASES = {"default": env.db("DATABASE_URL")}
 # The connections as the app keeps them when served (totom_site/serve.py): psycopg's pool.
 DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-    "min_size": 1, "max_size": env.int("DATABASE_POOL_SIZE", default=6), "timeout": 10,
+    "min_size": 1,
+    "max_size": env.int("DATABASE_POOL_SIZE", default=6),
+    "timeout": 10,
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
@@ -41,6 +43,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 # Errors to the server's log (bench/serving.py prints it when a server fails).
-LOGGING = {"version": 1, "disable_existing_loggers": False,
-           "handlers": {"console": {"class": "logging.StreamHandler"}},
-           "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}}}
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}},
+}

@@ -52,15 +52,20 @@ READS, WRITES = ("rules", "club", "created_by"), ("rules",)
 #: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
 AUTHENTICATE = 'Token realm="so-tom", Bearer realm="so-tom", Session realm="so-tom"'
 
-LOGIN_FIRST = ("Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie), tiêu đề "
-               "'Authorization: Token <mã>' của tài khoản, hoặc 'Authorization: Bearer <mã nền tảng>'.")
+LOGIN_FIRST = (
+    "Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie), tiêu đề "
+    "'Authorization: Token <mã>' của tài khoản, hoặc 'Authorization: Bearer <mã nền tảng>'."
+)
 BAD_TOKEN = "Mã đăng nhập (token) không đúng hoặc tài khoản đã bị khóa: hãy lấy mã mới."
-CSRF_FAILED = ("Yêu cầu bị từ chối vì thiếu hoặc sai mã chống giả mạo (CSRF) của trang: hãy tải lại trang "
-               "rồi gửi lại.")
+CSRF_FAILED = (
+    "Yêu cầu bị từ chối vì thiếu hoặc sai mã chống giả mạo (CSRF) của trang: hãy tải lại trang rồi gửi lại."
+)
 NOT_ALLOWED = "Bạn không có quyền làm việc này."
 READ_ONLY = "Mã nền tảng này chỉ được đọc: hãy tạo mã có quyền ghi."
-OUT_OF_SCOPE = ("Mã nền tảng chỉ dùng được trong làng hoặc giải đã cấp nó: việc này cần đăng nhập bằng tài khoản "
-                "(phiên hoặc 'Authorization: Token <mã>').")
+OUT_OF_SCOPE = (
+    "Mã nền tảng chỉ dùng được trong làng hoặc giải đã cấp nó: việc này cần đăng nhập bằng tài khoản "
+    "(phiên hoặc 'Authorization: Token <mã>')."
+)
 TOO_MANY = "Gửi quá nhiều yêu cầu: hãy chờ {seconds} giây rồi gửi lại."
 BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
 
@@ -132,7 +137,8 @@ class LedgerSchema(ContractSchema):
         bodies: dict[str, Any] = super()._get_response_bodies(direction)  # type: ignore[arg-type]
         if "429" not in bodies:
             bodies["429"] = self._get_response_for_code(
-                OpenApiResponse(Error, description=WHY[429]), "429", direction=direction)
+                OpenApiResponse(Error, description=WHY[429]), "429", direction=direction
+            )
         return bodies
 
 
@@ -164,12 +170,17 @@ class LedgerView(APIView):
             answer = (BAD_TOKEN, status.HTTP_401_UNAUTHORIZED)
         elif isinstance(exc, exceptions.PermissionDenied):
             detail = str(exc.detail)
-            answer = (f"{CSRF_FAILED} ({detail})" if detail.startswith("CSRF Failed") else detail,
-                      status.HTTP_403_FORBIDDEN)
+            answer = (
+                f"{CSRF_FAILED} ({detail})" if detail.startswith("CSRF Failed") else detail,
+                status.HTTP_403_FORBIDDEN,
+            )
         elif isinstance(exc, exceptions.NotFound):
             answer = (str(exc.detail), status.HTTP_404_NOT_FOUND)
         elif isinstance(exc, exceptions.ParseError):
-            answer = (str(exc.detail) if isinstance(exc, UnsafeJSON) else BAD_JSON, status.HTTP_400_BAD_REQUEST)
+            answer = (
+                str(exc.detail) if isinstance(exc, UnsafeJSON) else BAD_JSON,
+                status.HTTP_400_BAD_REQUEST,
+            )
         elif isinstance(exc, exceptions.UnsupportedMediaType):
             answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         elif isinstance(exc, exceptions.MethodNotAllowed):

@@ -37,49 +37,106 @@ from scoring.selectors.statement import Statement, statement
 
 __all__ = ["ClubBalancesView", "MemberStatementView"]
 
-FROM = OpenApiParameter("from", {"type": "string", "format": "date"},
-                        description="Ngày đầu (YYYY-MM-DD). Không có: Tết của năm âm lịch chứa ngày cuối "
-                                    "(không có cả hai: năm âm lịch này)")
-TO = OpenApiParameter("to", {"type": "string", "format": "date"},
-                      description="Ngày cuối, tính cả ngày đó (YYYY-MM-DD). Không có: ngày cuối năm âm lịch "
-                                  "chứa ngày đầu")
-LANGUAGE = OpenApiParameter("Accept-Language", str, OpenApiParameter.HEADER, required=False,
-                            description="en: thông báo lỗi bằng tiếng Anh (mặc định tiếng Việt)")
+FROM = OpenApiParameter(
+    "from",
+    {"type": "string", "format": "date"},
+    description="Ngày đầu (YYYY-MM-DD). Không có: Tết của năm âm lịch chứa ngày cuối "
+    "(không có cả hai: năm âm lịch này)",
+)
+TO = OpenApiParameter(
+    "to",
+    {"type": "string", "format": "date"},
+    description="Ngày cuối, tính cả ngày đó (YYYY-MM-DD). Không có: ngày cuối năm âm lịch chứa ngày đầu",
+)
+LANGUAGE = OpenApiParameter(
+    "Accept-Language",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="en: thông báo lỗi bằng tiếng Anh (mặc định tiếng Việt)",
+)
 
-BalanceRow = sc.shape("ClubBalanceRow", {
-    "player": s.CharField(help_text="Tên người chơi"),
-    "points": s.IntegerField(help_text="Điểm chơi trong kỳ (tổng số dư chơi của các canh trong kỳ)"),
-    "van": s.IntegerField(help_text="Số ván của các canh người đó ngồi"),
-    "wins": s.IntegerField(help_text="Số ván ù hợp lệ"),
-    "sittings": s.IntegerField(help_text="Số canh đã ngồi"),
-    "rating": s.FloatField(allow_null=True, help_text="Trình độ OpenSkill μ − 3σ (null: chưa có ván được tính)"),
-})
-SettleRow = sc.shape("ClubSettleTransfer", {"from": s.CharField(), "to": s.CharField(), "amount": s.IntegerField()})
-ClubBalances = sc.shape("ClubBalances", {
-    "club": s.CharField(help_text="Mã làng / câu lạc bộ"), "from": s.DateField(), "to": s.DateField(),
-    "members": BalanceRow.__class__(many=True),
-    "settle_up": SettleRow.__class__(many=True, help_text="Ít khoản chuyển nhất để mọi số dư còn lại về 0"),
-})
+BalanceRow = sc.shape(
+    "ClubBalanceRow",
+    {
+        "player": s.CharField(help_text="Tên người chơi"),
+        "points": s.IntegerField(help_text="Điểm chơi trong kỳ (tổng số dư chơi của các canh trong kỳ)"),
+        "van": s.IntegerField(help_text="Số ván của các canh người đó ngồi"),
+        "wins": s.IntegerField(help_text="Số ván ù hợp lệ"),
+        "sittings": s.IntegerField(help_text="Số canh đã ngồi"),
+        "rating": s.FloatField(
+            allow_null=True, help_text="Trình độ OpenSkill μ − 3σ (null: chưa có ván được tính)"
+        ),
+    },
+)
+SettleRow = sc.shape(
+    "ClubSettleTransfer", {"from": s.CharField(), "to": s.CharField(), "amount": s.IntegerField()}
+)
+ClubBalances = sc.shape(
+    "ClubBalances",
+    {
+        "club": s.CharField(help_text="Mã làng / câu lạc bộ"),
+        "from": s.DateField(),
+        "to": s.DateField(),
+        "members": BalanceRow.__class__(many=True),
+        "settle_up": SettleRow.__class__(
+            many=True, help_text="Ít khoản chuyển nhất để mọi số dư còn lại về 0"
+        ),
+    },
+)
 Line = sc.shape("StatementLine", {"amount": s.IntegerField(), "other": s.CharField(), "why": s.CharField()})
-StatementVan = sc.shape("StatementVan", {
-    "seq": s.IntegerField(), "outcome": s.CharField(), "summary": s.CharField(), "delta": s.IntegerField(),
-    "running": s.IntegerField(), "lines": Line.__class__(many=True),
-    "corrected": s.CharField(allow_null=True, help_text="Lý do sửa, nếu ván đã được sửa"),
-})
-StatementSettle = sc.shape("StatementSettlement", {
-    "at": s.DateTimeField(), "reason": s.CharField(), "delta": s.IntegerField(), "running": s.IntegerField(),
-    "reversal": s.BooleanField(), "lines": Line.__class__(many=True),
-})
-StatementCanh = sc.shape("StatementCanh", {
-    "sitting": s.IntegerField(), "title": s.CharField(), "date": s.DateField(), "seat": s.CharField(),
-    "position": s.IntegerField(), "van": StatementVan.__class__(many=True),
-    "settlements": StatementSettle.__class__(many=True), "points": s.IntegerField(), "open": s.IntegerField(),
-})
-MemberStatement = sc.shape("MemberStatement", {
-    "club": s.CharField(), "player": s.CharField(), "player_id": s.IntegerField(), "from": s.DateField(),
-    "to": s.DateField(), "points": s.IntegerField(), "settled": s.IntegerField(), "open": s.IntegerField(),
-    "van": s.IntegerField(), "canh": StatementCanh.__class__(many=True),
-})
+StatementVan = sc.shape(
+    "StatementVan",
+    {
+        "seq": s.IntegerField(),
+        "outcome": s.CharField(),
+        "summary": s.CharField(),
+        "delta": s.IntegerField(),
+        "running": s.IntegerField(),
+        "lines": Line.__class__(many=True),
+        "corrected": s.CharField(allow_null=True, help_text="Lý do sửa, nếu ván đã được sửa"),
+    },
+)
+StatementSettle = sc.shape(
+    "StatementSettlement",
+    {
+        "at": s.DateTimeField(),
+        "reason": s.CharField(),
+        "delta": s.IntegerField(),
+        "running": s.IntegerField(),
+        "reversal": s.BooleanField(),
+        "lines": Line.__class__(many=True),
+    },
+)
+StatementCanh = sc.shape(
+    "StatementCanh",
+    {
+        "sitting": s.IntegerField(),
+        "title": s.CharField(),
+        "date": s.DateField(),
+        "seat": s.CharField(),
+        "position": s.IntegerField(),
+        "van": StatementVan.__class__(many=True),
+        "settlements": StatementSettle.__class__(many=True),
+        "points": s.IntegerField(),
+        "open": s.IntegerField(),
+    },
+)
+MemberStatement = sc.shape(
+    "MemberStatement",
+    {
+        "club": s.CharField(),
+        "player": s.CharField(),
+        "player_id": s.IntegerField(),
+        "from": s.DateField(),
+        "to": s.DateField(),
+        "points": s.IntegerField(),
+        "settled": s.IntegerField(),
+        "open": s.IntegerField(),
+        "van": s.IntegerField(),
+        "canh": StatementCanh.__class__(many=True),
+    },
+)
 
 
 @contextmanager
@@ -118,8 +175,13 @@ class _BookView(LedgerView):
         if club is None:
             return _error(_("Không có làng hoặc câu lạc bộ mang mã '%(slug)s'.") % {"slug": slug[:60]}, 404)
         if not book_member(request.user, club):
-            return _error(_("Bạn không xem được sổ của làng hoặc câu lạc bộ này: chỉ chủ sổ, thủ quỹ và thành viên "
-                            "có tài khoản gắn với người chơi của làng mới xem được."), 403)
+            return _error(
+                _(
+                    "Bạn không xem được sổ của làng hoặc câu lạc bộ này: chỉ chủ sổ, thủ quỹ và thành viên "
+                    "có tài khoản gắn với người chơi của làng mới xem được."
+                ),
+                403,
+            )
         try:
             period = period_from(request.query_params)
         except PeriodError as exc:
@@ -133,8 +195,10 @@ class ClubBalancesView(_BookView):
     settle every open balance (a member sees only their own row and transfers)."""
 
     @extend_schema(
-        operation_id="club_balances", summary="Sổ câu lạc bộ: số dư của các thành viên trong một kỳ",
-        parameters=[FROM, TO, LANGUAGE], responses=sc.answers({200: ClubBalances}, 400, 401, 403, 404),
+        operation_id="club_balances",
+        summary="Sổ câu lạc bộ: số dư của các thành viên trong một kỳ",
+        parameters=[FROM, TO, LANGUAGE],
+        responses=sc.answers({200: ClubBalances}, 400, 401, 403, 404),
     )
     def get(self, request: Request, slug: str) -> Response:
         with language(request):
@@ -145,39 +209,82 @@ class ClubBalancesView(_BookView):
             the_book = book(club, period, with_closes=False)
             if not whole:
                 the_book = the_book.only(own)
-            return Response({
-                "club": club.slug, "from": period.start.isoformat(), "to": period.end.isoformat(),
-                "members": [{"player": m.name, "points": m.points, "van": m.van, "wins": m.wins,
-                             "sittings": m.sittings, "rating": _rating(m.rating)} for m in the_book.members],
-                "settle_up": [{"from": a.name, "to": b.name, "amount": n} for a, b, n in the_book.plan],
-            })
+            return Response(
+                {
+                    "club": club.slug,
+                    "from": period.start.isoformat(),
+                    "to": period.end.isoformat(),
+                    "members": [
+                        {
+                            "player": m.name,
+                            "points": m.points,
+                            "van": m.van,
+                            "wins": m.wins,
+                            "sittings": m.sittings,
+                            "rating": _rating(m.rating),
+                        }
+                        for m in the_book.members
+                    ],
+                    "settle_up": [{"from": a.name, "to": b.name, "amount": n} for a, b, n in the_book.plan],
+                }
+            )
 
 
 def statement_json(st: Statement) -> dict[str, Any]:
     return {
-        "club": st.club.slug, "player": st.player.name, "player_id": st.player.pk,
-        "from": st.period.start.isoformat(), "to": st.period.end.isoformat(),
-        "points": st.points, "settled": st.settled, "open": st.open, "van": st.van,
-        "canh": [{
-            "sitting": part.canh.id, "title": part.canh.name, "date": part.canh.day.isoformat(), "seat": part.seat,
-            "position": part.position, "points": part.play, "open": part.open,
-            "van": [{"seq": v.seq, "outcome": v.outcome, "summary": v.summary, "delta": v.delta, "running": v.running,
-                     "corrected": v.corrected or None,
-                     "lines": [{"amount": x.amount, "other": x.other, "why": x.why} for x in v.lines]}
-                    for v in part.van],
-            "settlements": [{"at": x.at.isoformat(), "reason": x.reason, "delta": x.delta, "running": x.running,
-                             "reversal": x.reversal,
-                             "lines": [{"amount": y.amount, "other": y.other, "why": y.why} for y in x.lines]}
-                            for x in part.settled],
-        } for part in st.canh],
+        "club": st.club.slug,
+        "player": st.player.name,
+        "player_id": st.player.pk,
+        "from": st.period.start.isoformat(),
+        "to": st.period.end.isoformat(),
+        "points": st.points,
+        "settled": st.settled,
+        "open": st.open,
+        "van": st.van,
+        "canh": [
+            {
+                "sitting": part.canh.id,
+                "title": part.canh.name,
+                "date": part.canh.day.isoformat(),
+                "seat": part.seat,
+                "position": part.position,
+                "points": part.play,
+                "open": part.open,
+                "van": [
+                    {
+                        "seq": v.seq,
+                        "outcome": v.outcome,
+                        "summary": v.summary,
+                        "delta": v.delta,
+                        "running": v.running,
+                        "corrected": v.corrected or None,
+                        "lines": [{"amount": x.amount, "other": x.other, "why": x.why} for x in v.lines],
+                    }
+                    for v in part.van
+                ],
+                "settlements": [
+                    {
+                        "at": x.at.isoformat(),
+                        "reason": x.reason,
+                        "delta": x.delta,
+                        "running": x.running,
+                        "reversal": x.reversal,
+                        "lines": [{"amount": y.amount, "other": y.other, "why": y.why} for y in x.lines],
+                    }
+                    for x in part.settled
+                ],
+            }
+            for part in st.canh
+        ],
     }
 
 
 def find_member(club: Club, ref: str) -> Player | None | str:
     """The player of the club's book named by ``ref`` (an id, or a name compared as people read it:
     "chú sáu" finds "Chú Sáu"); a str: why it is ambiguous."""
-    in_book = Player.objects.filter(pk__in=Sitting.objects.filter(club=club).values("seats__player")) | \
-        Player.objects.filter(club=club)
+    in_book = Player.objects.filter(
+        pk__in=Sitting.objects.filter(club=club).values("seats__player")
+    ) | Player.objects.filter(club=club)
     ref = ref.strip()
     if ref.isdigit():
         found = in_book.filter(pk=int(ref)).first()
@@ -185,7 +292,9 @@ def find_member(club: Club, ref: str) -> Player | None | str:
             return found
     named = list(in_book.filter(name_key=name_key(ref)).distinct()[:2])  # as people read names
     if len(named) > 1:
-        return _("Có nhiều người chơi tên '%(name)s' trong sổ: hãy dùng mã số người chơi.") % {"name": ref[:80]}
+        return _("Có nhiều người chơi tên '%(name)s' trong sổ: hãy dùng mã số người chơi.") % {
+            "name": ref[:80]
+        }
     return named[0] if named else None
 
 
@@ -193,10 +302,19 @@ class MemberStatementView(_BookView):
     """A member's statement: each canh, each ván (what they won or paid, and why), each settle-up."""
 
     @extend_schema(
-        operation_id="club_member_statement", summary="Sao kê của một thành viên trong một kỳ",
-        parameters=[OpenApiParameter("player", str, OpenApiParameter.PATH,
-                                     description="Mã số người chơi, hoặc tên người chơi trong sổ"),
-                    FROM, TO, LANGUAGE],
+        operation_id="club_member_statement",
+        summary="Sao kê của một thành viên trong một kỳ",
+        parameters=[
+            OpenApiParameter(
+                "player",
+                str,
+                OpenApiParameter.PATH,
+                description="Mã số người chơi, hoặc tên người chơi trong sổ",
+            ),
+            FROM,
+            TO,
+            LANGUAGE,
+        ],
         responses=sc.answers({200: MemberStatement}, 400, 401, 403, 404),
     )
     def get(self, request: Request, slug: str, player: str) -> Response:
@@ -211,8 +329,11 @@ class MemberStatementView(_BookView):
             if found is None:
                 if not whole:
                     return _error(_("Bạn chỉ xem được sao kê của chính mình."), 403)
-                return _error(_("Không có người chơi '%(player)s' trong sổ của '%(club)s'.")
-                              % {"player": player[:80], "club": club.name}, 404)
+                return _error(
+                    _("Không có người chơi '%(player)s' trong sổ của '%(club)s'.")
+                    % {"player": player[:80], "club": club.name},
+                    404,
+                )
             if not whole and found.pk not in own:
                 return _error(_("Bạn chỉ xem được sao kê của chính mình."), 403)
             return Response(statement_json(statement(club, period, found)))

@@ -19,13 +19,20 @@ CheckRequest = sc.shape(
     "CheckHandRequest",
     {
         "game": sc.choice(sc.SCORED_GAMES, help_text="Trò chơi"),
-        "hand": sc.raw({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-                       help_text="Mã quân cách nhau bởi dấu cách hoặc dấu phẩy, hoặc một danh sách mã quân"),
-        "declared": serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
-                                          allow_null=True, help_text="Cước đã xướng (null: không kiểm cước)"),
+        "hand": sc.raw(
+            {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+            help_text="Mã quân cách nhau bởi dấu cách hoặc dấu phẩy, hoặc một danh sách mã quân",
+        ),
+        "declared": serializers.ListField(
+            child=serializers.CharField(allow_blank=True),
+            required=False,
+            allow_null=True,
+            help_text="Cước đã xướng (null: không kiểm cước)",
+        ),
         "waits": serializers.BooleanField(required=False, help_text="Bài thiếu một quân: liệt kê quân chờ"),
         "dealt_khan": serializers.BooleanField(
-            required=False, allow_null=True, help_text="Tài Bàn: có khàn lúc chia bài (null: như không gửi)"),
+            required=False, allow_null=True, help_text="Tài Bàn: có khàn lúc chia bài (null: như không gửi)"
+        ),
         "rules": sc.rules(required=False, allow_null=True),
     },
     closed=True,
@@ -48,23 +55,30 @@ Verdict = sc.shape(
 Waits = sc.shape(
     "CheckHandWaits",
     {
-        "waits": sc.shape("CheckHandWait", {
-            "card": serializers.CharField(), "cuoc": serializers.ListField(child=serializers.CharField()),
-            "allows": serializers.ListField(child=serializers.CharField()),
-            "lung_count": serializers.IntegerField(required=False),
-        }, many=True),
+        "waits": sc.shape(
+            "CheckHandWait",
+            {
+                "card": serializers.CharField(),
+                "cuoc": serializers.ListField(child=serializers.CharField()),
+                "allows": serializers.ListField(child=serializers.CharField()),
+                "lung_count": serializers.IntegerField(required=False),
+            },
+            many=True,
+        ),
     },
 )
 
 
 def _answer(many: bool) -> PolymorphicProxySerializer:
     """A verdict, or the waits of a hand one card short (``"waits": true``)."""
-    return PolymorphicProxySerializer("CheckHandAnswer", serializers=[Verdict, Waits], resource_type_field_name=None,
-                                      many=many)
+    return PolymorphicProxySerializer(
+        "CheckHandAnswer", serializers=[Verdict, Waits], resource_type_field_name=None, many=many
+    )
 
 
-CheckAnswers = PolymorphicProxySerializer("CheckHandAnswers", serializers=[_answer(False), _answer(True)],
-                                          resource_type_field_name=None, many=False)
+CheckAnswers = PolymorphicProxySerializer(
+    "CheckHandAnswers", serializers=[_answer(False), _answer(True)], resource_type_field_name=None, many=False
+)
 
 
 class CheckHandView(ContractView):
@@ -74,17 +88,24 @@ class CheckHandView(ContractView):
         operation_id="check_hand",
         summary="Kiểm bài ù theo quân, hoặc liệt kê quân chờ (một yêu cầu hoặc một danh sách)",
         request={"application/json": sc.batch("CheckHandRequests", CheckRequest)},
-        responses={200: CheckAnswers,
-                   400: OpenApiResponse(sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"),
-                   415: OpenApiResponse(sc.Error, description=sc.WHY[415])},
+        responses={
+            200: CheckAnswers,
+            400: OpenApiResponse(
+                sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"
+            ),
+            415: OpenApiResponse(sc.Error, description=sc.WHY[415]),
+        },
         auth=[],
         examples=[
             OpenApiExample(
-                "Bài Tôm", value={"game": "to-tom-5", "hand": EXAMPLE_HAND, "declared": ["tom"]}, request_only=True
+                "Bài Tôm",
+                value={"game": "to-tom-5", "hand": EXAMPLE_HAND, "declared": ["tom"]},
+                request_only=True,
             )
         ],
     )
     def post(self, request: Request) -> Response:
         return contract_response(
-            request, lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules))
+            request,
+            lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules)),
         )

@@ -42,7 +42,8 @@ def _bad_json(exc: exceptions.ParseError) -> str:
     cause = exc.__cause__ or exc.__context__
     if isinstance(cause, json.JSONDecodeError):
         return gettext("JSON không hợp lệ (dòng {line}, cột {column}): {why}.").format(
-            line=cause.lineno, column=cause.colno, why=cause.msg)
+            line=cause.lineno, column=cause.colno, why=cause.msg
+        )
     return gettext("JSON không hợp lệ: nội dung yêu cầu không đọc được (phải là JSON, UTF-8).")
 
 
@@ -60,6 +61,8 @@ class ContractView(APIView):
         if isinstance(exc, exceptions.UnsupportedMediaType):
             return Response({"error": BAD_MEDIA}, status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         if isinstance(exc, exceptions.MethodNotAllowed):
-            return Response({"error": NO_SUCH_METHOD.format(method=self.request.method)},
-                            status=status.HTTP_405_METHOD_NOT_ALLOWED)
+            return Response(
+                {"error": NO_SUCH_METHOD.format(method=self.request.method)},
+                status=status.HTTP_405_METHOD_NOT_ALLOWED,
+            )
         return super().handle_exception(exc)

@@ -54,8 +54,11 @@ def _error(message: str, code: int, **extra: Any) -> Response:
     return Response({"error": message, **extra}, status=code)
 
 
-def _write(request: Request, call: Callable[[str], Written[Any]],
-           errors: Mapping[type[EngineError], int] | None = None) -> Response:
+def _write(
+    request: Request,
+    call: Callable[[str], Written[Any]],
+    errors: Mapping[type[EngineError], int] | None = None,
+) -> Response:
     """Run a write service with the request's Idempotency-Key; map its errors to HTTP statuses
     (``errors``: a service's own user errors and their statuses; other user errors are 400)."""
     key = request.headers.get("Idempotency-Key")
@@ -107,10 +110,14 @@ def _query(request: Request, name: str) -> str | None:
 # -- schema pieces (scoring/api/schemas.py) ------------------------------------------------------
 
 IDEMPOTENCY_KEY = idempotency_key()
-VAN_EXAMPLE = OpenApiExample("Ù Tôm", value={"seq": 1, "winner": "An", "cuoc": ["tom"], "discarder": "Bình"},
-                             request_only=True)
-ALL = OpenApiParameter("all", {"type": "string", "enum": ["true", "false", "1", "0"]},
-                       description="true (hoặc 1): cả các bản đã được sửa; mặc định chỉ các bản hiện hành")
+VAN_EXAMPLE = OpenApiExample(
+    "Ù Tôm", value={"seq": 1, "winner": "An", "cuoc": ["tom"], "discarder": "Bình"}, request_only=True
+)
+ALL = OpenApiParameter(
+    "all",
+    {"type": "string", "enum": ["true", "false", "1", "0"]},
+    description="true (hoặc 1): cả các bản đã được sửa; mặc định chỉ các bản hiện hành",
+)
 #: The refusals of a call that reads a sitting (VIEW) and of one that writes with a key.
 READ = (401, 403, 404)
 WRITE = (400, 401, 403, 415, 422)
@@ -143,16 +150,28 @@ def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Resp
     """Refuse (403) a club the account may not open sittings in, or a player id it may not know."""
     scope = credential_scope(request)
     if scope is not None and not scope.allows_club(club.pk if club is not None else None):
-        return _error("Mã nền tảng này không mở được canh bài ở đây: chỉ trong làng hoặc câu lạc bộ đã cấp nó.",
-                      status.HTTP_403_FORBIDDEN)
+        return _error(
+            "Mã nền tảng này không mở được canh bài ở đây: chỉ trong làng hoặc câu lạc bộ đã cấp nó.",
+            status.HTTP_403_FORBIDDEN,
+        )
     if club is not None and not request.user.has_perm("scoring.open_sitting", club):
-        return _error(f"Bạn không mở được canh bài trong '{club.name}': chỉ chủ sổ và thư ký ghi điểm của nơi đó "
-                      "mới mở được.", status.HTTP_403_FORBIDDEN)
+        return _error(
+            f"Bạn không mở được canh bài trong '{club.name}': chỉ chủ sổ và thư ký ghi điểm của nơi đó "
+            "mới mở được.",
+            status.HTTP_403_FORBIDDEN,
+        )
     players = body.get("players")
-    ids = [p for p in players if isinstance(p, int) and not isinstance(p, bool)] if isinstance(players, list) else []
+    ids = (
+        [p for p in players if isinstance(p, int) and not isinstance(p, bool)]
+        if isinstance(players, list)
+        else []
+    )
     if ids and visible_players(request.user).filter(pk__in=ids).count() != len(set(ids)):
-        return _error("Có mã số người chơi bạn không được dùng (người của làng khác hoặc không có): hãy ghi tên "
-                      "người chơi, hoặc mã số người trong làng của bạn.", status.HTTP_403_FORBIDDEN)
+        return _error(
+            "Có mã số người chơi bạn không được dùng (người của làng khác hoặc không có): hãy ghi tên "
+            "người chơi, hoặc mã số người trong làng của bạn.",
+            status.HTTP_403_FORBIDDEN,
+        )
     return None
 
 
@@ -160,23 +179,38 @@ class SittingsView(LedgerView):
     needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
     scoped = frozenset({"GET", "POST"})
 
-    @extend_schema(operation_id="sittings_list", summary="Các canh bài gần đây (mà tài khoản được xem)",
-                   responses=answers({200: sc.SittingSummary.__class__(many=True)}, 401))
+    @extend_schema(
+        operation_id="sittings_list",
+        summary="Các canh bài gần đây (mà tài khoản được xem)",
+        responses=answers({200: sc.SittingSummary.__class__(many=True)}, 401),
+    )
     def get(self, request: Request) -> Response:
         visible = visible_sittings(request.user)
         scope = credential_scope(request)
         if scope is not None:
             visible = scope.narrow(visible)
         recent = visible.select_related("club").order_by("-created_at", "-id")[:50]
-        return Response([
-            {"id": s.pk, "title": s.title, "game": s.game, "mode": s.mode, "created_at": s.created_at.isoformat(),
-             "ended_at": s.ended_at.isoformat() if s.ended_at else None, "club": s.club.slug if s.club_id else None}
-            for s in recent
-        ])
+        return Response(
+            [
+                {
+                    "id": s.pk,
+                    "title": s.title,
+                    "game": s.game,
+                    "mode": s.mode,
+                    "created_at": s.created_at.isoformat(),
+                    "ended_at": s.ended_at.isoformat() if s.ended_at else None,
+                    "club": s.club.slug if s.club_id else None,
+                }
+                for s in recent
+            ]
+        )
 
     @extend_schema(
-        operation_id="sittings_create", summary="Mở một canh bài", parameters=[IDEMPOTENCY_KEY],
-        request=sc.SittingCreate, responses=answers({201: sc.Sitting}, *WRITE),
+        operation_id="sittings_create",
+        summary="Mở một canh bài",
+        parameters=[IDEMPOTENCY_KEY],
+        request=sc.SittingCreate,
+        responses=answers({201: sc.Sitting}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         """Open a sitting: the account is its opener; a club only where it keeps score."""
@@ -193,9 +227,14 @@ class SittingsView(LedgerView):
 
         def call(key: str) -> Written[Any]:
             return sittings.sitting_open(
-                game=body.get("game", ""), rules=body.get("rules"), mode=body.get("mode", "quang"),
-                players=body.get("players"), title=body.get("title", ""), club=club,
-                created_by=_user(request), idempotency_key=key,
+                game=body.get("game", ""),
+                rules=body.get("rules"),
+                mode=body.get("mode", "quang"),
+                players=body.get("players"),
+                title=body.get("title", ""),
+                club=club,
+                created_by=_user(request),
+                idempotency_key=key,
             )
 
         return _write(request, call)
@@ -205,7 +244,8 @@ class SittingDetailView(LedgerView):
     needs = {"GET": VIEW}
 
     @extend_schema(
-        operation_id="sittings_detail", summary="Một canh bài: chỗ ngồi, số dư, điểm làng, gà, hội",
+        operation_id="sittings_detail",
+        summary="Một canh bài: chỗ ngồi, số dư, điểm làng, gà, hội",
         responses=answers({200: sc.Sitting}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -216,25 +256,33 @@ class BalancesView(LedgerView):
     needs = {"GET": VIEW}
 
     @extend_schema(
-        operation_id="sittings_balances", summary="Số dư (từ sổ), điểm làng, gà và dòng kiểm tra",
+        operation_id="sittings_balances",
+        summary="Số dư (từ sổ), điểm làng, gà và dòng kiểm tra",
         responses=answers({200: sc.Balances}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
         sitting = self.sitting
         check = sel.integrity(sitting)
-        return Response({
-            **sel.balances(sitting).to_dict(),
-            "play_balances": sel.balances(sitting, play_only=True).players,
-            "integrity": {"ok": check.ok, "unbalanced": check.unbalanced, "pool_ok": check.pool_ok,
-                          "pot_ok": check.pot_ok},
-        })
+        return Response(
+            {
+                **sel.balances(sitting).to_dict(),
+                "play_balances": sel.balances(sitting, play_only=True).players,
+                "integrity": {
+                    "ok": check.ok,
+                    "unbalanced": check.unbalanced,
+                    "pool_ok": check.pool_ok,
+                    "pot_ok": check.pot_ok,
+                },
+            }
+        )
 
 
 class HistoryView(LedgerView):
     needs = {"GET": VIEW}
 
     @extend_schema(
-        operation_id="sittings_history", summary="Ai đã ghi, sửa gì, lúc nào; mọi bút toán",
+        operation_id="sittings_history",
+        summary="Ai đã ghi, sửa gì, lúc nào; mọi bút toán",
         responses=answers({200: sc.HistoryEntry.__class__(many=True)}, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -245,13 +293,19 @@ class SettleUpView(LedgerView):
     needs = {"POST": KEEP}
 
     @extend_schema(
-        operation_id="sittings_settle_up", summary="Thanh toán cuối canh (ít khoản chuyển nhất) và kết thúc",
-        parameters=[IDEMPOTENCY_KEY], request=None,
+        operation_id="sittings_settle_up",
+        summary="Thanh toán cuối canh (ít khoản chuyển nhất) và kết thúc",
+        parameters=[IDEMPOTENCY_KEY],
+        request=None,
         responses=answers({200: sc.SettledUp}, 400, 401, 403, 404, 409, 422),
     )
     def post(self, request: Request, pk: int) -> Response:
-        return _write(request, lambda key: sittings.sitting_settle_up(
-            sitting=pk, settled_by=_user(request), idempotency_key=key))
+        return _write(
+            request,
+            lambda key: sittings.sitting_settle_up(
+                sitting=pk, settled_by=_user(request), idempotency_key=key
+            ),
+        )
 
 
 # -- ván ---------------------------------------------------------------------------------------------
@@ -275,7 +329,9 @@ def _seq(value: Any) -> int:
 
 def _version(sitting: int, seq: int, replaces: Any, current: int) -> int:
     if replaces is not None and (isinstance(replaces, bool) or not isinstance(replaces, int)):
-        raise EngineError(f"'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces!r}).")
+        raise EngineError(
+            f"'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces!r})."
+        )
     return sittings.correction_target(sitting, seq, replaces, current)
 
 
@@ -284,26 +340,38 @@ class VanListView(LedgerView):
     loads = {"POST": ()}  # the service locks and reads the sitting itself
 
     @extend_schema(
-        operation_id="van_list", summary="Các ván của canh bài (?all=1: cả các bản đã sửa)",
-        parameters=[ALL], responses=answers({200: sc.Van.__class__(many=True)}, 400, *READ),
+        operation_id="van_list",
+        summary="Các ván của canh bài (?all=1: cả các bản đã sửa)",
+        parameters=[ALL],
+        responses=answers({200: sc.Van.__class__(many=True)}, 400, *READ),
     )
     def get(self, request: Request, pk: int) -> Response:
         every = request.query_params.get("all", "false")
         if every not in ("true", "false", "1", "0"):
-            return _error(f"'all' phải là true hoặc false (nhận được {every!r}).", status.HTTP_400_BAD_REQUEST)
+            return _error(
+                f"'all' phải là true hoặc false (nhận được {every!r}).", status.HTTP_400_BAD_REQUEST
+            )
         return Response(sel.van_list(self.sitting, include_superseded=every in ("1", "true")))
 
     @extend_schema(
-        operation_id="van_create", summary="Ghi một ván (số tiếp theo); điểm, ù liền và các khoản chuyển do máy tính",
-        parameters=[IDEMPOTENCY_KEY], request=sc.VanCreate, examples=[VAN_EXAMPLE],
+        operation_id="van_create",
+        summary="Ghi một ván (số tiếp theo); điểm, ù liền và các khoản chuyển do máy tính",
+        parameters=[IDEMPOTENCY_KEY],
+        request=sc.VanCreate,
+        examples=[VAN_EXAMPLE],
         responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
     )
     def post(self, request: Request, pk: int) -> Response:
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
             return sittings.van_record(
-                sitting=pk, seq=_seq(others.get("seq")), record=record, idempotency_key=key,
-                entered_by=_user(request), cards=others.get("cards") or "", via=entry_via(request, pk),
+                sitting=pk,
+                seq=_seq(others.get("seq")),
+                record=record,
+                idempotency_key=key,
+                entered_by=_user(request),
+                cards=others.get("cards") or "",
+                via=entry_via(request, pk),
             )
 
         return _write(request, call)
@@ -313,8 +381,10 @@ class VanPreviewView(LedgerView):
     needs = {"POST": KEEP}
 
     @extend_schema(
-        operation_id="van_preview", summary="Xem trước một ván: điểm, ù liền, mọi khoản chuyển; không ghi gì",
-        request=sc.VanPreview, responses=answers({200: sc.Preview}, 400, *READ, 415),
+        operation_id="van_preview",
+        summary="Xem trước một ván: điểm, ù liền, mọi khoản chuyển; không ghi gì",
+        request=sc.VanPreview,
+        responses=answers({200: sc.Preview}, 400, *READ, 415),
     )
     def post(self, request: Request, pk: int) -> Response:
         sitting = self.sitting
@@ -332,7 +402,9 @@ class VanCorrectView(LedgerView):
     @extend_schema(
         operation_id="van_correct",
         summary="Sửa một ván (kèm lý do): đảo bút toán của ván đó và các ván sau, ghi lại theo bản sửa",
-        parameters=[IDEMPOTENCY_KEY], request=sc.VanCorrect, responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
+        parameters=[IDEMPOTENCY_KEY],
+        request=sc.VanCorrect,
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
@@ -342,8 +414,12 @@ class VanCorrectView(LedgerView):
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")
             return sittings.van_correct(
-                van=_version(pk, seq, others.get("replaces"), van.pk), record=record, reason=others.get("reason", ""),
-                corrected_by=_user(request), idempotency_key=key, cards=others.get("cards") or "",
+                van=_version(pk, seq, others.get("replaces"), van.pk),
+                record=record,
+                reason=others.get("reason", ""),
+                corrected_by=_user(request),
+                idempotency_key=key,
+                cards=others.get("cards") or "",
                 via=entry_via(request, pk),
             )
 

@@ -34,18 +34,31 @@ from scoring.services import people
 from scoring.services.people import Written
 from scoring.services.roles import club_open
 
-ClubCreate = sc.shape("ClubCreate", {
-    "name": sc.text(max_length=120, help_text="Tên làng hoặc câu lạc bộ"),
-    "kind": sc.choice(["lang", "clb"], required=False, help_text="Mặc định lang"),
-    "slug": serializers.CharField(required=False, allow_blank=True, help_text="Mã (mặc định: từ tên)"),
-})
-PlayerCreate = sc.shape("PlayerCreate", {
-    "name": sc.text(max_length=80, help_text="Tên người chơi"),
-    "club": serializers.CharField(required=False, allow_null=True, allow_blank=True,
-                                  help_text="Mã làng / câu lạc bộ (không có: khách)"),
-})
-GAME = OpenApiParameter("game", {"type": "string", "enum": ["", *sc.GAMES]},
-                        description="Chỉ bộ luật dùng được cho trò chơi này (để trống: tất cả)")
+ClubCreate = sc.shape(
+    "ClubCreate",
+    {
+        "name": sc.text(max_length=120, help_text="Tên làng hoặc câu lạc bộ"),
+        "kind": sc.choice(["lang", "clb"], required=False, help_text="Mặc định lang"),
+        "slug": serializers.CharField(required=False, allow_blank=True, help_text="Mã (mặc định: từ tên)"),
+    },
+)
+PlayerCreate = sc.shape(
+    "PlayerCreate",
+    {
+        "name": sc.text(max_length=80, help_text="Tên người chơi"),
+        "club": serializers.CharField(
+            required=False,
+            allow_null=True,
+            allow_blank=True,
+            help_text="Mã làng / câu lạc bộ (không có: khách)",
+        ),
+    },
+)
+GAME = OpenApiParameter(
+    "game",
+    {"type": "string", "enum": ["", *sc.GAMES]},
+    description="Chỉ bộ luật dùng được cho trò chơi này (để trống: tất cả)",
+)
 
 __all__ = ["ClubsView", "PlayersView", "RuleSetsView"]
 
@@ -53,23 +66,33 @@ __all__ = ["ClubsView", "PlayersView", "RuleSetsView"]
 class ClubsView(LedgerView):
     needs = {"GET": PUBLIC, "POST": SIGNED_IN}
 
-    @extend_schema(operation_id="clubs_list", summary="Các làng và câu lạc bộ",
-                   responses=sc.answers({200: sc.Club.__class__(many=True)}, 401))
+    @extend_schema(
+        operation_id="clubs_list",
+        summary="Các làng và câu lạc bộ",
+        responses=sc.answers({200: sc.Club.__class__(many=True)}, 401),
+    )
     def get(self, request: Request) -> Response:
         return Response([sel.club_json(c) for c in Club.objects.all()])
 
     @extend_schema(
-        operation_id="clubs_create", summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
+        operation_id="clubs_create",
+        summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
         parameters=[IDEMPOTENCY_KEY],
-        request=ClubCreate, responses=sc.answers({201: sc.Club}, *WRITE),
+        request=ClubCreate,
+        responses=sc.answers({201: sc.Club}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         def call(key: str) -> Written[Any]:
             body = _body(request)
             if not isinstance(body.get("slug", ""), str):
                 raise EngineError("'slug' (mã làng) phải là một chuỗi.")
-            return club_open(name=body.get("name", ""), kind=body.get("kind", "lang"), slug=body.get("slug", ""),
-                             organiser=request.user, idempotency_key=key)
+            return club_open(
+                name=body.get("name", ""),
+                kind=body.get("kind", "lang"),
+                slug=body.get("slug", ""),
+                organiser=request.user,
+                idempotency_key=key,
+            )
 
         return _write(request, call)
 
@@ -78,7 +101,8 @@ class PlayersView(LedgerView):
     needs = {"GET": SIGNED_IN, "POST": SIGNED_IN}
 
     @extend_schema(
-        operation_id="players_list", summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
+        operation_id="players_list",
+        summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
         parameters=[OpenApiParameter("club", str, description="Mã làng / câu lạc bộ")],
         responses=sc.answers({200: sc.Player.__class__(many=True)}, 400, 401, 403),
     )
@@ -93,9 +117,11 @@ class PlayersView(LedgerView):
         return Response([sel.player_json(p) for p in players])
 
     @extend_schema(
-        operation_id="players_create", summary="Thêm người chơi (vào làng mình ghi điểm, hoặc khách)",
+        operation_id="players_create",
+        summary="Thêm người chơi (vào làng mình ghi điểm, hoặc khách)",
         parameters=[IDEMPOTENCY_KEY],
-        request=PlayerCreate, responses=sc.answers({201: sc.Player}, *WRITE),
+        request=PlayerCreate,
+        responses=sc.answers({201: sc.Player}, *WRITE),
     )
     def post(self, request: Request) -> Response:
         try:
@@ -104,18 +130,25 @@ class PlayersView(LedgerView):
         except EngineError as exc:
             return _error(exc.message, status.HTTP_400_BAD_REQUEST)
         if club is not None and not request.user.has_perm("scoring.open_sitting", club):
-            return _error(f"Bạn không thêm được người chơi vào '{club.name}': chỉ chủ sổ và thư ký ghi điểm của "
-                          "nơi đó mới thêm được.", status.HTTP_403_FORBIDDEN)
-        return _write(request, lambda key: people.player_create(name=body.get("name", ""), club=club,
-                                                                idempotency_key=key))
+            return _error(
+                f"Bạn không thêm được người chơi vào '{club.name}': chỉ chủ sổ và thư ký ghi điểm của "
+                "nơi đó mới thêm được.",
+                status.HTTP_403_FORBIDDEN,
+            )
+        return _write(
+            request,
+            lambda key: people.player_create(name=body.get("name", ""), club=club, idempotency_key=key),
+        )
 
 
 class RuleSetsView(LedgerView):
     needs = {"GET": PUBLIC}
 
     @extend_schema(
-        operation_id="rule_sets_list", summary="Bộ luật có sẵn và lệ làng đã lưu (lọc theo ?game=)",
-        parameters=[GAME], responses=sc.answers({200: sc.RuleSetInfo.__class__(many=True)}, 400, 401),
+        operation_id="rule_sets_list",
+        summary="Bộ luật có sẵn và lệ làng đã lưu (lọc theo ?game=)",
+        parameters=[GAME],
+        responses=sc.answers({200: sc.RuleSetInfo.__class__(many=True)}, 400, 401),
     )
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game")

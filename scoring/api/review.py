@@ -34,8 +34,11 @@ from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, va
 __all__ = ["VanConfirmView", "VanRejectView"]
 
 #: The review service's refusals and their statuses (any other user error is a 400).
-SERVICE_ERRORS = {NoSuchVan: status.HTTP_404_NOT_FOUND, ReviewRefused: status.HTTP_403_FORBIDDEN,
-                  ReviewConflict: status.HTTP_409_CONFLICT}
+SERVICE_ERRORS = {
+    NoSuchVan: status.HTTP_404_NOT_FOUND,
+    ReviewRefused: status.HTTP_403_FORBIDDEN,
+    ReviewConflict: status.HTTP_409_CONFLICT,
+}
 
 
 def _error(message: str, code: int) -> Response:
@@ -49,8 +52,10 @@ def _review(request: Request, pk: int, call: Callable[[Sitting, str], Written[An
     if sitting is None:
         return _error(f"Không có canh bài số {pk}.", status.HTTP_404_NOT_FOUND)
     if not can(request, REVIEW, sitting):
-        return _error("Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván.",
-                      status.HTTP_403_FORBIDDEN)
+        return _error(
+            "Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván.",
+            status.HTTP_403_FORBIDDEN,
+        )
     return _write(request, lambda key: call(sitting, key), SERVICE_ERRORS)
 
 
@@ -66,34 +71,55 @@ class VanConfirmView(ReviewView):
     @extend_schema(
         operation_id="van_confirm",
         summary="Xác nhận một ván tạm tính (người thứ hai, không phải người ghi)",
-        parameters=[IDEMPOTENCY_KEY], request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        request=None,
         responses=sc.answers({200: sc.Reviewed}, 400, 401, 403, 404, 409, 422),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
-        return _review(request, pk, lambda sitting, key: van_confirm(
-            sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key,
-            via=review_via(request, sitting)))
+        return _review(
+            request,
+            pk,
+            lambda sitting, key: van_confirm(
+                sitting=sitting.pk,
+                seq=seq,
+                reviewer=request.user,
+                idempotency_key=key,
+                via=review_via(request, sitting),
+            ),
+        )
 
 
 class VanRejectView(ReviewView):
     @extend_schema(
         operation_id="van_reject",
         summary="Bác một ván tạm tính (kèm lý do); người ghi sẽ sửa lại ván",
-        parameters=[IDEMPOTENCY_KEY], request=sc.VanReject,
+        parameters=[IDEMPOTENCY_KEY],
+        request=sc.VanReject,
         responses=sc.answers({200: sc.Reviewed}, 400, 401, 403, 404, 409, 415, 422),
-        examples=[OpenApiExample("Ghi nhầm", value={"reason": "Bình ù chứ không phải An"}, request_only=True)],
+        examples=[
+            OpenApiExample("Ghi nhầm", value={"reason": "Bình ù chứ không phải An"}, request_only=True)
+        ],
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         def call(sitting: Sitting, key: str) -> Written[Any]:
             try:
                 body = request.data if isinstance(request.data, dict) else {}
             except ParseError as exc:  # the parser's own reason when it has one (scoring/api/parsers.py)
-                raise EngineError(str(exc.detail) if isinstance(exc, UnsafeJSON)
-                                  else "Nội dung yêu cầu phải là một đối tượng JSON hợp lệ.") from None
+                raise EngineError(
+                    str(exc.detail)
+                    if isinstance(exc, UnsafeJSON)
+                    else "Nội dung yêu cầu phải là một đối tượng JSON hợp lệ."
+                ) from None
             reason = body.get("reason", "")
             if not isinstance(reason, str) or "\x00" in reason:
                 raise EngineError("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL.")
-            return van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user, reason=reason,
-                              idempotency_key=key, via=review_via(request, sitting))
+            return van_reject(
+                sitting=sitting.pk,
+                seq=seq,
+                reviewer=request.user,
+                reason=reason,
+                idempotency_key=key,
+                via=review_via(request, sitting),
+            )
 
         return _review(request, pk, call)

@@ -18,8 +18,11 @@ ScoreRequest = sc.shape(
     {
         "game": sc.choice(sc.SCORED_GAMES, help_text="Trò chơi"),
         "rules": sc.rules(),
-        "cuoc": serializers.ListField(child=serializers.CharField(allow_blank=True), required=False,
-                                      help_text="Các cước (mã của trò chơi; có thể lặp: hai Lèo)"),
+        "cuoc": serializers.ListField(
+            child=serializers.CharField(allow_blank=True),
+            required=False,
+            help_text="Các cước (mã của trò chơi; có thể lặp: hai Lèo)",
+        ),
         "streak": serializers.IntegerField(min_value=1, required=False, default=1, help_text="Ù liền"),
     },
     closed=True,
@@ -49,9 +52,13 @@ class ScoreView(ContractView):
         operation_id="score",
         summary="Tính điểm và dịch của một ván ù (hoặc một danh sách ván: trả lời một danh sách)",
         request={"application/json": sc.batch("ScoreRequests", ScoreRequest)},
-        responses={200: sc.batch("ScoreResponses", ScoreResponse),
-                   400: OpenApiResponse(sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"),
-                   415: OpenApiResponse(sc.Error, description=sc.WHY[415])},
+        responses={
+            200: sc.batch("ScoreResponses", ScoreResponse),
+            400: OpenApiResponse(
+                sc.Error, description="Yêu cầu sai (với một danh sách: số thứ tự phần tử sai)"
+            ),
+            415: OpenApiResponse(sc.Error, description=sc.WHY[415]),
+        },
         auth=[],
         examples=[
             OpenApiExample(

@@ -32,6 +32,9 @@ from . import book  # noqa: E402
 
 urlpatterns += [
     path("clubs/<slug:slug>/balances", book.ClubBalancesView.as_view(), name="club-balances"),
-    path("clubs/<slug:slug>/members/<str:player>/statement", book.MemberStatementView.as_view(),
-         name="club-member-statement"),
+    path(
+        "clubs/<slug:slug>/members/<str:player>/statement",
+        book.MemberStatementView.as_view(),
+        name="club-member-statement",
+    ),
 ]

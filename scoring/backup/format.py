@@ -59,9 +59,13 @@ def history_json(rows: Iterable[Any], refs: Mapping[str, Callable[[Any], Any]]) 
     return out
 
 
-def restore_history(model: type[models.Model], items: list[Mapping[str, Any]], *,
-                    refs: Mapping[str, Callable[[Any], Any]], fixed: Callable[[Mapping[str, Any]], dict[str, Any]],
-                    ) -> list[models.Model]:
+def restore_history(
+    model: type[models.Model],
+    items: list[Mapping[str, Any]],
+    *,
+    refs: Mapping[str, Callable[[Any], Any]],
+    fixed: Callable[[Mapping[str, Any]], dict[str, Any]],
+) -> list[models.Model]:
     """History rows written by :func:`history_json`, in order (so their new ``history_id`` keep it):
     plain fields as written, the foreign keys in ``refs`` resolved from what the file names, and
     ``fixed(item)``'s values (the object's id here, the event) over them."""
@@ -72,6 +76,8 @@ def restore_history(model: type[models.Model], items: list[Mapping[str, Any]], *
             if f.name == "history_id" or f.name not in item:
                 continue
             raw = item[f.name]
-            values[f.name] = refs[f.name](raw) if f.is_relation else (None if raw is None else f.to_python(raw))
+            values[f.name] = (
+                refs[f.name](raw) if f.is_relation else (None if raw is None else f.to_python(raw))
+            )
         rows.append(insert(model(**{**values, **fixed(item)})))
     return rows

@@ -79,15 +79,17 @@ class Restorer:
             if RuleSet.from_dict(data["spec"]).fingerprint != fingerprint:
                 raise BackupError(f"Bộ luật {fingerprint} trong bản sao lưu không khớp với nội dung của nó.")
             self.snapshots[fingerprint], _ = RuleSetSnapshot.objects.get_or_create(
-                fingerprint=fingerprint, defaults={"preset": data["preset"], "spec": data["spec"]})
+                fingerprint=fingerprint, defaults={"preset": data["preset"], "spec": data["spec"]}
+            )
 
     def people(self) -> None:
         for c in self.doc.get("clubs", []):
             found = Club.objects.filter(slug=c["slug"]).first()
             if found is not None and found.pk != c["id"]:
                 raise BackupError(f"Làng '{c['slug']}' đã có với mã số khác.")
-            self.clubs[c["slug"]] = found or Club.objects.create(id=c["id"], name=c["name"], slug=c["slug"],
-                                                                 kind=c["kind"])
+            self.clubs[c["slug"]] = found or Club.objects.create(
+                id=c["id"], name=c["name"], slug=c["slug"], kind=c["kind"]
+            )
         for p in self.doc.get("players", []):
             found = Player.objects.filter(pk=p["id"]).first()
             if found is not None and found.name != p["name"]:
@@ -106,40 +108,88 @@ class Restorer:
     # -- sittings -------------------------------------------------------------------------------------
 
     def sitting(self, s: Mapping[str, Any]) -> tuple[int, int]:
-        sitting = insert(Sitting(
-            id=s["id"], game=s["game"], rules=self.snapshots[s["rules"]], mode=s["mode"], title=s["title"],
-            club=self.club(s.get("club")), created_by=self.user(s.get("created_by")),
-            created_at=when(s["created_at"]), ended_at=when(s.get("ended_at")), final_at=when(s.get("final_at")),
-            needs_confirmation=bool(s.get("needs_confirmation", False)),
-        ))
+        sitting = insert(
+            Sitting(
+                id=s["id"],
+                game=s["game"],
+                rules=self.snapshots[s["rules"]],
+                mode=s["mode"],
+                title=s["title"],
+                club=self.club(s.get("club")),
+                created_by=self.user(s.get("created_by")),
+                created_at=when(s["created_at"]),
+                ended_at=when(s.get("ended_at")),
+                final_at=when(s.get("final_at")),
+                needs_confirmation=bool(s.get("needs_confirmation", False)),
+            )
+        )
         seats = {
-            seat["position"]: Seat.objects.create(sitting=sitting, player_id=seat["player"],
-                                                  position=seat["position"], name=seat["name"])
+            seat["position"]: Seat.objects.create(
+                sitting=sitting, player_id=seat["player"], position=seat["position"], name=seat["name"]
+            )
             for seat in s["seats"]
         }
         Hoi.objects.bulk_create(Hoi(sitting=sitting, **h) for h in s.get("hoi", []))
         for v in sorted(s["van"], key=lambda v: v["id"]):
-            insert(Van(
-                id=v["id"], sitting=sitting, seq=v["seq"], record=v["record"], cards=v["cards"] or "",
-                outcome=v["outcome"], winner=seats[v["winner"]] if v.get("winner") else None,
-                fault=v["fault"] or "", cuoc=v["cuoc"], declared=v["declared"], streak=v["streak"],
-                points=v["points"], kiem_bai=v["kiem_bai"], is_current=v["is_current"], replaces_id=v["replaces"],
-                correction_reason=v["correction_reason"] or "", entered_by=self.user(v.get("entered_by")),
-                created_at=when(v["created_at"]), status=v.get("status") or VanStatus.NOT_NEEDED,
-                confirmed_by=self.user(v.get("confirmed_by")), confirmed_at=when(v.get("confirmed_at")),
-            ))
+            insert(
+                Van(
+                    id=v["id"],
+                    sitting=sitting,
+                    seq=v["seq"],
+                    record=v["record"],
+                    cards=v["cards"] or "",
+                    outcome=v["outcome"],
+                    winner=seats[v["winner"]] if v.get("winner") else None,
+                    fault=v["fault"] or "",
+                    cuoc=v["cuoc"],
+                    declared=v["declared"],
+                    streak=v["streak"],
+                    points=v["points"],
+                    kiem_bai=v["kiem_bai"],
+                    is_current=v["is_current"],
+                    replaces_id=v["replaces"],
+                    correction_reason=v["correction_reason"] or "",
+                    entered_by=self.user(v.get("entered_by")),
+                    created_at=when(v["created_at"]),
+                    status=v.get("status") or VanStatus.NOT_NEEDED,
+                    confirmed_by=self.user(v.get("confirmed_by")),
+                    confirmed_at=when(v.get("confirmed_at")),
+                )
+            )
             for r in v.get("reviews", []):
-                insert(VanReview(van_id=v["id"], decision=r["decision"], reviewer=self.user(r["reviewer"]),
-                                  submitter=self.user(r.get("submitter")), reason=r.get("reason") or "",
-                                  created_at=when(r["created_at"])))
+                insert(
+                    VanReview(
+                        van_id=v["id"],
+                        decision=r["decision"],
+                        reviewer=self.user(r["reviewer"]),
+                        submitter=self.user(r.get("submitter")),
+                        reason=r.get("reason") or "",
+                        created_at=when(r["created_at"]),
+                    )
+                )
         for t in sorted(s["transactions"], key=lambda t: t["id"]):
-            txn = insert(LedgerTransaction(
-                id=t["id"], sitting=sitting, van_id=t["van"], kind=t["kind"], reason=t["reason"],
-                reverses_id=t["reverses"], created_by=self.user(t.get("created_by")), created_at=when(t["created_at"]),
-            ))
+            txn = insert(
+                LedgerTransaction(
+                    id=t["id"],
+                    sitting=sitting,
+                    van_id=t["van"],
+                    kind=t["kind"],
+                    reason=t["reason"],
+                    reverses_id=t["reverses"],
+                    created_by=self.user(t.get("created_by")),
+                    created_at=when(t["created_at"]),
+                )
+            )
             Posting.objects.bulk_create(
-                Posting(transaction=txn, sitting=sitting, account=p["account"], amount=p["amount"], line=p["line"],
-                        why=p["why"], seat=seats[p["seat"]] if p.get("seat") else None)
+                Posting(
+                    transaction=txn,
+                    sitting=sitting,
+                    account=p["account"],
+                    amount=p["amount"],
+                    line=p["line"],
+                    why=p["why"],
+                    seat=seats[p["seat"]] if p.get("seat") else None,
+                )
                 for p in t["postings"]
             )
         return len(s["van"]), len(s["transactions"])
@@ -148,10 +198,15 @@ class Restorer:
         ids = [s["id"] for s in self.doc["sittings"]]
         van = [v["id"] for s in self.doc["sittings"] for v in s["van"]]
         txns = [t["id"] for s in self.doc["sittings"] for t in s["transactions"]]
-        if (Sitting.objects.filter(pk__in=ids).exists() or Van.objects.filter(pk__in=van).exists()
-                or LedgerTransaction.objects.filter(pk__in=txns).exists()):
-            raise BackupError("Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: "
-                              "hãy khôi phục vào một cơ sở dữ liệu trống.")
+        if (
+            Sitting.objects.filter(pk__in=ids).exists()
+            or Van.objects.filter(pk__in=van).exists()
+            or LedgerTransaction.objects.filter(pk__in=txns).exists()
+        ):
+            raise BackupError(
+                "Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: "
+                "hãy khôi phục vào một cơ sở dữ liệu trống."
+            )
 
 
 def _reset_sequences(model_list: list[type[models.Model]]) -> None:
@@ -163,7 +218,10 @@ def _reset_sequences(model_list: list[type[models.Model]]) -> None:
 
 def backup_restore(*, document: Mapping[str, Any]) -> Restored:
     """Restore a backup document (a sitting's or an event's) into this database; one transaction."""
-    if not isinstance(document, Mapping) or (document.get("format"), document.get("version")) != (FORMAT, VERSION):
+    if not isinstance(document, Mapping) or (document.get("format"), document.get("version")) != (
+        FORMAT,
+        VERSION,
+    ):
         raise BackupError(f"Đây không phải bản sao lưu Sổ Tôm ({FORMAT} phiên bản {VERSION}).")
     kind = document.get("kind")
     if kind not in kinds():
@@ -181,4 +239,6 @@ def backup_restore(*, document: Mapping[str, Any]) -> Restored:
     for work in restorer.after:
         work()
     event_id, event_slug = restorer.event or (None, None)
-    return Restored(kind, len(counts), sum(v for v, _ in counts), sum(t for _, t in counts), event_id, event_slug)
+    return Restored(
+        kind, len(counts), sum(v for v, _ in counts), sum(t for _, t in counts), event_id, event_slug
+    )

@@ -27,24 +27,56 @@ __all__ = ["backup_envelope", "people_json", "rule_sets_json", "sitting_backup",
 
 def _van(van: Any) -> dict[str, Any]:
     return {
-        "id": van.pk, "seq": van.seq, "record": van.record, "cards": van.cards, "outcome": van.outcome,
-        "winner": van.winner.position if van.winner_id else None, "fault": van.fault, "cuoc": van.cuoc,
-        "declared": van.declared, "streak": van.streak, "points": van.points, "kiem_bai": van.kiem_bai,
-        "is_current": van.is_current, "replaces": van.replaces_id, "correction_reason": van.correction_reason,
-        "entered_by": user_name(van.entered_by), "created_at": iso(van.created_at),
-        "status": van.status, "confirmed_by": user_name(van.confirmed_by), "confirmed_at": iso(van.confirmed_at),
-        "reviews": [{"decision": r.decision, "reviewer": user_name(r.reviewer), "submitter": user_name(r.submitter),
-                     "reason": r.reason, "created_at": iso(r.created_at)} for r in van.reviews.all()],
+        "id": van.pk,
+        "seq": van.seq,
+        "record": van.record,
+        "cards": van.cards,
+        "outcome": van.outcome,
+        "winner": van.winner.position if van.winner_id else None,
+        "fault": van.fault,
+        "cuoc": van.cuoc,
+        "declared": van.declared,
+        "streak": van.streak,
+        "points": van.points,
+        "kiem_bai": van.kiem_bai,
+        "is_current": van.is_current,
+        "replaces": van.replaces_id,
+        "correction_reason": van.correction_reason,
+        "entered_by": user_name(van.entered_by),
+        "created_at": iso(van.created_at),
+        "status": van.status,
+        "confirmed_by": user_name(van.confirmed_by),
+        "confirmed_at": iso(van.confirmed_at),
+        "reviews": [
+            {
+                "decision": r.decision,
+                "reviewer": user_name(r.reviewer),
+                "submitter": user_name(r.submitter),
+                "reason": r.reason,
+                "created_at": iso(r.created_at),
+            }
+            for r in van.reviews.all()
+        ],
     }
 
 
 def _transaction(txn: LedgerTransaction) -> dict[str, Any]:
     return {
-        "id": txn.pk, "kind": txn.kind, "reason": txn.reason, "van": txn.van_id, "reverses": txn.reverses_id,
-        "created_by": user_name(txn.created_by), "created_at": iso(txn.created_at),
+        "id": txn.pk,
+        "kind": txn.kind,
+        "reason": txn.reason,
+        "van": txn.van_id,
+        "reverses": txn.reverses_id,
+        "created_by": user_name(txn.created_by),
+        "created_at": iso(txn.created_at),
         "postings": [
-            {"line": p.line, "account": p.account, "seat": p.seat.position if p.seat_id else None,
-             "amount": p.amount, "why": p.why}
+            {
+                "line": p.line,
+                "account": p.account,
+                "seat": p.seat.position if p.seat_id else None,
+                "amount": p.amount,
+                "why": p.why,
+            }
             for p in txn.postings.all()
         ],
     }
@@ -54,20 +86,31 @@ def sitting_backup(sitting: Sitting) -> dict[str, Any]:
     """One sitting, whole: seats, hội, ván (all versions), transactions and postings."""
     vans = (
         sitting.van.select_related("winner", "entered_by", "confirmed_by")
-        .prefetch_related("reviews__reviewer", "reviews__submitter").order_by("id")
+        .prefetch_related("reviews__reviewer", "reviews__submitter")
+        .order_by("id")
     )
     txns = (
-        LedgerTransaction.objects.filter(sitting=sitting).select_related("created_by")
-        .prefetch_related("postings__seat").order_by("id")
+        LedgerTransaction.objects.filter(sitting=sitting)
+        .select_related("created_by")
+        .prefetch_related("postings__seat")
+        .order_by("id")
     )
     return {
-        "id": sitting.pk, "title": sitting.title, "game": sitting.game, "mode": sitting.mode,
-        "rules": sitting.rules.fingerprint, "club": sitting.club.slug if sitting.club_id else None,
-        "created_by": user_name(sitting.created_by), "created_at": iso(sitting.created_at),
-        "ended_at": iso(sitting.ended_at), "final_at": iso(sitting.final_at),
+        "id": sitting.pk,
+        "title": sitting.title,
+        "game": sitting.game,
+        "mode": sitting.mode,
+        "rules": sitting.rules.fingerprint,
+        "club": sitting.club.slug if sitting.club_id else None,
+        "created_by": user_name(sitting.created_by),
+        "created_at": iso(sitting.created_at),
+        "ended_at": iso(sitting.ended_at),
+        "final_at": iso(sitting.final_at),
         "needs_confirmation": sitting.needs_confirmation,
-        "seats": [{"position": s.position, "name": s.name, "player": s.player_id}
-                  for s in sitting.seats.order_by("position")],
+        "seats": [
+            {"position": s.position, "name": s.name, "player": s.player_id}
+            for s in sitting.seats.order_by("position")
+        ],
         "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],
         "van": [_van(v) for v in vans],
         "transactions": [_transaction(t) for t in txns],
@@ -85,16 +128,26 @@ def people_json(sittings: Iterable[Sitting], extra_players: Iterable[int] = ()) 
     clubs = Club.objects.filter(pk__in={p.club_id for p in players if p.club_id}).order_by("id")
     return {
         "clubs": [{"id": c.pk, "name": c.name, "slug": c.slug, "kind": c.kind} for c in clubs],
-        "players": [{"id": p.pk, "name": p.name, "club": p.club.slug if p.club_id else None} for p in players],
+        "players": [
+            {"id": p.pk, "name": p.name, "club": p.club.slug if p.club_id else None} for p in players
+        ],
     }
 
 
-def backup_envelope(kind: str, body: dict[str, Any], sittings: list[Sitting],
-                    extra_players: Iterable[int] = (), extra_rules: Iterable[RuleSetSnapshot] = ()) -> dict[str, Any]:
+def backup_envelope(
+    kind: str,
+    body: dict[str, Any],
+    sittings: list[Sitting],
+    extra_players: Iterable[int] = (),
+    extra_rules: Iterable[RuleSetSnapshot] = (),
+) -> dict[str, Any]:
     """The whole backup document around ``body`` ({"event": …} or {"sitting": …})."""
     snapshots = {s.rules_id: s.rules for s in sittings} | {r.pk: r for r in extra_rules}
     return {
-        "format": FORMAT, "version": VERSION, "kind": kind, "exported_at": timezone.now().isoformat(),
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": kind,
+        "exported_at": timezone.now().isoformat(),
         **body,
         "rule_sets": rule_sets_json(snapshots.values()),
         **people_json(sittings, extra_players),

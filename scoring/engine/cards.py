@@ -102,13 +102,21 @@ def _build_cards() -> tuple[Card, ...]:
             code = f"{rank}{suit.value}"
             cards.append(
                 Card(
-                    code, rank, suit, f"{_RANK_NAMES[rank - 1]} {_SUIT_NAMES[suit]}",
-                    code in _RED_CODES, code in _YEU_CODES, code in _TAI_CODES,
-                    code not in _NOT_IN_CHAN, len(cards),
+                    code,
+                    rank,
+                    suit,
+                    f"{_RANK_NAMES[rank - 1]} {_SUIT_NAMES[suit]}",
+                    code in _RED_CODES,
+                    code in _YEU_CODES,
+                    code in _TAI_CODES,
+                    code not in _NOT_IN_CHAN,
+                    len(cards),
                 )
             )
     for code, name in _HONOURS:
-        cards.append(Card(code, None, Suit.HONOUR, name, True, True, True, code not in _NOT_IN_CHAN, len(cards)))
+        cards.append(
+            Card(code, None, Suit.HONOUR, name, True, True, True, code not in _NOT_IN_CHAN, len(cards))
+        )
     return tuple(cards)
 
 
@@ -177,7 +185,8 @@ def parse_card(text: str | Card) -> Card:
         return text
     if not isinstance(text, str):
         raise CardError(
-            N_("Không nhận ra quân bài {value}: cần một mã như '7v' hoặc tên như 'Thất Văn'."), value=shown(text)
+            N_("Không nhận ra quân bài {value}: cần một mã như '7v' hoặc tên như 'Thất Văn'."),
+            value=shown(text),
         )
     found = _lookup(text)
     if found is None:
@@ -201,8 +210,11 @@ def _tokens_to_cards(tokens: list[str]) -> list[Card]:
                 continue
         single = _lookup(tokens[i])
         if single is None:
-            raise CardError(N_("Không nhận ra quân bài thứ {position}: {text}."), position=len(cards) + 1,
-                            text=f"'{tokens[i]}'")
+            raise CardError(
+                N_("Không nhận ra quân bài thứ {position}: {text}."),
+                position=len(cards) + 1,
+                text=f"'{tokens[i]}'",
+            )
         cards.append(single)
         i += 1
     return cards
@@ -216,7 +228,9 @@ def _items_to_cards(items: Iterable[object]) -> list[Card]:
             continue
         found = _lookup(item) if isinstance(item, str) else None
         if found is None:
-            raise CardError(N_("Không nhận ra quân bài thứ {position}: {text}."), position=position, text=_show(item))
+            raise CardError(
+                N_("Không nhận ra quân bài thứ {position}: {text}."), position=position, text=_show(item)
+            )
         cards.append(found)
     return cards
 
@@ -247,7 +261,9 @@ def parse_hand(
         for position, card in enumerate(cards, start=1):
             if not card.in_chan_deck:
                 raise CardError(
-                    N_("Quân bài thứ {position} ({card}) không có trong bộ bài Chắn."), position=position, card=card.name
+                    N_("Quân bài thứ {position} ({card}) không có trong bộ bài Chắn."),
+                    position=position,
+                    card=card.name,
                 )
     if max_copies is not None:
         counts = card_counts(cards)
@@ -255,7 +271,9 @@ def parse_hand(
             if counts[card.index] > max_copies:
                 raise CardError(
                     N_("Có {count} quân {card}, nhiều hơn {most} quân cùng loại."),
-                    count=counts[card.index], card=card.name, most=max_copies,
+                    count=counts[card.index],
+                    card=card.name,
+                    most=max_copies,
                 )
     return tuple(cards)
 

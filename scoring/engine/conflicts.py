@@ -29,7 +29,14 @@ from scoring.engine.errors import N_, ConflictError, Joined, Msg
 from scoring.engine.games import DeckKind, Game, ScoringFamily, get_game
 from scoring.engine.rules import RuleSet
 
-__all__ = ["Conflict", "ConflictTable", "check_combination", "combination_problem", "conflict_table", "most_times"]
+__all__ = [
+    "Conflict",
+    "ConflictTable",
+    "check_combination",
+    "combination_problem",
+    "conflict_table",
+    "most_times",
+]
 
 #: Copies of each card kind in a deck.
 COPIES = 4
@@ -179,7 +186,9 @@ def _problem(the_game: Game, rules: RuleSet, slugs: tuple[str, ...]) -> Msg | No
         if times > 1 and (need.times is not None and times > need.times):
             if need.times == 1:
                 return Msg(N_("{name} chỉ được tính một lần trong một ván ù."), name=entry.name)
-            return Msg(N_("{name} chỉ được tính tối đa {n} lần trong một ván ù."), name=entry.name, n=need.times)
+            return Msg(
+                N_("{name} chỉ được tính tối đa {n} lần trong một ván ù."), name=entry.name, n=need.times
+            )
     if space is None:
         return None
     if _feasible(space, [(info[s][1], n) for s, n in counts.items()]):
@@ -191,13 +200,20 @@ def _explain(game: Game, space: _Space, info: dict[str, tuple[Cuoc, Needs]], cou
     for slug in counts:  # one cước alone
         entry, need = info[slug]
         if not _feasible(space, [(need, 1)]):
-            return Msg(N_("{wants}: không bài ù {game} nào có được."), wants=_wants(game, entry, need), game=game.name_vi)
+            return Msg(
+                N_("{wants}: không bài ù {game} nào có được."),
+                wants=_wants(game, entry, need),
+                game=game.name_vi,
+            )
     for slug, times in counts.items():  # one cước too many times
         entry, need = info[slug]
         if times > 1 and not _feasible(space, [(need, times)]):
             return Msg(
                 N_("{name} có {n} lần nhưng một ván ù {game} có nhiều nhất {most} lần: mỗi {wants}."),
-                name=entry.name, n=times, game=game.name_vi, most=most_times(game, need),
+                name=entry.name,
+                n=times,
+                game=game.name_vi,
+                most=most_times(game, need),
                 wants=_wants(game, entry, need),
             )
     slugs = list(counts)
@@ -213,15 +229,22 @@ def _explain(game: Game, space: _Space, info: dict[str, tuple[Cuoc, Needs]], cou
     return _together(game, info, counts, tuple(kept))
 
 
-def _together(game: Game, info: dict[str, tuple[Cuoc, Needs]], counts: Counter[str], slugs: Sequence[str]) -> Msg:
+def _together(
+    game: Game, info: dict[str, tuple[Cuoc, Needs]], counts: Counter[str], slugs: Sequence[str]
+) -> Msg:
     names = [_named(info[s][0], counts[s]) for s in slugs]
     why = Joined([_wants(game, *info[s]) for s in slugs])
     if len(slugs) == 2:
         return Msg(
             N_("Không bài ù {game} nào có cùng lúc {a} và {b}: {why}."),
-            game=game.name_vi, a=names[0], b=names[1], why=why,
+            game=game.name_vi,
+            a=names[0],
+            b=names[1],
+            why=why,
         )
-    return Msg(N_("Không bài ù {game} nào có cùng lúc {names}: {why}."), game=game.name_vi, names=names, why=why)
+    return Msg(
+        N_("Không bài ù {game} nào có cùng lúc {names}: {why}."), game=game.name_vi, names=names, why=why
+    )
 
 
 def check_combination(game: str | Game, rules: RuleSet, slugs: Sequence[str]) -> None:

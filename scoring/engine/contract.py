@@ -33,12 +33,16 @@ def run_batch(payload: Any, handler: Handler) -> dict[str, Any] | list[dict[str,
     if isinstance(payload, list):
         if len(payload) > bounds.BATCH:
             raise EngineError(
-                N_("Danh sách có nhiều nhất {most} yêu cầu (nhận được {n})."), most=bounds.BATCH, n=len(payload)
+                N_("Danh sách có nhiều nhất {most} yêu cầu (nhận được {n})."),
+                most=bounds.BATCH,
+                n=len(payload),
             )
         answers = []
         for index, item in enumerate(payload):
             if not isinstance(item, Mapping):
-                raise EngineError(N_("Phần tử số {index} của danh sách phải là một đối tượng JSON."), index=index)
+                raise EngineError(
+                    N_("Phần tử số {index} của danh sách phải là một đối tượng JSON."), index=index
+                )
             try:
                 answers.append(handler(item))
             except EngineError as exc:
@@ -53,7 +57,8 @@ def require_keys(request: Mapping[str, Any], allowed: frozenset[str], required: 
     if unknown:
         raise EngineError(
             N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
-            keys=[shown(k, 40) if not isinstance(k, str) else k[:40] for k in unknown[:5]], allowed=sorted(allowed),
+            keys=[shown(k, 40) if not isinstance(k, str) else k[:40] for k in unknown[:5]],
+            allowed=sorted(allowed),
         )
     missing = [key for key in required if key not in request]
     if missing:
@@ -62,10 +67,13 @@ def require_keys(request: Mapping[str, Any], allowed: frozenset[str], required: 
 
 def _string_list(value: Any, key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise EngineError(N_("'{key}' phải là một danh sách chuỗi, ví dụ [\"tom\", \"leo\"]."), key=key)
+        raise EngineError(N_('\'{key}\' phải là một danh sách chuỗi, ví dụ ["tom", "leo"].'), key=key)
     if len(value) > bounds.CUOC_LIST:
         raise EngineError(
-            N_("'{key}' có nhiều nhất {most} phần tử (nhận được {n})."), key=key, most=bounds.CUOC_LIST, n=len(value)
+            N_("'{key}' có nhiều nhất {most} phần tử (nhận được {n})."),
+            key=key,
+            most=bounds.CUOC_LIST,
+            n=len(value),
         )
     return [v.strip().lower() for v in value]
 
@@ -73,7 +81,9 @@ def _string_list(value: Any, key: str) -> list[str]:
 def _streak(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= bounds.STREAK:
         raise EngineError(
-            N_("'streak' phải là số nguyên từ 1 đến {most} (nhận được {value})."), most=bounds.STREAK, value=shown(value)
+            N_("'streak' phải là số nguyên từ 1 đến {most} (nhận được {value})."),
+            most=bounds.STREAK,
+            value=shown(value),
         )
     return value
 
@@ -99,7 +109,9 @@ def score_request(
 CHECK_KEYS = frozenset({"game", "hand", "declared", "waits", "dealt_khan", "rules"})
 
 
-def check_request(request: Mapping[str, Any], *, resolve_rules: RulesResolver | None = None) -> dict[str, Any]:
+def check_request(
+    request: Mapping[str, Any], *, resolve_rules: RulesResolver | None = None
+) -> dict[str, Any]:
     """Answer one kiểm bài request.
 
     ``{"game", "hand", "declared"?, "dealt_khan"?, "rules"?}`` → the verdict dict; with ``"waits": true``

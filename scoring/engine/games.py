@@ -121,4 +121,6 @@ def get_game(slug: str | GameSlug | Game) -> Game:
                 return game
     valid = ", ".join(f"'{s.value}'" for s in GAMES)
     shown_slug = slug if isinstance(slug, str) else shown(slug)
-    raise GameError(N_("Không có trò chơi '{slug}'. Các trò chơi hợp lệ: {valid}."), slug=shown_slug, valid=valid)
+    raise GameError(
+        N_("Không có trò chơi '{slug}'. Các trò chơi hợp lệ: {valid}."), slug=shown_slug, valid=valid
+    )

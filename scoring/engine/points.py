@@ -163,13 +163,16 @@ def _check_streak(streak: object) -> None:
     if isinstance(streak, bool) or not isinstance(streak, int) or not 1 <= streak <= bounds.STREAK:
         raise CuocError(
             N_("Chuỗi thắng (streak) phải là số nguyên từ 1 đến {most}, nhận được {value}."),
-            most=bounds.STREAK, value=shown(streak),
+            most=bounds.STREAK,
+            value=shown(streak),
         )
 
 
 def _declared(game: Game, rules: RuleSet, cuoc: Sequence[str]) -> list[str]:
     if isinstance(cuoc, str):
-        raise CuocError(N_("Danh sách cước phải là một danh sách, không phải chuỗi {value}."), value=shown(cuoc))
+        raise CuocError(
+            N_("Danh sách cước phải là một danh sách, không phải chuỗi {value}."), value=shown(cuoc)
+        )
     if len(cuoc) > bounds.CUOC_LIST:
         raise CuocError(
             N_("Một ván ù có nhiều nhất {most} cước (nhận được {n})."), most=bounds.CUOC_LIST, n=len(cuoc)
@@ -181,7 +184,10 @@ def _declared(game: Game, rules: RuleSet, cuoc: Sequence[str]) -> list[str]:
         entry = rules.cuoc_info(raw)
         if not entry.in_game(game.slug):
             raise CuocError(
-                N_("Cước '{slug}' ({name}) không có trong {game}."), slug=entry.slug, name=entry.name, game=game.name_vi
+                N_("Cước '{slug}' ({name}) không có trong {game}."),
+                slug=entry.slug,
+                name=entry.name,
+                game=game.name_vi,
             )
         slugs.append(entry.slug)
     return slugs
@@ -192,7 +198,8 @@ def _drop_streak_duplicates(rules: RuleSet, slugs: list[str], streak: int) -> li
     kind = rules.streak_cuoc(streak)
     if "khoi" in slugs and kind != "khoi":
         raise CuocError(
-            N_("Cước 'khoi' (Khôi) cần từ 3 ván thắng liên tiếp trở lên; chuỗi thắng đang là {streak}."), streak=streak
+            N_("Cước 'khoi' (Khôi) cần từ 3 ván thắng liên tiếp trở lên; chuỗi thắng đang là {streak}."),
+            streak=streak,
         )
     if kind is None:  # a declared Thông counts once: there is only one streak
         return [s for i, s in enumerate(slugs) if s != "thong" or "thong" not in slugs[:i]]

@@ -22,8 +22,9 @@ from scoring.models.people import Club, Player
 
 
 class PeriodClose(models.Model):
-    club = models.ForeignKey(Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT,
-                             related_name="period_closes")
+    club = models.ForeignKey(
+        Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT, related_name="period_closes"
+    )
     date_from = models.DateField("từ ngày")
     date_to = models.DateField("đến ngày")
     label = models.CharField("kỳ", max_length=120)
@@ -33,8 +34,15 @@ class PeriodClose(models.Model):
     balances = models.JSONField("số dư được thanh toán", default=dict)
     #: The canh this close ended (a correction of the close opens them again).
     ended = models.JSONField("canh được kết thúc", default=list)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người chốt", on_delete=models.PROTECT,
-                                   null=True, blank=True, related_name="+", db_index=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người chốt",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
     created_at = models.DateTimeField("chốt lúc", auto_now_add=True)
 
     class Meta:
@@ -42,8 +50,10 @@ class PeriodClose(models.Model):
         verbose_name_plural = "chốt sổ kỳ"
         ordering = ("club", "-created_at", "-id")
         constraints = [
-            models.CheckConstraint(condition=models.Q(date_to__gte=models.F("date_from")),
-                                   name="scoring_periodclose_dates_in_order"),
+            models.CheckConstraint(
+                condition=models.Q(date_to__gte=models.F("date_from")),
+                name="scoring_periodclose_dates_in_order",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -54,7 +64,9 @@ class PeriodCloseEntry(models.Model):
     """One ledger transaction of a close (``reversal``: of the correction that undid it)."""
 
     close = models.ForeignKey(PeriodClose, on_delete=models.PROTECT, related_name="entries")
-    transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="period_close_entry")
+    transaction = models.OneToOneField(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="period_close_entry"
+    )
     reversal = models.BooleanField("bút toán đảo", default=False)
 
     class Meta:

@@ -48,12 +48,21 @@ class LedgerTransaction(models.Model):
     kind = models.CharField("loại", max_length=12, choices=TransactionKind.choices)
     reason = models.TextField("lý do")
     reverses = models.OneToOneField(
-        "self", verbose_name="đảo bút toán", on_delete=models.PROTECT, null=True, blank=True,
+        "self",
+        verbose_name="đảo bút toán",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="reversed_by",
     )
     created_by = models.ForeignKey(  # not indexed: see Van.winner
-        settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", db_index=False,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
 
@@ -79,8 +88,9 @@ class Posting(models.Model):
     #: Indexed by ``scoring_posting_sitting_acct`` (sitting, account), which starts with it.
     sitting = models.ForeignKey(Sitting, on_delete=models.PROTECT, related_name="postings", db_index=False)
     account = models.CharField("tài khoản", max_length=10, choices=Account.choices)
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings",
-                             db_index=False)  # not indexed: see Van.winner
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings", db_index=False
+    )  # not indexed: see Van.winner
     #: Signed: negative for the payer, positive for the payee. 64-bit (issue 20, finding 2); the
     #: bounds a ván is checked against before it is written: scoring.services.ledger.MAX_BALANCE.
     amount = models.BigIntegerField("số điểm")

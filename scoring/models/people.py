@@ -40,7 +40,9 @@ class Club(models.Model):
     slug = models.SlugField("mã", max_length=60, unique=True)
     kind = models.CharField("loại", max_length=8, choices=ClubKind.choices, default=ClubKind.VILLAGE)
     #: :func:`scoring.names.name_key` of ``name`` (two clubs people would read as one share it).
-    name_key = models.CharField("khóa so tên", max_length=KEY_LENGTH, editable=False, db_index=True, default="")
+    name_key = models.CharField(
+        "khóa so tên", max_length=KEY_LENGTH, editable=False, db_index=True, default=""
+    )
     created_at = models.DateTimeField("tạo lúc", auto_now_add=True)
 
     class Meta:
@@ -60,12 +62,20 @@ class Player(models.Model):
 
     name = models.CharField("tên", max_length=80)
     club = models.ForeignKey(
-        Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT, null=True, blank=True,
+        Club,
+        verbose_name="làng / câu lạc bộ",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="players",
     )
     #: The person's own account, if they have one: they see their statements and confirm ván.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="tài khoản", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="tài khoản",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="players",
     )
     #: :func:`scoring.names.name_key` of ``name``: how a name typed again finds the player.

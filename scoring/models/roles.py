@@ -27,12 +27,21 @@ class ClubRole(models.Model):
     """``user`` holds ``role`` in ``club``. Revoking deletes the row; the history keeps it."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="tài khoản", on_delete=models.CASCADE, related_name="club_roles"
+        settings.AUTH_USER_MODEL,
+        verbose_name="tài khoản",
+        on_delete=models.CASCADE,
+        related_name="club_roles",
     )
-    club = models.ForeignKey(Club, verbose_name="làng / câu lạc bộ", on_delete=models.CASCADE, related_name="roles")
+    club = models.ForeignKey(
+        Club, verbose_name="làng / câu lạc bộ", on_delete=models.CASCADE, related_name="roles"
+    )
     role = models.CharField("vai trò", max_length=12, choices=ClubRoleKind.choices)
     granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người cấp", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người cấp",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("cấp lúc", auto_now_add=True)

@@ -54,13 +54,27 @@ class VillageRuleSet(models.Model):
     name = models.CharField("tên", max_length=120)
     slug = models.SlugField("mã", max_length=60, unique=True)
     #: :func:`scoring.names.name_key` of ``name``: a name people read as another set's is refused.
-    name_key = models.CharField("khóa so tên", max_length=KEY_LENGTH, editable=False, db_index=True, default="")
+    name_key = models.CharField(
+        "khóa so tên", max_length=KEY_LENGTH, editable=False, db_index=True, default=""
+    )
     #: The owner: a club (its organisers change the set) or a person (they alone do); staff may
     #: change any. A set saved before owners were kept may have neither: staff only.
-    owner_club = models.ForeignKey(Club, verbose_name="của làng / câu lạc bộ", on_delete=models.PROTECT,
-                                   null=True, blank=True, related_name="rule_sets")
-    owner_user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="của người", on_delete=models.SET_NULL,
-                                   null=True, blank=True, related_name="+")
+    owner_club = models.ForeignKey(
+        Club,
+        verbose_name="của làng / câu lạc bộ",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rule_sets",
+    )
+    owner_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="của người",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     #: The newest version's number; ``description``, ``preset``, ``overrides`` and ``snapshot`` are
     #: that version's (what a new sitting opened with the set's slug is scored under).
     version = models.PositiveIntegerField("phiên bản", default=1)
@@ -77,8 +91,10 @@ class VillageRuleSet(models.Model):
         verbose_name_plural = "lệ làng"
         ordering = ("name",)
         constraints = [
-            models.CheckConstraint(condition=models.Q(owner_club__isnull=True) | models.Q(owner_user__isnull=True),
-                                   name="scoring_villageruleset_one_owner"),
+            models.CheckConstraint(
+                condition=models.Q(owner_club__isnull=True) | models.Q(owner_user__isnull=True),
+                name="scoring_villageruleset_one_owner",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -106,15 +122,23 @@ class VillageRuleSet(models.Model):
 class VillageRuleSetVersion(models.Model):
     """One saved version of a village rule set, as it was saved: never edited, never deleted."""
 
-    rule_set = models.ForeignKey(VillageRuleSet, verbose_name="lệ làng", on_delete=models.PROTECT,
-                                 related_name="versions")
+    rule_set = models.ForeignKey(
+        VillageRuleSet, verbose_name="lệ làng", on_delete=models.PROTECT, related_name="versions"
+    )
     number = models.PositiveIntegerField("phiên bản")
     description = models.TextField("ghi chú", blank=True)
     preset = models.CharField("bộ luật gốc", max_length=40)
     overrides = models.JSONField("thay đổi so với bộ luật gốc", default=dict, blank=True)
     snapshot = models.ForeignKey(RuleSetSnapshot, on_delete=models.PROTECT, related_name="+")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người lưu", on_delete=models.PROTECT,
-                                   null=True, blank=True, related_name="+", db_index=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người lưu",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
     created_at = models.DateTimeField("lưu lúc", auto_now_add=True)
 
     class Meta:
@@ -123,7 +147,9 @@ class VillageRuleSetVersion(models.Model):
         ordering = ("rule_set", "number")
         constraints = [
             models.UniqueConstraint(fields=["rule_set", "number"], name="scoring_rulesetversion_once"),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="scoring_rulesetversion_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="scoring_rulesetversion_number_positive"
+            ),
         ]
 
     def __str__(self) -> str:

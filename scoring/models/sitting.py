@@ -58,11 +58,19 @@ class Sitting(models.Model):
     mode = models.CharField("cách tính", max_length=8, choices=Mode.choices, default=Mode.QUANG)
     title = models.CharField("tên canh bài", max_length=160, blank=True)
     club = models.ForeignKey(
-        Club, verbose_name="làng / câu lạc bộ", on_delete=models.PROTECT, null=True, blank=True,
+        Club,
+        verbose_name="làng / câu lạc bộ",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="sittings",
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người mở", on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người mở",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("mở lúc", auto_now_add=True)
@@ -73,7 +81,9 @@ class Sitting(models.Model):
     #: (``{"van": [ids…], "state": SittingState JSON}``): the next ván starts from it instead of
     #: replaying every ván. Valid only while the current ván are exactly those ids (a correction
     #: makes new ids, so it is simply refolded); derived data, never the record.
-    state_snapshot = models.JSONField("trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False)
+    state_snapshot = models.JSONField(
+        "trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False
+    )
     ended_at = models.DateTimeField("kết thúc lúc", null=True, blank=True)
     #: The results were made final by whoever owns the sitting (an event's official results): from
     #: then on no ván is recorded, corrected, confirmed or rejected and nothing is settled in it.
@@ -95,7 +105,9 @@ class Seat(models.Model):
     """
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, verbose_name="người chơi", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(
+        Player, verbose_name="người chơi", on_delete=models.PROTECT, related_name="seats"
+    )
     position = models.PositiveSmallIntegerField("chỗ ngồi")
     name = models.CharField("tên trong canh", max_length=80)
 
@@ -107,7 +119,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["sitting", "position"], name="scoring_seat_unique_position"),
             models.UniqueConstraint(fields=["sitting", "player"], name="scoring_seat_unique_player"),
             models.UniqueConstraint(fields=["sitting", "name"], name="scoring_seat_unique_name"),
-            models.CheckConstraint(condition=models.Q(position__gte=1), name="scoring_seat_position_positive"),
+            models.CheckConstraint(
+                condition=models.Q(position__gte=1), name="scoring_seat_position_positive"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -161,7 +175,12 @@ class Van(models.Model):
     # connection's first insert (docs/reliability.md, "Load"); deleting a user or a seat, which the
     # PROTECT rules all but forbid, scans instead.
     winner = models.ForeignKey(
-        Seat, verbose_name="người ù", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        Seat,
+        verbose_name="người ù",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         db_index=False,
     )
     fault = models.CharField("lỗi", max_length=12, choices=VanFault.choices, blank=True)
@@ -174,29 +193,50 @@ class Van(models.Model):
     cards = models.TextField("quân bài", blank=True)
     kiem_bai = models.JSONField("kiểm bài", null=True, blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", db_index=False,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     #: Entered through a grant a device held rather than (or besides) an account: which grant
     #: (``"token:12"``: a table's PIN or QR link) and the account that issued it; and the device
     #: (a digest of its own id). Two-person confirmation refuses all three as the confirmer.
     entered_grant = models.CharField("ghi bằng mã", max_length=40, blank=True, default="")
     entered_grant_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người cấp mã ghi", on_delete=models.PROTECT, null=True,
-        blank=True, related_name="+", db_index=False,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người cấp mã ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     entered_device = models.CharField("ghi từ thiết bị", max_length=64, blank=True, default="")
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
     is_current = models.BooleanField("bản hiện hành", default=True)
     replaces = models.OneToOneField(
-        "self", verbose_name="sửa bản", on_delete=models.PROTECT, null=True, blank=True,
+        "self",
+        verbose_name="sửa bản",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="replaced_by",
     )
     correction_reason = models.TextField("lý do sửa", blank=True)
-    status = models.CharField("xác nhận", max_length=10, choices=VanStatus.choices, default=VanStatus.NOT_NEEDED)
+    status = models.CharField(
+        "xác nhận", max_length=10, choices=VanStatus.choices, default=VanStatus.NOT_NEEDED
+    )
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người xác nhận", on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", db_index=False,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người xác nhận",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     confirmed_at = models.DateTimeField("xác nhận lúc", null=True, blank=True)
 
@@ -216,10 +256,13 @@ class Van(models.Model):
             # Two-person confirmation, held by the database: one confirmed version per ván, the
             # confirmer is never the scorekeeper who entered it, and "confirmed" names who did.
             models.UniqueConstraint(
-                fields=["sitting", "seq"], condition=models.Q(status="xac_nhan"), name="scoring_van_one_confirmed"
+                fields=["sitting", "seq"],
+                condition=models.Q(status="xac_nhan"),
+                name="scoring_van_one_confirmed",
             ),
             models.CheckConstraint(
-                condition=models.Q(confirmed_by__isnull=True) | models.Q(entered_by__isnull=True)
+                condition=models.Q(confirmed_by__isnull=True)
+                | models.Q(entered_by__isnull=True)
                 | ~models.Q(confirmed_by=models.F("entered_by")),
                 name="scoring_van_confirmer_not_submitter",
             ),
@@ -229,7 +272,8 @@ class Van(models.Model):
             ),
             # Nor the account that issued the PIN or QR link the ván was entered with.
             models.CheckConstraint(
-                condition=models.Q(confirmed_by__isnull=True) | models.Q(entered_grant_by__isnull=True)
+                condition=models.Q(confirmed_by__isnull=True)
+                | models.Q(entered_grant_by__isnull=True)
                 | ~models.Q(confirmed_by=models.F("entered_grant_by")),
                 name="scoring_van_confirmer_not_grant_issuer",
             ),
@@ -258,7 +302,11 @@ class VanReview(models.Model):
     )
     #: Copied from the ván so the database can refuse a self-confirmation on this row too.
     submitter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người ghi", on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     reason = models.TextField("lý do", blank=True)
@@ -274,7 +322,8 @@ class VanReview(models.Model):
                 name="scoring_vanreview_not_self",
             ),
             models.CheckConstraint(
-                condition=~models.Q(decision="bac_bo") | ~models.Q(reason=""), name="scoring_vanreview_reject_reason"
+                condition=~models.Q(decision="bac_bo") | ~models.Q(reason=""),
+                name="scoring_vanreview_reject_reason",
             ),
         ]
 

@@ -59,7 +59,12 @@ def _value(rules: RuleSet, slug: str) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {"main": main, "dich": dich}
     entry = rules.cuoc.get(slug)
-    if rules.family is ScoringFamily.TAI_BAN and entry is not None and entry.main is None and entry.boi is not None:
+    if (
+        rules.family is ScoringFamily.TAI_BAN
+        and entry is not None
+        and entry.main is None
+        and entry.boi is not None
+    ):
         out["boi"] = entry.boi  # Tài Bàn: the main value follows the stake N of the hội
     return out
 
@@ -82,7 +87,9 @@ def _ga_units(table: Table) -> dict[str, int]:
     rules = table.rules
     if table.game.family is ScoringFamily.CHAN:
         on = rules.chan_ga_nuoi is not ChanGaNuoi.NONE
-        return {c.value: rules.chan_ga_nuoi_amounts.get(c.value, 0) if on else 0 for c in ChanGaNuoiContribution}
+        return {
+            c.value: rules.chan_ga_nuoi_amounts.get(c.value, 0) if on else 0 for c in ChanGaNuoiContribution
+        }
     if table.game.family is ScoringFamily.PHOM:
         return {}
     return {
@@ -105,8 +112,9 @@ def _money(table: Table, players: int) -> dict[str, Any]:
         "kinh_tu_co_het_hoi": rules.kinh_tu_co_policy is KinhTuCoPolicy.HET_HOI,
         "ga_units": _ga_units(table),
         "ga_dau_hoi_quang": rules.ga_dau_hoi_quang is not GaDauHoiQuang.NONE,
-        "pot_tieng": list(rules.chan_ga_nuoi_tieng) if chan else (
-            list(rules.ga_trong_tieng) if rules.ga_trong.value != "none" else []),
+        "pot_tieng": list(rules.chan_ga_nuoi_tieng)
+        if chan
+        else (list(rules.ga_trong_tieng) if rules.ga_trong.value != "none" else []),
         "ga_ngoai": rules.ga_ngoai.value,
         "ga_ngoai_tieng": list(rules.ga_ngoai_tieng),
         "chi_chi_factor": rules.chan_ga_nuoi_chi_chi_factor,
@@ -150,7 +158,9 @@ def _rules(table: Table, players: int) -> dict[str, Any]:
         "suong": rules.suong,
         "dich": rules.dich,
         "plain_slug": rules.plain_cuoc,
-        "plain": {"slug": rules.plain_cuoc, "name": rules.cuoc_name(rules.plain_cuoc), **plain} if plain else None,
+        "plain": {"slug": rules.plain_cuoc, "name": rules.cuoc_name(rules.plain_cuoc), **plain}
+        if plain
+        else None,
         "cuoc": {c.slug: {"name": c.name, **(_value(rules, c.slug) or {})} for c in offered},
         "thong": _named(rules, "thong"),
         # the engine's table of cước no hand could hold together, reasons in the page's language:
@@ -192,8 +202,14 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
         "next_seq": len(current) + 1,
         "streak": {"holder": streak.get("holder"), "streak": streak.get("streak", 0)},
         "history": [
-            {"seq": v["seq"], "winner": v["winner"], "outcome": v["outcome"], "streak": v["streak"],
-             "points": v["points"], "summary": describe(table, v["record"])}
+            {
+                "seq": v["seq"],
+                "winner": v["winner"],
+                "outcome": v["outcome"],
+                "streak": v["streak"],
+                "points": v["points"],
+                "summary": describe(table, v["record"]),
+            }
             for v in current
         ],
         # the engine's state after the current ván: what the next one is settled from

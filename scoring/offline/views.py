@@ -95,11 +95,20 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def manifest(request: HttpRequest) -> JsonResponse:
     """``/manifest.webmanifest``: installable as "Sổ Tôm", opening the sổ điểm."""
     icons = [
-        {"src": static(f"offline/icons/so-tom-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"}
+        {
+            "src": static(f"offline/icons/so-tom-{n}.png"),
+            "sizes": f"{n}x{n}",
+            "type": "image/png",
+            "purpose": "any",
+        }
         for n in (192, 512)
     ] + [
-        {"src": static(f"offline/icons/so-tom-maskable-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png",
-         "purpose": "maskable"}
+        {
+            "src": static(f"offline/icons/so-tom-maskable-{n}.png"),
+            "sizes": f"{n}x{n}",
+            "type": "image/png",
+            "purpose": "maskable",
+        }
         for n in (192, 512)
     ]
     data = {

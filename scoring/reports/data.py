@@ -50,17 +50,37 @@ def ledger_sheet(sitting: Sitting) -> Sheet:
         .select_related("transaction__van", "transaction__created_by", "seat")
         .order_by("transaction_id", "line", "amount")
     )
-    headers = ["Bút toán", "Loại", "Ván", "Dòng", "Tài khoản", "Điểm", "Vì sao", "Đảo bút toán số", "Lúc",
-               "Người ghi"]
+    headers = [
+        "Bút toán",
+        "Loại",
+        "Ván",
+        "Dòng",
+        "Tài khoản",
+        "Điểm",
+        "Vì sao",
+        "Đảo bút toán số",
+        "Lúc",
+        "Người ghi",
+    ]
     rows: list[list[Any]] = []
     total = 0
     for p in postings:
         txn = p.transaction
         total += p.amount
-        rows.append([
-            txn.pk, txn.get_kind_display(), txn.van.seq if txn.van_id else "", p.line, _account(table, p),
-            p.amount, p.why, txn.reverses_id or "", local(txn.created_at), user_name(txn.created_by) or "",
-        ])
+        rows.append(
+            [
+                txn.pk,
+                txn.get_kind_display(),
+                txn.van.seq if txn.van_id else "",
+                p.line,
+                _account(table, p),
+                p.amount,
+                p.why,
+                txn.reverses_id or "",
+                local(txn.created_at),
+                user_name(txn.created_by) or "",
+            ]
+        )
     rows.append(["Tổng", "", "", "", "", total, "Mọi bút toán cộng lại phải bằng 0", "", "", ""])
     return Sheet("So cai", headers, rows, more=(_balances_sheet(sitting, table),))
 
@@ -87,20 +107,40 @@ def van_sheet(sitting: Sitting) -> Sheet:
     table = Table.of(sitting)
     names = [s.name for s in sitting.seats.order_by("position")]
     accounts = [*names, POOL, GA_TRONG]
-    headers = ["Ván", "Kết quả", "Người ù", "Cước", "Điểm", "Ù liền", "Diễn giải",
-               *[table.account(a) for a in accounts], "Người ghi", "Lúc", "Lý do sửa"]
+    headers = [
+        "Ván",
+        "Kết quả",
+        "Người ù",
+        "Cước",
+        "Điểm",
+        "Ù liền",
+        "Diễn giải",
+        *[table.account(a) for a in accounts],
+        "Người ghi",
+        "Lúc",
+        "Lý do sửa",
+    ]
     rows: list[list[Any]] = []
     totals: dict[str, int] = defaultdict(int)
     for van in van_list(sitting):
         net = _net(van["transfers"])
         for a in accounts:
             totals[a] += net.get(a, 0)
-        rows.append([
-            van["seq"], van["outcome_label"], van["winner"] or "", ", ".join(table.cuoc_names(van["cuoc"])),
-            van["points"] if van["winner"] else "", table.streak_name(van["streak"]) if van["winner"] else "",
-            describe(table, van["record"]), *[net.get(a, 0) for a in accounts], van["entered_by"] or "",
-            local(datetime.fromisoformat(van["created_at"])), van["correction_reason"] or "",
-        ])
+        rows.append(
+            [
+                van["seq"],
+                van["outcome_label"],
+                van["winner"] or "",
+                ", ".join(table.cuoc_names(van["cuoc"])),
+                van["points"] if van["winner"] else "",
+                table.streak_name(van["streak"]) if van["winner"] else "",
+                describe(table, van["record"]),
+                *[net.get(a, 0) for a in accounts],
+                van["entered_by"] or "",
+                local(datetime.fromisoformat(van["created_at"])),
+                van["correction_reason"] or "",
+            ]
+        )
     rows.append(["Tổng", "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""])
     return Sheet("Cac van", headers, rows)
 
@@ -145,24 +185,51 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
     breakdown = _breakdowns(sitting, current)
     play = balances(sitting, play_only=True)
     final = balances(sitting)
-    vans = [{
-        **v, "summary": describe(table, v["record"]), "lines": breakdown.get(v["seq"], []),
-        "streak_name": table.streak_name(v["streak"]) if v["winner"] else "",
-        "transfer_rows": [{**t, "from": table.account(t["from"]), "to": table.account(t["to"])}
-                          for t in v["transfers"]],
-        "at": local(datetime.fromisoformat(v["created_at"])),
-    } for v in current]
-    settled = Posting.objects.filter(sitting=sitting, transaction__van__isnull=True,  # settlements, their reversals
-                                     amount__gt=0).select_related("seat").order_by("transaction_id", "line")
+    vans = [
+        {
+            **v,
+            "summary": describe(table, v["record"]),
+            "lines": breakdown.get(v["seq"], []),
+            "streak_name": table.streak_name(v["streak"]) if v["winner"] else "",
+            "transfer_rows": [
+                {**t, "from": table.account(t["from"]), "to": table.account(t["to"])} for t in v["transfers"]
+            ],
+            "at": local(datetime.fromisoformat(v["created_at"])),
+        }
+        for v in current
+    ]
+    settled = (
+        Posting.objects.filter(
+            sitting=sitting,
+            transaction__van__isnull=True,  # settlements, their reversals
+            amount__gt=0,
+        )
+        .select_related("seat")
+        .order_by("transaction_id", "line")
+    )
     hoi = [h.to_dict() for h in sitting.hoi.order_by("index")]
     return {
-        "sitting": sitting, "table": table, "game": table.game, "rules": table.rules,
-        "seats": [{"position": i, "name": n, "play": play.players[n], "final": final.players[n],
-                   "shown": signed(play.players[n])} for i, n in enumerate(names, 1)],
-        "pool": play.pool, "ga_trong": play.ga_trong, "vans": vans,
+        "sitting": sitting,
+        "table": table,
+        "game": table.game,
+        "rules": table.rules,
+        "seats": [
+            {
+                "position": i,
+                "name": n,
+                "play": play.players[n],
+                "final": final.players[n],
+                "shown": signed(play.players[n]),
+            }
+            for i, n in enumerate(names, 1)
+        ],
+        "pool": play.pool,
+        "ga_trong": play.ga_trong,
+        "vans": vans,
         "hoi": hoi_summary(table, current, hoi, names),
         "settled": [{"to": _account(table, p), "amount": p.amount, "why": p.why} for p in settled],
-        "integrity": integrity_line(sitting), "printed_at": local(timezone.now()),
+        "integrity": integrity_line(sitting),
+        "printed_at": local(timezone.now()),
     }
 
 
@@ -183,30 +250,56 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
         mine = [t for t in van["transfers"] if name in (t["from"], t["to"])]
         delta = _net(mine).get(name, 0)
         running += delta
-        rows.append({
-            "seq": van["seq"], "summary": describe(table, van["record"]), "delta": delta, "shown": signed(delta),
-            "running": running, "lines": [
-                {"amount": t["amount"] if t["to"] == name else -t["amount"],
-                 "other": table.account(t["from"] if t["to"] == name else t["to"]), "why": t["why"]}
-                for t in mine
-            ],
-        })
+        rows.append(
+            {
+                "seq": van["seq"],
+                "summary": describe(table, van["record"]),
+                "delta": delta,
+                "shown": signed(delta),
+                "running": running,
+                "lines": [
+                    {
+                        "amount": t["amount"] if t["to"] == name else -t["amount"],
+                        "other": table.account(t["from"] if t["to"] == name else t["to"]),
+                        "why": t["why"],
+                    }
+                    for t in mine
+                ],
+            }
+        )
     settlement = Posting.objects.filter(  # settling up (the canh's own, a period close) and its reversal
-        sitting=sitting, transaction__van__isnull=True, seat__position=position,
+        sitting=sitting,
+        transaction__van__isnull=True,
+        seat__position=position,
     ).order_by("transaction_id", "line")
     settled = [{"amount": p.amount, "why": p.why} for p in settlement]
     return {
-        "sitting": sitting, "table": table, "game": table.game, "rules": table.rules, "name": name,
-        "position": position, "rows": rows, "play": running, "settled": settled,
+        "sitting": sitting,
+        "table": table,
+        "game": table.game,
+        "rules": table.rules,
+        "name": name,
+        "position": position,
+        "rows": rows,
+        "play": running,
+        "settled": settled,
         "final": running + sum(s["amount"] for s in settled),
-        "integrity": integrity_line(sitting), "printed_at": local(timezone.now()),
+        "integrity": integrity_line(sitting),
+        "printed_at": local(timezone.now()),
     }
 
 
 def statement_sheet(context: Mapping[str, Any]) -> Sheet:
-    rows: list[list[Any]] = [[r["seq"], r["summary"], r["delta"], r["running"],
-                              "; ".join(f"{line['amount']:+d} ({line['other']}): {line['why']}" for line in r["lines"])]
-                             for r in context["rows"]]
+    rows: list[list[Any]] = [
+        [
+            r["seq"],
+            r["summary"],
+            r["delta"],
+            r["running"],
+            "; ".join(f"{line['amount']:+d} ({line['other']}): {line['why']}" for line in r["lines"]),
+        ]
+        for r in context["rows"]
+    ]
     rows += [["Thanh toán", s["why"], s["amount"], "", ""] for s in context["settled"]]
     rows.append(["Tổng", "", context["final"], context["final"], ""])
     return Sheet("Sao ke", ["Ván", "Diễn giải", "Điểm", "Cộng dồn", "Các khoản"], rows)
@@ -217,8 +310,11 @@ def balance_series(sitting: Sitting) -> dict[str, Any]:
     names = [s.name for s in sitting.seats.order_by("position")]
     rows = (
         Posting.objects.filter(sitting=sitting, account=Account.PLAYER)
-        .filter(Q(transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN]),
-                transaction__reversed_by__isnull=True, transaction__van__is_current=True)
+        .filter(
+            Q(transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN]),
+            transaction__reversed_by__isnull=True,
+            transaction__van__is_current=True,
+        )
         .values_list("transaction__van__seq", "seat__name", "amount")
     )
     by_seq: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))

@@ -24,8 +24,9 @@ def pdf_bytes(template: str, context: dict[str, Any], request: HttpRequest | Non
     return out
 
 
-def pdf_response(template: str, context: dict[str, Any], request: HttpRequest, filename: str,
-                 *, inline: bool = True) -> HttpResponse:
+def pdf_response(
+    template: str, context: dict[str, Any], request: HttpRequest, filename: str, *, inline: bool = True
+) -> HttpResponse:
     """The PDF, shown in the browser (``inline``) or downloaded; ``filename`` without extension."""
     response = HttpResponse(pdf_bytes(template, context, request), content_type="application/pdf")
     disposition = "inline" if inline else "attachment"

@@ -22,8 +22,16 @@ def qr_svg(data: str, *, scale: int = 4, title: str = "", border: int = 2) -> Sa
     print layout) that sizes it scales the whole code instead of cropping it (issue 19, item 1:
     the cards drew only a corner of each code, a dot once printed)."""
     code = segno.make(data, error="m", micro=False)
-    svg = code.svg_inline(scale=scale, border=border, title=title or None, svgclass="qr-svg", lineclass=None,
-                          dark="#000", light="#fff", omitsize=True)
+    svg = code.svg_inline(
+        scale=scale,
+        border=border,
+        title=title or None,
+        svgclass="qr-svg",
+        lineclass=None,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+    )
     side = code.symbol_size(scale=scale, border=border)[0]
     label = escape(title or data)
     attrs = f'<svg role="img" aria-label="{label}" width="{side}" height="{side}" '

@@ -28,11 +28,15 @@ def rules_summary(table: Table) -> dict[str, Any]:
         lines.append("Điểm một ván ù = giá trị chính của cước cao nhất + dịch × số dịch của các cước khác.")
         if rules.streak_cuoc(2):
             thong = rules.khoi_value(2)
-            lines.append(f"Thông (ù liền 2 ván): {thong[0]} điểm / {thong[1]} dịch; Tam Khôi trở lên theo bậc Khôi.")
+            lines.append(
+                f"Thông (ù liền 2 ván): {thong[0]} điểm / {thong[1]} dịch; Tam Khôi trở lên theo bậc Khôi."
+            )
     mode = table.sitting.get_mode_display()
     if table.sitting.mode == "gom":
         try:
-            lines.append(f"{mode}: mỗi người góp {rules.gom_amount(table.sitting.seats.count())} điểm mỗi hội.")
+            lines.append(
+                f"{mode}: mỗi người góp {rules.gom_amount(table.sitting.seats.count())} điểm mỗi hội."
+            )
         except Exception:  # noqa: BLE001 - a rule set without Chi Nẩy has no derived gom; say the mode only
             lines.append(f"{mode}.")
     else:
@@ -42,7 +46,12 @@ def rules_summary(table: Table) -> dict[str, Any]:
 
 
 def score_sheet(
-    sitting: Sitting, url: str, *, heading: str = "", subheading: str = "", rows: int | None = None,
+    sitting: Sitting,
+    url: str,
+    *,
+    heading: str = "",
+    subheading: str = "",
+    rows: int | None = None,
     extra: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """One sheet's context: ``url`` is the absolute address the QR code opens."""
@@ -50,7 +59,15 @@ def score_sheet(
     seats = [{"position": s.position, "name": s.name} for s in sitting.seats.order_by("position")]
     count = max(1, min(rows or DEFAULT_ROWS, MAX_ROWS))
     return {
-        "sitting": sitting, "heading": heading or str(sitting), "subheading": subheading,
-        "game": table.game, "seats": seats, "rules": rules_summary(table), "rows": range(1, count + 1),
-        "qr": qr_svg(url, scale=3, title=url, border=4), "url": url, "extra": list(extra), "printed_at": local(sitting.created_at),
+        "sitting": sitting,
+        "heading": heading or str(sitting),
+        "subheading": subheading,
+        "game": table.game,
+        "seats": seats,
+        "rules": rules_summary(table),
+        "rows": range(1, count + 1),
+        "qr": qr_svg(url, scale=3, title=url, border=4),
+        "url": url,
+        "extra": list(extra),
+        "printed_at": local(sitting.created_at),
     }

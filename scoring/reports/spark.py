@@ -13,7 +13,9 @@ __all__ = ["band_sparkline", "sparkline"]
 WIDTH, HEIGHT, PAD = 120, 30, 2
 
 
-def _scale(values: Sequence[float], low: float, high: float, width: int, height: int) -> list[tuple[float, float]]:
+def _scale(
+    values: Sequence[float], low: float, high: float, width: int, height: int
+) -> list[tuple[float, float]]:
     span = (high - low) or 1.0
     step = (width - 2 * PAD) / max(len(values) - 1, 1)
     return [(PAD + i * step, PAD + (high - v) / span * (height - 2 * PAD)) for i, v in enumerate(values)]
@@ -40,11 +42,13 @@ def sparkline(values: Sequence[float], *, label: str, width: int = WIDTH, height
         f'viewBox="0 0 {width} {height}"><title>{escape(label)}</title>'
         f'<line x1="0" x2="{width}" y1="{zero_y:.1f}" y2="{zero_y:.1f}" stroke="#c9c2b0" stroke-width="1"/>'
         f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{_points(pairs)}"/>'
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/></svg>')
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/></svg>'
+    )
 
 
-def band_sparkline(mus: Sequence[float], sigmas: Sequence[float], *, label: str, width: int = WIDTH,
-                   height: int = HEIGHT) -> SafeString:
+def band_sparkline(
+    mus: Sequence[float], sigmas: Sequence[float], *, label: str, width: int = WIDTH, height: int = HEIGHT
+) -> SafeString:
     """A rating's history: μ as a line inside its μ ± 2σ band (how sure the estimate is)."""
     if not mus:
         return mark_safe("")
@@ -60,4 +64,5 @@ def band_sparkline(mus: Sequence[float], sigmas: Sequence[float], *, label: str,
         f'<svg class="spark" role="img" aria-label="{escape(label)}" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}"><title>{escape(label)}</title>'
         f'<polygon points="{band}" fill="#f2c230" fill-opacity=".35" stroke="none"/>'
-        f'<polyline fill="none" stroke="#7a1414" stroke-width="2" points="{_points(line)}"/></svg>')
+        f'<polyline fill="none" stroke="#7a1414" stroke-width="2" points="{_points(line)}"/></svg>'
+    )

@@ -13,9 +13,25 @@ urlpatterns = [
 ]
 for _fmt in ("csv", "xlsx"):
     urlpatterns += [
-        path(f"so-diem/<int:pk>/xuat/so-cai.{_fmt}", views.ledger_export, {"fmt": _fmt}, name=f"report_ledger_{_fmt}"),
-        path(f"so-diem/<int:pk>/xuat/cac-van.{_fmt}", views.van_export, {"fmt": _fmt}, name=f"report_van_{_fmt}"),
+        path(
+            f"so-diem/<int:pk>/xuat/so-cai.{_fmt}",
+            views.ledger_export,
+            {"fmt": _fmt},
+            name=f"report_ledger_{_fmt}",
+        ),
+        path(
+            f"so-diem/<int:pk>/xuat/cac-van.{_fmt}",
+            views.van_export,
+            {"fmt": _fmt},
+            name=f"report_van_{_fmt}",
+        ),
     ]
 for _fmt in ("csv", "xlsx", "pdf"):
-    urlpatterns.append(path(f"so-diem/<int:pk>/xuat/sao-ke/<int:position>.{_fmt}", views.statement_export,
-                            {"fmt": _fmt}, name=f"report_statement_{_fmt}"))
+    urlpatterns.append(
+        path(
+            f"so-diem/<int:pk>/xuat/sao-ke/<int:position>.{_fmt}",
+            views.statement_export,
+            {"fmt": _fmt},
+            name=f"report_statement_{_fmt}",
+        )
+    )

@@ -54,10 +54,17 @@ def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every print and export of the sitting, and the chart of the balances over the ván."""
     sitting = _sitting(request, pk)
     seats = list(sitting.seats.order_by("position"))
-    return render(request, "reports/sitting_exports.html", {
-        "nav": "sitting", "sitting": sitting, "seats": seats, "formats": FORMATS,
-        "chart_url": reverse("scoring:report_chart", args=[pk]),
-    })
+    return render(
+        request,
+        "reports/sitting_exports.html",
+        {
+            "nav": "sitting",
+            "sitting": sitting,
+            "seats": seats,
+            "formats": FORMATS,
+            "chart_url": reverse("scoring:report_chart", args=[pk]),
+        },
+    )
 
 
 @require_GET
@@ -78,8 +85,9 @@ def van_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 @_guarded
 def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return pdf_response("reports/sitting_report.html", data.sitting_report(sitting), request,
-                        _name(sitting, "bao-cao"))
+    return pdf_response(
+        "reports/sitting_report.html", data.sitting_report(sitting), request, _name(sitting, "bao-cao")
+    )
 
 
 @require_GET
@@ -100,7 +108,9 @@ def score_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = _sitting(request, pk)
     url = request.build_absolute_uri(reverse("scoring:sitting", args=[pk]))
     sheet = score_sheet(sitting, url, rows=_rows(request))
-    return pdf_response("reports/score_sheets.html", {"sheets": [sheet]}, request, _name(sitting, "phieu-ghi"))
+    return pdf_response(
+        "reports/score_sheets.html", {"sheets": [sheet]}, request, _name(sitting, "phieu-ghi")
+    )
 
 
 def _rows(request: HttpRequest) -> int | None:
@@ -116,8 +126,9 @@ def backup_json(request: HttpRequest, pk: int) -> HttpResponse:
     """The sitting in the backup format (see :mod:`scoring.backup`)."""
     sitting = _sitting(request, pk)
     document = sitting_document(sitting)
-    response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=1),
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{_name(sitting, "sao-luu")}.json"'
     return response
 

@@ -83,7 +83,7 @@ def person(user: Any) -> str:
 def merge(sources: Iterable[Iterable[AuditEntry]], *, offset: int, limit: int) -> list[AuditEntry]:
     """Newest first across the sources, then the page ``[offset, offset + limit)``."""
     entries = sorted(chain.from_iterable(sources), key=lambda e: (e.when, e.order), reverse=True)
-    return entries[offset: offset + limit]
+    return entries[offset : offset + limit]
 
 
 # -- who entered a ván without an account: other apps know (a festival table's token) -------------
@@ -176,18 +176,26 @@ class _SittingRows:
     reviews: list[VanReview]
 
     def sitting_ids(self) -> set[int]:
-        return ({s.pk for s in chain(self.opened, self.ended)} | {v.sitting_id for v in self.vans}
-                | {r.van.sitting_id for r in self.reviews})
+        return (
+            {s.pk for s in chain(self.opened, self.ended)}
+            | {v.sitting_id for v in self.vans}
+            | {r.van.sitting_id for r in self.reviews}
+        )
 
 
 def _sitting_rows(scope: QuerySet[Any], n: int, *, with_van: bool) -> _SittingRows:
     opened = list(
-        Sitting.objects.filter(pk__in=scope).select_related("created_by", "rules")
+        Sitting.objects.filter(pk__in=scope)
+        .select_related("created_by", "rules")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
         .order_by("-created_at", "-id")[:n]
     )
-    settlements = (LedgerTransaction.objects.filter(kind=TransactionKind.SETTLEMENT).select_related("created_by")
-                   .annotate(lines=Count("postings")).order_by("id"))
+    settlements = (
+        LedgerTransaction.objects.filter(kind=TransactionKind.SETTLEMENT)
+        .select_related("created_by")
+        .annotate(lines=Count("postings"))
+        .order_by("id")
+    )
     ended = list(
         Sitting.objects.filter(pk__in=scope, ended_at__isnull=False)
         .prefetch_related(Prefetch("transactions", queryset=settlements, to_attr="settlements"))
@@ -196,11 +204,14 @@ def _sitting_rows(scope: QuerySet[Any], n: int, *, with_van: bool) -> _SittingRo
     if not with_van:
         return _SittingRows(opened, ended, [], [])
     vans = list(
-        Van.objects.filter(sitting_id__in=scope).select_related("entered_by", "winner")
-        .defer("record", "kiem_bai", "cuoc", "declared", "cards").order_by("-created_at", "-id")[:n]
+        Van.objects.filter(sitting_id__in=scope)
+        .select_related("entered_by", "winner")
+        .defer("record", "kiem_bai", "cuoc", "declared", "cards")
+        .order_by("-created_at", "-id")[:n]
     )
     reviews = list(
-        VanReview.objects.filter(van__sitting_id__in=scope).select_related("reviewer", "van")
+        VanReview.objects.filter(van__sitting_id__in=scope)
+        .select_related("reviewer", "van")
         .only("decision", "reason", "created_at", "reviewer", "van__seq", "van__sitting_id")
         .order_by("-created_at", "-id")[:n]
     )
@@ -221,17 +232,51 @@ def sitting_entries(
         label = labels.get(sitting_id)
         return f"{label} · {what}" if label else what
 
-    out = [AuditEntry(s.created_at, person(s.created_by), "Mở canh bài", labels.get(s.pk) or str(s),
-                      _opened_detail(s), (0, s.pk)) for s in rows.opened]
+    out = [
+        AuditEntry(
+            s.created_at,
+            person(s.created_by),
+            "Mở canh bài",
+            labels.get(s.pk) or str(s),
+            _opened_detail(s),
+            (0, s.pk),
+        )
+        for s in rows.opened
+    ]
     for s in rows.ended:
         who, paid = _settled(s)
-        out.append(AuditEntry(s.ended_at, who, "Kết thúc canh bài, thanh toán",  # type: ignore[arg-type]
-                              labels.get(s.pk) or str(s), paid, (3, s.pk)))
-    out += [AuditEntry(v.created_at, person(v.entered_by) if v.entered_by_id else authors.get(v.pk, NOBODY),
-                       _van_action(v), where(v.sitting_id, f"Ván {v.seq}"), _van_summary(v), (1, v.pk))
-            for v in rows.vans]
-    out += [AuditEntry(r.created_at, person(r.reviewer), _review_action(r),
-                       where(r.van.sitting_id, f"Ván {r.van.seq}"), "", (2, r.pk)) for r in rows.reviews]
+        out.append(
+            AuditEntry(
+                s.ended_at,
+                who,
+                "Kết thúc canh bài, thanh toán",  # type: ignore[arg-type]
+                labels.get(s.pk) or str(s),
+                paid,
+                (3, s.pk),
+            )
+        )
+    out += [
+        AuditEntry(
+            v.created_at,
+            person(v.entered_by) if v.entered_by_id else authors.get(v.pk, NOBODY),
+            _van_action(v),
+            where(v.sitting_id, f"Ván {v.seq}"),
+            _van_summary(v),
+            (1, v.pk),
+        )
+        for v in rows.vans
+    ]
+    out += [
+        AuditEntry(
+            r.created_at,
+            person(r.reviewer),
+            _review_action(r),
+            where(r.van.sitting_id, f"Ván {r.van.seq}"),
+            "",
+            (2, r.pk),
+        )
+        for r in rows.reviews
+    ]
     for source in _sitting_sources:
         out += source(sittings.values("pk"), n, labeller)
     return out
@@ -269,7 +314,8 @@ def club_audit(club: Club, *, offset: int = 0, limit: int = PAGE_SIZE) -> list[A
     """A club's trail: roles granted and revoked, sittings opened and settled."""
     n = offset + limit
     roles = (
-        ClubRole.history.filter(club_id=club.pk).select_related("history_user", "user", "granted_by")
+        ClubRole.history.filter(club_id=club.pk)
+        .select_related("history_user", "user", "granted_by")
         .order_by("-history_date", "-history_id")[:n]
     )
     # The club's trail lists its canh opened and settled; each canh's own trail has its ván.
@@ -285,8 +331,11 @@ def with_previous(rows: QuerySet[Any], n: int) -> list[tuple[Any, Any]]:
     """The ``n`` newest history rows of ``rows``, each with the row before it of the same object
     (None for the first): 2 queries."""
     model = rows.model
-    before = (model.objects.filter(id=OuterRef("id"), history_id__lt=OuterRef("history_id"))
-              .order_by("-history_id").values("history_id")[:1])
+    before = (
+        model.objects.filter(id=OuterRef("id"), history_id__lt=OuterRef("history_id"))
+        .order_by("-history_id")
+        .values("history_id")[:1]
+    )
     found = list(rows.annotate(prev_history_id=Subquery(before)).order_by("-history_date", "-history_id")[:n])
     previous = model.objects.in_bulk([r.prev_history_id for r in found if r.prev_history_id])
     return [(r, previous.get(r.prev_history_id)) for r in found]
@@ -299,12 +348,17 @@ def _shown(value: Any) -> str:
 
 
 def _rules_changes(row: Any, prev: Any) -> list[str]:
-    changes = [f"{label}: {_shown(getattr(prev, name))} → {_shown(getattr(row, name))}"
-               for name, label in (("name", "tên"), ("preset", "bộ luật gốc"), ("description", "ghi chú"))
-               if getattr(prev, name) != getattr(row, name)]
+    changes = [
+        f"{label}: {_shown(getattr(prev, name))} → {_shown(getattr(row, name))}"
+        for name, label in (("name", "tên"), ("preset", "bộ luật gốc"), ("description", "ghi chú"))
+        if getattr(prev, name) != getattr(row, name)
+    ]
     old, new = prev.overrides or {}, row.overrides or {}
-    changes += [f"{key}: {_shown(old.get(key))} → {_shown(new.get(key))}"
-                for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+    changes += [
+        f"{key}: {_shown(old.get(key))} → {_shown(new.get(key))}"
+        for key in sorted(set(old) | set(new))
+        if old.get(key) != new.get(key)
+    ]
     return changes
 
 
@@ -312,11 +366,17 @@ def _rules_entry(row: Any, prev: Any) -> AuditEntry:
     name = f"{row.name} ({row.slug})"
     if row.history_type == "+" or prev is None:
         overrides = ", ".join(f"{k}: {_shown(v)}" for k, v in sorted((row.overrides or {}).items()))
-        action, detail = f"Tạo lệ làng {row.name}", f"Bộ luật gốc {row.preset}" + (f"; {overrides}" if overrides else "")
+        action, detail = (
+            f"Tạo lệ làng {row.name}",
+            f"Bộ luật gốc {row.preset}" + (f"; {overrides}" if overrides else ""),
+        )
     elif row.history_type == "-":
         action, detail = f"Xóa lệ làng {row.name}", ""
     else:
-        action, detail = f"Đổi lệ làng {row.name}", "; ".join(_rules_changes(row, prev)) or "Lưu lại, không đổi gì."
+        action, detail = (
+            f"Đổi lệ làng {row.name}",
+            "; ".join(_rules_changes(row, prev)) or "Lưu lại, không đổi gì.",
+        )
     return AuditEntry(row.history_date, person(row.history_user), action, name, detail, (5, row.history_id))
 
 

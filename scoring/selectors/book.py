@@ -43,7 +43,17 @@ from scoring.models import (
 )
 from scoring.periods import Period
 
-__all__ = ["Book", "Canh", "CloseView", "Member", "book", "canh_of", "closes_in", "open_plan", "season_series"]
+__all__ = [
+    "Book",
+    "Canh",
+    "CloseView",
+    "Member",
+    "book",
+    "canh_of",
+    "closes_in",
+    "open_plan",
+    "season_series",
+]
 
 
 @dataclass
@@ -77,7 +87,7 @@ class Canh:
         """Each seat's open balance once the pots are returned (zero-sum: what a close clears)."""
         after = dict(self.open)
         by_name = {name: seat for seat, _player, name in self.seats}
-        for t in (self.pot_returns() if not self.ended else []):
+        for t in self.pot_returns() if not self.ended else []:
             after[by_name[t.to]] = after.get(by_name[t.to], 0) + t.amount
         return after
 
@@ -139,8 +149,14 @@ class Book:
     def only(self, player_ids: Iterable[int]) -> Book:
         """The book as a member sees it: their own rows, and the transfers they are part of."""
         keep = set(player_ids)
-        return Book(self.club, self.period, [m for m in self.members if m.player_id in keep], self.canh,
-                    [t for t in self.plan if t[0].player_id in keep or t[1].player_id in keep], self.closes)
+        return Book(
+            self.club,
+            self.period,
+            [m for m in self.members if m.player_id in keep],
+            self.canh,
+            [t for t in self.plan if t[0].player_id in keep or t[1].player_id in keep],
+            self.closes,
+        )
 
 
 def _adapt(value: Any) -> Any:
@@ -217,8 +233,9 @@ def _fetch(sql: str, club: Club, period: Period) -> list[tuple[Any, ...]]:
         return [tuple(int(v) if isinstance(v, Decimal) else v for v in row) for row in cursor.fetchall()]
 
 
-def _postings(club: Club, period: Period, canh: dict[int, Canh], seat_player: dict[int, int],
-              members: dict[int, Member]) -> dict[tuple[int, int], int]:
+def _postings(
+    club: Club, period: Period, canh: dict[int, Canh], seat_player: dict[int, int], members: dict[int, Member]
+) -> dict[tuple[int, int], int]:
     """Points, settlements and open balances from the postings, the canh's pots; answers each
     member's points per canh."""
     seat_canh = {seat: c.id for c in canh.values() for seat, _player, _name in c.seats}
@@ -268,13 +285,17 @@ def book(club: Club, period: Period, *, with_ratings: bool = True, with_closes: 
             running[player] += play.get((c.id, player), 0)
             m.series.append((c.id, c.day, running[player]))
     if members:
-        for pk, name, user_id in Player.objects.filter(pk__in=list(members)).values_list("id", "name", "user_id"):
+        for pk, name, user_id in Player.objects.filter(pk__in=list(members)).values_list(
+            "id", "name", "user_id"
+        ):
             members[pk].name, members[pk].user_id = name, user_id
     if with_ratings:
         for rating in ClubRating.objects.filter(club=club, player_id__in=list(members)).defer("history"):
             members[rating.player_id].rating = rating
     rows = sorted(members.values(), key=lambda m: (-m.points, m.name, m.player_id))
-    return Book(club, period, rows, canh, open_plan(canh, members), closes_in(club, period) if with_closes else [])
+    return Book(
+        club, period, rows, canh, open_plan(canh, members), closes_in(club, period) if with_closes else []
+    )
 
 
 def member_open(canh: Sequence[Canh]) -> dict[int, int]:
@@ -297,10 +318,16 @@ def open_plan(canh: Sequence[Canh], members: Mapping[int, Member]) -> list[tuple
 
 def closes_in(club: Club, period: Period) -> list[CloseView]:
     """The closes of periods that overlap ``period``, newest first, each with its correction if any."""
-    closes = list(PeriodClose.objects.filter(club=club, date_from__lte=period.end, date_to__gte=period.start)
-                  .select_related("created_by").order_by("-created_at", "-id"))
-    reversals = (PeriodCloseEntry.objects.filter(close__in=closes, reversal=True)
-                 .select_related("transaction").order_by("id"))
+    closes = list(
+        PeriodClose.objects.filter(club=club, date_from__lte=period.end, date_to__gte=period.start)
+        .select_related("created_by")
+        .order_by("-created_at", "-id")
+    )
+    reversals = (
+        PeriodCloseEntry.objects.filter(close__in=closes, reversal=True)
+        .select_related("transaction")
+        .order_by("id")
+    )
     undone: dict[int, Any] = {}
     for entry in reversals:
         undone.setdefault(entry.close_id, entry.transaction)
@@ -328,5 +355,8 @@ def season_series(the_book: Book, players: Sequence[int]) -> dict[str, Any]:
             last = by_day.get(d, last)
             data.append(last)
         datasets.append({"label": m.name, "player": pk, "data": [0, *data]})
-    return {"title": f"{the_book.club.name} · {the_book.period.label}", "labels": ["", *labels],
-            "datasets": datasets}
+    return {
+        "title": f"{the_book.club.name} · {the_book.period.label}",
+        "labels": ["", *labels],
+        "datasets": datasets,
+    }

@@ -107,7 +107,9 @@ def van_transfers(sitting: Sitting, vans: Iterable[Van] | None = None) -> dict[i
         Posting.objects.filter(sitting=sitting)
         .filter(transaction__in=LedgerTransaction.objects.filter(ACTIVE_PLAY, sitting=sitting))
         .order_by("transaction_id", "line", "amount")
-        .values_list("transaction__van_id", "transaction_id", "line", "account", "seat__name", "amount", "why")
+        .values_list(
+            "transaction__van_id", "transaction_id", "line", "account", "seat__name", "amount", "why"
+        )
     )
     if vans is not None:
         rows = rows.filter(transaction__van__in=[v.pk for v in vans])
@@ -158,8 +160,12 @@ def review_json(van: Van) -> dict[str, Any]:
     rejected (one query, only for a rejected ván)."""
     reason = None
     if van.status == VanStatus.REJECTED:
-        reason = (van.reviews.filter(decision=VanReviewDecision.REJECT).order_by("-id")
-                  .values_list("reason", flat=True).first())
+        reason = (
+            van.reviews.filter(decision=VanReviewDecision.REJECT)
+            .order_by("-id")
+            .values_list("reason", flat=True)
+            .first()
+        )
     return {
         "status": van.status,
         "status_label": van.get_status_display(),
@@ -269,7 +275,11 @@ def sitting_json(sitting: Sitting) -> dict[str, Any]:
         "title": sitting.title,
         "game": sitting.game,
         "mode": sitting.mode,
-        "rules": {"preset": rules.preset, "name": rules.spec.get("name", ""), "fingerprint": rules.fingerprint},
+        "rules": {
+            "preset": rules.preset,
+            "name": rules.spec.get("name", ""),
+            "fingerprint": rules.fingerprint,
+        },
         "club": sitting.club.slug if sitting.club_id else None,
         "seats": seats,
         "created_by": user_name(sitting.created_by),
@@ -285,24 +295,58 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
     events: list[tuple[Any, int, dict[str, Any]]] = []
     for van in sitting.van.select_related("entered_by").order_by("id"):
         action = "sua_van" if van.replaces_id else "ghi_van"
-        events.append((van.created_at, 0, {
-            "event": action, "van_id": van.pk, "seq": van.seq, "by": user_name(van.entered_by),
-            "at": van.created_at.isoformat(), "reason": van.correction_reason or None,
-            "replaces": van.replaces_id, "record": van.record,
-        }))
+        events.append(
+            (
+                van.created_at,
+                0,
+                {
+                    "event": action,
+                    "van_id": van.pk,
+                    "seq": van.seq,
+                    "by": user_name(van.entered_by),
+                    "at": van.created_at.isoformat(),
+                    "reason": van.correction_reason or None,
+                    "replaces": van.replaces_id,
+                    "record": van.record,
+                },
+            )
+        )
     txns = LedgerTransaction.objects.filter(sitting=sitting).select_related("created_by", "van")
     for txn in txns.annotate(moved=Sum("postings__amount", filter=Q(postings__amount__gt=0))).order_by("id"):
-        events.append((txn.created_at, 1, {
-            "event": "but_toan", "transaction_id": txn.pk, "kind": txn.kind, "kind_label": txn.get_kind_display(),
-            "seq": txn.van.seq if txn.van_id else None, "reason": txn.reason, "reverses": txn.reverses_id,
-            "points_moved": txn.moved or 0, "by": user_name(txn.created_by), "at": txn.created_at.isoformat(),
-        }))
+        events.append(
+            (
+                txn.created_at,
+                1,
+                {
+                    "event": "but_toan",
+                    "transaction_id": txn.pk,
+                    "kind": txn.kind,
+                    "kind_label": txn.get_kind_display(),
+                    "seq": txn.van.seq if txn.van_id else None,
+                    "reason": txn.reason,
+                    "reverses": txn.reverses_id,
+                    "points_moved": txn.moved or 0,
+                    "by": user_name(txn.created_by),
+                    "at": txn.created_at.isoformat(),
+                },
+            )
+        )
     reviews = VanReview.objects.filter(van__sitting=sitting).select_related("reviewer", "van").order_by("id")
     for review in reviews:
-        events.append((review.created_at, 2, {
-            "event": f"{review.decision}_van", "van_id": review.van_id, "seq": review.van.seq,
-            "by": user_name(review.reviewer), "at": review.created_at.isoformat(), "reason": review.reason or None,
-        }))
+        events.append(
+            (
+                review.created_at,
+                2,
+                {
+                    "event": f"{review.decision}_van",
+                    "van_id": review.van_id,
+                    "seq": review.van.seq,
+                    "by": user_name(review.reviewer),
+                    "at": review.created_at.isoformat(),
+                    "reason": review.reason or None,
+                },
+            )
+        )
     events.sort(key=lambda e: (e[0], e[1]))
     return [e[2] for e in events]
 
@@ -321,16 +365,40 @@ def rule_sets(*, family: str | None = None) -> list[dict[str, Any]]:
     for slug in PRESETS:
         rules = load_rules(slug)
         if family is None or rules.family == family:
-            out.append({"slug": slug, "name": rules.name, "family": rules.family.value,
-                        "saved": False, "fingerprint": rules.fingerprint, "owner": None, "version": None})
-    for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user").order_by("name"):
+            out.append(
+                {
+                    "slug": slug,
+                    "name": rules.name,
+                    "family": rules.family.value,
+                    "saved": False,
+                    "fingerprint": rules.fingerprint,
+                    "owner": None,
+                    "version": None,
+                }
+            )
+    for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user").order_by(
+        "name"
+    ):
         rules = village.rules()
         if family is None or rules.family == family:
-            owner = ({"kind": "club", "slug": village.owner_club.slug, "name": village.owner_club.name}
-                     if village.owner_club_id else {"kind": "person", "slug": None, "name": village.owner_name}
-                     if village.owner_user_id else None)
-            out.append({"slug": village.slug, "name": village.name, "family": rules.family.value,
-                        "saved": True, "fingerprint": rules.fingerprint, "owner": owner, "version": village.version})
+            owner = (
+                {"kind": "club", "slug": village.owner_club.slug, "name": village.owner_club.name}
+                if village.owner_club_id
+                else {"kind": "person", "slug": None, "name": village.owner_name}
+                if village.owner_user_id
+                else None
+            )
+            out.append(
+                {
+                    "slug": village.slug,
+                    "name": village.name,
+                    "family": rules.family.value,
+                    "saved": True,
+                    "fingerprint": rules.fingerprint,
+                    "owner": owner,
+                    "version": village.version,
+                }
+            )
     return out
 
 
@@ -359,7 +427,10 @@ def ledger_differences(sitting: Sitting) -> list[str]:
         found.append(f"{label}: số ván không liên tục: {[v.seq for v in vans]}")
         return found
     stale = LedgerTransaction.objects.filter(ACTIVE_PLAY, sitting=sitting, van__is_current=False)
-    found += [f"{label}: bút toán #{pk} của một ván đã sửa chưa được đảo" for pk in stale.values_list("pk", flat=True)]
+    found += [
+        f"{label}: bút toán #{pk} của một ván đã sửa chưa được đảo"
+        for pk in stale.values_list("pk", flat=True)
+    ]
     try:
         replayed = fold(sitting, [v.record for v in vans])
     except (EngineError, AssertionError) as exc:  # stored ván the engine refuses now: a difference
@@ -367,8 +438,10 @@ def ledger_differences(sitting: Sitting) -> list[str]:
     posted = van_transfers(sitting)
     for van, settled in zip(vans, replayed.settlements, strict=True):
         if (van.streak, van.points) != (settled.streak, settled.points):
-            found.append(f"{label}, ván {van.seq}: ghi ù liền {van.streak}, {van.points} điểm; "
-                         f"tính lại ra {settled.streak}, {settled.points}")
+            found.append(
+                f"{label}, ván {van.seq}: ghi ù liền {van.streak}, {van.points} điểm; "
+                f"tính lại ra {settled.streak}, {settled.points}"
+            )
         if posted.get(van.pk, []) != [t.to_dict() for t in settled.transfers]:
             found.append(f"{label}, ván {van.seq}: các khoản chuyển trong sổ khác với tính lại")
     play = balances(sitting, play_only=True)

@@ -40,12 +40,19 @@ def applied_rules_name(snapshot: RuleSetSnapshot) -> str:
     item 5). The saved village version with exactly these values names it; values no saved set
     has are the preset's name marked as changed.
     """
-    version = (VillageRuleSetVersion.objects.filter(snapshot=snapshot).select_related("rule_set")
-               .order_by("rule_set__name", "-number").first())
+    version = (
+        VillageRuleSetVersion.objects.filter(snapshot=snapshot)
+        .select_related("rule_set")
+        .order_by("rule_set__name", "-number")
+        .first()
+    )
     base = snapshot.spec.get("name") or snapshot.preset
     if version is not None:
         return gettext("%(name)s (lệ làng, phiên bản %(n)s, trên %(base)s)") % {
-            "name": version.rule_set.name, "n": version.number, "base": base}
+            "name": version.rule_set.name,
+            "n": version.number,
+            "base": base,
+        }
     if snapshot.preset in PRESETS and load_rules(snapshot.preset).fingerprint != snapshot.fingerprint:
         return gettext("%(base)s (đã chỉnh)") % {"base": base}
     return base
@@ -137,5 +144,13 @@ def chip_rows(game: Game, rules: RuleSet, offered: Sequence[Chip], chosen: Itera
     for chip in offered:
         checked = chip.slug in picked
         why = blocked.get(chip.slug)
-        rows.append(ChipRow(chip.slug, chip.name, chip.main, checked, "" if checked or why is None else why.render(gettext)))
+        rows.append(
+            ChipRow(
+                chip.slug,
+                chip.name,
+                chip.main,
+                checked,
+                "" if checked or why is None else why.render(gettext),
+            )
+        )
     return rows

@@ -48,8 +48,12 @@ REGIME_NAMES: dict[str, str] = {
 GUEST = "khách (chưa đăng nhập)"
 FAULT_NAMES = {slug: label.split(" (")[0] for slug, label in FAULT_CHOICES}
 GA_EVENT_NAMES = {
-    "nhai": "nhái", "quan_lo": "quân lộ", "bi_de_u": "bị đè ù", "bo_u": "bỏ ù",
-    "chiu_noc": "chíu nọc", "chiu_discard": "chíu quân đánh",
+    "nhai": "nhái",
+    "quan_lo": "quân lộ",
+    "bi_de_u": "bị đè ù",
+    "bo_u": "bỏ ù",
+    "chiu_noc": "chíu nọc",
+    "chiu_discard": "chíu quân đánh",
 }
 HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa", "xac_nhan_van": "xác nhận", "bac_bo_van": "bác"}
 
@@ -75,7 +79,7 @@ class Table:
         return {POOL: "Điểm làng", GA_TRONG: self.pot_name}.get(name, name)
 
     def streak_name(self, n: int) -> str:
-        """"Thông", "Tam Khôi" … as this rule set names the n-th win in a row ("" for fewer than 2)."""
+        """ "Thông", "Tam Khôi" … as this rule set names the n-th win in a row ("" for fewer than 2)."""
         kind = self.rules.streak_cuoc(n)
         if kind is None:
             return ""
@@ -143,8 +147,14 @@ def transfer_rows(table: Table, transfers: Iterable[Transfer | Mapping[str, Any]
     rows = []
     for t in transfers:
         data = t.to_dict() if isinstance(t, Transfer) else t
-        rows.append({"from": table.account(data["from"]), "to": table.account(data["to"]),
-                     "amount": data["amount"], "why": data["why"]})
+        rows.append(
+            {
+                "from": table.account(data["from"]),
+                "to": table.account(data["to"]),
+                "amount": data["amount"],
+                "why": data["why"],
+            }
+        )
     return rows
 
 
@@ -167,15 +177,22 @@ def van_rows(table: Table, vans: Sequence[dict[str, Any]]) -> list[dict[str, Any
         older, newer = [], van
         while newer["replaces"] and newer["replaces"] in by_id:
             old = by_id[newer["replaces"]]
-            older.append({**_decorate(table, old), "reason": newer["correction_reason"],
-                          "corrector": newer["entered_by"] or GUEST, "corrected_at": when(newer["created_at"])})
+            older.append(
+                {
+                    **_decorate(table, old),
+                    "reason": newer["correction_reason"],
+                    "corrector": newer["entered_by"] or GUEST,
+                    "corrected_at": when(newer["created_at"]),
+                }
+            )
             newer = old
         rows.append({**_decorate(table, van), "older": older})
     return rows
 
 
-def hoi_summary(table: Table, current: Sequence[dict[str, Any]], hoi: Sequence[Mapping[str, Any]],
-                names: Sequence[str]) -> dict[str, Any]:
+def hoi_summary(
+    table: Table, current: Sequence[dict[str, Any]], hoi: Sequence[Mapping[str, Any]], names: Sequence[str]
+) -> dict[str, Any]:
     """Points moved per account in each hội and in the whole sitting (play only), with totals."""
     by_seq = {v["seq"]: v["transfers"] for v in current}
     last = max(by_seq, default=0)
@@ -189,10 +206,19 @@ def hoi_summary(table: Table, current: Sequence[dict[str, Any]], hoi: Sequence[M
                 net[t["from"]] -= t["amount"]
                 net[t["to"]] += t["amount"]
         span = f"ván {first}–{end}" if end >= first else "chưa có ván"
-        columns.append({"label": label, "span": span, "open": closed is None and label != "Cả canh",
-                        "net": net, "total": sum(net.values())})
+        columns.append(
+            {
+                "label": label,
+                "span": span,
+                "open": closed is None and label != "Cả canh",
+                "net": net,
+                "total": sum(net.values()),
+            }
+        )
     accounts = [*names, POOL, GA_TRONG]
-    rows = [{"name": table.account(a), "cells": [signed(c["net"].get(a, 0)) for c in columns]} for a in accounts]
+    rows = [
+        {"name": table.account(a), "cells": [signed(c["net"].get(a, 0)) for c in columns]} for a in accounts
+    ]
     return {"columns": columns, "rows": rows}
 
 
@@ -215,8 +241,12 @@ def streak_info(table: Table, current: Sequence[dict[str, Any]]) -> dict[str, An
     state = fold(table.sitting, [v["record"] for v in current]).state
     info: dict[str, Any] = {"dealer": state.dealer}
     if state.streak_holder and state.streak >= 1:
-        info.update(holder=state.streak_holder, streak=state.streak,
-                    label=table.streak_name(state.streak) or "vừa ù", next=table.streak_name(state.streak + 1))
+        info.update(
+            holder=state.streak_holder,
+            streak=state.streak,
+            label=table.streak_name(state.streak) or "vừa ù",
+            next=table.streak_name(state.streak + 1),
+        )
     return info
 
 
@@ -236,10 +266,14 @@ def sitting_data(sitting: Sitting) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
-        "rules_name": applied_rules_name(sitting.rules),  # the village's, not its base preset's (issue 19, item 5)
+        "rules_name": applied_rules_name(
+            sitting.rules
+        ),  # the village's, not its base preset's (issue 19, item 5)
         "ended": ended,
-        "seats": [{"position": i, "name": n, "balance": b, "shown": signed(b)}
-                  for i, (n, b) in enumerate(live.players.items(), 1)],
+        "seats": [
+            {"position": i, "name": n, "balance": b, "shown": signed(b)}
+            for i, (n, b) in enumerate(live.players.items(), 1)
+        ],
         "pool": live.pool,
         "ga_trong": live.ga_trong,
         "pot_name": table.pot_name,

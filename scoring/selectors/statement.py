@@ -121,13 +121,20 @@ class _Ledger:
     """What the statement reads of the ledger, loaded once for every canh."""
 
     def __init__(self, canh_ids: list[int], seats: list[int]) -> None:
-        self.txns = {row[0]: row for row in LedgerTransaction.objects.filter(sitting_id__in=canh_ids).values_list(
-            "id", "sitting_id", "van_id", "kind", "reason", "reverses_id", "created_at")}
+        self.txns = {
+            row[0]: row
+            for row in LedgerTransaction.objects.filter(sitting_id__in=canh_ids).values_list(
+                "id", "sitting_id", "van_id", "kind", "reason", "reverses_id", "created_at"
+            )
+        }
         reversed_ids = {row[5] for row in self.txns.values() if row[5]}
         touching = Posting.objects.filter(seat_id__in=seats).values("transaction_id")
         self.postings: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-        for txn, *rest in (Posting.objects.filter(transaction_id__in=touching).order_by("transaction_id", "line", "amount")
-                           .values_list("transaction_id", "line", "account", "seat_id", "seat__name", "amount", "why")):
+        for txn, *rest in (
+            Posting.objects.filter(transaction_id__in=touching)
+            .order_by("transaction_id", "line", "amount")
+            .values_list("transaction_id", "line", "account", "seat_id", "seat__name", "amount", "why")
+        ):
             self.postings[txn].append(tuple(rest))
         #: ván id → its transactions as they stand; canh id → settlements and their reversals.
         self.play: dict[int, list[int]] = defaultdict(list)
@@ -158,11 +165,16 @@ def statement(club: Club, period: Period, player: Player) -> Statement:
             if who == player.pk:
                 mine[c.id] = (seat, name, position)
                 canh.append(c)
-    tables = {pk: Table.of(s) for pk, s in Sitting.objects.select_related("rules").in_bulk(list(mine)).items()}
+    tables = {
+        pk: Table.of(s) for pk, s in Sitting.objects.select_related("rules").in_bulk(list(mine)).items()
+    }
     ledger = _Ledger(list(mine), [seat for seat, _name, _pos in mine.values()])
     by_canh: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in Van.objects.filter(sitting_id__in=list(mine), is_current=True).order_by("sitting_id", "seq").values_list(
-            "id", "sitting_id", "seq", "record", "outcome", "replaces_id", "correction_reason"):
+    for row in (
+        Van.objects.filter(sitting_id__in=list(mine), is_current=True)
+        .order_by("sitting_id", "seq")
+        .values_list("id", "sitting_id", "seq", "record", "outcome", "replaces_id", "correction_reason")
+    ):
         by_canh[row[1]].append(row)
     outcome_names = dict(Van._meta.get_field("outcome").choices)
     running = 0
@@ -175,15 +187,26 @@ def statement(club: Club, period: Period, player: Player) -> Statement:
             lines = [line for txn in ledger.play.get(van_id, []) for line in ledger.lines(txn, table, seat)]
             delta = sum(line.amount for line in lines)
             running += delta
-            part.van.append(VanLine(seq, describe(table, record or {}), str(outcome_names.get(outcome, outcome)),
-                                    delta, running, lines, reason if replaces else ""))
+            part.van.append(
+                VanLine(
+                    seq,
+                    describe(table, record or {}),
+                    str(outcome_names.get(outcome, outcome)),
+                    delta,
+                    running,
+                    lines,
+                    reason if replaces else "",
+                )
+            )
         for txn in ledger.settle.get(c.id, []):
             lines = ledger.lines(txn, table, seat)
             if lines:
                 delta = sum(line.amount for line in lines)
                 running += delta
                 _pk, _s, _v, kind, reason, _rev, at = ledger.txns[txn]
-                part.settled.append(SettleLine(at, reason, delta, running, lines, kind == TransactionKind.REVERSAL))
+                part.settled.append(
+                    SettleLine(at, reason, delta, running, lines, kind == TransactionKind.REVERSAL)
+                )
         parts.append(part)
     return Statement(club, period, player, parts, timezone.now())
 
@@ -192,14 +215,17 @@ def _name_of(table: Table, row: tuple[Any, ...]) -> str:
     _line, account, _seat, seat_name, _amount, _why = row
     if account == Account.PLAYER:
         return seat_name or ""
-    return table.account(POOL if account == Account.POOL else GA_TRONG if account == Account.GA_TRONG else account)
+    return table.account(
+        POOL if account == Account.POOL else GA_TRONG if account == Account.GA_TRONG else account
+    )
 
 
 def member_player(club: Club, player_id: int) -> Player:
     """A player of the club's book: of the club, or seated in one of its canh (404 otherwise)."""
     player = Player.objects.filter(pk=player_id).first()
-    if player is None or not (player.club_id == club.pk or Sitting.objects.filter(
-            club=club, seats__player=player).exists()):
+    if player is None or not (
+        player.club_id == club.pk or Sitting.objects.filter(club=club, seats__player=player).exists()
+    ):
         raise Http404(f"Không có người chơi số {player_id} trong sổ của '{club.name}'.")
     return player
 
@@ -213,12 +239,31 @@ def statement_sheet(st: Statement) -> Sheet:
             detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in v.lines)
             if v.corrected:
                 detail = (detail + "; " if detail else "") + f"đã sửa: {v.corrected}"
-            rows.append([day, part.canh.name, v.seq, f"{v.outcome} · {v.summary}", v.delta, v.running, detail])
+            rows.append(
+                [day, part.canh.name, v.seq, f"{v.outcome} · {v.summary}", v.delta, v.running, detail]
+            )
         for s in part.settled:
             detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in s.lines)
-            rows.append([timezone.localtime(s.at).strftime("%d/%m/%Y"), part.canh.name, "Thanh toán", s.reason,
-                         s.delta, s.running, detail])
-    rows.append(["Tổng", "", "", f"Điểm {st.points}, đã thanh toán {st.settled}, còn lại {st.open}",
-                 st.open, st.open, ""])
+            rows.append(
+                [
+                    timezone.localtime(s.at).strftime("%d/%m/%Y"),
+                    part.canh.name,
+                    "Thanh toán",
+                    s.reason,
+                    s.delta,
+                    s.running,
+                    detail,
+                ]
+            )
+    rows.append(
+        [
+            "Tổng",
+            "",
+            "",
+            f"Điểm {st.points}, đã thanh toán {st.settled}, còn lại {st.open}",
+            st.open,
+            st.open,
+            "",
+        ]
+    )
     return Sheet("Sao ke", ["Ngày", "Canh", "Ván", "Diễn giải", "Điểm", "Cộng dồn", "Chi tiết"], rows)
-

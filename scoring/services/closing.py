@@ -58,10 +58,15 @@ def fingerprint(the_book: Book) -> str:
 
 def close_json(close: PeriodClose, *, reversed_: bool = False) -> dict[str, Any]:
     return {
-        "id": close.pk, "club": close.club.slug, "from": close.date_from.isoformat(), "to": close.date_to.isoformat(),
-        "label": close.label, "settle_up": [{"from": t["from"], "to": t["to"], "amount": t["amount"]}
-                                             for t in close.transfers],
-        "ended": list(close.ended), "created_at": close.created_at.isoformat(), "reversed": reversed_,
+        "id": close.pk,
+        "club": close.club.slug,
+        "from": close.date_from.isoformat(),
+        "to": close.date_to.isoformat(),
+        "label": close.label,
+        "settle_up": [{"from": t["from"], "to": t["to"], "amount": t["amount"]} for t in close.transfers],
+        "ended": list(close.ended),
+        "created_at": close.created_at.isoformat(),
+        "reversed": reversed_,
     }
 
 
@@ -92,14 +97,24 @@ def _clearing(c: Canh, label: str, close_id: int) -> list[Transfer]:
     debtor's balance goes up by what a creditor's goes down (as a canh's own settle-up posts them)."""
     names = {seat: name for seat, _player, name in c.seats}
     after = {names[seat]: amount for seat, amount in c.open_after_returns().items() if amount}
-    return [Transfer(t.to, t.from_, t.amount,
-                     f"Chốt sổ {label}: {t.from_} −{t.amount}, {t.to} +{t.amount} trong canh này "
-                     f"(thanh toán theo kế hoạch chốt sổ số {close_id})")
-            for t in settle_up(after)]
+    return [
+        Transfer(
+            t.to,
+            t.from_,
+            t.amount,
+            f"Chốt sổ {label}: {t.from_} −{t.amount}, {t.to} +{t.amount} trong canh này "
+            f"(thanh toán theo kế hoạch chốt sổ số {close_id})",
+        )
+        for t in settle_up(after)
+    ]
 
 
 def period_close(
-    *, club: Club, period: Period, closed_by: User | None, expected: str | None = None,
+    *,
+    club: Club,
+    period: Period,
+    closed_by: User | None,
+    expected: str | None = None,
     idempotency_key: str | None = None,
 ) -> Written[PeriodClose]:
     """Close ``period``: settle every open balance of its canh with the fewest transfers between
@@ -114,21 +129,39 @@ def period_close(
     def action() -> Answer:
         the_book = book(club, period, with_ratings=False, with_closes=False)
         if expected is not None and fingerprint(the_book) != expected:
-            raise CloseChanged(_("Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
-                                 "lại kế hoạch chuyển điểm rồi xác nhận lần nữa."))
+            raise CloseChanged(
+                _(
+                    "Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
+                    "lại kế hoạch chuyển điểm rồi xác nhận lần nữa."
+                )
+            )
         members = {m.player_id: m for m in the_book.members}
         touched = [c for c in the_book.canh if not c.ended or any(c.open.values())]
         if not touched:
-            raise CloseError(_("Không có gì để chốt trong kỳ %(label)s: mọi canh đã kết thúc và không còn số dư "
-                               "nào.") % {"label": period.label})
+            raise CloseError(
+                _("Không có gì để chốt trong kỳ %(label)s: mọi canh đã kết thúc và không còn số dư nào.")
+                % {"label": period.label}
+            )
         balances = member_open(the_book.canh)
-        plan = [{"from": members[int(t.from_)].name, "from_player": int(t.from_), "to": members[int(t.to)].name,
-                 "to_player": int(t.to), "amount": t.amount}
-                for t in settle_up({str(p): amount for p, amount in balances.items()})]
+        plan = [
+            {
+                "from": members[int(t.from_)].name,
+                "from_player": int(t.from_),
+                "to": members[int(t.to)].name,
+                "to_player": int(t.to),
+                "amount": t.amount,
+            }
+            for t in settle_up({str(p): amount for p, amount in balances.items()})
+        ]
         close = PeriodClose.objects.create(
-            club=club, date_from=period.start, date_to=period.end, label=period.label[:120], transfers=plan,
+            club=club,
+            date_from=period.start,
+            date_to=period.end,
+            label=period.label[:120],
+            transfers=plan,
             balances={str(p): amount for p, amount in sorted(balances.items())},
-            ended=[c.id for c in touched if not c.ended], created_by=closed_by,
+            ended=[c.id for c in touched if not c.ended],
+            created_by=closed_by,
         )
         sittings = Sitting.objects.in_bulk([c.id for c in touched])
         now = timezone.now()
@@ -136,26 +169,48 @@ def period_close(
             sitting = sittings[c.id]
             seats = seats_by_name(sitting)
             posted = [
-                post_transfers(sitting=sitting, kind=TransactionKind.SETTLEMENT, seats=seats, created_by=closed_by,
-                               transfers=c.pot_returns() if not c.ended else [],
-                               reason=f"Chốt sổ {close.label}: trả lại điểm làng và gà"),
-                post_transfers(sitting=sitting, kind=TransactionKind.SETTLEMENT, seats=seats, created_by=closed_by,
-                               transfers=_clearing(c, close.label, close.pk), reason=f"Chốt sổ {close.label}"),
+                post_transfers(
+                    sitting=sitting,
+                    kind=TransactionKind.SETTLEMENT,
+                    seats=seats,
+                    created_by=closed_by,
+                    transfers=c.pot_returns() if not c.ended else [],
+                    reason=f"Chốt sổ {close.label}: trả lại điểm làng và gà",
+                ),
+                post_transfers(
+                    sitting=sitting,
+                    kind=TransactionKind.SETTLEMENT,
+                    seats=seats,
+                    created_by=closed_by,
+                    transfers=_clearing(c, close.label, close.pk),
+                    reason=f"Chốt sổ {close.label}",
+                ),
             ]
-            PeriodCloseEntry.objects.bulk_create(PeriodCloseEntry(close=close, transaction=t) for t in posted if t)
+            PeriodCloseEntry.objects.bulk_create(
+                PeriodCloseEntry(close=close, transaction=t) for t in posted if t
+            )
         Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=True).update(ended_at=now)
         _announce([c.id for c in touched], "period_close")
         box["close"] = close
         return Answer(201, close_json(close))
 
-    answer = run_once(key=idempotency_key, operation="period_close", target=club.pk,
-                      payload={"from": period.start.isoformat(), "to": period.end.isoformat(), "expected": expected},
-                      action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key,
+        operation="period_close",
+        target=club.pk,
+        payload={"from": period.start.isoformat(), "to": period.end.isoformat(), "expected": expected},
+        action=action,
+        lock=lock,
+    )
     return Written(box.get("close"), answer, load=lambda: PeriodClose.objects.get(pk=answer.body["id"]))
 
 
 def period_close_reverse(
-    *, close: PeriodClose | int, reason: str, reversed_by: User | None, idempotency_key: str | None = None,
+    *,
+    close: PeriodClose | int,
+    reason: str,
+    reversed_by: User | None,
+    idempotency_key: str | None = None,
 ) -> Written[PeriodClose]:
     """Undo a close by a correction: reversing transactions for each of its transactions (the
     originals stay), and the canh it ended are open again."""
@@ -176,14 +231,21 @@ def period_close_reverse(
         if any(e.reversal for e in entries):
             raise CloseError(_("Lần chốt sổ %(label)s đã được đảo rồi.") % {"label": found.label})
         for entry in entries:
-            reversal = reverse_transaction(txn=entry.transaction, reason=f"Đảo chốt sổ {found.label}: {reason}",
-                                           created_by=reversed_by)
+            reversal = reverse_transaction(
+                txn=entry.transaction, reason=f"Đảo chốt sổ {found.label}: {reason}", created_by=reversed_by
+            )
             PeriodCloseEntry.objects.create(close=found, transaction=reversal, reversal=True)
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)
         touched = sorted({e.transaction.sitting_id for e in entries})
         _announce(touched, "period_close_reverse")
         return Answer(200, close_json(found, reversed_=True))
 
-    answer = run_once(key=idempotency_key, operation="period_close_reverse", target=pk, payload={"reason": reason},
-                      action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key,
+        operation="period_close_reverse",
+        target=pk,
+        payload={"reason": reason},
+        action=action,
+        lock=lock,
+    )
     return Written(found, answer)

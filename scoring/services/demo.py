@@ -26,8 +26,15 @@ from django.utils.module_loading import autodiscover_modules
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Sitting, Van, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
-__all__ = ["DEMO_CLUB", "DEMO_PASSWORD", "DEMO_USERNAME", "DemoLoaded", "DemoPart", "load_demo",
-           "register_demo_part"]
+__all__ = [
+    "DEMO_CLUB",
+    "DEMO_PASSWORD",
+    "DEMO_USERNAME",
+    "DemoLoaded",
+    "DemoPart",
+    "load_demo",
+    "register_demo_part",
+]
 
 DEMO_VILLAGE_RULES = [
     {
@@ -58,8 +65,13 @@ FIVE = ["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy", "Cô Tám"]
 #: ``settled``: settled up at the end (the canh is then closed).
 DEMO_SITTINGS: list[dict[str, Any]] = [
     {
-        "open": {"title": "Canh bài mẫu ở đình làng", "game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                 "players": FIVE},
+        "open": {
+            "title": "Canh bài mẫu ở đình làng",
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": FIVE,
+        },
         "van": [
             {"winner": "Cụ Tư", "cuoc": ["tom"], "discarder": "Bác Năm"},
             {"winner": "Cụ Tư", "cuoc": ["leo"]},
@@ -68,8 +80,13 @@ DEMO_SITTINGS: list[dict[str, Any]] = [
         ],
     },
     {
-        "open": {"title": "Canh rằm tháng Giêng theo lệ làng", "game": "to-tom-5", "rules": "lang-mau-kinh-cu-24",
-                 "mode": "quang", "players": FIVE},
+        "open": {
+            "title": "Canh rằm tháng Giêng theo lệ làng",
+            "game": "to-tom-5",
+            "rules": "lang-mau-kinh-cu-24",
+            "mode": "quang",
+            "players": FIVE,
+        },
         "van": [
             {"winner": "Bác Năm", "cuoc": ["thap_dieu"]},
             {"winner": "Chú Sáu", "cuoc": ["tom"], "discarder": "Cụ Tư", "fault": "danh_u_den"},
@@ -77,11 +94,18 @@ DEMO_SITTINGS: list[dict[str, Any]] = [
             {"result": "hoa"},
             {"winner": "Anh Bảy", "cuoc": ["leo"]},
         ],
-        "corrections": [(3, {"winner": "Cô Tám", "cuoc": ["kinh_cu"]}, "Ghi nhầm cước: là Kính Cụ, không phải Chi Nẩy")],
+        "corrections": [
+            (3, {"winner": "Cô Tám", "cuoc": ["kinh_cu"]}, "Ghi nhầm cước: là Kính Cụ, không phải Chi Nẩy")
+        ],
     },
     {
-        "open": {"title": "Canh mùng 2 Tết (đã thanh toán)", "game": "to-tom-5", "rules": "luat-2005",
-                 "mode": "quang", "players": FIVE},
+        "open": {
+            "title": "Canh mùng 2 Tết (đã thanh toán)",
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": FIVE,
+        },
         "van": [
             {"winner": "Anh Bảy", "cuoc": ["tom"]},
             {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]},
@@ -126,9 +150,12 @@ def _demo_user() -> Any:
 
 
 def _demo_club(user: Any) -> Club:
-    club, _ = Club.objects.get_or_create(slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"],
-                                                                          "kind": DEMO_CLUB["kind"]})
-    ClubRole.objects.get_or_create(user=user, club=club, role=ClubRoleKind.ORGANISER, defaults={"granted_by": user})
+    club, _ = Club.objects.get_or_create(
+        slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"], "kind": DEMO_CLUB["kind"]}
+    )
+    ClubRole.objects.get_or_create(
+        user=user, club=club, role=ClubRoleKind.ORGANISER, defaults={"granted_by": user}
+    )
     return club
 
 
@@ -153,12 +180,14 @@ def load_demo(*, with_user: bool = False) -> DemoLoaded:
     fails leaves the account and the rest in place)."""
     with transaction.atomic():
         for item in DEMO_VILLAGE_RULES:  # owned by the demo village, whose organisers change them
-            owner, _ = Club.objects.get_or_create(slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"],
-                                                                                   "kind": DEMO_CLUB["kind"]})
+            owner, _ = Club.objects.get_or_create(
+                slug=DEMO_CLUB["slug"], defaults={"name": DEMO_CLUB["name"], "kind": DEMO_CLUB["kind"]}
+            )
             if not VillageRuleSet.objects.filter(slug=item["slug"]).exists():
                 village_rules_save(**item, owner_club=owner)
             VillageRuleSet.objects.filter(slug=item["slug"], owner_club=None, owner_user=None).update(
-                owner_club=owner)
+                owner_club=owner
+            )
     loaded = DemoLoaded({"lệ làng": VillageRuleSet.objects.count()})
     if not with_user:
         return loaded
@@ -177,6 +206,10 @@ def load_demo(*, with_user: bool = False) -> DemoLoaded:
         with transaction.atomic():
             loaded.add(part(user, club))
     loaded.pages.append(("Sổ điểm: các canh bài của làng mẫu", reverse("scoring:sitting_list")))
-    loaded.pages.append(("Sổ của làng mẫu: điểm cả mùa, sao kê, thanh toán gộp, trình độ",
-                         reverse("scoring:club_book", args=[club.slug])))
+    loaded.pages.append(
+        (
+            "Sổ của làng mẫu: điểm cả mùa, sao kê, thanh toán gộp, trình độ",
+            reverse("scoring:club_book", args=[club.slug]),
+        )
+    )
     return loaded

@@ -50,8 +50,9 @@ def _treasurer(club: Club, password: str, organiser: Any) -> Any:
     user = users.filter(username=DEMO_TREASURER).first()
     if user is None:
         user = users.create_user(DEMO_TREASURER, password=password)
-    ClubRole.objects.get_or_create(user=user, club=club, role=ClubRoleKind.TREASURER,
-                                   defaults={"granted_by": organiser})
+    ClubRole.objects.get_or_create(
+        user=user, club=club, role=ClubRoleKind.TREASURER, defaults={"granted_by": organiser}
+    )
     return user
 
 
@@ -75,19 +76,35 @@ def load_club_season(*, user: Any, club: Club, password: str, today: Any = None)
     for i, day in enumerate(days):
         names = rng.sample(MEMBERS, 5)
         mode = "gom" if i == 3 else "quang"
-        sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode=mode, players=names, club=club,
-                               created_by=user, title=f"{TITLE}: canh {day:%d/%m}", idempotency_key=None).obj
+        sitting = sitting_open(
+            game="to-tom-5",
+            rules="luat-2005",
+            mode=mode,
+            players=names,
+            club=club,
+            created_by=user,
+            title=f"{TITLE}: canh {day:%d/%m}",
+            idempotency_key=None,
+        ).obj
         for seq, record in enumerate(_records(rng, names), start=1):
             van_record(sitting=sitting, seq=seq, record=record, idempotency_key=None, entered_by=user)
         Sitting.objects.filter(pk=sitting.pk).update(
-            created_at=timezone.make_aware(datetime.combine(day, time(19, 30)), zone))
+            created_at=timezone.make_aware(datetime.combine(day, time(19, 30)), zone)
+        )
         made.append((sitting, names))
     sitting, names = made[1]  # a correction in a past canh: the book follows it
     first = sitting.van.get(seq=1, is_current=True)
-    van_correct(van=first, record={"winner": names[0], "cuoc": ["chi_nay"]}, reason="Ghi nhầm cước: là Chi Nẩy",
-                corrected_by=user, idempotency_key=None)
+    van_correct(
+        van=first,
+        record={"winner": names[0], "cuoc": ["chi_nay"]},
+        reason="Ghi nhầm cước: là Chi Nẩy",
+        corrected_by=user,
+        idempotency_key=None,
+    )
     oldest = to_lunar(days[0])
     with contextlib.suppress(CloseError):  # nothing open in that month: nothing to close
-        period_close(club=club, period=lunar_month(oldest.year, oldest.month, leap=oldest.leap), closed_by=treasurer)
+        period_close(
+            club=club, period=lunar_month(oldest.year, oldest.month, leap=oldest.leap), closed_by=treasurer
+        )
     rebuild_ratings(club_id=club.pk, force=True)
     return {"canh sổ mẫu": len(made)}

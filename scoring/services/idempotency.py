@@ -98,7 +98,9 @@ def check_key(key: str | None) -> str | None:
         return None
     key = key.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise EngineError(f"Khóa chống gửi lặp (Idempotency-Key) phải có 1 đến {MAX_KEY_LENGTH} ký tự in được.")
+        raise EngineError(
+            f"Khóa chống gửi lặp (Idempotency-Key) phải có 1 đến {MAX_KEY_LENGTH} ký tự in được."
+        )
     return key
 
 
@@ -120,8 +122,7 @@ def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
         return None
     if row.operation != operation or row.request_hash != digest:
         raise IdempotencyMismatch(
-            "Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; "
-            "hãy tạo khóa mới cho yêu cầu mới."
+            "Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; hãy tạo khóa mới cho yêu cầu mới."
         )
     return Answer(row.status, row.response, replayed=True)
 
@@ -162,11 +163,20 @@ def run_once(
                 answer = Answer(answer.status, _plain_json(answer.body))
                 if key is not None:
                     IdempotencyKey.objects.create(
-                        scope=scope, key=key, operation=operation, request_hash=digest, status=answer.status, response=answer.body
+                        scope=scope,
+                        key=key,
+                        operation=operation,
+                        request_hash=digest,
+                        status=answer.status,
+                        response=answer.body,
                     )
                 return answer
         except IntegrityError:
             # Lost a race on the key's unique index: answer from the winner's row.
-            if attempt == 2 or key is None or not IdempotencyKey.objects.filter(scope=scope, key=key).exists():
+            if (
+                attempt == 2
+                or key is None
+                or not IdempotencyKey.objects.filter(scope=scope, key=key).exists()
+            ):
                 raise
     raise AssertionError("unreachable")  # pragma: no cover

@@ -66,7 +66,6 @@ __all__ = [
 ]
 
 
-
 def sitting_table(sitting: Sitting) -> Table:
     """The engine's fixed context of the sitting: game, the snapshot's rule set, money mode."""
     return make_table(sitting.game, sitting.rules.rules(), sitting.mode)
@@ -78,9 +77,13 @@ def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
     kept = (sitting.state_snapshot or {}).get("seats")
     if kept:
         fields = [f.attname for f in Seat._meta.concrete_fields]
-        rows = ({"id": pk, "sitting_id": sitting.pk, "player_id": player, "position": position, "name": name}
-                for pk, name, position, player in kept)
-        return {row["name"]: Seat.from_db(sitting._state.db, fields, [row[f] for f in fields]) for row in rows}
+        rows = (
+            {"id": pk, "sitting_id": sitting.pk, "player_id": player, "position": position, "name": name}
+            for pk, name, position, player in kept
+        )
+        return {
+            row["name"]: Seat.from_db(sitting._state.db, fields, [row[f] for f in fields]) for row in rows
+        }
     return {seat.name: seat for seat in sitting.seats.order_by("position")}
 
 
@@ -141,8 +144,11 @@ def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[l
 def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats: Mapping[str, Seat]) -> None:
     """Keep ``state`` as the snapshot after the current ván ``ids`` (see :func:`state_after`), with
     the sitting's seats (see :func:`seats_by_name`)."""
-    snapshot = {"van": list(ids), "state": state.to_json(),
-                "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()]}
+    snapshot = {
+        "van": list(ids),
+        "state": state.to_json(),
+        "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()],
+    }
     Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
     sitting.state_snapshot = snapshot
 
@@ -179,9 +185,16 @@ class AmountOutOfRange(EngineError):
 
 def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
     return AmountOutOfRange(
-        gettext("Ván %(n)d: %(what)s là %(value)s, vượt giới hạn %(bound)s điểm của sổ; ván không được ghi. "
-                "Hãy xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà).")
-        % {"n": number, "what": what, "value": f"{value:,}".replace(",", "."), "bound": f"{bound:,}".replace(",", ".")}
+        gettext(
+            "Ván %(n)d: %(what)s là %(value)s, vượt giới hạn %(bound)s điểm của sổ; ván không được ghi. "
+            "Hãy xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà)."
+        )
+        % {
+            "n": number,
+            "what": what,
+            "value": f"{value:,}".replace(",", "."),
+            "bound": f"{bound:,}".replace(",", "."),
+        }
     )
 
 
@@ -195,11 +208,18 @@ def check_bounds(settled: VanSettlement) -> None:
         raise _beyond(gettext("số ván ù liền"), settled.streak, MAX_STREAK, n)
     for transfer in settled.transfers:
         if abs(transfer.amount) > MAX_VAN_POINTS:
-            raise _beyond(gettext("khoản %(from)s trả %(to)s") % {"from": transfer.from_, "to": transfer.to},
-                          transfer.amount, MAX_VAN_POINTS, n)
+            raise _beyond(
+                gettext("khoản %(from)s trả %(to)s") % {"from": transfer.from_, "to": transfer.to},
+                transfer.amount,
+                MAX_VAN_POINTS,
+                n,
+            )
     state = settled.state
-    accounts = [*zip(state.players, state.balances, strict=True), (gettext("điểm làng"), state.pool),
-                (gettext("gà trong"), state.ga_trong)]
+    accounts = [
+        *zip(state.players, state.balances, strict=True),
+        (gettext("điểm làng"), state.pool),
+        (gettext("gà trong"), state.ga_trong),
+    ]
     for name, balance in accounts:
         if abs(balance) > MAX_BALANCE:
             raise _beyond(gettext("số dư của %(name)s sau ván") % {"name": name}, balance, MAX_BALANCE, n)
@@ -242,8 +262,15 @@ def post_transfers(
 
     Nothing is written when there is nothing to move.
     """
-    planned = plan_transfers(sitting=sitting, kind=kind, reason=reason, transfers=transfers, seats=seats, van=van,
-                             created_by=created_by)
+    planned = plan_transfers(
+        sitting=sitting,
+        kind=kind,
+        reason=reason,
+        transfers=transfers,
+        seats=seats,
+        van=van,
+        created_by=created_by,
+    )
     return write_planned([planned])[0] if planned else None
 
 
@@ -272,8 +299,13 @@ def plan_transfers(
             account, seat = _account(name, seats)
             postings.append(
                 Posting(
-                    transaction=txn, sitting=sitting, account=account, seat=seat,
-                    amount=amount, line=line, why=transfer.why,
+                    transaction=txn,
+                    sitting=sitting,
+                    account=account,
+                    seat=seat,
+                    amount=amount,
+                    line=line,
+                    why=transfer.why,
                 )
             )
     return txn, postings
@@ -307,8 +339,18 @@ def post_van(
     note: str = "",
 ) -> list[LedgerTransaction]:
     """Post a ván's settlement: the hội's opening (gom) as its own transaction, then the ván's."""
-    return write_planned(plan_van(sitting=sitting, van=van, settled=settled, before=before, table=table, seats=seats,
-                                  created_by=created_by, note=note))
+    return write_planned(
+        plan_van(
+            sitting=sitting,
+            van=van,
+            settled=settled,
+            before=before,
+            table=table,
+            seats=seats,
+            created_by=created_by,
+            note=note,
+        )
+    )
 
 
 def plan_van(
@@ -331,14 +373,24 @@ def plan_van(
         index = settled.state.hoi[-1].index if settled.state.hoi else 1
         planned.append(
             plan_transfers(
-                sitting=sitting, van=van, kind=TransactionKind.GOM, seats=seats, created_by=created_by,
-                reason=f"Mở hội {index} trước ván {van.seq}{suffix}", transfers=settled.transfers[:split],
+                sitting=sitting,
+                van=van,
+                kind=TransactionKind.GOM,
+                seats=seats,
+                created_by=created_by,
+                reason=f"Mở hội {index} trước ván {van.seq}{suffix}",
+                transfers=settled.transfers[:split],
             )
         )
     planned.append(
         plan_transfers(
-            sitting=sitting, van=van, kind=TransactionKind.VAN, seats=seats, created_by=created_by,
-            reason=f"Ván {van.seq}{suffix}", transfers=settled.transfers[split:],
+            sitting=sitting,
+            van=van,
+            kind=TransactionKind.VAN,
+            seats=seats,
+            created_by=created_by,
+            reason=f"Ván {van.seq}{suffix}",
+            transfers=settled.transfers[split:],
         )
     )
     return [p for p in planned if p is not None]
@@ -349,20 +401,40 @@ def reverse_transaction(*, txn: LedgerTransaction, reason: str, created_by: User
     return reverse_transactions(txns=[txn], reason=reason, created_by=created_by)[0]
 
 
-def reverse_transactions(*, txns: Sequence[LedgerTransaction], reason: str,
-                         created_by: User | None) -> list[LedgerTransaction]:
+def reverse_transactions(
+    *, txns: Sequence[LedgerTransaction], reason: str, created_by: User | None
+) -> list[LedgerTransaction]:
     """A reversing transaction for each of ``txns``, in their order: one SELECT of their postings,
     one INSERT of the reversals, one of the reversing postings."""
     lines: dict[int, list[Posting]] = {txn.pk: [] for txn in txns}
     for p in Posting.objects.filter(transaction__in=[txn.pk for txn in txns]):
         lines[p.transaction_id].append(p)
-    return write_planned([
-        (LedgerTransaction(sitting_id=txn.sitting_id, van_id=txn.van_id, kind=TransactionKind.REVERSAL,
-                           reverses=txn, reason=reason, created_by=created_by),
-         [Posting(sitting_id=p.sitting_id, account=p.account, seat_id=p.seat_id, amount=-p.amount, line=p.line,
-                  why=f"Đảo: {p.why}") for p in lines[txn.pk]])
-        for txn in txns
-    ])
+    return write_planned(
+        [
+            (
+                LedgerTransaction(
+                    sitting_id=txn.sitting_id,
+                    van_id=txn.van_id,
+                    kind=TransactionKind.REVERSAL,
+                    reverses=txn,
+                    reason=reason,
+                    created_by=created_by,
+                ),
+                [
+                    Posting(
+                        sitting_id=p.sitting_id,
+                        account=p.account,
+                        seat_id=p.seat_id,
+                        amount=-p.amount,
+                        line=p.line,
+                        why=f"Đảo: {p.why}",
+                    )
+                    for p in lines[txn.pk]
+                ],
+            )
+            for txn in txns
+        ]
+    )
 
 
 def sync_hoi(sitting: Sitting, state: SittingState) -> None:
@@ -381,7 +453,11 @@ def sync_hoi(sitting: Sitting, state: SittingState) -> None:
         Hoi.objects.filter(pk__in=gone).delete()
     Hoi.objects.bulk_update(changed, ["opened_before_van", "closed_after_van"], batch_size=500)
     Hoi.objects.bulk_create(
-        Hoi(sitting=sitting, index=s.index, opened_before_van=s.opened_before_van,
-            closed_after_van=s.closed_after_van)
+        Hoi(
+            sitting=sitting,
+            index=s.index,
+            opened_before_van=s.opened_before_van,
+            closed_after_van=s.closed_after_van,
+        )
         for s in spans.values()
     )

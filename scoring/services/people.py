@@ -88,8 +88,10 @@ def club_create(
             raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.")
         same = Club.objects.filter(name_key=name_key(name)).first()
         if same is not None:
-            raise EngineError(gettext("Đã có làng hoặc câu lạc bộ tên “%(name)s” (mã %(slug)s): hãy đặt tên khác.")
-                              % {"name": same.name, "slug": same.slug})
+            raise EngineError(
+                gettext("Đã có làng hoặc câu lạc bộ tên “%(name)s” (mã %(slug)s): hãy đặt tên khác.")
+                % {"name": same.name, "slug": same.slug}
+            )
         try:
             with transaction.atomic():
                 club = Club.objects.create(name=name, slug=slug, kind=kind)
@@ -98,8 +100,11 @@ def club_create(
         return Answer(201, club_json(club))
 
     answer = run_once(
-        key=idempotency_key, operation="club_create", target=None,
-        payload={"name": name, "kind": kind, "slug": slug}, action=action,
+        key=idempotency_key,
+        operation="club_create",
+        target=None,
+        payload={"name": name, "kind": kind, "slug": slug},
+        action=action,
     )
     return Written(Club.objects.get(pk=answer.body["id"]), answer)
 
@@ -114,8 +119,11 @@ def player_create(
         return Answer(201, player_json(Player.objects.create(name=name, club=club)))
 
     answer = run_once(
-        key=idempotency_key, operation="player_create", target=club.pk if club else None,
-        payload={"name": name}, action=action,
+        key=idempotency_key,
+        operation="player_create",
+        target=club.pk if club else None,
+        payload={"name": name},
+        action=action,
     )
     return Written(Player.objects.select_related("club").get(pk=answer.body["id"]), answer)
 

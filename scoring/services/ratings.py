@@ -44,8 +44,18 @@ from openskill.models import PlackettLuce
 from scoring.models import Club, ClubRating, ClubRatingBoard, Seat, Sitting, Van, VanOutcome
 from scoring.services.snapshot import read_snapshot
 
-__all__ = ["DEBOUNCE", "MODEL", "Rated", "game_of", "on_sitting_changed", "queue_update", "rebuild_ratings",
-           "recompute", "request_ratings_update", "update_ratings"]
+__all__ = [
+    "DEBOUNCE",
+    "MODEL",
+    "Rated",
+    "game_of",
+    "on_sitting_changed",
+    "queue_update",
+    "rebuild_ratings",
+    "recompute",
+    "request_ratings_update",
+    "update_ratings",
+]
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +143,9 @@ def fold(state: State, vans: Iterable[VanRow], seats: dict[int, dict[str, int]])
 
 
 def _current(club_id: int) -> Any:
-    return (Van.objects.filter(sitting__club_id=club_id, is_current=True)
-            .order_by("sitting__created_at", "sitting_id", "seq"))
+    return Van.objects.filter(sitting__club_id=club_id, is_current=True).order_by(
+        "sitting__created_at", "sitting_id", "seq"
+    )
 
 
 def _rows(club_id: int, ids: Sequence[int] | None = None) -> list[VanRow]:
@@ -142,8 +153,10 @@ def _rows(club_id: int, ids: Sequence[int] | None = None) -> list[VanRow]:
     if ids is not None:
         vans = vans.filter(pk__in=list(ids))
     rows = vans.values_list("id", "sitting_id", "sitting__created_at", "outcome", "winner_id", "record")
-    return [VanRow(pk, sitting, timezone.localtime(at).date().isoformat(), outcome, winner, record or {})
-            for pk, sitting, at, outcome, winner, record in rows]
+    return [
+        VanRow(pk, sitting, timezone.localtime(at).date().isoformat(), outcome, winner, record or {})
+        for pk, sitting, at, outcome, winner, record in rows
+    ]
 
 
 def _seats(club_id: int, sittings: Iterable[int] | None = None) -> dict[int, dict[str, int]]:
@@ -152,7 +165,8 @@ def _seats(club_id: int, sittings: Iterable[int] | None = None) -> dict[int, dic
         seats = seats.filter(sitting_id__in=list(sittings))
     out: dict[int, dict[str, int]] = {}
     for sitting_id, name, player in seats.order_by("sitting_id", "position").values_list(
-            "sitting_id", "name", "player_id"):
+        "sitting_id", "name", "player_id"
+    ):
         out.setdefault(sitting_id, {})[name] = player
     return out
 
@@ -177,8 +191,17 @@ def compute(club_id: int) -> tuple[State, int, list[int], int]:
     return state, seen, [v.id for v in vans], rated
 
 
-def _store(club_id: int, state: State, *, seen: int, ids: Sequence[int], full: bool, force: bool,
-           started: float, say: Progress) -> Rated:
+def _store(
+    club_id: int,
+    state: State,
+    *,
+    seen: int,
+    ids: Sequence[int],
+    full: bool,
+    force: bool,
+    started: float,
+    say: Progress,
+) -> Rated:
     """Write the ratings if they come from a later snapshot than the stored ones (``force``: or the
     same one); ``full``: every rating (players no longer rated are removed), else the changed ones."""
     built_by = "full" if full else "incremental"
@@ -187,14 +210,27 @@ def _store(club_id: int, state: State, *, seen: int, ids: Sequence[int], full: b
         board = ClubRatingBoard.objects.select_for_update().get(club_id=club_id)
         if board.seen > seen or (board.seen == seen and not force and board.version):
             say(f"không lưu (đã có kết quả mới hơn): phiên bản {board.version}")
-            return Rated(club_id, False, board.version, board.seen, board.folded, len(state.ratings), 0, built_by)
+            return Rated(
+                club_id, False, board.version, board.seen, board.folded, len(state.ratings), 0, built_by
+            )
         players = set(state.ratings) if full else set(state.changed)
         if full:
             ClubRating.objects.filter(club_id=club_id).exclude(player_id__in=list(state.ratings)).delete()
         ClubRating.objects.bulk_create(
-            [ClubRating(club_id=club_id, player_id=p, mu=state.ratings[p][0], sigma=state.ratings[p][1],
-                        van=int(state.ratings[p][2]), history=state.history.get(p, [])) for p in sorted(players)],
-            update_conflicts=True, unique_fields=["club", "player"], update_fields=["mu", "sigma", "van", "history"],
+            [
+                ClubRating(
+                    club_id=club_id,
+                    player_id=p,
+                    mu=state.ratings[p][0],
+                    sigma=state.ratings[p][1],
+                    van=int(state.ratings[p][2]),
+                    history=state.history.get(p, []),
+                )
+                for p in sorted(players)
+            ],
+            update_conflicts=True,
+            unique_fields=["club", "player"],
+            update_fields=["mu", "sigma", "van", "history"],
         )
         duration = round((time.perf_counter() - started) * 1000)
         board.version += 1
@@ -218,7 +254,8 @@ def rebuild_ratings(*, club_id: int, force: bool = False, progress: Progress | N
 def _stored_state(club_id: int) -> State:
     state = State()
     for player, mu, sigma, van, history in ClubRating.objects.filter(club_id=club_id).values_list(
-            "player_id", "mu", "sigma", "van", "history"):
+        "player_id", "mu", "sigma", "van", "history"
+    ):
         state.ratings[player] = [mu, sigma, van]
         state.history[player] = list(history or [])
     return state
@@ -233,12 +270,16 @@ def update_ratings(*, club_id: int, progress: Progress | None = None) -> Rated:
         board = ClubRatingBoard.objects.filter(club_id=club_id).first()
         seen = _seen(club_id)
         ids = list(_current(club_id).values_list("id", flat=True))
-        base = board is not None and board.version > 0 and board.folded <= len(ids) \
-            and _digest(ids[:board.folded]) == board.fingerprint
+        base = (
+            board is not None
+            and board.version > 0
+            and board.folded <= len(ids)
+            and _digest(ids[: board.folded]) == board.fingerprint
+        )
         if base:
             assert board is not None
             state = _stored_state(club_id)
-            tail = _rows(club_id, ids[board.folded:])
+            tail = _rows(club_id, ids[board.folded :])
             seats = _seats(club_id, {v.sitting_id for v in tail})
     if not base:
         return rebuild_ratings(club_id=club_id, progress=say)
@@ -263,8 +304,9 @@ def _record_failure(club_id: int, exc: BaseException) -> None:
     try:
         if connection.in_atomic_block and connection.needs_rollback:
             return
-        ClubRatingBoard.objects.update_or_create(club_id=club_id,
-                                                 defaults={"failed_at": timezone.now(), "failure": text})
+        ClubRatingBoard.objects.update_or_create(
+            club_id=club_id, defaults={"failed_at": timezone.now(), "failure": text}
+        )
     except DatabaseError:
         log.exception("could not record the failed rating recompute of club %s", club_id)
 
@@ -282,9 +324,11 @@ def request_ratings_update(club_id: int) -> bool:
     now = timezone.now()
     due = now + DEBOUNCE
     ClubRatingBoard.objects.get_or_create(club_id=club_id)
-    claimed = (ClubRatingBoard.objects.filter(club_id=club_id)
-               .filter(Q(recompute_due_at__isnull=True) | Q(recompute_due_at__lte=now))
-               .update(recompute_due_at=due))
+    claimed = (
+        ClubRatingBoard.objects.filter(club_id=club_id)
+        .filter(Q(recompute_due_at__isnull=True) | Q(recompute_due_at__lte=now))
+        .update(recompute_due_at=due)
+    )
     if claimed:
         queue_update(club_id, eta=due)
     return bool(claimed)
@@ -305,5 +349,7 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
 
 def club_ratings(club: Club) -> list[ClubRating]:
     """The club's ratings, best first (by μ − 3σ)."""
-    return sorted(ClubRating.objects.filter(club=club).select_related("player"),
-                  key=lambda r: (-r.ordinal, r.player.name, r.player_id))
+    return sorted(
+        ClubRating.objects.filter(club=club).select_related("player"),
+        key=lambda r: (-r.ordinal, r.player.name, r.player_id),
+    )

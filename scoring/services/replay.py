@@ -75,13 +75,16 @@ def replay_check(request: Any) -> None:
     then every ván in order (each settled from the state the earlier ones left). The first ván the
     engine refuses raises :class:`BadVan` with its number; anything else wrong, an EngineError."""
     request = _checked(request)
-    table = make_table(request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang"))
+    table = make_table(
+        request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang")
+    )
     players = request["players"]
     state = initial_state(players, table.game, table.rules, table.mode)
     for seq, record in enumerate(request["van"], start=1):
         try:
-            state = settle_van(state, parse_van(record, players, seq), game=table.game, rules=table.rules,
-                               mode=table.mode).state
+            state = settle_van(
+                state, parse_van(record, players, seq), game=table.game, rules=table.rules, mode=table.mode
+            ).state
         except EngineError as exc:
             raise BadVan(exc.msg, seq=seq) from exc
 
@@ -92,18 +95,38 @@ def _fits(sitting: Sitting, request: Mapping[str, Any], fingerprint: str) -> Non
     game = get_game(request["game"]).slug.value
     mode = str(request.get("mode", "quang")).strip().lower()
     seats = list(sitting.seats.order_by("position").values_list("name", flat=True))
-    wrong = [what for what, ok in (
-        (Msg(N_("trò chơi ({has}, không phải {sent})"), has=sitting.game, sent=game), sitting.game == game),
-        (Msg(N_("lệ làng (bộ luật và các thay đổi phải đúng như của canh)")), sitting.rules.fingerprint == fingerprint),
-        (Msg(N_("cách tính ({has}, không phải {sent})"), has=sitting.mode, sent=mode), sitting.mode == mode),
-        (Msg(N_("người chơi theo thứ tự chỗ ngồi ({seats})"), seats=seats), seats == list(request["players"])),
-    ) if not ok]
+    wrong = [
+        what
+        for what, ok in (
+            (
+                Msg(N_("trò chơi ({has}, không phải {sent})"), has=sitting.game, sent=game),
+                sitting.game == game,
+            ),
+            (
+                Msg(N_("lệ làng (bộ luật và các thay đổi phải đúng như của canh)")),
+                sitting.rules.fingerprint == fingerprint,
+            ),
+            (
+                Msg(N_("cách tính ({has}, không phải {sent})"), has=sitting.mode, sent=mode),
+                sitting.mode == mode,
+            ),
+            (
+                Msg(N_("người chơi theo thứ tự chỗ ngồi ({seats})"), seats=seats),
+                seats == list(request["players"]),
+            ),
+        )
+        if not ok
+    ]
     if wrong:
-        raise EngineError(N_("Canh bài được nhập không khớp với canh của chiếu: {wrong}."), wrong=Joined(wrong))
+        raise EngineError(
+            N_("Canh bài được nhập không khớp với canh của chiếu: {wrong}."), wrong=Joined(wrong)
+        )
     if sitting.ended_at is not None:
         raise ReplayConflict(N_("Canh bài của chiếu đã kết thúc: không nhập thêm ván được."))
     if sitting.van.filter(is_current=True).exists():
-        raise ReplayConflict(N_("Canh bài của chiếu đã có ván: chỉ nhập được cả canh vào một canh chưa ghi ván nào."))
+        raise ReplayConflict(
+            N_("Canh bài của chiếu đã có ván: chỉ nhập được cả canh vào một canh chưa ghi ván nào.")
+        )
 
 
 def sitting_replay(
@@ -127,8 +150,13 @@ def sitting_replay(
     rules = rules_with_overrides(request, resolve_rules)
     if into is None:
         sitting = sitting_open(
-            game=request["game"], rules=rules, mode=request.get("mode", "quang"),
-            players=request["players"], created_by=created_by, club=club, title=title,
+            game=request["game"],
+            rules=rules,
+            mode=request.get("mode", "quang"),
+            players=request["players"],
+            created_by=created_by,
+            club=club,
+            title=title,
         ).obj
     else:
         sitting = into
@@ -143,9 +171,7 @@ def sitting_replay(
     result = {
         **balances(sitting).to_dict(),
         "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],
-        "van": [
-            {"points": v.points, "streak": v.streak, "transfers": transfers.get(v.pk, [])} for v in vans
-        ],
+        "van": [{"points": v.points, "streak": v.streak, "transfers": transfers.get(v.pk, [])} for v in vans],
     }
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:

@@ -61,8 +61,12 @@ def _locked_van(sitting_pk: int, seq: int) -> Van:
         raise NoSuchVan(f"Không có canh bài số {sitting_pk}.")
     if locked[1] is not None:
         raise ReviewConflict(final_message())
-    van = (Van.objects.select_for_update(of=("self",)).select_related("entered_by", "winner", "sitting")
-           .filter(sitting_id=sitting_pk, seq=seq, is_current=True).first())
+    van = (
+        Van.objects.select_for_update(of=("self",))
+        .select_related("entered_by", "winner", "sitting")
+        .filter(sitting_id=sitting_pk, seq=seq, is_current=True)
+        .first()
+    )
     if van is None:
         raise NoSuchVan(f"Canh bài số {sitting_pk} không có ván số {seq}.")
     return van
@@ -98,8 +102,14 @@ def _check(van: Van, reviewer: Any, via: EntryVia = NO_VIA) -> None:
 
 
 def _decide(
-    *, sitting: Sitting | int, seq: int, reviewer: Any, decision: VanReviewDecision, reason: str,
-    idempotency_key: str | None, via: EntryVia = NO_VIA,
+    *,
+    sitting: Sitting | int,
+    seq: int,
+    reviewer: Any,
+    decision: VanReviewDecision,
+    reason: str,
+    idempotency_key: str | None,
+    via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     if reviewer is None or not getattr(reviewer, "is_authenticated", False):
         raise ReviewRefused("Cần đăng nhập bằng tài khoản của mình để xác nhận hay bác một ván.")
@@ -112,32 +122,61 @@ def _decide(
     def action() -> Answer:
         van = box["van"]
         _check(van, reviewer, via)
-        VanReview.objects.create(van=van, decision=decision, reviewer=reviewer, submitter_id=van.entered_by_id,
-                                 reason=reason)
+        VanReview.objects.create(
+            van=van, decision=decision, reviewer=reviewer, submitter_id=van.entered_by_id, reason=reason
+        )
         if decision == VanReviewDecision.CONFIRM:
             van.status, van.confirmed_by, van.confirmed_at = VanStatus.CONFIRMED, reviewer, timezone.now()
         else:
             van.status = VanStatus.REJECTED
         van.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=pk, action=f"van_{decision}"))
+        transaction.on_commit(
+            lambda: sitting_changed.send(sender=Sitting, sitting_id=pk, action=f"van_{decision}")
+        )
         return Answer(200, {"van": van_json(van)})
 
-    answer = run_once(key=idempotency_key, operation=f"van_review_{decision}", target=[pk, seq],
-                      payload={"reviewer": reviewer.pk, "reason": reason}, action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key,
+        operation=f"van_review_{decision}",
+        target=[pk, seq],
+        payload={"reviewer": reviewer.pk, "reason": reason},
+        action=action,
+        lock=lock,
+    )
     return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
 
 
-def van_confirm(*, sitting: Sitting | int, seq: int, reviewer: User | None,
-                idempotency_key: str | None = None, via: EntryVia = NO_VIA) -> Written[Van]:
+def van_confirm(
+    *,
+    sitting: Sitting | int,
+    seq: int,
+    reviewer: User | None,
+    idempotency_key: str | None = None,
+    via: EntryVia = NO_VIA,
+) -> Written[Van]:
     """Confirm the current version of ván ``seq``: it then counts as confirmed (``xac_nhan``).
     ``via``: the grant and device the reviewer's request holds
     (:func:`scoring.permissions.review_via`)."""
-    return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.CONFIRM, reason="",
-                   idempotency_key=idempotency_key, via=via)
+    return _decide(
+        sitting=sitting,
+        seq=seq,
+        reviewer=reviewer,
+        decision=VanReviewDecision.CONFIRM,
+        reason="",
+        idempotency_key=idempotency_key,
+        via=via,
+    )
 
 
-def van_reject(*, sitting: Sitting | int, seq: int, reviewer: User | None, reason: str,
-               idempotency_key: str | None = None, via: EntryVia = NO_VIA) -> Written[Van]:
+def van_reject(
+    *,
+    sitting: Sitting | int,
+    seq: int,
+    reviewer: User | None,
+    reason: str,
+    idempotency_key: str | None = None,
+    via: EntryVia = NO_VIA,
+) -> Written[Van]:
     """Reject the current version of ván ``seq`` with a reason (``bac_bo``): the scorekeeper then
     corrects it, and the correction is provisional again."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
@@ -145,5 +184,12 @@ def van_reject(*, sitting: Sitting | int, seq: int, reviewer: User | None, reaso
         raise EngineError("Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù).")
     if len(reason) > MAX_REASON:
         raise EngineError(f"Lý do bác dài quá {MAX_REASON} ký tự.")
-    return _decide(sitting=sitting, seq=seq, reviewer=reviewer, decision=VanReviewDecision.REJECT, reason=reason,
-                   idempotency_key=idempotency_key, via=via)
+    return _decide(
+        sitting=sitting,
+        seq=seq,
+        reviewer=reviewer,
+        decision=VanReviewDecision.REJECT,
+        reason=reason,
+        idempotency_key=idempotency_key,
+        via=via,
+    )

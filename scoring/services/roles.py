@@ -29,14 +29,21 @@ def _locked(club: Club) -> Club:
 
 
 def club_open(
-    *, name: str, kind: str = ClubKind.VILLAGE, slug: str = "", organiser: Any, idempotency_key: str | None = None
+    *,
+    name: str,
+    kind: str = ClubKind.VILLAGE,
+    slug: str = "",
+    organiser: Any,
+    idempotency_key: str | None = None,
 ) -> Written[Club]:
     """Create a village or club whose creator becomes its organiser (chủ sổ). A repeat of the same
     key answers the first answer and grants nothing (the first request already did)."""
     with transaction.atomic():
         written = club_create(name=name, kind=kind, slug=slug, idempotency_key=idempotency_key)
         if not written.answer.replayed:
-            role = ClubRole(user=organiser, club=written.obj, role=ClubRoleKind.ORGANISER, granted_by=organiser)
+            role = ClubRole(
+                user=organiser, club=written.obj, role=ClubRoleKind.ORGANISER, granted_by=organiser
+            )
             role._history_user = organiser  # type: ignore[attr-defined]
             role.save()
     return written
@@ -77,8 +84,9 @@ def role_revoke(*, club: Club, role_id: int, revoked_by: Any) -> ClubRole:
         raise RoleError("Vai trò này không còn (có thể ai đó vừa bỏ rồi): hãy tải lại trang.")
     organisers = ClubRole.objects.filter(club=club, role=ClubRoleKind.ORGANISER)
     if role.role == ClubRoleKind.ORGANISER and organisers.count() <= 1:
-        raise RoleError(f"Không bỏ được chủ sổ cuối cùng của '{club.name}': hãy cấp vai trò chủ sổ cho người khác "
-                        "trước.")
+        raise RoleError(
+            f"Không bỏ được chủ sổ cuối cùng của '{club.name}': hãy cấp vai trò chủ sổ cho người khác trước."
+        )
     role._history_user = revoked_by  # type: ignore[attr-defined]
     role.delete()
     return role

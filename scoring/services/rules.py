@@ -37,7 +37,8 @@ def resolve_rules(spec: Any) -> RuleSet:
         if village is None:
             raise RuleError(
                 N_("Không có bộ luật '{slug}'. Bộ luật có sẵn: {presets}, hoặc mã một lệ làng đã lưu."),
-                slug=spec[:60], presets=list(PRESETS),
+                slug=spec[:60],
+                presets=list(PRESETS),
             )
         return village.rules()
     if isinstance(spec, Mapping) and isinstance(spec.get("preset"), str) and spec["preset"] not in PRESETS:
@@ -66,11 +67,12 @@ def _owner_phrase(village: VillageRuleSet) -> tuple[str, str]:
     """(whose set it is, who may save a new version of it), as the refusal says them."""
     if village.owner_club_id is not None:
         club = village.owner_club.name
-        return (gettext("của %(owner)s") % {"owner": club},
-                gettext("chủ sổ của %(owner)s") % {"owner": club})
+        return (gettext("của %(owner)s") % {"owner": club}, gettext("chủ sổ của %(owner)s") % {"owner": club})
     if village.owner_user_id is not None:
-        return (gettext("của %(owner)s") % {"owner": village.owner_user.get_username()},
-                gettext("người lập ra nó"))
+        return (
+            gettext("của %(owner)s") % {"owner": village.owner_user.get_username()},
+            gettext("người lập ra nó"),
+        )
     return gettext("chung"), gettext("quản trị viên")
 
 
@@ -114,39 +116,86 @@ def village_rules_save(
     found = VillageRuleSet.objects.select_for_update(of=("self",)).select_related("owner_club", "owner_user")
     village = found.filter(slug=slug).first() or found.filter(name_key=name_key(name)).first()
     if village is None:
-        return _create(name=name, slug=slug, preset=preset, overrides=overrides, description=description,
-                       snapshot=snapshot, by=by, owner_club=owner_club)
+        return _create(
+            name=name,
+            slug=slug,
+            preset=preset,
+            overrides=overrides,
+            description=description,
+            snapshot=snapshot,
+            by=by,
+            owner_club=owner_club,
+        )
     if not _may_change(by, village):
         whose, who = _owner_phrase(village)
         raise RuleSetTaken(
-            gettext("Đã có lệ làng “%(name)s” (mã %(slug)s) %(whose)s: chỉ %(who)s mới lưu được phiên bản mới. "
-                    "Hãy đặt một tên khác cho lệ làng của bạn.")
-            % {"name": village.name, "slug": village.slug, "whose": whose, "who": who})
+            gettext(
+                "Đã có lệ làng “%(name)s” (mã %(slug)s) %(whose)s: chỉ %(who)s mới lưu được phiên bản mới. "
+                "Hãy đặt một tên khác cho lệ làng của bạn."
+            )
+            % {"name": village.name, "slug": village.slug, "whose": whose, "who": who}
+        )
     if (village.preset, village.overrides, village.description, village.snapshot_id) == (
-            preset, overrides, description, snapshot.pk):
+        preset,
+        overrides,
+        description,
+        snapshot.pk,
+    ):
         return village
     number = village.version + 1
-    VillageRuleSetVersion.objects.create(rule_set=village, number=number, preset=preset, overrides=overrides,
-                                         description=description, snapshot=snapshot, created_by=acting_user(by))
+    VillageRuleSetVersion.objects.create(
+        rule_set=village,
+        number=number,
+        preset=preset,
+        overrides=overrides,
+        description=description,
+        snapshot=snapshot,
+        created_by=acting_user(by),
+    )
     village.version, village.preset, village.overrides = number, preset, overrides
     village.description, village.snapshot = description, snapshot
     village.save(update_fields=["version", "preset", "overrides", "description", "snapshot", "updated_at"])
     return village
 
 
-def _create(*, name: str, slug: str, preset: str, overrides: dict[str, Any], description: str,
-            snapshot: RuleSetSnapshot, by: Any, owner_club: Club | None) -> VillageRuleSet:
+def _create(
+    *,
+    name: str,
+    slug: str,
+    preset: str,
+    overrides: dict[str, Any],
+    description: str,
+    snapshot: RuleSetSnapshot,
+    by: Any,
+    owner_club: Club | None,
+) -> VillageRuleSet:
     if owner_club is not None and by is not None and not by.has_perm("scoring.manage_club", owner_club):
-        raise RuleError(gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
-                        % {"club": owner_club.name})
+        raise RuleError(
+            gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
+            % {"club": owner_club.name}
+        )
     try:
         with transaction.atomic():
             village = VillageRuleSet.objects.create(
-                name=name, slug=slug, owner_club=owner_club, owner_user=None if owner_club else acting_user(by),
-                version=1, preset=preset, overrides=overrides, description=description, snapshot=snapshot,
+                name=name,
+                slug=slug,
+                owner_club=owner_club,
+                owner_user=None if owner_club else acting_user(by),
+                version=1,
+                preset=preset,
+                overrides=overrides,
+                description=description,
+                snapshot=snapshot,
             )
     except IntegrityError as exc:  # a concurrent save of the same slug
         raise RuleError(f"Lệ làng '{slug}' vừa được lưu bởi người khác; hãy thử lại.") from exc
-    VillageRuleSetVersion.objects.create(rule_set=village, number=1, preset=preset, overrides=overrides,
-                                         description=description, snapshot=snapshot, created_by=acting_user(by))
+    VillageRuleSetVersion.objects.create(
+        rule_set=village,
+        number=1,
+        preset=preset,
+        overrides=overrides,
+        description=description,
+        snapshot=snapshot,
+        created_by=acting_user(by),
+    )
     return village

@@ -91,8 +91,9 @@ sitting_changed = Signal()
 
 
 def _announce(sitting_id: int, action: str, van_id: int | None = None) -> None:
-    transaction.on_commit(lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action,
-                                                       van_id=van_id))
+    transaction.on_commit(
+        lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action, van_id=van_id)
+    )
 
 
 def _locked(sitting: Sitting | int) -> Sitting:
@@ -104,8 +105,10 @@ def _locked(sitting: Sitting | int) -> Sitting:
 
 
 def final_message() -> str:
-    return gettext("Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
-                   "xác nhận hay thanh toán ván được nữa.")
+    return gettext(
+        "Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
+        "xác nhận hay thanh toán ván được nữa."
+    )
 
 
 def _open_for_play(sitting: Sitting) -> None:
@@ -113,7 +116,8 @@ def _open_for_play(sitting: Sitting) -> None:
         raise ResultsFinal(final_message(), state=sitting_state_json(sitting))
     if sitting.ended_at is not None:
         raise SittingClosed(
-            "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.", state=sitting_state_json(sitting)
+            "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.",
+            state=sitting_state_json(sitting),
         )
 
 
@@ -137,10 +141,17 @@ def sitting_open(
     (the club's one player of that name, else a new player). ``needs_confirmation``: every ván
     stays provisional until a second person confirms it (:mod:`scoring.services.review`)."""
     if not isinstance(players, list | tuple):
-        raise EngineError("'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ).")
+        raise EngineError(
+            "'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ)."
+        )
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
-    spec = {"game": game, "rules": the_rules.fingerprint, "mode": mode, "title": title,
-            "players": [p.pk if isinstance(p, Player) else p for p in players]}
+    spec = {
+        "game": game,
+        "rules": the_rules.fingerprint,
+        "mode": mode,
+        "title": title,
+        "players": [p.pk if isinstance(p, Player) else p for p in players],
+    }
     if needs_confirmation:
         spec["needs_confirmation"] = True
 
@@ -149,12 +160,23 @@ def sitting_open(
         seated = [_player(p, club) for p in players]
         clash = first_clash(p.name for p in seated)
         if clash is not None:
-            raise EngineError(gettext("Canh bài có hai người cùng tên “%(name)s”: mỗi chỗ ngồi cần một tên riêng "
-                                      "(thêm chữ để phân biệt, ví dụ “%(name)s Đông”).") % {"name": clash[1]})
-        initial_state([p.name for p in seated], table.game, table.rules, table.mode)  # the engine checks seats
+            raise EngineError(
+                gettext(
+                    "Canh bài có hai người cùng tên “%(name)s”: mỗi chỗ ngồi cần một tên riêng "
+                    "(thêm chữ để phân biệt, ví dụ “%(name)s Đông”)."
+                )
+                % {"name": clash[1]}
+            )
+        initial_state(
+            [p.name for p in seated], table.game, table.rules, table.mode
+        )  # the engine checks seats
         sitting = Sitting.objects.create(
-            game=table.game.slug.value, rules=snapshot_for(the_rules), mode=table.mode.value,
-            title=(title or "").strip()[:160], club=club, created_by=created_by,
+            game=table.game.slug.value,
+            rules=snapshot_for(the_rules),
+            mode=table.mode.value,
+            title=(title or "").strip()[:160],
+            club=club,
+            created_by=created_by,
             needs_confirmation=needs_confirmation,
         )
         Seat.objects.bulk_create(
@@ -163,8 +185,13 @@ def sitting_open(
         _announce(sitting.pk, "open")
         return Answer(201, sitting_json(sitting))
 
-    answer = run_once(key=idempotency_key, operation="sitting_open", target=club.pk if club else None,
-                      payload=spec, action=action)
+    answer = run_once(
+        key=idempotency_key,
+        operation="sitting_open",
+        target=club.pk if club else None,
+        payload=spec,
+        action=action,
+    )
     return Written(Sitting.objects.get(pk=answer.body["id"]), answer)
 
 
@@ -186,7 +213,7 @@ def _player(ref: Player | str | int, club: Club | None) -> Player:
 
 def _clean_record(record: Any) -> dict[str, Any]:
     if not isinstance(record, Mapping):
-        raise EngineError("Ván phải là một đối tượng JSON, ví dụ {\"winner\": \"An\", \"cuoc\": [\"tom\"]}.")
+        raise EngineError('Ván phải là một đối tượng JSON, ví dụ {"winner": "An", "cuoc": ["tom"]}.')
     unknown = sorted(set(record) - VAN_KEYS)
     if unknown:
         raise EngineError(
@@ -230,30 +257,58 @@ def van_record(
         parsed = parse_van(record, list(seats), seq)
         settled = settle_next(table, before, parsed)
         van = Van.objects.create(
-            sitting=s, seq=seq, record=record, cards=(cards or "").strip(), entered_by=entered_by,
-            status=van_status(s), kiem_bai=check_cards(s.game, parsed, cards), **_via_fields(via),
+            sitting=s,
+            seq=seq,
+            record=record,
+            cards=(cards or "").strip(),
+            entered_by=entered_by,
+            status=van_status(s),
+            kiem_bai=check_cards(s.game, parsed, cards),
+            **_via_fields(via),
             **van_fields(parsed, settled, seats),
         )
-        post_van(sitting=s, van=van, settled=settled, before=before, table=table, seats=seats, created_by=entered_by)
+        post_van(
+            sitting=s,
+            van=van,
+            settled=settled,
+            before=before,
+            table=table,
+            seats=seats,
+            created_by=entered_by,
+        )
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)
         store_state(s, [*ids, van.pk], settled.state, seats)
         _announce(s.pk, "van_record", van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
-        return Answer(201, {"van": van_json(van, transfers_json(settled.transfers)),
-                            "sitting": state_answer(s, settled.state)})
+        return Answer(
+            201,
+            {
+                "van": van_json(van, transfers_json(settled.transfers)),
+                "sitting": state_answer(s, settled.state),
+            },
+        )
 
-    answer = run_once(key=idempotency_key, operation="van_record", target=pk,
-                      payload={"seq": seq, "record": record, "cards": cards or ""}, action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key,
+        operation="van_record",
+        target=pk,
+        payload={"seq": seq, "record": record, "cards": cards or ""},
+        action=action,
+        lock=lock,
+    )
     if answer.replayed:  # answered from the key: this call wrote nothing
         return Written(None, answer, load=lambda: Van.objects.get(pk=answer.body["van"]["id"]))
     return Written(box["van"], answer)
 
 
 def _via_fields(via: EntryVia) -> dict[str, Any]:
-    return {"entered_grant": via.grant[:40], "entered_grant_by_id": via.grant_by,
-            "entered_device": via.device[:64]}
+    return {
+        "entered_grant": via.grant[:40],
+        "entered_grant_by_id": via.grant_by,
+        "entered_device": via.device[:64],
+    }
 
 
 # -- correct -----------------------------------------------------------------------------------
@@ -303,28 +358,44 @@ def van_correct(
         _open_for_play(s)
         old = Van.objects.get(pk=van_pk)
         if not old.is_current:
-            raise SequenceConflict("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.",
-                                   state=sitting_state_json(s))
+            raise SequenceConflict(
+                "Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.", state=sitting_state_json(s)
+            )
         new = _supersede(s, old, record, reason, corrected_by, cards, via)
         _announce(s.pk, "van_correct", new.pk)
         return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
     # the version it named has been superseded by then.
-    answer = run_once(key=idempotency_key, operation="van_correct", target=[sitting_pk, seq],
-                      payload={"record": record, "reason": reason, "cards": cards or ""}, action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key,
+        operation="van_correct",
+        target=[sitting_pk, seq],
+        payload={"record": record, "reason": reason, "cards": cards or ""},
+        action=action,
+        lock=lock,
+    )
     return Written(Van.objects.get(pk=answer.body["van"]["id"]), answer)
 
 
-def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str,
-               via: EntryVia) -> Van:
+def _supersede(
+    s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str, via: EntryVia
+) -> Van:
     vans = current_van(s)
     k = old.seq
     later = vans[k:]
     # In bulk: a correction of ván 1 of a thousand writes a few statements, not thousands.
-    reverse_transactions(txns=list(s.transactions.filter(
-        van__in=vans[k - 1:], kind__in=[TransactionKind.GOM, TransactionKind.VAN], reversed_by__isnull=True
-    ).order_by("-id")), reason=f"Sửa ván {k}: {reason}", created_by=by)
+    reverse_transactions(
+        txns=list(
+            s.transactions.filter(
+                van__in=vans[k - 1 :],
+                kind__in=[TransactionKind.GOM, TransactionKind.VAN],
+                reversed_by__isnull=True,
+            ).order_by("-id")
+        ),
+        reason=f"Sửa ván {k}: {reason}",
+        created_by=by,
+    )
     old.is_current = False
     old.status = VanStatus.SUPERSEDED
     old.save(update_fields=["is_current", "status"])
@@ -334,12 +405,27 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
     parsed = parse_van(record, names, k)
     settled = settle_next(folded.table, folded.state, parsed)
     new = Van.objects.create(
-        sitting=s, seq=k, record=record, cards=(cards or "").strip(), entered_by=by, replaces=old,
-        status=van_status(s), correction_reason=reason, kiem_bai=check_cards(s.game, parsed, cards),
-        **_via_fields(via), **van_fields(parsed, settled, seats),
+        sitting=s,
+        seq=k,
+        record=record,
+        cards=(cards or "").strip(),
+        entered_by=by,
+        replaces=old,
+        status=van_status(s),
+        correction_reason=reason,
+        kiem_bai=check_cards(s.game, parsed, cards),
+        **_via_fields(via),
+        **van_fields(parsed, settled, seats),
     )
-    planned = plan_van(sitting=s, van=new, settled=settled, before=folded.state, table=folded.table, seats=seats,
-                       created_by=by)
+    planned = plan_van(
+        sitting=s,
+        van=new,
+        settled=settled,
+        before=folded.state,
+        table=folded.table,
+        seats=seats,
+        created_by=by,
+    )
     state = settled.state
     changed = []
     for van in later:
@@ -348,8 +434,16 @@ def _supersede(s: Sitting, old: Van, record: dict[str, Any], reason: str, by: Us
         settled = settle_next(folded.table, state, parsed)
         if van_reposted(van, settled, save=False):
             changed.append(van)
-        planned += plan_van(sitting=s, van=van, settled=settled, before=before, table=folded.table, seats=seats,
-                            created_by=by, note=f"tính lại sau khi sửa ván {k}")
+        planned += plan_van(
+            sitting=s,
+            van=van,
+            settled=settled,
+            before=before,
+            table=folded.table,
+            seats=seats,
+            created_by=by,
+            note=f"tính lại sau khi sửa ván {k}",
+        )
         state = settled.state
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
     write_planned(planned)
@@ -364,8 +458,12 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
     """Make the results of these sittings final (an event finished): every later write to them is
     refused (409). Each sitting's row lock is taken in id order, so a ván being written finishes
     first and none starts after. Returns how many were made final now."""
-    ids = list(Sitting.objects.select_for_update().filter(pk__in=list(sittings), final_at__isnull=True)
-               .order_by("pk").values_list("pk", flat=True))
+    ids = list(
+        Sitting.objects.select_for_update()
+        .filter(pk__in=list(sittings), final_at__isnull=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     return Sitting.objects.filter(pk__in=ids).update(final_at=timezone.now())
 
 
@@ -381,7 +479,9 @@ def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
         for i, name in enumerate(players):
             got = share + (1 if i < rest else 0)
             if got:
-                out.append(Transfer(account, name, got, f"Trả lại {name} {got} điểm còn trong {label} khi kết thúc"))
+                out.append(
+                    Transfer(account, name, got, f"Trả lại {name} {got} điểm còn trong {label} khi kết thúc")
+                )
     return out
 
 
@@ -406,19 +506,33 @@ def sitting_settle_up(
         for t in returns:
             after[t.to] += t.amount
         plan = settle_up(after)
-        post_transfers(sitting=s, kind=TransactionKind.SETTLEMENT, transfers=returns, seats=seats,
-                       created_by=settled_by, reason="Trả lại điểm làng và gà khi kết thúc")
+        post_transfers(
+            sitting=s,
+            kind=TransactionKind.SETTLEMENT,
+            transfers=returns,
+            seats=seats,
+            created_by=settled_by,
+            reason="Trả lại điểm làng và gà khi kết thúc",
+        )
         # A debtor paying a creditor clears the debt: in points, the creditor's balance goes down
         # by what the debtor's goes up, so the postings run against the payment.
         clearing = [Transfer(t.to, t.from_, t.amount, t.why) for t in plan]
-        post_transfers(sitting=s, kind=TransactionKind.SETTLEMENT, transfers=clearing, seats=seats,
-                       created_by=settled_by, reason="Thanh toán cuối canh")
+        post_transfers(
+            sitting=s,
+            kind=TransactionKind.SETTLEMENT,
+            transfers=clearing,
+            seats=seats,
+            created_by=settled_by,
+            reason="Thanh toán cuối canh",
+        )
         s.ended_at = timezone.now()
         s.save(update_fields=["ended_at"])
         _announce(s.pk, "settle_up")
-        return Answer(200, {"sitting": sitting_json(s),
-                            "transfers": [t.to_dict() for t in (*returns, *plan)]})
+        return Answer(
+            200, {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]}
+        )
 
-    answer = run_once(key=idempotency_key, operation="sitting_settle_up", target=pk, payload={},
-                      action=action, lock=lock)
+    answer = run_once(
+        key=idempotency_key, operation="sitting_settle_up", target=pk, payload={}, action=action, lock=lock
+    )
     return Written(Sitting.objects.get(pk=pk), answer)

@@ -52,8 +52,10 @@ class Admission:
         if self.admitted or self.locked_until is None:
             return ""
         minutes = max(1, math.ceil((self.locked_until - timezone.now()).total_seconds() / 60))
-        return (f"Nhập sai {LIMIT} lần liền: tạm khóa, hãy thử lại sau {minutes} phút "
-                "hoặc nhờ ban tổ chức cấp mã mới.")
+        return (
+            f"Nhập sai {LIMIT} lần liền: tạm khóa, hãy thử lại sau {minutes} phút "
+            "hoặc nhờ ban tổ chức cấp mã mới."
+        )
 
 
 def _row(key: str) -> AccessThrottle:

@@ -44,7 +44,9 @@ class SequenceConflict(EngineError):
     def for_seq(cls, sitting: Sitting, seq: int, expected: int) -> SequenceConflict:
         state = sitting_state_json(sitting)
         if 1 <= seq < expected:
-            taken = sitting.van.select_related("winner", "entered_by", "sitting").get(is_current=True, seq=seq)
+            taken = sitting.van.select_related("winner", "entered_by", "sitting").get(
+                is_current=True, seq=seq
+            )
             state["van"] = van_json(taken)
             return cls(
                 f"Ván số {seq} đã được ghi; ván tiếp theo là số {expected}. "
@@ -178,7 +180,14 @@ def van_preview(*, sitting: Sitting, record: Mapping[str, Any], seq: int | None 
     settled = settle_next(folded.table, folded.state, parse_van(record, names, seq))
     state = settled.state
     return Preview(
-        seq=seq, points=settled.points, streak=settled.streak, transfers=settled.transfers,
-        balances=state.balance_map(), pool=state.pool, ga_trong=state.ga_trong,
-        hoi_opened=settled.hoi_opened, hoi_closed=settled.hoi_closed, breakdown=settled.breakdown,
+        seq=seq,
+        points=settled.points,
+        streak=settled.streak,
+        transfers=settled.transfers,
+        balances=state.balance_map(),
+        pool=state.pool,
+        ga_trong=state.ga_trong,
+        hoi_opened=settled.hoi_opened,
+        hoi_closed=settled.hoi_closed,
+        breakdown=settled.breakdown,
     )

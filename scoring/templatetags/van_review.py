@@ -37,7 +37,11 @@ def van_review(context: Mapping[str, Any], van: Mapping[str, Any], sitting: Sitt
     signed_in = bool(user is not None and user.is_authenticated)
     own = signed_in and van.get("entered_by") is not None and van.get("entered_by") == user.get_username()
     may = (
-        sitting is not None and signed_in and not own and van.get("is_current", True)
-        and van.get("status") == VanStatus.PROVISIONAL and _may_review(request, sitting)
+        sitting is not None
+        and signed_in
+        and not own
+        and van.get("is_current", True)
+        and van.get("status") == VanStatus.PROVISIONAL
+        and _may_review(request, sitting)
     )
     return {"may_review": may, "own": own, "confirm_key": str(uuid.uuid4()), "reject_key": str(uuid.uuid4())}

@@ -30,7 +30,15 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.services import throttle
 
-__all__ = ["AdminSignInForm", "LoginPage", "SignInForm", "SignUpForm", "logout_view", "signup", "throttle_key"]
+__all__ = [
+    "AdminSignInForm",
+    "LoginPage",
+    "SignInForm",
+    "SignUpForm",
+    "logout_view",
+    "signup",
+    "throttle_key",
+]
 
 LOGIN_TEMPLATE = "accounts/login.html"
 SIGNUP_TEMPLATE = "accounts/signup.html"
@@ -78,7 +86,9 @@ class SignInForm(AuthenticationForm):
         self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
         self.fields["password"].label = gettext("Mật khẩu")
         for field in self.fields.values():
-            field.error_messages["required"] = gettext("Hãy nhập %(what)s.") % {"what": str(field.label).lower()}
+            field.error_messages["required"] = gettext("Hãy nhập %(what)s.") % {
+                "what": str(field.label).lower()
+            }
 
     def clean(self) -> dict[str, Any]:
         return throttled_clean(self)
@@ -104,11 +114,16 @@ class SignUpForm(UserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        labels = {"username": gettext("Tên đăng nhập"), "password1": gettext("Mật khẩu"),
-                  "password2": gettext("Nhập lại mật khẩu")}
+        labels = {
+            "username": gettext("Tên đăng nhập"),
+            "password1": gettext("Mật khẩu"),
+            "password2": gettext("Nhập lại mật khẩu"),
+        }
         for name, label in labels.items():
             self.fields[name].label = label
-            self.fields[name].error_messages["required"] = gettext("Hãy nhập %(what)s.") % {"what": label.lower()}
+            self.fields[name].error_messages["required"] = gettext("Hãy nhập %(what)s.") % {
+                "what": label.lower()
+            }
         self.fields["username"].help_text = USERNAME_HELP
         self.fields["username"].widget.attrs.update(autocomplete="username", autocapitalize="none")
         self.fields["password2"].help_text = gettext("Nhập lại đúng mật khẩu trên để chắc là không gõ nhầm.")
@@ -118,7 +133,9 @@ class SignUpForm(UserCreationForm):
 
 def _next_url(request: HttpRequest) -> str:
     wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if wanted and url_has_allowed_host_and_scheme(wanted, {request.get_host()}, require_https=request.is_secure()):
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, {request.get_host()}, require_https=request.is_secure()
+    ):
         return wanted
     return resolve_url(settings.LOGIN_REDIRECT_URL)
 

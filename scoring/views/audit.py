@@ -29,7 +29,14 @@ from scoring.reports.tabular import csv_download
 from scoring.selectors.audit import PAGE_SIZE, AuditEntry, club_audit, rules_audit, sitting_audit
 from scoring.views.sitting.common import missing_in_vietnamese
 
-__all__ = ["EXPORT_LIMIT", "audit_page", "club_audit_view", "refuse", "rules_audit_view", "sitting_audit_view"]
+__all__ = [
+    "EXPORT_LIMIT",
+    "audit_page",
+    "club_audit_view",
+    "refuse",
+    "rules_audit_view",
+    "sitting_audit_view",
+]
 
 TEMPLATE = "scoring/audit.html"
 VIETNAM = ZoneInfo("Asia/Ho_Chi_Minh")
@@ -65,7 +72,12 @@ def _csv(entries: list[AuditEntry], filename: str) -> HttpResponse:
 
 
 def audit_page(
-    request: HttpRequest, *, fetch: Fetch, subject: str, filename: str, back: tuple[str, str] | None = None,
+    request: HttpRequest,
+    *,
+    fetch: Fetch,
+    subject: str,
+    filename: str,
+    back: tuple[str, str] | None = None,
     **extra: Any,
 ) -> HttpResponse:
     """One page of the trail of ``subject`` (``?trang=``), or the CSV of it (``?dinh-dang=csv``);
@@ -75,8 +87,13 @@ def audit_page(
     page = _page_number(request)
     entries = fetch((page - 1) * PAGE_SIZE, PAGE_SIZE + 1)
     context = {
-        "subject": subject, "back": back, "page": page, "has_next": len(entries) > PAGE_SIZE,
-        "rows": [{"entry": e, "time": local_time(e.when), "iso": e.when.isoformat()} for e in entries[:PAGE_SIZE]],
+        "subject": subject,
+        "back": back,
+        "page": page,
+        "has_next": len(entries) > PAGE_SIZE,
+        "rows": [
+            {"entry": e, "time": local_time(e.when), "iso": e.when.isoformat()} for e in entries[:PAGE_SIZE]
+        ],
         **extra,
     }
     response = render(request, TEMPLATE, context)
@@ -90,11 +107,17 @@ def audit_page(
 def sitting_audit_view(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting(pk)
     if not can(request, AUDIT, sitting):
-        return refuse(request, gettext("Chỉ người mở canh bài, chủ sổ của làng và ban tổ chức mới xem được nhật ký này."))
+        return refuse(
+            request,
+            gettext("Chỉ người mở canh bài, chủ sổ của làng và ban tổ chức mới xem được nhật ký này."),
+        )
     return audit_page(
-        request, fetch=lambda offset, limit: sitting_audit(sitting, offset=offset, limit=limit),
-        subject=str(sitting), filename=f"nhat-ky-canh-{sitting.pk}",
-        back=(reverse("scoring:sitting", args=[sitting.pk]), str(sitting)), nav="sitting",
+        request,
+        fetch=lambda offset, limit: sitting_audit(sitting, offset=offset, limit=limit),
+        subject=str(sitting),
+        filename=f"nhat-ky-canh-{sitting.pk}",
+        back=(reverse("scoring:sitting", args=[sitting.pk]), str(sitting)),
+        nav="sitting",
     )
 
 
@@ -104,8 +127,11 @@ def club_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.has_perm("scoring.manage_club", club):
         return refuse(request, gettext("Chỉ chủ sổ (ban tổ chức) của làng mới xem được nhật ký của làng."))
     return audit_page(
-        request, fetch=lambda offset, limit: club_audit(club, offset=offset, limit=limit),
-        subject=club.name, filename=f"nhat-ky-{club.slug}", nav="sitting",
+        request,
+        fetch=lambda offset, limit: club_audit(club, offset=offset, limit=limit),
+        subject=club.name,
+        filename=f"nhat-ky-{club.slug}",
+        nav="sitting",
     )
 
 
@@ -114,7 +140,10 @@ def rules_audit_view(request: HttpRequest) -> HttpResponse:
     if not (request.user.is_authenticated and request.user.is_active and request.user.is_staff):
         return refuse(request, gettext("Chỉ quản trị viên mới xem được nhật ký lệ làng."))
     return audit_page(
-        request, fetch=lambda offset, limit: rules_audit(offset=offset, limit=limit),
-        subject=gettext("Lệ làng"), filename="nhat-ky-le-lang", back=(reverse("scoring:rules"), gettext("Lệ làng")),
+        request,
+        fetch=lambda offset, limit: rules_audit(offset=offset, limit=limit),
+        subject=gettext("Lệ làng"),
+        filename="nhat-ky-le-lang",
+        back=(reverse("scoring:rules"), gettext("Lệ làng")),
         nav="rules",
     )

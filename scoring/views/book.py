@@ -42,8 +42,15 @@ from scoring.services.ratings import club_ratings, rebuild_ratings
 from scoring.text import vi_slugify
 from scoring.views.sitting.common import new_key
 
-__all__ = ["book_chart", "book_page", "close_page", "close_reverse", "ratings_rebuild", "statement_export",
-           "statement_page"]
+__all__ = [
+    "book_chart",
+    "book_page",
+    "close_page",
+    "close_reverse",
+    "ratings_rebuild",
+    "statement_export",
+    "statement_page",
+]
 
 BOOK = "scoring/book/book.html"
 STATEMENT = "scoring/book/statement.html"
@@ -75,8 +82,10 @@ def _access(request: HttpRequest, club: Club) -> Access | None:
 
 
 def _not_member() -> str:
-    return _("Bạn không xem được sổ của làng hoặc câu lạc bộ này: chỉ chủ sổ, thủ quỹ và thành viên có tài khoản "
-             "gắn với người chơi của làng mới xem được (mỗi người xem phần của mình).")
+    return _(
+        "Bạn không xem được sổ của làng hoặc câu lạc bộ này: chỉ chủ sổ, thủ quỹ và thành viên có tài khoản "
+        "gắn với người chơi của làng mới xem được (mỗi người xem phần của mình)."
+    )
 
 
 def _not_keeper() -> str:
@@ -85,7 +94,9 @@ def _not_keeper() -> str:
 
 def query(period: Period) -> str:
     """The period in a URL's query string."""
-    params = {"ky": period.key} if period.key else {"from": period.start.isoformat(), "to": period.end.isoformat()}
+    params = (
+        {"ky": period.key} if period.key else {"from": period.start.isoformat(), "to": period.end.isoformat()}
+    )
     return urlencode(params)
 
 
@@ -94,8 +105,13 @@ def _chooser(period: Period) -> dict[str, Any]:
     year = to_lunar(period.start).year
     now = to_lunar(timezone.localdate()).year
     years = [lunar_year(y) for y in sorted({now - 2, now - 1, now, year})]
-    return {"years": years, "months": month_choices(year), "seasons": [season(year, s) for s in SEASONS],
-            "lunar_start": lunar_label(period.start), "lunar_end": lunar_label(period.end)}
+    return {
+        "years": years,
+        "months": month_choices(year),
+        "seasons": [season(year, s) for s in SEASONS],
+        "lunar_start": lunar_label(period.start),
+        "lunar_end": lunar_label(period.end),
+    }
 
 
 def _rows(the_book: Book, slug: str, q: str) -> list[dict[str, Any]]:
@@ -103,9 +119,16 @@ def _rows(the_book: Book, slug: str, q: str) -> list[dict[str, Any]]:
     for m in the_book.members:
         values = [0, *[v for _c, _d, v in m.series]]
         label = _("Điểm của %(name)s sau từng canh: %(values)s") % {
-            "name": m.name, "values": ", ".join(str(v) for v in values[1:])}
-        rows.append({"m": m, "spark": sparkline(values, label=label),
-                     "statement": reverse("scoring:club_statement", args=[slug, m.player_id]) + "?" + q})
+            "name": m.name,
+            "values": ", ".join(str(v) for v in values[1:]),
+        }
+        rows.append(
+            {
+                "m": m,
+                "spark": sparkline(values, label=label),
+                "statement": reverse("scoring:club_statement", args=[slug, m.player_id]) + "?" + q,
+            }
+        )
     return rows
 
 
@@ -114,25 +137,43 @@ def _ratings(club: Club) -> list[dict[str, Any]]:
     for rank, r in enumerate(club_ratings(club), start=1):
         history = r.history or []
         label = _("Trình độ của %(name)s qua các canh (μ và dải ±2σ)") % {"name": r.player.name}
-        out.append({"rank": rank, "r": r, "ordinal": round(r.ordinal, 1), "mu": round(r.mu, 1),
-                    "sigma": round(r.sigma, 1),
-                    "spark": band_sparkline([h[2] for h in history], [h[3] for h in history], label=label)})
+        out.append(
+            {
+                "rank": rank,
+                "r": r,
+                "ordinal": round(r.ordinal, 1),
+                "mu": round(r.mu, 1),
+                "sigma": round(r.sigma, 1),
+                "spark": band_sparkline([h[2] for h in history], [h[3] for h in history], label=label),
+            }
+        )
     return out
 
 
-def _book_context(request: HttpRequest, club: Club, access: Access, period: Period, **extra: Any) -> dict[str, Any]:
+def _book_context(
+    request: HttpRequest, club: Club, access: Access, period: Period, **extra: Any
+) -> dict[str, Any]:
     whole = book(club, period)
     the_book = whole if access.whole else whole.only(access.own)
     q = query(period)
     pots = sum(c.pool + c.ga_trong for c in whole.open_canh)
     return {
-        "nav": "clubs", "club": club, "period": period, "book": the_book, "whole": access.whole, "q": q,
-        "rows": _rows(the_book, club.slug, q), "ratings": _ratings(club), "pots": pots,
+        "nav": "clubs",
+        "club": club,
+        "period": period,
+        "book": the_book,
+        "whole": access.whole,
+        "q": q,
+        "rows": _rows(the_book, club.slug, q),
+        "ratings": _ratings(club),
+        "pots": pots,
         "board": ClubRatingBoard.objects.filter(club=club).first(),
         "can_manage": request.user.has_perm("scoring.manage_club", club),
         "chart_url": reverse("scoring:club_book_chart", args=[club.slug]) + "?" + q,
         "close_url": reverse("scoring:club_close", args=[club.slug]) + "?" + q,
-        "key": new_key(), **_chooser(period), **extra,
+        "key": new_key(),
+        **_chooser(period),
+        **extra,
     }
 
 
@@ -180,11 +221,15 @@ def book_chart(request: HttpRequest, slug: str) -> JsonResponse:
 # -- a member's statement ------------------------------------------------------------------------
 
 
-def _statement_for(request: HttpRequest, slug: str, player_id: int) -> tuple[Club, Any, Period] | HttpResponse:
+def _statement_for(
+    request: HttpRequest, slug: str, player_id: int
+) -> tuple[Club, Any, Period] | HttpResponse:
     club = _club(slug)
     access = _access(request, club)
     if access is None or not (access.whole or player_id in access.own):
-        return denied(request, _("Bạn chỉ xem được sao kê của chính mình; chủ sổ và thủ quỹ xem được của mọi người."))
+        return denied(
+            request, _("Bạn chỉ xem được sao kê của chính mình; chủ sổ và thủ quỹ xem được của mọi người.")
+        )
     player = member_player(club, player_id)
     try:
         period = period_from(request.GET)
@@ -203,12 +248,25 @@ def statement_page(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
     st = statement(club, period, player)
     q = query(period)
     base = reverse("scoring:club_statement", args=[slug, player_id])
-    downloads = [(fmt.upper(), reverse(f"scoring:club_statement_{fmt}", args=[slug, player_id]) + "?" + q)
-                 for fmt in ("pdf", "csv", "xlsx")]
-    return render_htmx(request, STATEMENT, {"nav": "clubs", "club": club, "st": st, "period": period, "q": q,
-                                        "base": base, "downloads": downloads,
-                                        "book_url": reverse("scoring:club_book", args=[slug]) + "?" + q,
-                                        **_chooser(period)})
+    downloads = [
+        (fmt.upper(), reverse(f"scoring:club_statement_{fmt}", args=[slug, player_id]) + "?" + q)
+        for fmt in ("pdf", "csv", "xlsx")
+    ]
+    return render_htmx(
+        request,
+        STATEMENT,
+        {
+            "nav": "clubs",
+            "club": club,
+            "st": st,
+            "period": period,
+            "q": q,
+            "base": base,
+            "downloads": downloads,
+            "book_url": reverse("scoring:club_book", args=[slug]) + "?" + q,
+            **_chooser(period),
+        },
+    )
 
 
 @require_GET
@@ -220,12 +278,23 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
         return found
     club, player, period = found
     st = statement(club, period, player)
-    filename = f"{club.slug}-sao-ke-{vi_slugify(player.name) or player.pk}-{period.start:%Y%m%d}-{period.end:%Y%m%d}"
+    filename = (
+        f"{club.slug}-sao-ke-{vi_slugify(player.name) or player.pk}-{period.start:%Y%m%d}-{period.end:%Y%m%d}"
+    )
     if fmt == "pdf":
-        url = request.build_absolute_uri(reverse("scoring:club_statement", args=[slug, player_id]) + "?" + query(period))
-        context = {"club": club, "st": st, "period": period, "qr": qr_svg(url, scale=3, title=url, border=4), "url": url,
-                   "printed_at": timezone.localtime(st.printed_at).strftime("%d/%m/%Y %H:%M"),
-                   "lunar_start": lunar_label(period.start), "lunar_end": lunar_label(period.end)}
+        url = request.build_absolute_uri(
+            reverse("scoring:club_statement", args=[slug, player_id]) + "?" + query(period)
+        )
+        context = {
+            "club": club,
+            "st": st,
+            "period": period,
+            "qr": qr_svg(url, scale=3, title=url, border=4),
+            "url": url,
+            "printed_at": timezone.localtime(st.printed_at).strftime("%d/%m/%Y %H:%M"),
+            "lunar_start": lunar_label(period.start),
+            "lunar_end": lunar_label(period.end),
+        }
         return pdf_response("reports/club_statement.html", context, request, filename, inline=False)
     return sheet_response(statement_sheet(st), fmt, filename)
 
@@ -244,11 +313,21 @@ def _keeper(request: HttpRequest, club: Club) -> HttpResponse | None:
 def _close_context(request: HttpRequest, club: Club, period: Period, **extra: Any) -> dict[str, Any]:
     the_book = book(club, period, with_ratings=False)
     touched = [c for c in the_book.canh if not c.ended or any(c.open.values())]
-    return {"nav": "clubs", "club": club, "period": period, "book": the_book, "plan": the_book.plan,
-            "touched": touched, "running": the_book.open_canh, "fingerprint": fingerprint(the_book),
-            "key": new_key(), "q": query(period),
-            "book_url": reverse("scoring:club_book", args=[club.slug]) + "?" + query(period),
-            "balances": [m for m in the_book.members if m.open], **extra}
+    return {
+        "nav": "clubs",
+        "club": club,
+        "period": period,
+        "book": the_book,
+        "plan": the_book.plan,
+        "touched": touched,
+        "running": the_book.open_canh,
+        "fingerprint": fingerprint(the_book),
+        "key": new_key(),
+        "q": query(period),
+        "book_url": reverse("scoring:club_book", args=[club.slug]) + "?" + query(period),
+        "balances": [m for m in the_book.members if m.open],
+        **extra,
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -263,19 +342,32 @@ def close_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         period = period_from(data)
     except PeriodError as exc:
-        return render_htmx(request, CLOSE, _close_context(request, club, period_from({}), error=exc.message), status=400)
+        return render_htmx(
+            request, CLOSE, _close_context(request, club, period_from({}), error=exc.message), status=400
+        )
     if request.method != "POST":
         return render_htmx(request, CLOSE, _close_context(request, club, period))
     try:
-        written = period_close(club=club, period=period, closed_by=request.user,
-                               expected=request.POST.get("fingerprint") or None,
-                               idempotency_key=request.POST.get("key") or new_key())
+        written = period_close(
+            club=club,
+            period=period,
+            closed_by=request.user,
+            expected=request.POST.get("fingerprint") or None,
+            idempotency_key=request.POST.get("key") or new_key(),
+        )
     except EngineError as exc:
-        status = 409 if isinstance(exc, CloseChanged) else 422 if isinstance(exc, IdempotencyMismatch) else 400
-        return render_htmx(request, CLOSE, _close_context(request, club, period, error=exc.message), status=status)
+        status = (
+            409 if isinstance(exc, CloseChanged) else 422 if isinstance(exc, IdempotencyMismatch) else 400
+        )
+        return render_htmx(
+            request, CLOSE, _close_context(request, club, period, error=exc.message), status=status
+        )
     close = written.obj
-    messages.success(request, _("Đã chốt sổ %(label)s: %(n)d khoản chuyển, mọi số dư của kỳ về 0.")
-                     % {"label": close.label, "n": len(close.transfers)})
+    messages.success(
+        request,
+        _("Đã chốt sổ %(label)s: %(n)d khoản chuyển, mọi số dư của kỳ về 0.")
+        % {"label": close.label, "n": len(close.transfers)},
+    )
     return redirect(reverse("scoring:club_book", args=[slug]) + "?" + query(period))
 
 
@@ -289,16 +381,26 @@ def close_reverse(request: HttpRequest, slug: str, close_id: int) -> HttpRespons
     close = PeriodClose.objects.filter(pk=close_id, club=club).first()
     if close is None:
         raise Http404(_("Không có lần chốt sổ này."))
-    back = reverse("scoring:club_book", args=[slug]) + "?" + urlencode(
-        {"from": close.date_from.isoformat(), "to": close.date_to.isoformat()})
+    back = (
+        reverse("scoring:club_book", args=[slug])
+        + "?"
+        + urlencode({"from": close.date_from.isoformat(), "to": close.date_to.isoformat()})
+    )
     try:
-        period_close_reverse(close=close, reason=request.POST.get("reason", ""), reversed_by=request.user,
-                             idempotency_key=request.POST.get("key") or new_key())
+        period_close_reverse(
+            close=close,
+            reason=request.POST.get("reason", ""),
+            reversed_by=request.user,
+            idempotency_key=request.POST.get("key") or new_key(),
+        )
     except EngineError as exc:
         messages.error(request, exc.message)
         return redirect(back)
-    messages.success(request, _("Đã đảo chốt sổ %(label)s: các số dư của kỳ mở lại, các canh được chốt mở lại.")
-                     % {"label": close.label})
+    messages.success(
+        request,
+        _("Đã đảo chốt sổ %(label)s: các số dư của kỳ mở lại, các canh được chốt mở lại.")
+        % {"label": close.label},
+    )
     return redirect(back)
 
 
@@ -311,6 +413,9 @@ def ratings_rebuild(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.has_perm("scoring.manage_club", club):
         return denied(request, _("Chỉ chủ sổ của làng hoặc câu lạc bộ mới tính lại trình độ được."))
     done = rebuild_ratings(club_id=club.pk, force=True)
-    messages.success(request, _("Đã tính lại trình độ từ %(van)d ván: %(players)d người.")
-                     % {"van": done.van, "players": done.players})
+    messages.success(
+        request,
+        _("Đã tính lại trình độ từ %(van)d ván: %(players)d người.")
+        % {"van": done.van, "players": done.players},
+    )
     return redirect(reverse("scoring:club_book", args=[slug]) + "#trinh-do")

@@ -30,8 +30,10 @@ __all__ = ["club_detail", "club_list", "player_link_view", "role_grant_view", "r
 
 LIST = "scoring/club_list.html"
 DETAIL = "scoring/club_detail.html"
-NOT_MEMBER = ("Bạn không thuộc làng hoặc câu lạc bộ này nên không xem được danh sách thành viên: "
-              "hãy nhờ chủ sổ cấp vai trò cho bạn.")
+NOT_MEMBER = (
+    "Bạn không thuộc làng hoặc câu lạc bộ này nên không xem được danh sách thành viên: "
+    "hãy nhờ chủ sổ cấp vai trò cho bạn."
+)
 NOT_ORGANISER = "Chỉ chủ sổ của làng hoặc câu lạc bộ mới cấp, bỏ vai trò và gắn tài khoản cho người chơi."
 
 
@@ -52,8 +54,15 @@ def _list_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     for role in roles:
         row = mine.setdefault(role.club_id, {"club": role.club, "roles": []})
         row["roles"].append(role.get_role_display())
-    return {"nav": "clubs", "rows": list(mine.values()), "kinds": ClubKind.choices, "key": new_key(),
-            "name": "", "kind": ClubKind.VILLAGE.value, **extra}
+    return {
+        "nav": "clubs",
+        "rows": list(mine.values()),
+        "kinds": ClubKind.choices,
+        "key": new_key(),
+        "name": "",
+        "kind": ClubKind.VILLAGE.value,
+        **extra,
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -64,24 +73,35 @@ def club_list(request: HttpRequest) -> HttpResponse:
         return render_htmx(request, LIST, _list_context(request))
     name, kind = request.POST.get("name", ""), request.POST.get("kind", ClubKind.VILLAGE)
     try:
-        written = club_open(name=name, kind=kind, organiser=request.user,
-                            idempotency_key=request.POST.get("key") or new_key())
+        written = club_open(
+            name=name, kind=kind, organiser=request.user, idempotency_key=request.POST.get("key") or new_key()
+        )
     except EngineError as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 400
         context = _list_context(request, error=exc.message, name=name, kind=kind)
         return render_htmx(request, LIST, context, status=status)
-    messages.success(request, f"Đã lập “{written.obj.name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và "
-                              "người chơi.")
+    messages.success(
+        request, f"Đã lập “{written.obj.name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và người chơi."
+    )
     return redirect("scoring:club", slug=written.obj.slug)
 
 
 def _detail_context(request: HttpRequest, club: Club, **extra: Any) -> dict[str, Any]:
-    roles = ClubRole.objects.filter(club=club).select_related("user", "granted_by").order_by("role", "user__username")
+    roles = (
+        ClubRole.objects.filter(club=club)
+        .select_related("user", "granted_by")
+        .order_by("role", "user__username")
+    )
     organisers = sum(1 for r in roles if r.role == ClubRoleKind.ORGANISER)
     players = Player.objects.filter(club=club).select_related("user").order_by("name", "id")
     return {
-        "nav": "clubs", "club": club, "roles": roles, "organisers": organisers, "players": players,
-        "role_choices": ClubRoleKind.choices, "can_manage": request.user.has_perm("scoring.manage_club", club),
+        "nav": "clubs",
+        "club": club,
+        "roles": roles,
+        "organisers": organisers,
+        "players": players,
+        "role_choices": ClubRoleKind.choices,
+        "can_manage": request.user.has_perm("scoring.manage_club", club),
         **extra,
     }
 
@@ -118,8 +138,12 @@ def _change(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> H
 @require_POST
 def role_grant_view(request: HttpRequest, slug: str) -> HttpResponse:
     def change(club: Club) -> str:
-        role, created = role_grant(club=club, username=request.POST.get("username", ""),
-                                   role=request.POST.get("role", ""), granted_by=request.user)
+        role, created = role_grant(
+            club=club,
+            username=request.POST.get("username", ""),
+            role=request.POST.get("role", ""),
+            granted_by=request.user,
+        )
         who, what = role.user.get_username(), role.get_role_display()
         return f"Đã cấp cho {who} vai trò {what}." if created else f"{who} đã có vai trò {what} từ trước."
 
@@ -138,11 +162,14 @@ def role_revoke_view(request: HttpRequest, slug: str, role_id: int) -> HttpRespo
 @require_POST
 def player_link_view(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     def change(club: Club) -> str:
-        player = player_link(club=club, player_id=player_id, username=request.POST.get("username", ""),
-                             linked_by=request.user)
+        player = player_link(
+            club=club, player_id=player_id, username=request.POST.get("username", ""), linked_by=request.user
+        )
         if player.user is None:
             return f"Đã bỏ gắn tài khoản của {player.name}."
-        return (f"Đã gắn {player.name} với tài khoản {player.user.get_username()}: người đó xem được các canh "
-                "mình ngồi và sao kê của mình, và xác nhận được ván.")
+        return (
+            f"Đã gắn {player.name} với tài khoản {player.user.get_username()}: người đó xem được các canh "
+            "mình ngồi và sao kê của mình, và xác nhận được ván."
+        )
 
     return _change(request, slug, change)

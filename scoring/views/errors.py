@@ -15,7 +15,9 @@ def _api(request: HttpRequest) -> bool:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _api(request):
-        return JsonResponse({"error": f"Không có địa chỉ {request.path} trong API (xem /api/docs/)."}, status=404)
+        return JsonResponse(
+            {"error": f"Không có địa chỉ {request.path} trong API (xem /api/docs/)."}, status=404
+        )
     return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
 
 

@@ -74,9 +74,7 @@ def _analyse(game: Game, hand: list[str], declared: list[str]) -> dict[str, Any]
         return {"check": result, "groups": groups, "cuoc_names": _names(result.cuoc)}
     if len(hand) == size - 1:
         waits = find_waits(game.slug, hand)
-        rows = [
-            {"card": w.card, "cuoc": _names(w.cuoc), "allows": _names(w.allows)} for w in waits.waits
-        ]
+        rows = [{"card": w.card, "cuoc": _names(w.cuoc), "allows": _names(w.allows)} for w in waits.waits]
         return {"waits": rows}
     return {}
 

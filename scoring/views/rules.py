@@ -85,20 +85,27 @@ _TT, _TB, _CH = ScoringFamily.TO_TOM, ScoringFamily.TAI_BAN, ScoringFamily.CHAN
 DISPUTED: dict[str, Disputed] = {
     "main_cuoc": Disputed(
         _("Cước tính điểm chính (Cửu Khôi + Thập Điều)"),
-        {MainCuoc.MOST_POINTS: _("cước cho ván nhiều điểm nhất (mặc định)"),
-         MainCuoc.HIGHEST: _("tiếng ù cao nhất: điểm chính lớn nhất")},
+        {
+            MainCuoc.MOST_POINTS: _("cước cho ván nhiều điểm nhất (mặc định)"),
+            MainCuoc.HIGHEST: _("tiếng ù cao nhất: điểm chính lớn nhất"),
+        },
         frozenset({_TT, _CH}),
     ),
     "main_tie": Disputed(
         _("Hai cước bằng điểm chính (Hội 50), khi tính tiếng ù cao nhất"),
-        {MainTie.MOST_POINTS: _("cước cho ván nhiều điểm hơn (mặc định)"),
-         MainTie.MOST_DICH: _("cước nhiều dịch hơn")},
+        {
+            MainTie.MOST_POINTS: _("cước cho ván nhiều điểm hơn (mặc định)"),
+            MainTie.MOST_DICH: _("cước nhiều dịch hơn"),
+        },
         frozenset({_TT, _CH}),
     ),
     "khoi_dich_offset": Disputed(
         _("Khôi đi kèm cước cao hơn"),
-        {"2": _("N−2 dịch (Luật 2005: Bát Khôi + Thập Điều = 30)"), "1": _("N−1 dịch (Hội 50)"),
-         "0": _("N dịch (số in trong seed: Bát Khôi + Thập Điều = 34)")},
+        {
+            "2": _("N−2 dịch (Luật 2005: Bát Khôi + Thập Điều = 30)"),
+            "1": _("N−1 dịch (Hội 50)"),
+            "0": _("N dịch (số in trong seed: Bát Khôi + Thập Điều = 34)"),
+        },
         frozenset({_TT}),
         numeric=True,
     ),
@@ -109,8 +116,10 @@ DISPUTED: dict[str, Disputed] = {
     ),
     "ga_dau_hoi_quang": Disputed(
         _("Gà đầu hội khi đánh quăng"),
-        {GaDauHoiQuang.ONCE: _("góp một lần trước ván đầu (mặc định)"),
-         GaDauHoiQuang.NONE: _("không góp: chỉ đánh gom mới có hội")},
+        {
+            GaDauHoiQuang.ONCE: _("góp một lần trước ván đầu (mặc định)"),
+            GaDauHoiQuang.NONE: _("không góp: chỉ đánh gom mới có hội"),
+        },
         frozenset({_TT, _TB}),
     ),
     "tai_ban_triple": Disputed(
@@ -154,7 +163,9 @@ class Column:
 def _columns() -> list[Column]:
     columns = [Column(slug, load_rules(slug).name, load_rules(slug), False) for slug in PRESETS]
     for village in VillageRuleSet.objects.select_related("snapshot", "owner_club", "owner_user"):
-        columns.append(Column(village.slug, village.name, village.rules(), True, village.owner_name, village.version))
+        columns.append(
+            Column(village.slug, village.name, village.rules(), True, village.owner_name, village.version)
+        )
     return columns
 
 
@@ -204,7 +215,9 @@ def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any
 def rules_table(request: HttpRequest) -> HttpResponse:
     columns = _columns()
     tables = [_family_table(f, columns) for f in ScoringFamily]
-    return render(request, "scoring/rules.html", {"tables": [t for t in tables if t["columns"]], "nav": "rules"})
+    return render(
+        request, "scoring/rules.html", {"tables": [t for t in tables if t["columns"]], "nav": "rules"}
+    )
 
 
 # -- the form -------------------------------------------------------------------------------------
@@ -233,12 +246,22 @@ def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
         choices.append({"key": key, "label": label, "value": str(value), "options": options.items()})
     cong = (data.get("tu_tru_cong_dich") == "on") if data else rules.tu_tru_cong_dich
     disputed = [
-        {"key": key, "label": choice.label, "options": choice.options.items(),
-         "value": str(data.get(key, getattr(rules, key)) if data else getattr(rules, key))}
-        for key, choice in DISPUTED.items() if rules.family in choice.families
+        {
+            "key": key,
+            "label": choice.label,
+            "options": choice.options.items(),
+            "value": str(data.get(key, getattr(rules, key)) if data else getattr(rules, key)),
+        }
+        for key, choice in DISPUTED.items()
+        if rules.family in choice.families
     ]
-    return {"cuoc_rows": cuoc_rows, "numbers": numbers, "choices": choices, "tu_tru_cong_dich": cong,
-            "disputed": disputed}
+    return {
+        "cuoc_rows": cuoc_rows,
+        "numbers": numbers,
+        "choices": choices,
+        "tu_tru_cong_dich": cong,
+        "disputed": disputed,
+    }
 
 
 def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
@@ -313,8 +336,10 @@ def _owner(user: Any, posted: str) -> Club | None:
         return None
     club = next((c for c in _owner_choices(user) if c.slug == posted), None)
     if club is None:
-        raise EngineError(gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
-                          % {"club": posted})
+        raise EngineError(
+            gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
+            % {"club": posted}
+        )
     return club
 
 
@@ -343,8 +368,11 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         except EngineError as exc:
             error = exc.message
         else:
-            messages.success(request, gettext("Đã lưu lệ làng “%(name)s” (mã %(slug)s), phiên bản %(version)d.")
-                             % {"name": village.name, "slug": village.slug, "version": village.version})
+            messages.success(
+                request,
+                gettext("Đã lưu lệ làng “%(name)s” (mã %(slug)s), phiên bản %(version)d.")
+                % {"name": village.name, "slug": village.slug, "version": village.version},
+            )
             return redirect("scoring:rules")
     posted = request.POST if request.method == "POST" and not request.POST.get("reload") else None
     context = {

@@ -40,8 +40,9 @@ def axe_violations(page: Any, *, impacts: set[str] = SERIOUS) -> list[dict[str, 
 
 
 def describe(violations: list[dict[str, Any]]) -> str:
-    return "\n".join(f"  {v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"][:4])
-                     for v in violations)
+    return "\n".join(
+        f"  {v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"][:4]) for v in violations
+    )
 
 
 def cut_off(page: Any) -> list[str]:

@@ -22,14 +22,31 @@ def at(day: dt.date, hour: int = 19) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time(hour)), timezone.get_default_timezone())
 
 
-def canh(club: Club, day: dt.date, players: Sequence[str], records: Iterable[Mapping[str, Any]] = (), *,
-         mode: str = "quang", rules: str = "luat-2005", by: Any = None, hour: int = 19) -> Sitting:
+def canh(
+    club: Club,
+    day: dt.date,
+    players: Sequence[str],
+    records: Iterable[Mapping[str, Any]] = (),
+    *,
+    mode: str = "quang",
+    rules: str = "luat-2005",
+    by: Any = None,
+    hour: int = 19,
+) -> Sitting:
     """A canh of ``club`` opened on ``day`` with ``players`` (the club's, by name), its ván recorded."""
     from scoring.services.sittings import sitting_open
 
     with time_machine.travel(at(day, hour), tick=False):
-        sitting = sitting_open(game="to-tom-5", rules=rules, mode=mode, players=list(players), club=club,
-                               created_by=by, idempotency_key=new_key(), title=f"Canh {day:%d/%m}").obj
+        sitting = sitting_open(
+            game="to-tom-5",
+            rules=rules,
+            mode=mode,
+            players=list(players),
+            club=club,
+            created_by=by,
+            idempotency_key=new_key(),
+            title=f"Canh {day:%d/%m}",
+        ).obj
         record_all(sitting, records)
     return sitting
 
@@ -79,28 +96,74 @@ def season(club: Club, by: Any) -> dict[str, Any]:
 
     t = "tom"
     made = {
-        "tet": canh(club, dt.date(2025, 2, 1), FIVE_A, [
-            {"winner": "Cụ Tư", "cuoc": [t]}, {"winner": "Bác Năm", "cuoc": ["leo"], "discarder": "Cô Tám"},
-            {"result": "hoa"}, {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]}]),
-        "gom": canh(club, dt.date(2025, 2, 20), FIVE_B, [
-            {"winner": "Ông Chín", "cuoc": ["chi_nay"]}, {"winner": "Anh Bảy", "cuoc": [t]}], mode="gom"),
-        "spring": canh(club, dt.date(2025, 3, 15), FIVE_C, [
-            {"winner": "Chú Sáu", "cuoc": ["bach_thu"]}, {"winner": "Chú Sáu", "cuoc": [t]},
-            {"winner": "Ông Chín", "cuoc": ["leo"], "chiu": ["Anh Bảy"]}]),
-        "settled": canh(club, dt.date(2025, 4, 2), FIVE_A, [
-            {"winner": "Cô Tám", "cuoc": ["kinh_cu"]}, {"winner": "Bác Năm", "cuoc": [t]}]),
-        "summer": canh(club, dt.date(2025, 6, 10), FIVE_B, [
-            {"winner": "Bác Năm", "cuoc": [t, "leo"]}, {"winner": "Cụ Tư", "cuoc": [t]}], mode="gom"),
-        "autumn": canh(club, dt.date(2025, 9, 5), FIVE_C, [
-            {"winner": "Anh Bảy", "cuoc": ["chi_nay"]}, {"result": "hoa"}, {"winner": "Cô Tám", "cuoc": [t]}]),
-        "winter": canh(club, dt.date(2026, 1, 3), FIVE_A, [
-            {"winner": "Cụ Tư", "cuoc": ["leo"]}, {"winner": "Chú Sáu", "cuoc": ["thap_dieu"]}]),
+        "tet": canh(
+            club,
+            dt.date(2025, 2, 1),
+            FIVE_A,
+            [
+                {"winner": "Cụ Tư", "cuoc": [t]},
+                {"winner": "Bác Năm", "cuoc": ["leo"], "discarder": "Cô Tám"},
+                {"result": "hoa"},
+                {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]},
+            ],
+        ),
+        "gom": canh(
+            club,
+            dt.date(2025, 2, 20),
+            FIVE_B,
+            [{"winner": "Ông Chín", "cuoc": ["chi_nay"]}, {"winner": "Anh Bảy", "cuoc": [t]}],
+            mode="gom",
+        ),
+        "spring": canh(
+            club,
+            dt.date(2025, 3, 15),
+            FIVE_C,
+            [
+                {"winner": "Chú Sáu", "cuoc": ["bach_thu"]},
+                {"winner": "Chú Sáu", "cuoc": [t]},
+                {"winner": "Ông Chín", "cuoc": ["leo"], "chiu": ["Anh Bảy"]},
+            ],
+        ),
+        "settled": canh(
+            club,
+            dt.date(2025, 4, 2),
+            FIVE_A,
+            [{"winner": "Cô Tám", "cuoc": ["kinh_cu"]}, {"winner": "Bác Năm", "cuoc": [t]}],
+        ),
+        "summer": canh(
+            club,
+            dt.date(2025, 6, 10),
+            FIVE_B,
+            [{"winner": "Bác Năm", "cuoc": [t, "leo"]}, {"winner": "Cụ Tư", "cuoc": [t]}],
+            mode="gom",
+        ),
+        "autumn": canh(
+            club,
+            dt.date(2025, 9, 5),
+            FIVE_C,
+            [
+                {"winner": "Anh Bảy", "cuoc": ["chi_nay"]},
+                {"result": "hoa"},
+                {"winner": "Cô Tám", "cuoc": [t]},
+            ],
+        ),
+        "winter": canh(
+            club,
+            dt.date(2026, 1, 3),
+            FIVE_A,
+            [{"winner": "Cụ Tư", "cuoc": ["leo"]}, {"winner": "Chú Sáu", "cuoc": ["thap_dieu"]}],
+        ),
         "next_year": canh(club, dt.date(2026, 3, 1), FIVE_B, [{"winner": "Ông Chín", "cuoc": [t]}]),
     }
     # A correction in a past canh (its first ván; the later ván are re-posted).
     first = made["spring"].van.get(seq=1, is_current=True)
-    van_correct(van=first, record={"winner": "Cô Tám", "cuoc": ["chi_nay"]}, reason="Ghi nhầm người ù",
-                corrected_by=by, idempotency_key=new_key())
+    van_correct(
+        van=first,
+        record={"winner": "Cô Tám", "cuoc": ["chi_nay"]},
+        reason="Ghi nhầm người ù",
+        corrected_by=by,
+        idempotency_key=new_key(),
+    )
     sitting_settle_up(sitting=made["settled"], settled_by=by, idempotency_key=new_key())
     # The sixth month closed and undone; the second month closed (and kept).
     undone = period_close(club=club, period=lunar_month(2025, 5), closed_by=by).obj

@@ -30,7 +30,9 @@ def _client(user: Any) -> Client:
     return client
 
 
-def test_balances_answer_the_contract_for_the_treasurer(world: dict[str, Any], club: Any, treasurer: Any) -> None:
+def test_balances_answer_the_contract_for_the_treasurer(
+    world: dict[str, Any], club: Any, treasurer: Any
+) -> None:
     from scoring.services.ratings import rebuild_ratings
 
     rebuild_ratings(club_id=club.pk)
@@ -40,15 +42,27 @@ def test_balances_answer_the_contract_for_the_treasurer(world: dict[str, Any], c
     assert list(body) == ["club", "from", "to", "members", "settle_up"]
     assert (body["club"], body["from"], body["to"]) == (club.slug, "2025-01-29", "2026-02-16")
     expected = book(club, lunar_year(2025))
-    assert body["members"] == [{"player": m.name, "points": m.points, "van": m.van, "wins": m.wins,
-                                "sittings": m.sittings, "rating": round(m.rating.ordinal, 2)}
-                               for m in expected.members]
-    assert all(set(row) == {"player", "points", "van", "wins", "sittings", "rating"} for row in body["members"])
+    assert body["members"] == [
+        {
+            "player": m.name,
+            "points": m.points,
+            "van": m.van,
+            "wins": m.wins,
+            "sittings": m.sittings,
+            "rating": round(m.rating.ordinal, 2),
+        }
+        for m in expected.members
+    ]
+    assert all(
+        set(row) == {"player", "points", "van", "wins", "sittings", "rating"} for row in body["members"]
+    )
     assert body["settle_up"] == [{"from": a.name, "to": b.name, "amount": n} for a, b, n in expected.plan]
     assert body["settle_up"] and len(body["settle_up"]) <= len(body["members"]) - 1
 
 
-def test_without_dates_the_period_is_this_lunar_year(world: dict[str, Any], club: Any, organiser: Any) -> None:
+def test_without_dates_the_period_is_this_lunar_year(
+    world: dict[str, Any], club: Any, organiser: Any
+) -> None:
     import time_machine
 
     from tests.book.conftest import at
@@ -59,8 +73,9 @@ def test_without_dates_the_period_is_this_lunar_year(world: dict[str, Any], club
     assert {m["player"] for m in body["members"]} == {m.name for m in book(club, lunar_year(2025)).members}
 
 
-def test_a_member_sees_only_their_own_row_and_statement(world: dict[str, Any], club: Any,
-                                                         django_user_model: Any) -> None:
+def test_a_member_sees_only_their_own_row_and_statement(
+    world: dict[str, Any], club: Any, django_user_model: Any
+) -> None:
     user = member_user(django_user_model, club, "Bác Năm", "bac-nam")
     client = _client(user)
     body = client.get(f"/api/v1/clubs/{club.slug}/balances?from=2025-01-29&to=2026-02-16").json()
@@ -75,31 +90,45 @@ def test_a_member_sees_only_their_own_row_and_statement(world: dict[str, Any], c
     assert client.get(f"/api/v1/clubs/{club.slug}/members/Cụ Tư/statement").status_code == 403
 
 
-def test_the_statement_by_id_or_by_name_equals_the_statement(world: dict[str, Any], club: Any,
-                                                             treasurer: Any) -> None:
+def test_the_statement_by_id_or_by_name_equals_the_statement(
+    world: dict[str, Any], club: Any, treasurer: Any
+) -> None:
     client = _client(treasurer)
     player = Player.objects.get(club=club, name="Chú Sáu")
-    by_id = client.get(f"/api/v1/clubs/{club.slug}/members/{player.pk}/statement?from=2025-01-29&to=2026-02-16")
+    by_id = client.get(
+        f"/api/v1/clubs/{club.slug}/members/{player.pk}/statement?from=2025-01-29&to=2026-02-16"
+    )
     by_name = client.get(f"/api/v1/clubs/{club.slug}/members/Chú Sáu/statement?from=2025-01-29&to=2026-02-16")
     assert by_id.status_code == 200 and by_id.json() == by_name.json()
     # A name is found as people read it (case, tone marks placed on another vowel), as the sổ điểm finds it.
-    typed = client.get(f"/api/v1/clubs/{club.slug}/members/  chú   sáu /statement?from=2025-01-29&to=2026-02-16")
+    typed = client.get(
+        f"/api/v1/clubs/{club.slug}/members/  chú   sáu /statement?from=2025-01-29&to=2026-02-16"
+    )
     assert typed.status_code == 200 and typed.json() == by_name.json()
     body = by_id.json()
     st = statement(club, lunar_year(2025), player)
-    assert (body["points"], body["settled"], body["open"], body["van"]) == (st.points, st.settled, st.open, st.van)
+    assert (body["points"], body["settled"], body["open"], body["van"]) == (
+        st.points,
+        st.settled,
+        st.open,
+        st.van,
+    )
     assert sum(v["delta"] for c in body["canh"] for v in c["van"]) == st.points
     assert client.get(f"/api/v1/clubs/{club.slug}/members/Không Ai/statement").status_code == 404
 
 
-@pytest.mark.parametrize(("query", "vi", "en"), [
-    ("from=2025-02-30", "'from' phải là một ngày dạng YYYY-MM-DD", "'from' must be a date as YYYY-MM-DD"),
-    ("from=hôm-qua&to=2025-03-01", "'from' phải là một ngày", "'from' must be a date"),
-    ("from=2025-03-02&to=2025-03-01", "phải từ ngày đầu", "must not be before the first day"),
-    ("to=25-03-01", "'to' phải là một ngày", "'to' must be a date"),
-])
-def test_bad_dates_are_400_in_vietnamese_or_english(world: dict[str, Any], club: Any, treasurer: Any, query: str,
-                                                    vi: str, en: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "vi", "en"),
+    [
+        ("from=2025-02-30", "'from' phải là một ngày dạng YYYY-MM-DD", "'from' must be a date as YYYY-MM-DD"),
+        ("from=hôm-qua&to=2025-03-01", "'from' phải là một ngày", "'from' must be a date"),
+        ("from=2025-03-02&to=2025-03-01", "phải từ ngày đầu", "must not be before the first day"),
+        ("to=25-03-01", "'to' phải là một ngày", "'to' must be a date"),
+    ],
+)
+def test_bad_dates_are_400_in_vietnamese_or_english(
+    world: dict[str, Any], club: Any, treasurer: Any, query: str, vi: str, en: str
+) -> None:
     client = _client(treasurer)
     for path in (f"/api/v1/clubs/{club.slug}/balances", f"/api/v1/clubs/{club.slug}/members/1/statement"):
         answer = client.get(f"{path}?{query}")

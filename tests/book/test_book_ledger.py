@@ -44,8 +44,12 @@ def expected(club: Any, start: dt.date, end: dt.date) -> dict[int, dict[str, Any
 
 def got(club: Any, start: dt.date, end: dt.date) -> dict[int, dict[str, Any]]:
     the_book = book(club, dates(start, end))
-    return {m.player_id: Counter({"points": m.points, "open": m.open, "van": m.van, "wins": m.wins,
-                                  "sittings": m.sittings}) for m in the_book.members}
+    return {
+        m.player_id: Counter(
+            {"points": m.points, "open": m.open, "van": m.van, "wins": m.wins, "sittings": m.sittings}
+        )
+        for m in the_book.members
+    }
 
 
 @pytest.fixture
@@ -54,10 +58,13 @@ def world(club: Any, organiser: Any) -> dict[str, Any]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(start=st.dates(min_value=dt.date(2025, 1, 1), max_value=dt.date(2026, 3, 31)),
-       days=st.integers(min_value=0, max_value=420))
-def test_the_book_is_the_sum_of_each_member_s_canh_balances(world: dict[str, Any], club: Any,
-                                                             start: dt.date, days: int) -> None:
+@given(
+    start=st.dates(min_value=dt.date(2025, 1, 1), max_value=dt.date(2026, 3, 31)),
+    days=st.integers(min_value=0, max_value=420),
+)
+def test_the_book_is_the_sum_of_each_member_s_canh_balances(
+    world: dict[str, Any], club: Any, start: dt.date, days: int
+) -> None:
     end = start + dt.timedelta(days=days)
     assert got(club, start, end) == {k: v for k, v in expected(club, start, end).items()}
 
@@ -79,13 +86,22 @@ def test_a_correction_in_a_past_canh_moves_the_book(world: dict[str, Any], club:
     before = {m.name: m.points for m in book(club, year).members}
     autumn = world["canh"]["autumn"]
     van = autumn.van.get(seq=3, is_current=True)  # Cô Tám's Tôm: 4 × 8 points
-    van_correct(van=van, record={"winner": "Bác Năm", "cuoc": ["tom"]}, reason="Nhầm người",
-                corrected_by=organiser, idempotency_key=new_key())
+    van_correct(
+        van=van,
+        record={"winner": "Bác Năm", "cuoc": ["tom"]},
+        reason="Nhầm người",
+        corrected_by=organiser,
+        idempotency_key=new_key(),
+    )
     after = {m.name: m.points for m in book(club, year).members}
     assert after["Cô Tám"] == before["Cô Tám"] - 40 and after["Bác Năm"] == before["Bác Năm"] + 40
-    assert after == {name: sum(balances(s, play_only=True).players.get(name, 0)
-                              for s in Sitting.objects.filter(club=club, pk__in=[c.id for c in book(club, year).canh]))
-                     for name in after}
+    assert after == {
+        name: sum(
+            balances(s, play_only=True).players.get(name, 0)
+            for s in Sitting.objects.filter(club=club, pk__in=[c.id for c in book(club, year).canh])
+        )
+        for name in after
+    }
 
 
 def test_a_canh_belongs_to_the_day_it_was_opened_in_the_site_s_time_zone(club: Any) -> None:

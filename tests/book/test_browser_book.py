@@ -21,20 +21,34 @@ pytestmark = [pytest.mark.browser, pytest.mark.sqlite, pytest.mark.django_db(tra
 def _phone(browser: Any, base: str, user: Any) -> Any:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True,
-                                  accept_downloads=True)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    context = browser.new_context(
+        locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True, accept_downloads=True
+    )
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "url": base,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            }
+        ]
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page
 
 
-def test_the_treasurer_s_month(live_server: Any, browser: Any, club: Any, treasurer: Any, tmp_path: Any) -> None:
+def test_the_treasurer_s_month(
+    live_server: Any, browser: Any, club: Any, treasurer: Any, tmp_path: Any
+) -> None:
     # Tháng Hai năm Ất Tỵ: 28/02 – 28/03/2025; one canh before it (tháng Giêng), two in it.
     canh(club, dt.date(2025, 2, 10), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}])
-    canh(club, dt.date(2025, 3, 5), FIVE_A, [{"winner": "Bác Năm", "cuoc": ["leo"]},
-                                             {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]}])
+    canh(
+        club,
+        dt.date(2025, 3, 5),
+        FIVE_A,
+        [{"winner": "Bác Năm", "cuoc": ["leo"]}, {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]}],
+    )
     canh(club, dt.date(2025, 3, 20), FIVE_B, [{"winner": "Ông Chín", "cuoc": ["chi_nay"]}], mode="gom")
     page = _phone(browser, live_server.url, treasurer)
     try:
@@ -63,8 +77,9 @@ def test_the_treasurer_s_month(live_server: Any, browser: Any, club: Any, treasu
         pdf = tmp_path / download.value.suggested_filename
         download.value.save_as(pdf)
         assert pdf.read_bytes().startswith(b"%PDF")
-        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
-                              check=True).stdout
+        text = subprocess.run(
+            ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
         assert club.name in text and "Sao kê: Bác Năm" in text and str(points) in text
 
         # Close the month: the confirmation first, then the book at 0.

@@ -30,10 +30,19 @@ def _open(club: Any, period: Any) -> dict[str, int]:
     return {m.name: m.open for m in book(club, period).members}
 
 
-def test_a_close_clears_every_open_balance_with_at_most_n_minus_1_transfers(club: Any, treasurer: Any) -> None:
-    canh(club, dt.date(2025, 3, 1), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}, {"winner": "Cô Tám", "cuoc": ["leo"]}])
+def test_a_close_clears_every_open_balance_with_at_most_n_minus_1_transfers(
+    club: Any, treasurer: Any
+) -> None:
+    canh(
+        club,
+        dt.date(2025, 3, 1),
+        FIVE_A,
+        [{"winner": "Cụ Tư", "cuoc": ["tom"]}, {"winner": "Cô Tám", "cuoc": ["leo"]}],
+    )
     canh(club, dt.date(2025, 3, 8), FIVE_B, [{"winner": "Ông Chín", "cuoc": ["chi_nay"]}], mode="gom")
-    canh(club, dt.date(2025, 3, 15), FIVE_C, [{"winner": "Bác Năm", "cuoc": ["thap_dieu"]}, {"result": "hoa"}])
+    canh(
+        club, dt.date(2025, 3, 15), FIVE_C, [{"winner": "Bác Năm", "cuoc": ["thap_dieu"]}, {"result": "hoa"}]
+    )
     month = lunar_month(2025, 2)
     before = book(club, month)
     open_before = {m.player_id: m for m in before.members}
@@ -57,21 +66,36 @@ def test_a_close_clears_every_open_balance_with_at_most_n_minus_1_transfers(club
         assert sitting.ended_at is not None
         assert not any(balances(sitting).players.values()) and balances(sitting).pool == 0
         assert ledger_differences(sitting) == []
-    kinds = set(LedgerTransaction.objects.filter(period_close_entry__close=close).values_list("kind", flat=True))
+    kinds = set(
+        LedgerTransaction.objects.filter(period_close_entry__close=close).values_list("kind", flat=True)
+    )
     assert kinds == {TransactionKind.SETTLEMENT}
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["quang", "gom"]),
-                          st.lists(st.tuples(st.integers(0, 4), st.sampled_from(CUOC)), min_size=1, max_size=4)),
-                min_size=1, max_size=4))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c"]),
+            st.sampled_from(["quang", "gom"]),
+            st.lists(st.tuples(st.integers(0, 4), st.sampled_from(CUOC)), min_size=1, max_size=4),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
 def test_any_season_closes_to_zero_within_n_minus_1(club: Any, treasurer: Any, spec: list[Any]) -> None:
     tables = {"a": FIVE_A, "b": FIVE_B, "c": FIVE_C}
     with transaction.atomic():
         for i, (which, mode, wins) in enumerate(spec):
             names = tables[which]
-            canh(club, dt.date(2025, 4, 1) + dt.timedelta(days=i), names, [
-                {"winner": names[w], "cuoc": [c]} for w, c in wins], mode=mode)
+            canh(
+                club,
+                dt.date(2025, 4, 1) + dt.timedelta(days=i),
+                names,
+                [{"winner": names[w], "cuoc": [c]} for w, c in wins],
+                mode=mode,
+            )
         month = dates(dt.date(2025, 4, 1), dt.date(2025, 4, 30))
         # The open balances a close settles: the ledger's, each running gom canh's pool given back.
         people = [p for p, amount in member_open(book(club, month).canh).items() if amount]
@@ -82,11 +106,15 @@ def test_any_season_closes_to_zero_within_n_minus_1(club: Any, treasurer: Any, s
         transaction.set_rollback(True)
 
 
-def test_the_close_refuses_when_the_balances_changed_since_the_confirmation(club: Any, treasurer: Any) -> None:
+def test_the_close_refuses_when_the_balances_changed_since_the_confirmation(
+    club: Any, treasurer: Any
+) -> None:
     sitting = canh(club, dt.date(2025, 3, 1), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}])
     month = lunar_month(2025, 2)
     seen = fingerprint(book(club, month))
-    van_record(sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key())
+    van_record(
+        sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key()
+    )
     with pytest.raises(CloseChanged):
         period_close(club=club, period=month, closed_by=treasurer, expected=seen)
     assert not PeriodClose.objects.exists()
@@ -97,9 +125,13 @@ def test_a_closed_canh_takes_no_more_van_until_the_close_is_undone(club: Any, tr
     sitting = canh(club, dt.date(2025, 3, 1), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}])
     close = period_close(club=club, period=lunar_month(2025, 2), closed_by=treasurer).obj
     with pytest.raises(SittingClosed):
-        van_record(sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key())
+        van_record(
+            sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key()
+        )
     period_close_reverse(close=close, reason="Chốt sớm quá", reversed_by=treasurer)
-    van_record(sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key())
+    van_record(
+        sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key()
+    )
     assert ledger_differences(Sitting.objects.get(pk=sitting.pk)) == []
 
 
@@ -112,8 +144,12 @@ def test_undoing_a_close_restores_every_open_balance_by_reversing_entries(club: 
     originals = set(PeriodCloseEntry.objects.filter(close=close).values_list("transaction_id", flat=True))
     period_close_reverse(close=close, reason="Nhầm kỳ", reversed_by=treasurer)
     assert _open(club, year) == before
-    reversals = LedgerTransaction.objects.filter(period_close_entry__close=close, period_close_entry__reversal=True)
-    assert set(reversals.values_list("reverses_id", flat=True)) == originals  # every one reversed, none deleted
+    reversals = LedgerTransaction.objects.filter(
+        period_close_entry__close=close, period_close_entry__reversal=True
+    )
+    assert (
+        set(reversals.values_list("reverses_id", flat=True)) == originals
+    )  # every one reversed, none deleted
     assert LedgerTransaction.objects.filter(pk__in=originals).count() == len(originals)
     assert not Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=False).exists()
     with pytest.raises(CloseError):
@@ -138,10 +174,15 @@ def test_a_repeated_close_with_the_same_key_writes_once(club: Any, treasurer: An
     assert PeriodClose.objects.count() == 1
 
 
-@pytest.mark.parametrize("statement", ["UPDATE scoring_periodclose SET label = 'x'",
-                                       "DELETE FROM scoring_periodclose",
-                                       "UPDATE scoring_periodcloseentry SET reversal = TRUE",
-                                       "DELETE FROM scoring_periodcloseentry"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE scoring_periodclose SET label = 'x'",
+        "DELETE FROM scoring_periodclose",
+        "UPDATE scoring_periodcloseentry SET reversal = TRUE",
+        "DELETE FROM scoring_periodcloseentry",
+    ],
+)
 def test_the_database_refuses_to_edit_or_delete_a_close(club: Any, treasurer: Any, statement: str) -> None:
     from django.db import connection
 

@@ -35,8 +35,14 @@ def test_the_club_book_benchmark_runs_and_the_book_equals_the_raw_sums(tmp_path:
             cursor.execute("VACUUM INTO %s", [str(copy)])
         url = f"sqlite:///{copy}"
     env = {**os.environ, "DATABASE_URL": url}
-    done = subprocess.run([sys.executable, "bench/club_book.py", "--quick", "--here"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "bench/club_book.py", "--quick", "--here"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     out = done.stdout
     database = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"
@@ -46,5 +52,5 @@ def test_the_club_book_benchmark_runs_and_the_book_equals_the_raw_sums(tmp_path:
     assert "book == raw GROUP BY: True" in out
     ratio = RATIO.search(out)
     assert ratio is not None and float(ratio.group(1)) > 0, out
-    for line in out[out.find("(a)"):].strip().splitlines():
+    for line in out[out.find("(a)") :].strip().splitlines():
         figure(f"bench/club_book.py --quick on {database}", line.strip())

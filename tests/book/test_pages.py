@@ -36,8 +36,9 @@ def _names(html: str) -> list[str]:
     return re.findall(r'<tr data-player="\d+" data-name="([^"]+)"', html)
 
 
-def test_the_treasurer_sees_every_member_and_a_member_only_themselves(world: dict[str, Any], club: Any,
-                                                                      treasurer: Any, django_user_model: Any) -> None:
+def test_the_treasurer_sees_every_member_and_a_member_only_themselves(
+    world: dict[str, Any], club: Any, treasurer: Any, django_user_model: Any
+) -> None:
     page = _as(treasurer).get(f"/lang/{club.slug}/so/?ky=nam-2025")
     assert page.status_code == 200
     html = page.content.decode()
@@ -45,7 +46,11 @@ def test_the_treasurer_sees_every_member_and_a_member_only_themselves(world: dic
     assert "Năm Ất Tỵ (2025)" in html and 'class="spark"' in html and 'data-testid="close-link"' in html
     member = member_user(django_user_model, club, "Bác Năm", "bac-nam")
     mine = _as(member).get(f"/lang/{club.slug}/so/?ky=nam-2025").content.decode()
-    assert _names(mine) == ["Bác Năm"] and "Bạn xem phần của mình." in mine and 'data-testid="close-link"' not in mine
+    assert (
+        _names(mine) == ["Bác Năm"]
+        and "Bạn xem phần của mình." in mine
+        and 'data-testid="close-link"' not in mine
+    )
 
 
 def test_who_may_not_open_the_book(world: dict[str, Any], club: Any, django_user_model: Any) -> None:
@@ -76,7 +81,9 @@ def test_closing_a_month_after_confirming(world: dict[str, Any], club: Any, trea
     fingerprint = re.search(r'name="fingerprint" value="(\w+)"', confirm).group(1)
     assert 'data-testid="plan"' in confirm and "Xác nhận chốt sổ" in confirm
     autumn = world["canh"]["autumn"]
-    van_record(sitting=autumn, seq=4, record={"winner": "Bác Năm", "cuoc": ["tom"]}, idempotency_key=new_key())
+    van_record(
+        sitting=autumn, seq=4, record={"winner": "Bác Năm", "cuoc": ["tom"]}, idempotency_key=new_key()
+    )
     form = {"from": "2025-08-23", "to": "2025-09-21", "fingerprint": fingerprint, "key": new_key()}
     stale = client.post(f"/lang/{club.slug}/so/chot/", form)
     assert stale.status_code == 409 and "Số dư của kỳ đã thay đổi" in stale.content.decode()
@@ -92,21 +99,27 @@ def test_closing_a_month_after_confirming(world: dict[str, Any], club: Any, trea
 def test_undoing_a_close_needs_a_reason(world: dict[str, Any], club: Any, treasurer: Any) -> None:
     client = _as(treasurer)
     kept = world["kept"]
-    empty = client.post(f"/lang/{club.slug}/so/chot/{kept.pk}/dao/", {"reason": " ", "key": new_key()}, follow=True)
+    empty = client.post(
+        f"/lang/{club.slug}/so/chot/{kept.pk}/dao/", {"reason": " ", "key": new_key()}, follow=True
+    )
     assert "Hãy ghi lý do đảo chốt sổ." in empty.content.decode()
-    done = client.post(f"/lang/{club.slug}/so/chot/{kept.pk}/dao/", {"reason": "Sai tháng", "key": new_key()},
-                       follow=True)
+    done = client.post(
+        f"/lang/{club.slug}/so/chot/{kept.pk}/dao/", {"reason": "Sai tháng", "key": new_key()}, follow=True
+    )
     assert "Đã đảo chốt sổ" in done.content.decode() and "Sai tháng" in done.content.decode()
 
 
-def test_only_organisers_rebuild_the_ratings(world: dict[str, Any], club: Any, treasurer: Any, organiser: Any) -> None:
+def test_only_organisers_rebuild_the_ratings(
+    world: dict[str, Any], club: Any, treasurer: Any, organiser: Any
+) -> None:
     assert _as(treasurer).post(f"/lang/{club.slug}/so/trinh-do/tinh-lai/").status_code == 403
     done = _as(organiser).post(f"/lang/{club.slug}/so/trinh-do/tinh-lai/", follow=True).content.decode()
     assert "Đã tính lại trình độ từ 19 ván: 6 người." in done and 'data-testid="ratings"' in done
 
 
-def test_the_season_chart_is_the_members_running_points(world: dict[str, Any], club: Any, treasurer: Any,
-                                                        django_user_model: Any) -> None:
+def test_the_season_chart_is_the_members_running_points(
+    world: dict[str, Any], club: Any, treasurer: Any, django_user_model: Any
+) -> None:
     data = _as(treasurer).get(f"/lang/{club.slug}/so/bieu-do.json?ky=nam-2025").json()
     the_book = book(club, lunar_year(2025))
     assert [d["label"] for d in data["datasets"]] == [m.name for m in the_book.members[:8]]
@@ -117,9 +130,13 @@ def test_the_season_chart_is_the_members_running_points(world: dict[str, Any], c
     assert [d["label"] for d in own["datasets"]] == ["Bác Năm"]
 
 
-def test_the_treasurer_role_is_granted_on_the_club_page(club: Any, organiser: Any, django_user_model: Any) -> None:
+def test_the_treasurer_role_is_granted_on_the_club_page(
+    club: Any, organiser: Any, django_user_model: Any
+) -> None:
     django_user_model.objects.create_user("thu-quy-moi")
     page = _as(organiser).get(f"/lang/{club.slug}/").content.decode()
     assert '<option value="thu_quy"' in page and "Thủ quỹ" in page and 'data-testid="club-book-link"' in page
     _as(organiser).post(f"/lang/{club.slug}/vai-tro/", {"username": "thu-quy-moi", "role": "thu_quy"})
-    assert ClubRole.objects.filter(club=club, user__username="thu-quy-moi", role=ClubRoleKind.TREASURER).exists()
+    assert ClubRole.objects.filter(
+        club=club, user__username="thu-quy-moi", role=ClubRoleKind.TREASURER
+    ).exists()

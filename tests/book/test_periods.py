@@ -14,8 +14,14 @@ from scoring.lunar import LunarDate, leap_month, month_days, to_lunar, to_solar
 from scoring.periods import PeriodError, lunar_month, lunar_year, month_choices, period_from, season
 
 # Tết (the first day of the lunar year) as Vietnamese calendars print it.
-TET = {2020: dt.date(2020, 1, 25), 2023: dt.date(2023, 1, 22), 2024: dt.date(2024, 2, 10),
-       2025: dt.date(2025, 1, 29), 2026: dt.date(2026, 2, 17), 2027: dt.date(2027, 2, 6)}
+TET = {
+    2020: dt.date(2020, 1, 25),
+    2023: dt.date(2023, 1, 22),
+    2024: dt.date(2024, 2, 10),
+    2025: dt.date(2025, 1, 29),
+    2026: dt.date(2026, 2, 17),
+    2027: dt.date(2027, 2, 6),
+}
 
 
 @pytest.mark.parametrize(("year", "day"), TET.items())
@@ -27,8 +33,22 @@ def test_tet_is_the_first_day_of_the_lunar_year(year: int, day: dt.date) -> None
 
 def test_leap_months_are_those_of_the_vietnamese_calendar() -> None:
     assert {y: leap_month(y) for y in range(2017, 2032)} == {
-        2017: 6, 2018: None, 2019: None, 2020: 4, 2021: None, 2022: None, 2023: 2, 2024: None, 2025: 6,
-        2026: None, 2027: None, 2028: 5, 2029: None, 2030: None, 2031: 3}
+        2017: 6,
+        2018: None,
+        2019: None,
+        2020: 4,
+        2021: None,
+        2022: None,
+        2023: 2,
+        2024: None,
+        2025: 6,
+        2026: None,
+        2027: None,
+        2028: 5,
+        2029: None,
+        2030: None,
+        2031: 3,
+    }
 
 
 @settings(max_examples=400, deadline=None)
@@ -41,8 +61,10 @@ def test_solar_to_lunar_and_back_is_the_same_day(day: dt.date) -> None:
 
 def test_a_rounding_edge_of_the_old_conversion_no_longer_gives_day_zero() -> None:
     assert to_lunar(dt.date(2054, 5, 7)).day != 0
-    assert to_solar(*(lambda d: (d.year, d.month, d.day))(to_lunar(dt.date(2054, 5, 7))),
-                    leap=to_lunar(dt.date(2054, 5, 7)).leap) == dt.date(2054, 5, 7)
+    assert to_solar(
+        *(lambda d: (d.year, d.month, d.day))(to_lunar(dt.date(2054, 5, 7))),
+        leap=to_lunar(dt.date(2054, 5, 7)).leap,
+    ) == dt.date(2054, 5, 7)
 
 
 def test_lunar_year_runs_from_tet_to_the_eve_of_the_next() -> None:
@@ -79,12 +101,19 @@ def test_period_from_a_request() -> None:
     assert period_from({"to": "2025-03-01"}).start == dt.date(2025, 1, 29)  # that lunar year's Tết
 
 
-@pytest.mark.parametrize(("params", "vi", "en"), [
-    ({"from": "2025-13-01"}, "'from' phải là một ngày dạng YYYY-MM-DD", "'from' must be a date as YYYY-MM-DD"),
-    ({"from": "2025-03-02", "to": "2025-03-01"}, "phải từ ngày đầu", "must not be before the first day"),
-    ({"ky": "thang-2024-06n"}, "không có tháng 6 nhuận", "has no leap month 6"),
-    ({"ky": "tuan-3"}, "Không hiểu kỳ", "Unknown period"),
-])
+@pytest.mark.parametrize(
+    ("params", "vi", "en"),
+    [
+        (
+            {"from": "2025-13-01"},
+            "'from' phải là một ngày dạng YYYY-MM-DD",
+            "'from' must be a date as YYYY-MM-DD",
+        ),
+        ({"from": "2025-03-02", "to": "2025-03-01"}, "phải từ ngày đầu", "must not be before the first day"),
+        ({"ky": "thang-2024-06n"}, "không có tháng 6 nhuận", "has no leap month 6"),
+        ({"ky": "tuan-3"}, "Không hiểu kỳ", "Unknown period"),
+    ],
+)
 def test_bad_periods_are_explained_in_the_page_s_language(params: dict[str, str], vi: str, en: str) -> None:
     with pytest.raises(PeriodError) as exc:
         period_from(params)

@@ -21,8 +21,10 @@ pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
 
 def stored(club: Any) -> dict[str, tuple[float, float, int, list[Any]]]:
-    return {r.player.name: (r.mu, r.sigma, r.van, r.history)
-            for r in ClubRating.objects.filter(club=club).select_related("player")}
+    return {
+        r.player.name: (r.mu, r.sigma, r.van, r.history)
+        for r in ClubRating.objects.filter(club=club).select_related("player")
+    }
 
 
 def test_a_win_is_one_winner_ahead_of_four_tied_losers_and_a_draw_changes_nothing(club: Any) -> None:
@@ -45,8 +47,14 @@ def test_a_folded_player_is_not_rated_for_that_van(club: Any) -> None:
 def test_a_phom_ranking_rates_first_to_last(club: Any) -> None:
     from scoring.services.sittings import sitting_open
 
-    sitting = sitting_open(game="phom", rules="phom", mode="quang", players=["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy"],
-                           club=club, idempotency_key=new_key()).obj
+    sitting = sitting_open(
+        game="phom",
+        rules="phom",
+        mode="quang",
+        players=["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy"],
+        club=club,
+        idempotency_key=new_key(),
+    ).obj
     record_all(sitting, [{"ranks": ["Chú Sáu", "Cụ Tư", "Anh Bảy", "Bác Năm"]}])
     rebuild_ratings(club_id=club.pk)
     mu = {name: r[0] for name, r in stored(club).items()}
@@ -83,8 +91,13 @@ def test_a_change_before_the_last_van_folded_rebuilds(club: Any, organiser: Any,
     update_ratings(club_id=club.pk)
     if change == "correction":
         van = world["canh"]["winter"].van.get(seq=1, is_current=True)
-        van_correct(van=van, record={"winner": "Cô Tám", "cuoc": ["tom"]}, reason="Nhầm", corrected_by=organiser,
-                    idempotency_key=new_key())
+        van_correct(
+            van=van,
+            record={"winner": "Cô Tám", "cuoc": ["tom"]},
+            reason="Nhầm",
+            corrected_by=organiser,
+            idempotency_key=new_key(),
+        )
     else:  # a ván in a canh that is not the latest: its place is in the middle of the order
         record_all(world["canh"]["autumn"], [{"winner": "Cô Tám", "cuoc": ["chi_nay"]}])
     done = update_ratings(club_id=club.pk)
@@ -104,14 +117,20 @@ def test_a_result_from_an_older_snapshot_is_never_stored(club: Any) -> None:
     from scoring.services import ratings
 
     state, seen, ids, _rated = ratings.compute(club.pk)
-    stale = ratings._store(club.pk, state, seen=seen - 1, ids=ids[:-1], full=True, force=True, started=0.0,
-                           say=lambda _m: None)
+    stale = ratings._store(
+        club.pk, state, seen=seen - 1, ids=ids[:-1], full=True, force=True, started=0.0, say=lambda _m: None
+    )
     assert not stale.written and ClubRatingBoard.objects.get(club=club).version == board.version
     assert stored(club) == newer
 
 
 def test_ratings_history_has_one_point_per_canh(club: Any) -> None:
-    canh(club, dt.date(2025, 3, 1), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}, {"winner": "Cụ Tư", "cuoc": ["leo"]}])
+    canh(
+        club,
+        dt.date(2025, 3, 1),
+        FIVE_A,
+        [{"winner": "Cụ Tư", "cuoc": ["tom"]}, {"winner": "Cụ Tư", "cuoc": ["leo"]}],
+    )
     canh(club, dt.date(2025, 3, 8), FIVE_B, [{"winner": "Ông Chín", "cuoc": ["tom"]}])
     rebuild_ratings(club_id=club.pk)
     history = stored(club)["Cụ Tư"][3]

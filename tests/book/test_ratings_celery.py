@@ -25,7 +25,9 @@ def rebuilt(club_id: int) -> dict[int, tuple[float, float, int, list[Any]]]:
 
 
 def stored(club_id: int) -> dict[int, tuple[float, float, int, list[Any]]]:
-    return {r.player_id: (r.mu, r.sigma, r.van, r.history) for r in ClubRating.objects.filter(club_id=club_id)}
+    return {
+        r.player_id: (r.mu, r.sigma, r.van, r.history) for r in ClubRating.objects.filter(club_id=club_id)
+    }
 
 
 def caught_up(club_id: int) -> Any:
@@ -35,16 +37,32 @@ def caught_up(club_id: int) -> Any:
     return board if board is not None and board.seen == total else None
 
 
-def test_the_worker_s_ratings_equal_a_rebuild_after_van_and_a_correction(celery_worker_process: Any,  # noqa: F811
-                                                                        django_user_model: Any) -> None:
+def test_the_worker_s_ratings_equal_a_rebuild_after_van_and_a_correction(
+    celery_worker_process: Any,  # noqa: F811
+    django_user_model: Any,
+) -> None:
     from scoring.services.roles import club_open
 
     boss = django_user_model.objects.create_user("chu-so-celery")
     club = club_open(name="Câu lạc bộ Celery", kind="clb", slug="clb-celery", organiser=boss).obj
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=FIVE, club=club,
-                           created_by=boss, idempotency_key=new_key()).obj
-    record_all(sitting, [{"winner": "Cụ Tư", "cuoc": ["tom"]}, {"winner": "Bác Năm", "cuoc": ["leo"]},
-                         {"result": "hoa"}, {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]}])
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=FIVE,
+        club=club,
+        created_by=boss,
+        idempotency_key=new_key(),
+    ).obj
+    record_all(
+        sitting,
+        [
+            {"winner": "Cụ Tư", "cuoc": ["tom"]},
+            {"winner": "Bác Năm", "cuoc": ["leo"]},
+            {"result": "hoa"},
+            {"winner": "Cụ Tư", "cuoc": ["thap_dieu"]},
+        ],
+    )
     wait_for(lambda: caught_up(club.pk), timeout=30)
     assert stored(club.pk) == rebuilt(club.pk) and len(stored(club.pk)) == 5
     record_all(sitting, [{"winner": "Cô Tám", "cuoc": ["chi_nay"]}])  # the next ván: continued, not rebuilt
@@ -52,8 +70,13 @@ def test_the_worker_s_ratings_equal_a_rebuild_after_van_and_a_correction(celery_
     assert board.built_by == "incremental"
     assert stored(club.pk) == rebuilt(club.pk)
     first = sitting.van.get(seq=1, is_current=True)
-    van_correct(van=first, record={"winner": "Anh Bảy", "cuoc": ["tom"]}, reason="Nhầm người ù",
-                corrected_by=boss, idempotency_key=new_key())
+    van_correct(
+        van=first,
+        record={"winner": "Anh Bảy", "cuoc": ["tom"]},
+        reason="Nhầm người ù",
+        corrected_by=boss,
+        idempotency_key=new_key(),
+    )
     board = wait_for(lambda: caught_up(club.pk), timeout=30)
     assert board.built_by == "full" and board.failed_at is None
     assert stored(club.pk) == rebuilt(club.pk)

@@ -24,8 +24,10 @@ def test_the_model_is_the_one_the_page_names() -> None:
 
 def test_one_win_at_a_fresh_table_as_the_page_says() -> None:
     [[w], [loser], *_rest] = MODEL.rate([[MODEL.rating()] for _ in range(5)], ranks=[1, 2, 2, 2, 2])
-    said = (f"goes from μ 25 to **{w.mu:.2f}** (σ {w.sigma:.2f}) and each of the four\n"
-            f"others to **{loser.mu:.2f}** (σ {loser.sigma:.2f})")
+    said = (
+        f"goes from μ 25 to **{w.mu:.2f}** (σ {w.sigma:.2f}) and each of the four\n"
+        f"others to **{loser.mu:.2f}** (σ {loser.sigma:.2f})"
+    )
     assert said in DOC
     assert (w.mu - 25) == pytest.approx(4 * (25 - loser.mu))  # "four times what each loser gives up"
     [[a], [b]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
@@ -38,7 +40,9 @@ def _run(share: float, van: int, seed: int) -> tuple[float, float, float]:
     table = [MODEL.rating() for _ in range(5)]
     for _ in range(van):
         winner = 0 if rng.random() < share else rng.randrange(1, 5)
-        table = [r for [r] in MODEL.rate([[r] for r in table], ranks=[1 if i == winner else 2 for i in range(5)])]
+        table = [
+            r for [r] in MODEL.rate([[r] for r in table], ranks=[1 if i == winner else 2 for i in range(5)])
+        ]
     return table[0].mu, table[0].sigma, MODEL.predict_win([[r] for r in table])[0]
 
 
@@ -50,7 +54,9 @@ def test_the_table_of_shares_is_what_the_model_gives(share: int) -> None:
     figures = []
     for van in (20, 100, 300):
         runs = [_run(share / 100, van, seed) for seed in range(20)]
-        figures.append(f"{statistics.mean(r[0] for r in runs):.1f}, {statistics.mean(r[1] for r in runs):.1f}")
+        figures.append(
+            f"{statistics.mean(r[0] for r in runs):.1f}, {statistics.mean(r[1] for r in runs):.1f}"
+        )
         if van == 300:
             figures.append(f"{statistics.mean(r[2] for r in runs):.0%}".replace("%", " %"))
         if share == 20 and van in (20, 100):

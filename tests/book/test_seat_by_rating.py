@@ -28,8 +28,12 @@ def test_a_round_seated_by_rating_puts_the_strongest_together(club: Any) -> None
         for i in range(5):
             table = [strong[i], *weak[:4]] if week % 2 else [weak[i], *strong[:4]]
             winner = table[0] if week % 2 else table[1]
-            canh(club, dt.date(2025, 3, 1) + dt.timedelta(days=week * 7 + i), table,
-                 [{"winner": winner, "cuoc": ["tom"]}] * 2)
+            canh(
+                club,
+                dt.date(2025, 3, 1) + dt.timedelta(days=week * 7 + i),
+                table,
+                [{"winner": winner, "cuoc": ["tom"]}] * 2,
+            )
     for name in TEN:
         Player.objects.get_or_create(club=club, name=name)
     rebuild_ratings(club_id=club.pk)
@@ -37,8 +41,10 @@ def test_a_round_seated_by_rating_puts_the_strongest_together(club: Any) -> None
     for name in reversed(TEN):  # registration order is the opposite of strength
         check_in(registration=registration_add(event=event, player=Player.objects.get(club=club, name=name)))
     rnd = round_seat(event=event, method=Method.RATING, seed=1)
-    tables = [set(t.sitting.seats.values_list("player__name", flat=True))
-              for t in Table.objects.filter(round=rnd).order_by("number")]
+    tables = [
+        set(t.sitting.seats.values_list("player__name", flat=True))
+        for t in Table.objects.filter(round=rnd).order_by("number")
+    ]
     assert tables[0] == set(strong) and tables[1] == set(weak)
     assert rnd.get_method_display() == "Theo trình độ"
     # A player with no rating (no club) counts as the model's newcomer: μ − 3σ = 0.

@@ -36,25 +36,36 @@ def test_statements_equal_the_ledger(world: dict[str, Any], club: Any) -> None:
         assert st.points == (mine.filter(transaction__van__isnull=False).aggregate(s=Sum("amount"))["s"] or 0)
         assert st.open == (mine.aggregate(s=Sum("amount"))["s"] or 0)
         assert (st.points, st.settled, st.open, st.van) == (
-            members[player.pk].points, members[player.pk].settled, members[player.pk].open, members[player.pk].van)
+            members[player.pk].points,
+            members[player.pk].settled,
+            members[player.pk].open,
+            members[player.pk].van,
+        )
         for part in st.canh:
             for v in part.van:  # a ván's line: the member's postings of that ván's live transactions
-                live = mine.filter(sitting_id=part.canh.id, transaction__van__seq=v.seq,
-                                   transaction__van__is_current=True, transaction__reversed_by__isnull=True,
-                                   transaction__kind__in=["gom", "van"])
+                live = mine.filter(
+                    sitting_id=part.canh.id,
+                    transaction__van__seq=v.seq,
+                    transaction__van__is_current=True,
+                    transaction__reversed_by__isnull=True,
+                    transaction__kind__in=["gom", "van"],
+                )
                 assert v.delta == (live.aggregate(s=Sum("amount"))["s"] or 0)
                 assert v.delta == sum(line.amount for line in v.lines)
         running = [x.running for part in st.canh for x in [*part.van, *part.settled]]
         assert running[-1] == st.open if running else st.open == 0
 
 
-def test_a_statement_says_why_in_words_and_shows_corrections_and_settlements(world: dict[str, Any],
-                                                                             club: Any) -> None:
+def test_a_statement_says_why_in_words_and_shows_corrections_and_settlements(
+    world: dict[str, Any], club: Any
+) -> None:
     co_tam = Player.objects.get(club=club, name="Cô Tám")
     st = statement(club, lunar_year(2025), co_tam)
     spring = next(p for p in st.canh if p.canh.id == world["canh"]["spring"].pk)
     first = spring.van[0]
-    assert first.corrected == "Ghi nhầm người ù" and "Cô Tám ù: Chi Nẩy" in first.summary and first.delta == 144
+    assert (
+        first.corrected == "Ghi nhầm người ù" and "Cô Tám ù: Chi Nẩy" in first.summary and first.delta == 144
+    )
     assert {line.other for line in first.lines} == {"Bác Năm", "Chú Sáu", "Anh Bảy", "Ông Chín"}
     settled = next(p for p in st.canh if p.canh.id == world["canh"]["settled"].pk)
     assert settled.settled and settled.open == 0 and "Thanh toán cuối canh" in settled.settled[-1].reason
@@ -65,8 +76,9 @@ def test_a_statement_says_why_in_words_and_shows_corrections_and_settlements(wor
     assert all(s.reason.startswith("Đảo chốt sổ") and "Chốt nhầm tháng" in s.reason for s in undone)
 
 
-def test_the_exports_carry_the_statement(world: dict[str, Any], club: Any, treasurer: Any, client: Any,
-                                         tmp_path: Any) -> None:
+def test_the_exports_carry_the_statement(
+    world: dict[str, Any], club: Any, treasurer: Any, client: Any, tmp_path: Any
+) -> None:
     ba = Player.objects.get(club=club, name="Bác Năm")
     st = statement(club, lunar_year(2025), ba)
     client.force_login(treasurer)
@@ -85,7 +97,9 @@ def test_the_exports_carry_the_statement(world: dict[str, Any], club: Any, treas
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     path = tmp_path / "sao-ke.pdf"
     path.write_bytes(pdf.content)
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert club.name in text and "Sao kê: Bác Năm" in text and "Năm Ất Tỵ (2025)" in text
     assert f"/lang/{club.slug}/so/nguoi-choi/{ba.pk}/?ky=nam-2025" in text  # the QR's address, printed
 
@@ -97,8 +111,9 @@ def test_the_statement_sheet_has_one_row_per_van_and_settlement(world: dict[str,
     assert sum(r[4] for r in sheet.rows[:-1]) == st.open == sheet.rows[-1][4]
 
 
-def test_a_sitting_report_statement_ends_where_the_ledger_does_after_an_undone_close(world: dict[str, Any],
-                                                                                     club: Any) -> None:
+def test_a_sitting_report_statement_ends_where_the_ledger_does_after_an_undone_close(
+    world: dict[str, Any], club: Any
+) -> None:
     """The sitting's own statement counts a close's reversal as settlement (not as play)."""
     from scoring.reports.data import statement as sitting_statement
     from scoring.selectors.ledger import balances

@@ -22,8 +22,15 @@ def _phone(browser: Any, base: str, user: Any) -> Any:
     client = Client()
     client.force_login(user)
     context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "url": base,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            }
+        ]
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page

@@ -31,8 +31,9 @@ def test_the_calculator_greys_out_thap_dieu_after_bach_dinh_and_says_why_on_tap(
     phone.locator("label.chip[data-cuoc=thap_dieu] input[aria-disabled=true]").wait_for(state="attached")
     assert "blocked" in (thap_dieu.get_attribute("class") or "")
     box = thap_dieu.locator("input")
-    description = phone.evaluate("el => document.getElementById(el.getAttribute('aria-describedby')).textContent",
-                                 box.element_handle())
+    description = phone.evaluate(
+        "el => document.getElementById(el.getAttribute('aria-describedby')).textContent", box.element_handle()
+    )
     assert "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ" in description
     # a tap says why and chooses nothing (force: Playwright itself will not tap what is aria-disabled)
     thap_dieu.locator("span").tap(force=True)
@@ -57,7 +58,9 @@ def test_the_keyboard_gets_the_reason_too(live_server, phone) -> None:
     phone.locator("label.chip[data-cuoc=leo] input[aria-disabled=true]").wait_for(state="attached")
     chip(phone, "leo").locator("input").focus()
     phone.keyboard.press("Space")
-    phone.locator("[data-chip-reason=cuoc]").filter(has_text="Kính Cụ needs 20 black cards and 1 Ông Cụ").wait_for()
+    phone.locator("[data-chip-reason=cuoc]").filter(
+        has_text="Kính Cụ needs 20 black cards and 1 Ông Cụ"
+    ).wait_for()
     assert not chip(phone, "leo").locator("input").is_checked()
 
 
@@ -67,16 +70,22 @@ def test_the_van_form_greys_out_kinh_tu_co_after_chi_nay(live_server, phone, kee
     phone.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
     phone.locator("label.who-btn[data-winner='An'] span").tap()
     chip(phone, "chi_nay").locator("span").tap()
-    phone.locator("#van-form label.chip[data-cuoc=kinh_tu_co] input[aria-disabled=true]").wait_for(state="attached")
+    phone.locator("#van-form label.chip[data-cuoc=kinh_tu_co] input[aria-disabled=true]").wait_for(
+        state="attached"
+    )
     chip(phone, "kinh_tu_co").locator("span").tap(force=True)
-    phone.locator("[data-chip-reason=cuoc]").filter(has_text="Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ").wait_for()
+    phone.locator("[data-chip-reason=cuoc]").filter(
+        has_text="Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ"
+    ).wait_for()
     assert not chip(phone, "kinh_tu_co").locator("input").is_checked()
     # the declared chips are a group of their own
     phone.locator("details[data-section=fault] > summary").tap()
     assert chip(phone, "kinh_tu_co", "declared").locator("input").get_attribute("aria-disabled") is None
 
 
-def test_the_offline_preview_refuses_what_the_engine_refuses_with_its_reason(live_server, phone, keeper) -> None:
+def test_the_offline_preview_refuses_what_the_engine_refuses_with_its_reason(
+    live_server, phone, keeper
+) -> None:
     sitting = open_sitting(created_by=keeper)
     sign_in(phone.context, live_server.url, keeper)
     phone.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
@@ -86,7 +95,9 @@ def test_the_offline_preview_refuses_what_the_engine_refuses_with_its_reason(liv
     cases = [list(c) for n in (2, 3) for c in combinations(slugs, n)]
     shown = phone.evaluate(
         "([pack, cases]) => cases.map((c) => { try { SoTomPreview.checkCombination(pack, c); return null; }"
-        " catch (e) { return e.message; } })", [pack, cases])
+        " catch (e) { return e.message; } })",
+        [pack, cases],
+    )
     rules = load_rules("luat-2005")
     refused = 0
     for case, js in zip(cases, shown, strict=True):

@@ -42,8 +42,10 @@ def test_every_nav_tab_is_in_sight_on_a_390_px_phone(live_server: Any, open_page
     for tab in tabs.all():
         box = tab.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (tab.inner_text(), box)
-        assert tab.evaluate("e => document.elementFromPoint(e.getBoundingClientRect().left + 4, "
-                            "e.getBoundingClientRect().top + 4)?.closest('a') === e"), tab.inner_text()
+        assert tab.evaluate(
+            "e => document.elementFromPoint(e.getBoundingClientRect().left + 4, "
+            "e.getBoundingClientRect().top + 4)?.closest('a') === e"
+        ), tab.inner_text()
     page.locator("nav.nav a", has_text="Sổ điểm").tap()
     page.wait_for_url("**/so-diem/**")
 

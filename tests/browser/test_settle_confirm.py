@@ -17,8 +17,14 @@ PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
 
 
 def test_settling_up_is_confirmed_then_corrections_are_not_offered(phone, live_server, keeper) -> None:
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
-                           idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
     van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["tom"]}, idempotency_key=None)
     sign_in(phone.context, live_server.url, keeper)
     page = phone
@@ -44,8 +50,14 @@ def test_settling_up_is_confirmed_then_corrections_are_not_offered(phone, live_s
 
 def test_the_server_refuses_an_unconfirmed_settle_up(client, keeper) -> None:
     """Without the browser's check (an old page, a script), the server asks too, in English on /en/."""
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
-                           idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
     client.force_login(keeper)
     answer = client.post(f"/en/so-diem/{sitting.pk}/thanh-toan/", {"key": "k1"})
     assert answer.status_code == 422 and "Tick the confirmation box" in answer.content.decode()

@@ -126,7 +126,9 @@ def test_a_scorekeeper_records_five_van_with_a_draw_and_a_correction(live_server
         {"winner": "Chi", "cuoc": ["thap_dieu"], "chiu": ["Em"]},
         {"winner": "Dũng"},
     ]
-    expected = replay({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": PLAYERS, "van": vans})
+    expected = replay(
+        {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": PLAYERS, "van": vans}
+    )
     assert shown_balances(phone) == expected["balances"]
     assert [v.record for v in Van.objects.filter(is_current=True).order_by("seq")] == vans
     assert "Mọi bút toán cân" in phone.get_by_test_id("integrity").inner_text()

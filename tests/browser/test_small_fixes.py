@@ -16,8 +16,14 @@ PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
 
 @pytest.mark.parametrize(("prefix", "words"), [("", "Chưa có số liệu"), ("/en", "No data yet")])
 def test_an_empty_chart_says_there_is_no_data_yet(phone, live_server, keeper, prefix, words) -> None:
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
-                           idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
     sign_in(phone.context, live_server.url, keeper)
     phone.goto(f"{live_server.url}{prefix}/so-diem/{sitting.pk}/in-xuat/")
     expect(phone.get_by_test_id("chart-empty")).to_be_visible()

@@ -51,7 +51,6 @@ def _database_url() -> str:
 _free_port = free_port
 
 
-
 def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -76,7 +75,10 @@ def daphne_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "totom_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -38,13 +38,21 @@ def _chieu(event: Event, rnd: Round, number: int, festival_table: FestivalTable)
 def hoi(festival: Any) -> Festival2:
     """An event with two chiếu, each with its console table (none with a Trung Quân of its own)."""
     sitting = festival.table.sitting
-    event = Event.objects.create(name="Hội làng Đông Ngạc", slug="hoi-dong-ngac", date=dt.date(2026, 2, 22),
-                                 game=sitting.game, rules=sitting.rules)
+    event = Event.objects.create(
+        name="Hội làng Đông Ngạc",
+        slug="hoi-dong-ngac",
+        date=dt.date(2026, 2, 22),
+        game=sitting.game,
+        rules=sitting.rules,
+    )
     rnd = Round.objects.create(event=event, number=1, method="random")
     other = services.table_open(name="Chiếu giữa sân", players=list(FIVE))
     chieu = [_chieu(event, rnd, 1, festival.table), _chieu(event, rnd, 2, other)]
-    return Festival2(event, chieu, [FestivalTable.objects.get(pk=festival.table.pk), FestivalTable.objects.get(
-        pk=other.pk)])
+    return Festival2(
+        event,
+        chieu,
+        [FestivalTable.objects.get(pk=festival.table.pk), FestivalTable.objects.get(pk=other.pk)],
+    )
 
 
 def browser(user: Any) -> Client:
@@ -72,13 +80,16 @@ def can_open(user: Any, table: FestivalTable) -> bool:
 
 
 def can_signal(user: Any, table: FestivalTable) -> bool:
-    response = api(user).post(f"/api/v1/tables/{table.pk}/signals", {"seat": 3, "signal": "tung-tung"},
-                              format="json")
+    response = api(user).post(
+        f"/api/v1/tables/{table.pk}/signals", {"seat": 3, "signal": "tung-tung"}, format="json"
+    )
     assert response.status_code in (201, 403), response.content
     return response.status_code == 201
 
 
-def test_the_events_trung_quan_runs_every_console_of_the_event(hoi: Festival2, django_user_model: Any) -> None:
+def test_the_events_trung_quan_runs_every_console_of_the_event(
+    hoi: Festival2, django_user_model: Any
+) -> None:
     tq = django_user_model.objects.create_user("trung-quan-hoi")
     assert not can_open(tq, hoi.tables[0])
     EventRole.objects.create(user=tq, event=hoi.event, role=EventRoleKind.TRUNG_QUAN)
@@ -109,9 +120,16 @@ def test_the_events_organisers_run_its_consoles(hoi: Festival2, django_user_mode
     assert all(can_open(organiser, t) and can_signal(organiser, t) for t in hoi.tables)
 
 
-def test_another_events_organiser_and_this_events_scorekeeper_may_not(hoi: Festival2, django_user_model: Any) -> None:
-    other_event = Event.objects.create(name="Hội làng bên", slug="hoi-lang-ben", date=dt.date(2026, 2, 23),
-                                       game=hoi.event.game, rules=hoi.event.rules)
+def test_another_events_organiser_and_this_events_scorekeeper_may_not(
+    hoi: Festival2, django_user_model: Any
+) -> None:
+    other_event = Event.objects.create(
+        name="Hội làng bên",
+        slug="hoi-lang-ben",
+        date=dt.date(2026, 2, 23),
+        game=hoi.event.game,
+        rules=hoi.event.rules,
+    )
     stranger = django_user_model.objects.create_user("ban-to-chuc-lang-ben")
     other_event.organisers.add(stranger)
     EventRole.objects.create(user=stranger, event=other_event, role=EventRoleKind.TRUNG_QUAN)
@@ -120,8 +138,16 @@ def test_another_events_organiser_and_this_events_scorekeeper_may_not(hoi: Festi
     for user in (stranger, scorekeeper):
         for table in hoi.tables:
             assert not can_open(user, table) and not can_signal(user, table)
-            assert browser(user).post(f"/trung-quan/{table.pk}/hieu/", {"seat": 3, "signal": "tung-tung"},
-                                      HTTP_HX_REQUEST="true").status_code == 403
+            assert (
+                browser(user)
+                .post(
+                    f"/trung-quan/{table.pk}/hieu/",
+                    {"seat": 3, "signal": "tung-tung"},
+                    HTTP_HX_REQUEST="true",
+                )
+                .status_code
+                == 403
+            )
         assert listed(user) == set()
     assert not SignalEvent.objects.exists()
 

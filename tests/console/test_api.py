@@ -70,7 +70,12 @@ def test_the_trung_quan_sends_tung_tung_and_the_display_hears_phong(
         response = post(client_for(festival.trung_quan), festival.table, {"seat": 3, "signal": "tung-tung"})
     assert response.status_code == 201
     body = response.json()
-    assert (body["seat"], body["seat_name"], body["label"], body["display"]) == (3, "Chi", "Tùng tùng", "Phỗng")
+    assert (body["seat"], body["seat_name"], body["label"], body["display"]) == (
+        3,
+        "Chi",
+        "Tùng tùng",
+        "Phỗng",
+    )
     assert body["pattern"] == "TT" and body["van_seq"] == 1
     event = SignalEvent.objects.get()
     assert (event.seat, event.signal.slug, event.created_by) == (3, "tung-tung", festival.trung_quan)
@@ -89,8 +94,9 @@ def test_staff_may_send_to_any_table(festival: Any, django_user_model: Any) -> N
 
 
 def test_unknown_table_is_404(festival: Any) -> None:
-    response = client_for(festival.trung_quan).post("/api/v1/tables/999999/signals", {"seat": 1, "signal": "cac"},
-                                                    format="json")
+    response = client_for(festival.trung_quan).post(
+        "/api/v1/tables/999999/signals", {"seat": 1, "signal": "cac"}, format="json"
+    )
     assert response.status_code == 404
     assert response.json()["error"] == "Không có chiếu số 999999."
 
@@ -151,8 +157,15 @@ def test_a_village_signal_is_accepted_only_at_its_village(festival: Any) -> None
     from tournaments.console.models import Signal
 
     club = Club.objects.create(name="Làng Đông Ngạc", slug="dong-ngac")
-    Signal.objects.create(slug="tam-nghi", label="Cắc cắc tùng", display="Tạm nghỉ", meaning="Xin nghỉ một lát.",
-                          kind="drum", pattern="CCT", club=club)
+    Signal.objects.create(
+        slug="tam-nghi",
+        label="Cắc cắc tùng",
+        display="Tạm nghỉ",
+        meaning="Xin nghỉ một lát.",
+        kind="drum",
+        pattern="CCT",
+        club=club,
+    )
     response = post(client_for(festival.trung_quan), festival.table, {"seat": 1, "signal": "tam-nghi"})
     assert response.status_code == 400  # this table's sitting is not of that village
     festival.table.sitting.club = club
@@ -206,10 +219,19 @@ def test_the_organisers_of_the_event_may_send_at_its_chieu(festival: Any, django
 
     sitting = festival.table.sitting
     festival.table.delete()  # the sitting becomes the event's chiếu instead
-    event = Event.objects.create(name="Hội làng Đông Ngạc", slug="hoi-dong-ngac", date=dt.date(2026, 2, 22),
-                                 game=sitting.game, rules=sitting.rules)
-    chieu = Table.objects.create(round=Round.objects.create(event=event, number=1, method="random"), number=1,
-                                 sitting=sitting, event=event)
+    event = Event.objects.create(
+        name="Hội làng Đông Ngạc",
+        slug="hoi-dong-ngac",
+        date=dt.date(2026, 2, 22),
+        game=sitting.game,
+        rules=sitting.rules,
+    )
+    chieu = Table.objects.create(
+        round=Round.objects.create(event=event, number=1, method="random"),
+        number=1,
+        sitting=sitting,
+        event=event,
+    )
     table = table_open(name="", event_table=chieu)
     organiser = django_user_model.objects.create_user("ban-to-chuc-hoi")
     event.organisers.add(organiser)

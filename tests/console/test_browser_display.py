@@ -76,10 +76,14 @@ def test_red_flag_then_the_recorded_win_is_announced_with_its_points(screens: An
 
 def _post_signal(base: str, table: int, token: str, seat: int, signal: str) -> dict[str, Any]:
     request = urllib.request.Request(
-        f"{base}/api/v1/tables/{table}/signals", method="POST",
+        f"{base}/api/v1/tables/{table}/signals",
+        method="POST",
         data=json.dumps({"seat": seat, "signal": signal}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Token {token}",
-                 "Idempotency-Key": f"pad-{seat}-{signal}"},
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Token {token}",
+            "Idempotency-Key": f"pad-{seat}-{signal}",
+        },
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
@@ -94,15 +98,20 @@ def test_a_display_that_reconnects_gets_every_signal_it_missed_in_order(
     projector.set_offline(True)
     display.locator('#dp-conn[data-state="lost"]').wait_for()
     token = Token.objects.create(user=festival.trung_quan).key
-    sent = [_post_signal(daphne_url, festival.table.pk, token, s, slug)
-            for s, slug in [(1, "cac"), (4, "tung-tung-tung"), (5, "co-trang")]]
+    sent = [
+        _post_signal(daphne_url, festival.table.pk, token, s, slug)
+        for s, slug in [(1, "cac"), (4, "tung-tung-tung"), (5, "co-trang")]
+    ]
     display.wait_for_timeout(300)
     assert display.locator("#dp-ticker li").count() == 0  # nothing arrives while offline
     projector.set_offline(False)
     display.locator('#dp-ticker li[data-via="sse"]').nth(2).wait_for()
     items = display.locator("#dp-ticker li").all_inner_texts()
     assert [t.split(" ", 1)[1] for t in items] == [
-        "An Cắc → Không ăn", "Dũng Tùng tùng tùng → Dậy khàn", "Em Cờ trắng → Chịu"]
+        "An Cắc → Không ăn",
+        "Dũng Tùng tùng tùng → Dậy khàn",
+        "Em Cờ trắng → Chịu",
+    ]
     assert display.evaluate("window.totomDisplay.received") == [s["id"] for s in sent]
     assert display.evaluate("window.__samePage") is True  # resumed by Last-Event-ID, not reloaded
     assert seat(display, 5, "flags").inner_text().split() == ["⚑", "Chịu"]  # the flag's mark, in its colour

@@ -36,8 +36,9 @@ def _page(browser: Any, contexts: list[Any], viewport: dict[str, int], **extra: 
     return page
 
 
-def test_the_red_flag_is_drawn_red_on_the_display(browser: Any, contexts: list[Any], daphne_url: str,
-                                                  festival: Any) -> None:
+def test_the_red_flag_is_drawn_red_on_the_display(
+    browser: Any, contexts: list[Any], daphne_url: str, festival: Any
+) -> None:
     display = _page(browser, contexts, {"width": 1920, "height": 1080})
     display.goto(f"{daphne_url}/man-hinh/{festival.table.pk}/")
     display.locator('#dp-conn[data-state="live"]').wait_for()
@@ -50,8 +51,9 @@ def test_the_red_flag_is_drawn_red_on_the_display(browser: Any, contexts: list[A
     assert seat.locator(".dp-flag-mark").evaluate("e => getComputedStyle(e).color") == RED
 
 
-def test_the_console_fits_a_1024_by_768_tablet_most_used_signals_first(browser: Any, contexts: list[Any],
-                                                                      daphne_url: str, festival: Any) -> None:
+def test_the_console_fits_a_1024_by_768_tablet_most_used_signals_first(
+    browser: Any, contexts: list[Any], daphne_url: str, festival: Any
+) -> None:
     page = _page(browser, contexts, TABLET, has_touch=True)
     sign_in(page.context, daphne_url, festival.trung_quan)
     page.goto(f"{daphne_url}/trung-quan/{festival.table.pk}/")
@@ -69,12 +71,13 @@ def test_the_console_fits_a_1024_by_768_tablet_most_used_signals_first(browser: 
     assert pad.locator("details.tq-more button").count() + shown.count() == pad.locator("button").count()
     pad.locator("details.tq-more > summary").tap()
     pad.locator("[data-group='flag']").get_by_role("button", name="Cờ trắng").tap()
-    page.locator('.tq-seat').nth(2).locator(".tq-flags").filter(has_text="Chịu").wait_for()
+    page.locator(".tq-seat").nth(2).locator(".tq-flags").filter(has_text="Chịu").wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
 
 
-def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(browser: Any, contexts: list[Any], daphne_url: str,
-                                                          festival: Any) -> None:
+def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(
+    browser: Any, contexts: list[Any], daphne_url: str, festival: Any
+) -> None:
     """The red flag's answer arrives after the table's event stream has refreshed the live part (a
     slow festival network, made certain here by holding the answer back 1.5 s): its ván form still
     opens, and htmx reports no "oobErrorNoTarget #tq-van". A guard, not a reproduction: this
@@ -86,8 +89,10 @@ def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(browser: Any, contexts
     errors: list[str] = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.add_init_script("document.addEventListener('htmx:oobErrorNoTarget', "
-                         "e => console.error('htmx:oobErrorNoTarget ' + (e.detail.content && e.detail.content.id)))")
+    page.add_init_script(
+        "document.addEventListener('htmx:oobErrorNoTarget', "
+        "e => console.error('htmx:oobErrorNoTarget ' + (e.detail.content && e.detail.content.id)))"
+    )
 
     def slow(route: Any) -> None:
         answer = route.fetch()
@@ -107,14 +112,21 @@ def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(browser: Any, contexts
     assert not errors, errors
 
 
-LONG = ["Nguyễn Thị Minh Khai", "Trần Hưng Đạo Vương", "Lê Thánh Tông Hoàng Đế", "Phạm Ngũ Lão Tướng Quân",
-        "Giáp Văn Cương Trưởng Họ"]
+LONG = [
+    "Nguyễn Thị Minh Khai",
+    "Trần Hưng Đạo Vương",
+    "Lê Thánh Tông Hoàng Đế",
+    "Phạm Ngũ Lão Tướng Quân",
+    "Giáp Văn Cương Trưởng Họ",
+]
 
 
-def test_the_display_on_a_phone_shows_whole_names(browser: Any, contexts: list[Any], daphne_url: str,
-                                                  festival: Any) -> None:
-    table = services.table_open(name="Chiếu tên dài", players=LONG, trung_quan=festival.trung_quan,
-                                created_by=festival.trung_quan)
+def test_the_display_on_a_phone_shows_whole_names(
+    browser: Any, contexts: list[Any], daphne_url: str, festival: Any
+) -> None:
+    table = services.table_open(
+        name="Chiếu tên dài", players=LONG, trung_quan=festival.trung_quan, created_by=festival.trung_quan
+    )
     services.signal_send(table=table, seat=5, signal="co-do", by=festival.trung_quan)
     phone = _page(browser, contexts, {"width": 390, "height": 844}, has_touch=True)
     phone.goto(f"{daphne_url}/man-hinh/{table.pk}/")
@@ -122,5 +134,7 @@ def test_the_display_on_a_phone_shows_whole_names(browser: Any, contexts: list[A
     names = phone.locator(".dp-name")
     assert names.all_inner_texts() == LONG
     for name in names.all():
-        assert name.evaluate("e => e.scrollWidth <= e.clientWidth && getComputedStyle(e).textOverflow !== 'ellipsis'")
+        assert name.evaluate(
+            "e => e.scrollWidth <= e.clientWidth && getComputedStyle(e).textOverflow !== 'ellipsis'"
+        )
     assert cut_off(phone) == []

@@ -27,7 +27,9 @@ MOT_QUAN = {
     ("players", "count", "seat", "part"),
     [(n, c, MOT_QUAN[n][0][c - 1], MOT_QUAN[n][1][c - 1]) for n in (3, 4, 5) for c in COUNTS],
 )
-def test_mot_quan_counts_counter_clockwise_from_the_noc(players: int, count: int, seat: int, part: int) -> None:
+def test_mot_quan_counts_counter_clockwise_from_the_noc(
+    players: int, count: int, seat: int, part: int
+) -> None:
     choice = choose_dealer(BatCaiMethod.MOT_QUAN, [count], n_players=players, chooser=1)
     assert (choice.seat, choice.part, choice.count) == (seat, part, count)
     assert f"phần thứ {part}" in choice.explanation and f"chỗ {seat}" in choice.explanation
@@ -42,11 +44,15 @@ def test_a_red_yeu_counts_ten(code: str) -> None:
 
 def test_with_red_yeu_as_ten_every_seat_of_five_is_equally_likely() -> None:
     """All 120 cards (30 kinds × 4): each of the 5 seats gets cái for exactly 24 of them."""
-    seats = Counter(choose_dealer("mot_quan", [card.code], n_players=5).seat for card in CARDS for _ in range(4))
+    seats = Counter(
+        choose_dealer("mot_quan", [card.code], n_players=5).seat for card in CARDS for _ in range(4)
+    )
     assert seats == {1: 24, 2: 24, 3: 24, 4: 24, 5: 24}
 
 
-@pytest.mark.parametrize(("card", "count"), [("7v", 7), ("thất văn", 7), ("1m", 1), ("Nhất Sách", 1), ("9s", 9)])
+@pytest.mark.parametrize(
+    ("card", "count"), [("7v", 7), ("thất văn", 7), ("1m", 1), ("Nhất Sách", 1), ("9s", 9)]
+)
 def test_a_card_counts_its_rank(card: str, count: int) -> None:
     assert card_count(card) == count
 

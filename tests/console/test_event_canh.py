@@ -34,8 +34,15 @@ def chieu(django_user_model: Any) -> tuple[Table, FestivalTable, Any]:
     from tournaments.services.rounds import round_seat
 
     services.ensure_catalogue()
-    event = event_create(name="Hội làng Đông Ngạc", date=dt.date(2026, 2, 22), game="to-tom-diem",
-                         rules="luat-2005", mode="quang", van_per_round=6, van_per_sitting=2)
+    event = event_create(
+        name="Hội làng Đông Ngạc",
+        date=dt.date(2026, 2, 22),
+        game="to-tom-diem",
+        rules="luat-2005",
+        mode="quang",
+        van_per_round=6,
+        van_per_sitting=2,
+    )
     for name in TEN:
         check_in(registration=registration_add(event=event, name=name))
     round_seat(event=event, method="random", seed=11)
@@ -51,8 +58,14 @@ def _names(sitting_id: int) -> list[str]:
 
 def _finish(console: FestivalTable, winner: str, key: str, sitting: int | None = None) -> Any:
     console.refresh_from_db()
-    return van_finish(table=console, seq=console.van_seq, record={"winner": winner, "cuoc": ["tom"]}, by=None,
-                      idempotency_key=key, sitting=sitting)
+    return van_finish(
+        table=console,
+        seq=console.van_seq,
+        record={"winner": winner, "cuoc": ["tom"]},
+        by=None,
+        idempotency_key=key,
+        sitting=sitting,
+    )
 
 
 def test_the_console_moves_on_with_the_chieu_when_its_canh_is_full(chieu: Any) -> None:
@@ -109,11 +122,17 @@ def test_the_console_catches_up_when_the_events_scorekeeper_filled_the_canh(chie
     first = table.sitting_id
     names = _names(first)
     for seq in (1, 2):  # the event's own scorekeeper page records both ván
-        event_van_record(table=table, seq=seq, record={"winner": names[0], "cuoc": ["tom"]},
-                         idempotency_key=f"page-{seq}", sitting=first)
+        event_van_record(
+            table=table,
+            seq=seq,
+            record={"winner": names[0], "cuoc": ["tom"]},
+            idempotency_key=f"page-{seq}",
+            sitting=first,
+        )
     with pytest.raises(CanhMoved):
-        van_finish(table=console, seq=3, record={"winner": names[0]}, by=None, idempotency_key="tq-3",
-                   sitting=first)
+        van_finish(
+            table=console, seq=3, record={"winner": names[0]}, by=None, idempotency_key="tq-3", sitting=first
+        )
     console.refresh_from_db()
     table.refresh_from_db()
     assert console.sitting_id == table.sitting_id != first and console.van_seq == 1  # kept after the refusal
@@ -145,11 +164,17 @@ def test_a_new_canh_starts_with_a_clean_display_and_each_canh_keeps_its_own_sign
     second = _names(console.sitting_id)
     ticker = recent_signals(console)
     assert [(s["seat_name"], s["signal"]) for s in ticker] == [
-        (names[1], "co-trang"), (names[2], "co-vang"), (names[0], "co-do"), (second[1], "tung")]
+        (names[1], "co-trang"),
+        (names[2], "co-vang"),
+        (names[0], "co-do"),
+        (second[1], "tung"),
+    ]
     assert second[1] != names[1]
     client = Client()
     listed = client.get(f"/api/v1/tables/{console.pk}/signals", {"van": 1}).json()
-    assert [(s["seat_name"], s["signal"]) for s in listed] == [(second[1], "tung")]  # ván 1 of the canh under way
+    assert [(s["seat_name"], s["signal"]) for s in listed] == [
+        (second[1], "tung")
+    ]  # ván 1 of the canh under way
     lines = [(v.canh, v.seq, [s["signal"] for s in v.signals]) for v in timeline(console)]
     assert lines == [(1, 1, ["co-trang", "co-vang", "co-do"]), (1, 2, []), (2, 1, ["tung"])]
 

@@ -46,8 +46,11 @@ def test_a_trung_quan_who_is_not_staff_signs_in_on_the_console_page(festival: An
     festival.trung_quan.set_password("trong-cai")
     festival.trung_quan.save()
     target = page(festival, "")
-    response = Client().post(f"/trung-quan/dang-nhap/?next={target}",
-                             {"username": "trung-quan", "password": "trong-cai", "next": target}, follow=True)
+    response = Client().post(
+        f"/trung-quan/dang-nhap/?next={target}",
+        {"username": "trung-quan", "password": "trong-cai", "next": target},
+        follow=True,
+    )
     assert response.redirect_chain[-1][0] == target
     assert "Trung Quân · Chiếu sân đình" in response.content.decode()
 
@@ -63,11 +66,19 @@ def test_another_user_may_not_open_the_console_or_tap(festival: Any, django_user
 def test_the_console_has_a_pad_per_seat_with_every_signal(festival: Any) -> None:
     html = tq(festival).get(page(festival, "")).content.decode()
     for seat, name in enumerate(["An", "Bình", "Chi", "Dũng", "Em"], start=1):
-        pad = html[html.index(f'class="tq-pad" data-seat="{seat}"'):]
+        pad = html[html.index(f'class="tq-pad" data-seat="{seat}"') :]
         pad = pad[: pad.index('class="tq-pad"', 1) if seat < 5 else pad.index("</section>")]  # its groups too
         assert name in pad
-        for label in ("Cắc", "Tùng tùng", "Tùng tùng tùng tùng", "Ba hồi dài", "Tùng tùng tùng cắc", "Cờ đỏ",
-                      "Cờ trắng", "Cờ vàng"):
+        for label in (
+            "Cắc",
+            "Tùng tùng",
+            "Tùng tùng tùng tùng",
+            "Ba hồi dài",
+            "Tùng tùng tùng cắc",
+            "Cờ đỏ",
+            "Cờ trắng",
+            "Cờ vàng",
+        ):
             assert f'<span class="tq-btn-label">{label}</span>' in pad
     assert "Khai hội" in html and "Trống nhắc" in html
     assert "Nọc còn" in html and ">19<" in html
@@ -77,7 +88,7 @@ def test_tapping_tung_tung_at_seat_3_shows_phong_there(festival: Any) -> None:
     response = tap(tq(festival), festival, 3, "tung-tung")
     assert response.status_code == 200
     html = response.content.decode()
-    seat3 = html[html.index('data-seat-status="3"'):]
+    seat3 = html[html.index('data-seat-status="3"') :]
     assert "Tùng tùng → <strong>Phỗng</strong>" in seat3[: seat3.index("</article>")]
 
 
@@ -103,13 +114,21 @@ def test_recording_the_win_announces_it_with_the_ledger_points(
     client.post(page(festival, "cai/"), {"seat": 1})
     with django_capture_on_commit_callbacks(execute=True):
         tap(client, festival, 2, "co-do")
-        response = client.post(page(festival, "ghi-van/"), {"seq": 1, "key": "van-1", "winner": "Bình",
-                                                            "cuoc": ["tom"]}, HTTP_HX_REQUEST="true")
+        response = client.post(
+            page(festival, "ghi-van/"),
+            {"seq": 1, "key": "van-1", "winner": "Bình", "cuoc": ["tom"]},
+            HTTP_HX_REQUEST="true",
+        )
     assert response.status_code == 200 and response["HX-Retarget"] == "#tq-live"
     van = Van.objects.get(sitting=festival.table.sitting, seq=1)
     assert (van.winner.name, van.points) == ("Bình", 8)  # Tôm under luat-2005
     table = FestivalTable.objects.get(pk=festival.table.pk)
-    assert (table.van_seq, table.dealer, table.turn, table.van_started_at) == (2, 2, 2, None)  # the winner deals
+    assert (table.van_seq, table.dealer, table.turn, table.van_started_at) == (
+        2,
+        2,
+        2,
+        None,
+    )  # the winner deals
     announcement = table.announcement
     assert (announcement["winner"], announcement["cuoc"], announcement["points"]) == ("Bình", ["Tôm"], 8)
     assert announcement["standings"][0] == {"name": "Bình", "balance": 32}
@@ -118,7 +137,9 @@ def test_recording_the_win_announces_it_with_the_ledger_points(
     sent = json.loads(json.loads(last.data))
     assert sent["announcement"]["points"] == 8 and sent["state"]["van_seq"] == 2
     # A repeat of the same form (a double tap) records nothing more.
-    again = client.post(page(festival, "ghi-van/"), {"seq": 1, "key": "van-1", "winner": "Bình", "cuoc": ["tom"]})
+    again = client.post(
+        page(festival, "ghi-van/"), {"seq": 1, "key": "van-1", "winner": "Bình", "cuoc": ["tom"]}
+    )
     assert again.status_code == 200 and Van.objects.filter(sitting=table.sitting).count() == 1
 
 
@@ -156,10 +177,17 @@ def test_turn_passes_counter_clockwise(festival: Any) -> None:
 
 
 def test_the_dealer_helper_names_the_seat_and_offers_to_give_cai(festival: Any) -> None:
-    html = tq(festival).post(page(festival, "bat-cai/"), {"method": "mot_quan", "card1": "7v", "chooser": "1",
-                                                          "players": "5"}).content.decode()
+    html = (
+        tq(festival)
+        .post(
+            page(festival, "bat-cai/"), {"method": "mot_quan", "card1": "7v", "chooser": "1", "players": "5"}
+        )
+        .content.decode()
+    )
     assert "Cái về chỗ 3 — Chi, phần thứ 2" in html and "Giao cái cho Chi" in html
-    html = tq(festival).post(page(festival, "bat-cai/"), {"method": "mot_quan", "card1": "x7"}).content.decode()
+    html = (
+        tq(festival).post(page(festival, "bat-cai/"), {"method": "mot_quan", "card1": "x7"}).content.decode()
+    )
     assert "Không nhận ra quân bài" in html
 
 

@@ -70,26 +70,38 @@ def test_oversized_negative_or_mistyped_rule_values_are_refused_naming_the_key(s
 
 
 def test_a_bound_itself_is_accepted_and_one_more_is_not() -> None:
-    assert load_rules({"preset": "luat-2005", "cuoc": {"tom": {"main": bounds.POINTS}}}).value_of("tom")[0] == bounds.POINTS
+    assert (
+        load_rules({"preset": "luat-2005", "cuoc": {"tom": {"main": bounds.POINTS}}}).value_of("tom")[0]
+        == bounds.POINTS
+    )
     with pytest.raises(EngineError, match=f"số nguyên từ 0 đến {bounds.POINTS}"):
         load_rules({"preset": "luat-2005", "cuoc": {"tom": {"main": bounds.POINTS + 1}}})
 
 
 def _replay(van: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return replay({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE, "van": van, **extra})
+    return replay(
+        {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE, "van": van, **extra}
+    )
 
 
 @pytest.mark.parametrize(
     ("request_", "fragment"),
     [
-        ({"van": [{"winner": "An"}], "gom": 10**19, "mode": "gom"}, "'gom' phải là số nguyên từ 1 đến 1000000"),
-        ({"van": [{"result": "hoa", "ga": [{"kind": "nhai", "player": "An", "count": 10**20}]}]},
-         "Ván 1: 'ga.count' phải là số nguyên từ 1 đến 99"),
+        (
+            {"van": [{"winner": "An"}], "gom": 10**19, "mode": "gom"},
+            "'gom' phải là số nguyên từ 1 đến 1000000",
+        ),
+        (
+            {"van": [{"result": "hoa", "ga": [{"kind": "nhai", "player": "An", "count": 10**20}]}]},
+            "Ván 1: 'ga.count' phải là số nguyên từ 1 đến 99",
+        ),
         ({"van": [{"result": "hoa", "ga": [{"kind": "nhai", "player": "An", "count": -2}]}]}, "'ga.count'"),
         ({"van": [{"winner": "An", "cuoc": ["tom"] * 41}]}, "Ván 1: 'cuoc' có nhiều nhất 40 cước"),
         ({"van": [{"result": "hoa"}] * (bounds.VAN + 1)}, "tối đa 5000 ván"),
-        ({"van": [{"winner": "An"}], "rules": {"preset": "luat-2005", "cuoc": {"tom": {"main": 2**62}}}},
-         "'cuoc.tom.main' phải là số nguyên từ 0 đến 100000"),
+        (
+            {"van": [{"winner": "An"}], "rules": {"preset": "luat-2005", "cuoc": {"tom": {"main": 2**62}}}},
+            "'cuoc.tom.main' phải là số nguyên từ 0 đến 100000",
+        ),
     ],
 )
 def test_replay_numbers_are_bounded(request_: dict[str, Any], fragment: str) -> None:
@@ -100,8 +112,13 @@ def test_replay_numbers_are_bounded(request_: dict[str, Any], fragment: str) -> 
 
 
 def test_a_tai_ban_van_stake_is_bounded() -> None:
-    request = {"game": "tai-ban", "rules": "tai-ban", "mode": "quang", "players": ["An", "Bình", "Chi"],
-               "van": [{"winner": "An", "cuoc": ["suu_ban"], "stake": 10**19}]}
+    request = {
+        "game": "tai-ban",
+        "rules": "tai-ban",
+        "mode": "quang",
+        "players": ["An", "Bình", "Chi"],
+        "van": [{"winner": "An", "cuoc": ["suu_ban"], "stake": 10**19}],
+    }
     with pytest.raises(EngineError, match="Ván 1: 'stake' phải là số nguyên từ 1 đến 100000"):
         replay(request)
 
@@ -109,7 +126,10 @@ def test_a_tai_ban_van_stake_is_bounded() -> None:
 @pytest.mark.parametrize(
     ("request_", "fragment"),
     [
-        ({"game": "to-tom-5", "rules": "luat-2005", "streak": 10**6}, "'streak' phải là số nguyên từ 1 đến 1000"),
+        (
+            {"game": "to-tom-5", "rules": "luat-2005", "streak": 10**6},
+            "'streak' phải là số nguyên từ 1 đến 1000",
+        ),
         ({"game": "to-tom-5", "rules": "luat-2005", "streak": True}, "'streak'"),
         ({"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"] * 41}, "'cuoc' có nhiều nhất 40 phần tử"),
     ],

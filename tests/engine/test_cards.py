@@ -56,18 +56,46 @@ def test_red_cards_are_the_seven_kinds_of_rules() -> None:
 def test_yeu_and_tai() -> None:
     assert {c.code for c in CARDS if c.is_yeu} == {"1v", "1m", "1s", "cc", "tt", "oc"}
     assert {c.code for c in CARDS if c.is_tai} == {
-        "1v", "1m", "1s", "cc", "tt", "oc", "2v", "9v", "5m", "8m", "4s", "7s",
+        "1v",
+        "1m",
+        "1s",
+        "cc",
+        "tt",
+        "oc",
+        "2v",
+        "9v",
+        "5m",
+        "8m",
+        "4s",
+        "7s",
     }
 
 
 @pytest.mark.parametrize(
     ("text", "code"),
     [
-        ("7v", "7v"), ("7V", "7v"), (" 3M ", "3m"), ("CC", "cc"),
-        ("thất văn", "7v"), ("Thất Văn", "7v"), ("THẤT VĂN", "7v"), ("that van", "7v"),
-        ("thất vạn", "7m"), ("that man", "7m"), ("tam sách", "3s"), ("tam sach", "3s"),
-        ("Ông Cụ", "oc"), ("ong cu", "oc"), ("ÔNG CỤ", "oc"), ("chi chi", "cc"), ("Thang Thang", "tt"),
-        ("7 văn", "7v"), ("9 vạn", "9m"), ("8 sach", "8s"), ("nhị văn", "2v"), ("cửu sách", "9s"),
+        ("7v", "7v"),
+        ("7V", "7v"),
+        (" 3M ", "3m"),
+        ("CC", "cc"),
+        ("thất văn", "7v"),
+        ("Thất Văn", "7v"),
+        ("THẤT VĂN", "7v"),
+        ("that van", "7v"),
+        ("thất vạn", "7m"),
+        ("that man", "7m"),
+        ("tam sách", "3s"),
+        ("tam sach", "3s"),
+        ("Ông Cụ", "oc"),
+        ("ong cu", "oc"),
+        ("ÔNG CỤ", "oc"),
+        ("chi chi", "cc"),
+        ("Thang Thang", "tt"),
+        ("7 văn", "7v"),
+        ("9 vạn", "9m"),
+        ("8 sach", "8s"),
+        ("nhị văn", "2v"),
+        ("cửu sách", "9s"),
     ],
 )
 def test_parse_card_accepts_codes_and_names(text: str, code: str) -> None:

@@ -64,10 +64,19 @@ def test_valid_hands_and_their_card_cuoc(game: str, hand: str, cuoc: list[str], 
     [
         ("to-tom-5", EXAMPLE.rsplit(" ", 1)[0], Verdict.SAI_SO_QUAN, "phải có 21 quân, bài này có 20 quân"),
         ("to-tom-5", EXAMPLE + " 8v", Verdict.SAI_SO_QUAN, "bài này có 22 quân"),
-        ("to-tom-5", "7v " * 5 + "3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v 1m", Verdict.SAI_SO_QUAN,
-         "có 5 quân Thất Văn"),
+        (
+            "to-tom-5",
+            "7v " * 5 + "3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v 1m",
+            Verdict.SAI_SO_QUAN,
+            "có 5 quân Thất Văn",
+        ),
         ("to-tom-4", EXAMPLE, Verdict.SAI_SO_QUAN, "phải có 25 quân"),
-        ("to-tom-5", EXAMPLE.replace("1m", "8s"), Verdict.KHONG_TRON, "Quân không vào được phu nào: Bát Sách"),
+        (
+            "to-tom-5",
+            EXAMPLE.replace("1m", "8s"),
+            Verdict.KHONG_TRON,
+            "Quân không vào được phu nào: Bát Sách",
+        ),
         ("to-tom-5", EXAMPLE.replace("1m", "5m"), Verdict.KHONG_TRON, "còn quân rác"),
         ("to-tom-5", NO_LUNG_21, Verdict.KHONG_LUNG, "không có lưng"),
         ("to-tom-4", TT4_ONE_LUNG, Verdict.KHONG_LUNG, "chỉ có 1 lưng; Tổ Tôm Bí Tứ cần 2 lưng"),
@@ -126,8 +135,9 @@ def test_arrangements_of_a_losing_hand_are_empty() -> None:
         (BACH_DINH, ["bach_dinh", "thien_u"], Verdict.OK, (), ()),
     ],
 )
-def test_declarations(hand: str, declared: list[str], verdict: Verdict, thua: tuple[str, ...],
-                      thieu: tuple[str, ...]) -> None:
+def test_declarations(
+    hand: str, declared: list[str], verdict: Verdict, thua: tuple[str, ...], thieu: tuple[str, ...]
+) -> None:
     result = check_hand("to-tom-5", hand, declared)
     assert result.verdict is verdict
     assert (result.thua, result.thieu) == (thua, thieu)
@@ -146,8 +156,9 @@ def test_a_bad_hand_is_judged_on_the_cards_before_the_declaration() -> None:
         ("to-tom-4", ["thap_dieu"], CuocError, "không có trong Tổ Tôm Bí Tứ"),
     ],
 )
-def test_unknown_or_foreign_cuoc_are_refused(game: str, declared: list[str], error: type[Exception],
-                                              message: str) -> None:
+def test_unknown_or_foreign_cuoc_are_refused(
+    game: str, declared: list[str], error: type[Exception], message: str
+) -> None:
     with pytest.raises(error, match=message):
         check_hand(game, EXAMPLE, declared)
 
@@ -166,7 +177,12 @@ def test_win_card_must_be_in_the_hand() -> None:
 
 def test_verdict_labels_are_vietnamese() -> None:
     assert [v.label for v in Verdict] == [
-        "Sai số quân", "Không tròn bài", "Không đủ lưng", "Xướng thừa", "Xướng thiếu", "Hợp lệ",
+        "Sai số quân",
+        "Không tròn bài",
+        "Không đủ lưng",
+        "Xướng thừa",
+        "Xướng thiếu",
+        "Hợp lệ",
     ]
 
 

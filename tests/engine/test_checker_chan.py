@@ -94,8 +94,10 @@ def test_chan_declarations(hand: str, declared: list[str], verdict: Verdict) -> 
         # the lone card is Chi Chi: only Bạch Thủ Chi
         ("2v 2v 3m 3m 4s 4s 5v 5v 6m 6m 2m 2s 3v 3s 8v 8m 9v 9s cc", [("cc", ["xuong"], ["bach_thu_chi"])]),
         # 6 chắn already: any Thất wins (ù rộng), no Bạch Thủ
-        ("2v 2v 3m 3m 4s 4s 5v 5v 6m 6m 6v 6v 2m 2s 3v 3s 8v 8m 7s",
-         [("7v", ["tom"], []), ("7m", ["xuong"], []), ("7s", ["xuong"], [])]),
+        (
+            "2v 2v 3m 3m 4s 4s 5v 5v 6m 6m 6v 6v 2m 2s 3v 3s 8v 8m 7s",
+            [("7v", ["tom"], []), ("7m", ["xuong"], []), ("7s", ["xuong"], [])],
+        ),
         # 6 chắn and a lone Chi Chi: never won on (it must be Bạch Thủ Chi)
         ("2v 2v 3m 3m 4s 4s 5v 5v 6m 6m 6v 6v 2m 2s 3v 3s 8v 8m cc", []),
     ],

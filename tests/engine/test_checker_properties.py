@@ -14,8 +14,15 @@ from scoring.engine.checker.phu import pack
 from scoring.engine.checker.search import tt_search
 
 SUITS = "vms"
-LUNG = [("7v", "3m", "3s"), ("cc", "9m", "8s"), ("8v", "2m", "2s"), ("tt", "9m", "9s"),
-        ("tt", "oc", "9s"), ("1v", "2v", "3v"), ("9v", "1m", "1s")]
+LUNG = [
+    ("7v", "3m", "3s"),
+    ("cc", "9m", "8s"),
+    ("8v", "2m", "2s"),
+    ("tt", "9m", "9s"),
+    ("tt", "oc", "9s"),
+    ("1v", "2v", "3v"),
+    ("9v", "1m", "1s"),
+]
 BI_SHAPED = {("7v", "3m", "3s"), ("8v", "2m", "2s"), ("tt", "9m", "9s"), ("9v", "1m", "1s")}
 YEU = ["1v", "1m", "1s", "cc", "tt", "oc"]
 PROPS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +83,7 @@ def test_the_best_reading_is_one_no_other_reading_beats(hand: list[str]) -> None
 @given(valid_hands(), st.sampled_from([c.code for c in CARDS]), st.integers(0, 20))
 def test_fast_and_full_readings_agree_on_near_valid_hands(hand: list[str], code: str, at: int) -> None:
     # one card swapped: often still tròn, sometimes without lưng, sometimes with junk
-    near = [*hand[:at], code, *hand[at + 1:]]
+    near = [*hand[:at], code, *hand[at + 1 :]]
     assume(max(Counter(near).values()) <= 4)
     fast, full = check_hand("to-tom-5", near), check_hand("to-tom-5", near, [])
     assert (fast.tron, fast.valid) == (full.tron, full.valid)
@@ -183,8 +190,27 @@ def _brute(cards: Counter[str]) -> set[int]:
     return out
 
 
-_SMALL_POOL = ["1v", "2v", "3v", "4v", "7v", "8v", "9v", "1m", "2m", "3m", "9m", "1s", "2s", "3s",
-               "8s", "9s", "cc", "tt", "oc"]
+_SMALL_POOL = [
+    "1v",
+    "2v",
+    "3v",
+    "4v",
+    "7v",
+    "8v",
+    "9v",
+    "1m",
+    "2m",
+    "3m",
+    "9m",
+    "1s",
+    "2s",
+    "3s",
+    "8s",
+    "9s",
+    "cc",
+    "tt",
+    "oc",
+]
 
 
 @settings(max_examples=200, deadline=None)

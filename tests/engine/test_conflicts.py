@@ -24,25 +24,70 @@ FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
 @pytest.mark.parametrize(
     ("game", "rules", "cuoc", "names", "why"),
     [
-        ("to-tom-5", "luat-2005", ["bach_dinh", "thap_dieu"], ("Bạch Định", "Thập Điều"),
-         "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ"),
-        ("to-tom-5", "luat-2005", ["kinh_cu", "kinh_tu_co"], ("Kính Cụ", "Kính Tứ Cố"),
-         "Kính Cụ cần 20 quân đen và 1 Ông Cụ; Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ"),
-        ("to-tom-5", "luat-2005", ["kinh_cu", "leo"], ("Kính Cụ", "Lèo"),
-         "Kính Cụ cần 20 quân đen và 1 Ông Cụ; Lèo cần Cửu Vạn, Bát Sách, Chi Chi (3 quân đỏ)"),
-        ("to-tom-5", "luat-2005", ["bach_dinh", "leo"], ("Bạch Định", "Lèo"),
-         "Bạch Định cần cả 21 quân đen; Lèo cần Cửu Vạn, Bát Sách, Chi Chi (3 quân đỏ)"),
-        ("to-tom-5", "luat-2005", ["chi_nay", "kinh_tu_co"], ("Chi Nẩy", "Kính Tứ Cố"),
-         "Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ"),
-        ("tai-ban", "tai-ban", ["tai_ban", "suu_ban"], ("Tài Bàn", "Sửu Bàn"),
-         "Tài Bàn cần từ 19 lưng trở lên, có khàn trong bài chia; "
-         "Sửu Bàn cần từ 9 lưng trở lên, không có khàn trong bài chia"),
-        ("tai-ban", "tai-ban", ["suong", "tai_ban"], ("Suông", "Tài Bàn"),
-         "Suông cần từ 9 đến 18 lưng, có khàn trong bài chia"),
-        ("chan", "chan", ["bach_dinh", "tam_do"], ("Bạch Định", "Tám Đỏ"),
-         "Bạch Định cần cả 20 quân đen; Tám Đỏ cần đúng 8 quân đỏ"),
-        ("to-tom-4", "luat-2005", ["kinh_2_cu", "thap_nhi_dieu"], ("Kính 2 Cụ", "Thập Nhị Điều"),
-         "Kính 2 Cụ cần 23 quân đen và 2 Ông Cụ"),
+        (
+            "to-tom-5",
+            "luat-2005",
+            ["bach_dinh", "thap_dieu"],
+            ("Bạch Định", "Thập Điều"),
+            "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ",
+        ),
+        (
+            "to-tom-5",
+            "luat-2005",
+            ["kinh_cu", "kinh_tu_co"],
+            ("Kính Cụ", "Kính Tứ Cố"),
+            "Kính Cụ cần 20 quân đen và 1 Ông Cụ; Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ",
+        ),
+        (
+            "to-tom-5",
+            "luat-2005",
+            ["kinh_cu", "leo"],
+            ("Kính Cụ", "Lèo"),
+            "Kính Cụ cần 20 quân đen và 1 Ông Cụ; Lèo cần Cửu Vạn, Bát Sách, Chi Chi (3 quân đỏ)",
+        ),
+        (
+            "to-tom-5",
+            "luat-2005",
+            ["bach_dinh", "leo"],
+            ("Bạch Định", "Lèo"),
+            "Bạch Định cần cả 21 quân đen; Lèo cần Cửu Vạn, Bát Sách, Chi Chi (3 quân đỏ)",
+        ),
+        (
+            "to-tom-5",
+            "luat-2005",
+            ["chi_nay", "kinh_tu_co"],
+            ("Chi Nẩy", "Kính Tứ Cố"),
+            "Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ",
+        ),
+        (
+            "tai-ban",
+            "tai-ban",
+            ["tai_ban", "suu_ban"],
+            ("Tài Bàn", "Sửu Bàn"),
+            "Tài Bàn cần từ 19 lưng trở lên, có khàn trong bài chia; "
+            "Sửu Bàn cần từ 9 lưng trở lên, không có khàn trong bài chia",
+        ),
+        (
+            "tai-ban",
+            "tai-ban",
+            ["suong", "tai_ban"],
+            ("Suông", "Tài Bàn"),
+            "Suông cần từ 9 đến 18 lưng, có khàn trong bài chia",
+        ),
+        (
+            "chan",
+            "chan",
+            ["bach_dinh", "tam_do"],
+            ("Bạch Định", "Tám Đỏ"),
+            "Bạch Định cần cả 20 quân đen; Tám Đỏ cần đúng 8 quân đỏ",
+        ),
+        (
+            "to-tom-4",
+            "luat-2005",
+            ["kinh_2_cu", "thap_nhi_dieu"],
+            ("Kính 2 Cụ", "Thập Nhị Điều"),
+            "Kính 2 Cụ cần 23 quân đen và 2 Ông Cụ",
+        ),
     ],
 )
 def test_the_issue_s_impossible_pairs_are_refused_naming_both_and_why(
@@ -80,24 +125,36 @@ def test_a_cuoc_that_counts_once_cannot_be_given_twice() -> None:
         ("tai-ban", "tai-ban", ["suu_ban"], 30),
     ],
 )
-def test_combinations_a_hand_can_hold_still_score(game: str, rules: str, cuoc: list[str], points: int) -> None:
+def test_combinations_a_hand_can_hold_still_score(
+    game: str, rules: str, cuoc: list[str], points: int
+) -> None:
     assert score(game, rules, cuoc).points == points
 
 
 def test_a_replayed_van_with_an_impossible_combination_is_refused_naming_the_van() -> None:
     request: dict[str, Any] = {
-        "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE,
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        "players": FIVE,
         "van": [{"winner": "An", "cuoc": ["tom"]}, {"winner": "Bình", "cuoc": ["bach_dinh", "thap_dieu"]}],
     }
     with pytest.raises(ConflictError) as caught:
         replay(request)
-    assert caught.value.message.startswith("Ván 2: Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định và Thập Điều")
+    assert caught.value.message.startswith(
+        "Ván 2: Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định và Thập Điều"
+    )
 
 
 def test_a_declaration_no_hand_could_hold_is_refused_too() -> None:
     request: dict[str, Any] = {
-        "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE,
-        "van": [{"winner": "An", "cuoc": ["tom"], "declared": ["tom", "bach_dinh", "leo"], "fault": "xuong_thua"}],
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        "players": FIVE,
+        "van": [
+            {"winner": "An", "cuoc": ["tom"], "declared": ["tom", "bach_dinh", "leo"], "fault": "xuong_thua"}
+        ],
     }
     with pytest.raises(ConflictError, match="Bạch Định và Lèo"):
         replay(request)
@@ -107,12 +164,14 @@ def test_a_declaration_no_hand_could_hold_is_refused_too() -> None:
 
 
 def _village(needs: dict[str, Any], **extra: Any) -> Any:
-    return load_rules({
-        "preset": "luat-2005",
-        "custom_cuoc": {"pha_thien": {"name": "Phá Thiên", "needs": needs}},
-        "cuoc": {"pha_thien": {"main": 20, "dich": 5}},
-        **extra,
-    })
+    return load_rules(
+        {
+            "preset": "luat-2005",
+            "custom_cuoc": {"pha_thien": {"name": "Phá Thiên", "needs": needs}},
+            "cuoc": {"pha_thien": {"main": 20, "dich": 5}},
+            **extra,
+        }
+    )
 
 
 def test_a_custom_cuoc_scores_and_is_refused_with_what_its_needs_contradict() -> None:
@@ -187,13 +246,18 @@ def test_the_conflict_table_lists_smallest_impossible_sets_with_their_reason() -
 
 
 def test_every_pair_the_table_lists_is_refused_by_score_and_no_other_pair_is() -> None:
-    for game, preset in (("to-tom-5", "luat-2005"), ("to-tom-4", "luat-2005"), ("chan", "chan"), ("tai-ban", "tai-ban")):
+    for game, preset in (
+        ("to-tom-5", "luat-2005"),
+        ("to-tom-4", "luat-2005"),
+        ("chan", "chan"),
+        ("tai-ban", "tai-ban"),
+    ):
         rules = load_rules(preset)
         table = conflict_table(game, rules)
         listed = {frozenset(c.cuoc) for c in table.conflicts if len(c.cuoc) == 2}
         slugs = [s for s in rules.cuoc if CATALOGUE[s].in_game(get_game(game).slug)]
         for i, a in enumerate(slugs):
-            for b in slugs[i + 1:]:
+            for b in slugs[i + 1 :]:
                 refused = combination_problem(game, rules, [a, b]) is not None
                 assert refused == (frozenset((a, b)) in listed), (game, a, b)
 

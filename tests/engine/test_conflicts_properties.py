@@ -17,7 +17,9 @@ from scoring.engine.points import score
 from scoring.engine.rules import load_rules
 from tests.engine.test_checker_properties import bi_tu_hands, phu, valid_hands
 
-PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+PROPS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 RULES = {"to-tom-5": "hoi-50", "to-tom-4": "luat-2005", "tai-ban": "tai-ban", "chan": "chan"}
 
 
@@ -108,8 +110,15 @@ def test_the_cuoc_of_a_bi_tu_hand_always_score(hand: list[str]) -> None:
 
 # -- Tài Bàn: 31 cards with many lưng ------------------------------------------------------------
 
-LUNG = [("7v", "3m", "3s"), ("cc", "9m", "8s"), ("8v", "2m", "2s"), ("tt", "9m", "9s"),
-        ("tt", "oc", "9s"), ("1v", "2v", "3v"), ("9v", "1m", "1s")]
+LUNG = [
+    ("7v", "3m", "3s"),
+    ("cc", "9m", "8s"),
+    ("8v", "2m", "2s"),
+    ("tt", "9m", "9s"),
+    ("tt", "oc", "9s"),
+    ("1v", "2v", "3v"),
+    ("9v", "1m", "1s"),
+]
 
 
 @st.composite

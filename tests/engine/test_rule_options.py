@@ -60,7 +60,9 @@ def test_ngu_khoi_and_thap_dieu_tie_at_12_in_hoi_50(options: dict[str, str], poi
 
 
 def test_bach_thu_and_thien_u_tie_at_8_in_hoi_50() -> None:
-    assert score("to-tom-5", _rules("hoi-50", main_cuoc="highest"), ["bach_thu", "thien_u"]).points == 8 + 2 * 2
+    assert (
+        score("to-tom-5", _rules("hoi-50", main_cuoc="highest"), ["bach_thu", "thien_u"]).points == 8 + 2 * 2
+    )
     tie = _rules("hoi-50", main_cuoc="highest", main_tie="most_dich")
     assert score("to-tom-5", tie, ["bach_thu", "thien_u"]).points == 8 + 1 * 2
 
@@ -93,8 +95,11 @@ def test_counting_once_still_refuses_more_lèo_than_a_hand_holds() -> None:
 
 def _pot_after_a_draw(mode: str, **options: Any) -> int:
     request = {
-        "game": "to-tom-5", "rules": {"preset": "luat-2005", "ga_trong": "rung", **options},
-        "mode": mode, "players": FIVE, "van": [{"result": "hoa"}],
+        "game": "to-tom-5",
+        "rules": {"preset": "luat-2005", "ga_trong": "rung", **options},
+        "mode": mode,
+        "players": FIVE,
+        "van": [{"result": "hoa"}],
     }
     return int(replay(request)["ga_trong"])
 
@@ -119,7 +124,9 @@ def test_bare_triples_count_as_phong_by_default_or_as_khan() -> None:
 
 
 def test_the_check_contract_takes_the_rule_set() -> None:
-    answer = check_request({"game": "tai-ban", "hand": W_GHEP, "rules": {"preset": "tai-ban", "tai_ban_triple": "khan"}})
+    answer = check_request(
+        {"game": "tai-ban", "hand": W_GHEP, "rules": {"preset": "tai-ban", "tai_ban_triple": "khan"}}
+    )
     assert (answer["lung_count"], answer["valid"]) == (9, True)
     with pytest.raises(ValueError, match="dành cho nhóm 'to_tom'"):
         check_request({"game": "tai-ban", "hand": W_GHEP, "rules": "luat-2005"})
@@ -144,7 +151,10 @@ def test_chan_ga_nuoi_none_or_a_zero_dau_van_puts_nothing_in_the_pot(
 ) -> None:
     # Tám Đỏ 8 + Lèo 2 dịch = 10 from each of the three others (the issue's example)
     request: dict[str, Any] = {
-        "game": "chan", "rules": "chan", "mode": "quang", "players": FOUR,
+        "game": "chan",
+        "rules": "chan",
+        "mode": "quang",
+        "players": FOUR,
         "van": [{"winner": "An", "cuoc": ["tam_do", "leo"]}],
     }
     if ga_trong is not None:
@@ -155,8 +165,13 @@ def test_chan_ga_nuoi_none_or_a_zero_dau_van_puts_nothing_in_the_pot(
 
 
 def test_chan_ga_nuoi_option_on_the_rule_set() -> None:
-    request = {"game": "chan", "rules": {"preset": "chan", "chan_ga_nuoi": "none"}, "mode": "quang",
-               "players": FOUR, "van": [{"winner": "An", "ga": [{"kind": "chiu_noc", "player": "Bình"}]}]}
+    request = {
+        "game": "chan",
+        "rules": {"preset": "chan", "chan_ga_nuoi": "none"},
+        "mode": "quang",
+        "players": FOUR,
+        "van": [{"winner": "An", "ga": [{"kind": "chiu_noc", "player": "Bình"}]}],
+    }
     assert replay(request)["ga_trong"] == 0
 
 
@@ -167,7 +182,9 @@ EIGHTEEN = "2v 2v 2v 2v 9v 9v 9v 6m 6m 6m 7v 3m 3s cc 9m 8s 4v 5v 6v 4s 5s 6s 2m
 
 
 @pytest.mark.parametrize(("dealt_khan", "cuoc"), [(True, ["suong"]), (False, ["suu_ban"]), (None, [])])
-def test_tai_ban_waits_through_the_contract_name_each_wait_s_cuoc(dealt_khan: bool | None, cuoc: list[str]) -> None:
+def test_tai_ban_waits_through_the_contract_name_each_wait_s_cuoc(
+    dealt_khan: bool | None, cuoc: list[str]
+) -> None:
     waiting = EIGHTEEN.replace(" tt", "")
     request: dict[str, Any] = {"game": "tai-ban", "hand": waiting, "waits": True}
     if dealt_khan is not None:
@@ -175,6 +192,12 @@ def test_tai_ban_waits_through_the_contract_name_each_wait_s_cuoc(dealt_khan: bo
     waits = check_request(request)["waits"]
     tt = next(w for w in waits if w["card"] == "tt")
     assert tt["cuoc"] == cuoc
-    full = check_request({"game": "tai-ban", "hand": EIGHTEEN, **({"dealt_khan": dealt_khan} if dealt_khan is not None else {})})
+    full = check_request(
+        {
+            "game": "tai-ban",
+            "hand": EIGHTEEN,
+            **({"dealt_khan": dealt_khan} if dealt_khan is not None else {}),
+        }
+    )
     assert tt["cuoc"] == full["cuoc"]
     assert find_waits("tai-ban", waiting, dealt_khan=dealt_khan).get("tt").cuoc == tuple(cuoc)  # type: ignore[union-attr]

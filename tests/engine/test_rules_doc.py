@@ -16,7 +16,11 @@ def test_the_rules_reference_is_current() -> None:
 def test_a_stale_table_is_caught() -> None:
     text = DOC.read_text(encoding="utf-8")
     head, block = text.split("<!-- generated:presets -->", 1)
-    stale = head + "<!-- generated:presets -->" + block.replace("| Tôm `tom` | 8 / 1 |", "| Tôm `tom` | 9 / 1 |", 1)
+    stale = (
+        head
+        + "<!-- generated:presets -->"
+        + block.replace("| Tôm `tom` | 8 / 1 |", "| Tôm `tom` | 9 / 1 |", 1)
+    )
     assert stale != text
     assert render(stale) == text  # regenerating restores the engine's value
 

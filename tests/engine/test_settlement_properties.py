@@ -83,7 +83,9 @@ def win_van(draw: st.DrawFn, game: str, players: Sequence[str], regimes: Sequenc
             del van["discarder"]
             fault = None
     if fault == "xuong_thua":
-        van["declared"] = possible(game, spec["presets"][0], [*van["cuoc"], draw(st.sampled_from(spec["cuoc"]))])
+        van["declared"] = possible(
+            game, spec["presets"][0], [*van["cuoc"], draw(st.sampled_from(spec["cuoc"]))]
+        )
     elif game != "chan" and van["cuoc"] and draw(st.booleans()):
         van["declared"] = van["cuoc"][:-1]  # xướng thiếu
     if fault is not None:

@@ -89,4 +89,6 @@ def test_waiting_hand_must_be_one_short() -> None:
 def test_bi_tu_waits() -> None:
     # 25-card Bí Tứ needs two lưng: junk 5m 5m 5s 5s on top of 20 cards with a Lèo and a Tôm
     hand = "cc 9m 8s 7v 3m 3s 1v 2v 3v 6v 7v 8v 2m 3m 4m 2s 3s 4s 1m 1s 5m 5m 5s 5s"
-    assert waits("to-tom-4", hand) == {"waits": [{"card": "5v", "cuoc": ["leo", "tom"], "allows": ["xuyen_bi_tu"]}]}
+    assert waits("to-tom-4", hand) == {
+        "waits": [{"card": "5v", "cuoc": ["leo", "tom"], "allows": ["xuyen_bi_tu"]}]
+    }

@@ -31,17 +31,23 @@ class Screens:
         self._allowed: list[re.Pattern[str]] = []
         self._contexts: list[Any] = []
 
-    def open(self, viewport: dict[str, int] = PHONE, *, touch: bool = True, service_workers: str = "block") -> Any:
+    def open(
+        self, viewport: dict[str, int] = PHONE, *, touch: bool = True, service_workers: str = "block"
+    ) -> Any:
         """A new person's browser (a context of its own, so its own cookies) and its first page."""
-        context = self.browser.new_context(locale="vi-VN", viewport=viewport, has_touch=touch,
-                                           service_workers=service_workers)
+        context = self.browser.new_context(
+            locale="vi-VN", viewport=viewport, has_touch=touch, service_workers=service_workers
+        )
         context.set_default_timeout(15_000)
         context.on("page", self._watch)
         self._contexts.append(context)
         return context.new_page()
 
     def _watch(self, page: Any) -> None:
-        page.on("console", lambda msg: msg.type == "error" and self._saw(page, f"{msg.text} ({msg.location.get('url')})"))
+        page.on(
+            "console",
+            lambda msg: msg.type == "error" and self._saw(page, f"{msg.text} ({msg.location.get('url')})"),
+        )
         page.on("pageerror", lambda exc: self._saw(page, f"uncaught: {exc}"))
         page.on("response", lambda r: r.status >= 500 and self._saw(page, f"{r.status} from {r.url}"))
 

@@ -31,8 +31,12 @@ def stack(request: pytest.FixtureRequest) -> Iterator[stacks.Stack]:
     """The app, started through `make run`'s script on a configuration of its own; stopped (each
     process by its PID) when the journeys of that configuration are done (package scope: at the
     latest when the journeys are, never left running for the rest of the suite)."""
-    if os.environ.get("JOURNEYS_URL"):  # working on a journey: an app already running (make run), never stopped here
-        yield stacks.Stack(request.param, os.environ["JOURNEYS_URL"].rstrip("/"), Path(tempfile.gettempdir()), {})
+    if os.environ.get(
+        "JOURNEYS_URL"
+    ):  # working on a journey: an app already running (make run), never stopped here
+        yield stacks.Stack(
+            request.param, os.environ["JOURNEYS_URL"].rstrip("/"), Path(tempfile.gettempdir()), {}
+        )
         return
     running = stacks.start(request.param)
     TIMINGS.append((request.param, "make run: migrate, demo, worker, server up", running.started_in, "ok"))

@@ -45,8 +45,16 @@ BROKER_DB = 11
 #: The demo account that `make run` makes (scoring/services/demo.py).
 DEMO_USER, DEMO_PASSWORD = "thu-ky", "so-tom-demo"
 #: Environment the suite sets for itself that `make run` would not have.
-_NOT_INHERITED = ("DATABASE_", "CELERY_", "REDIS_", "DJANGO_", "EVENTSTREAM_", "CACHE_URL", "PYTEST_",
-                  "RUN_APP_")
+_NOT_INHERITED = (
+    "DATABASE_",
+    "CELERY_",
+    "REDIS_",
+    "DJANGO_",
+    "EVENTSTREAM_",
+    "CACHE_URL",
+    "PYTEST_",
+    "RUN_APP_",
+)
 
 
 @dataclass
@@ -89,16 +97,22 @@ def _base_env() -> dict[str, str]:
 
 
 def _sqlite_env(folder: Path) -> dict[str, str]:
-    return {**_base_env(), "DATABASE_URL": f"sqlite:///{folder}/sotom.sqlite3", "CELERY_BROKER_URL": "filesystem://",
-            "CELERY_FS_BROKER_DIR": str(folder / "broker")}
+    return {
+        **_base_env(),
+        "DATABASE_URL": f"sqlite:///{folder}/sotom.sqlite3",
+        "CELERY_BROKER_URL": "filesystem://",
+        "CELERY_FS_BROKER_DIR": str(folder / "broker"),
+    }
 
 
 def _suite_url(name: str, schemes: tuple[str, ...], what: str) -> str:
     url = os.environ.get(name, "")
     if not url.startswith(schemes):
-        pytest.fail(f"The {what} journeys need the suite's {name} ({'/'.join(schemes)}), got {url!r}: run them "
-                    "through `make test`, or by hand after `source .ci/services.sh; start_postgres; start_redis`.",
-                    pytrace=False)
+        pytest.fail(
+            f"The {what} journeys need the suite's {name} ({'/'.join(schemes)}), got {url!r}: run them "
+            "through `make test`, or by hand after `source .ci/services.sh; start_postgres; start_redis`.",
+            pytrace=False,
+        )
     return url
 
 
@@ -115,8 +129,11 @@ def _postgres_env(folder: Path, stack: Stack) -> dict[str, str]:
     stack.dropped.append(name)
     own_broker = urlunsplit(urlsplit(broker)._replace(path=f"/{BROKER_DB}"))
     redis.Redis.from_url(own_broker).flushdb()  # nothing left from an earlier run
-    env = {**_base_env(), "DATABASE_URL": urlunsplit(urlsplit(suite)._replace(path=f"/{name}")),
-           "CELERY_BROKER_URL": own_broker}
+    env = {
+        **_base_env(),
+        "DATABASE_URL": urlunsplit(urlsplit(suite)._replace(path=f"/{name}")),
+        "CELERY_BROKER_URL": own_broker,
+    }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
     return env
@@ -140,8 +157,13 @@ def start(config: str, timeout: float = 300.0) -> Stack:
         stack.env = _sqlite_env(folder) if config == "sqlite" else _postgres_env(folder, stack)
         stack.env["RUN_APP_PIDFILE"] = str(folder / "pids")
         with stack.log.open("wb") as log:
-            stack.proc = subprocess.Popen(["bash", str(RUN_APP), HOST, str(port)], cwd=ROOT, env=stack.env,
-                                          stdout=log, stderr=subprocess.STDOUT)
+            stack.proc = subprocess.Popen(
+                ["bash", str(RUN_APP), HOST, str(port)],
+                cwd=ROOT,
+                env=stack.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while not (len(stack.pids()) == 2 and _answers(stack.url + "/")):
             if stack.proc.poll() is not None or time.monotonic() > deadline:

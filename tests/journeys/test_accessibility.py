@@ -32,15 +32,21 @@ ZOOMED_PHONE = {"width": 195, "height": 422}
 TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1920, "height": 1080}
 #: Pages whose layout is a library's, not ours (axe-core still walks them).
-NOT_OURS = {"/api/docs/": "Swagger UI (drf-spectacular-sidecar): the API's reference for developers, its own layout"}
+NOT_OURS = {
+    "/api/docs/": "Swagger UI (drf-spectacular-sidecar): the API's reference for developers, its own layout"
+}
 
 
 def _only_on_the_embedded_default(stack: Stack) -> None:
     if stack.config != "sqlite":
-        pytest.skip("the same pages and templates on both configurations: walked once, on the embedded default")
+        pytest.skip(
+            "the same pages and templates on both configurations: walked once, on the embedded default"
+        )
 
 
-def _pages(stack: Stack, screens: Screens, viewport: dict[str, int], **context: Any) -> tuple[Any, Any, list[tuple[str, str]]]:
+def _pages(
+    stack: Stack, screens: Screens, viewport: dict[str, int], **context: Any
+) -> tuple[Any, Any, list[tuple[str, str]]]:
     """(visitor page, member page, [(name, path)] of every page in both languages), each context
     with axe-core."""
     pages, _unknown = site_map()
@@ -52,7 +58,9 @@ def _pages(stack: Stack, screens: Screens, viewport: dict[str, int], **context: 
         path = url_of(name, params, demo)
         english = translate_url(path, "en")  # the same page under /en/ (pages outside i18n_patterns: itself)
         paths += [(name, path)] + ([(name, english)] if english != path else [])
-    visitor, signed_in = (screens.browser.new_context(locale="vi-VN", viewport=viewport, **context) for _ in "ab")
+    visitor, signed_in = (
+        screens.browser.new_context(locale="vi-VN", viewport=viewport, **context) for _ in "ab"
+    )
     signed_in.add_cookies(member.context.cookies())
     for c in (visitor, signed_in):
         add_axe(c)
@@ -87,7 +95,9 @@ def test_every_page_in_both_languages_has_no_serious_axe_violation(stack: Stack,
         violations = axe_violations(page)
         if violations:
             found[path] = describe(violations)
-    assert not found, "serious or critical axe-core violations:\n" + "\n".join(f"{p}\n{v}" for p, v in found.items())
+    assert not found, "serious or critical axe-core violations:\n" + "\n".join(
+        f"{p}\n{v}" for p, v in found.items()
+    )
     assert len(paths) >= 60 and sum(p.startswith("/en/") for _n, p in paths) >= 30
     print(f"axe-core: {len(paths)} pages (both languages), no serious or critical violation")
 
@@ -107,7 +117,8 @@ def test_every_page_at_200_percent_zoom_on_a_phone_cuts_nothing_off(stack: Stack
         if problems:
             found[path] = problems
     assert not found, "cut off at 200 % zoom on a 390 px phone:\n" + "\n".join(
-        f"{p}\n  " + "\n  ".join(v[:6]) for p, v in found.items())
+        f"{p}\n  " + "\n  ".join(v[:6]) for p, v in found.items()
+    )
 
 
 def _shoot(page: Any, url: str, name: str) -> Path:
@@ -126,25 +137,44 @@ def test_screenshots_of_the_phone_tablet_and_projector_layouts(stack: Stack, scr
     demo = discover(member, stack.url)
     cookies = member.context.cookies()
     shots = {
-        "phone": (PHONE, [("so-diem", url_of("scoring:sitting", ["pk"], demo)),
-                          ("quan-ly", url_of("tournaments:manage", ["slug"], demo)),
-                          ("man-hinh", url_of("console:display", ["pk"], demo)),
-                          ("le-lang", "/le-lang/")]),
-        "tablet": (TABLET, [("trung-quan", url_of("console:console", ["pk"], demo)),
-                            ("so-diem", url_of("scoring:sitting", ["pk"], demo))]),
-        "projector": (PROJECTOR, [("man-hinh", url_of("console:display", ["pk"], demo)),
-                                  ("le-lang", "/le-lang/"),
-                                  ("bang-diem", url_of("tournaments:scoreboard", ["slug"], demo))]),
+        "phone": (
+            PHONE,
+            [
+                ("so-diem", url_of("scoring:sitting", ["pk"], demo)),
+                ("quan-ly", url_of("tournaments:manage", ["slug"], demo)),
+                ("man-hinh", url_of("console:display", ["pk"], demo)),
+                ("le-lang", "/le-lang/"),
+            ],
+        ),
+        "tablet": (
+            TABLET,
+            [
+                ("trung-quan", url_of("console:console", ["pk"], demo)),
+                ("so-diem", url_of("scoring:sitting", ["pk"], demo)),
+            ],
+        ),
+        "projector": (
+            PROJECTOR,
+            [
+                ("man-hinh", url_of("console:display", ["pk"], demo)),
+                ("le-lang", "/le-lang/"),
+                ("bang-diem", url_of("tournaments:scoreboard", ["slug"], demo)),
+            ],
+        ),
     }
     written = []
     for layout, (viewport, pages) in shots.items():
-        context = screens.browser.new_context(locale="vi-VN", viewport=viewport, has_touch=layout != "projector")
+        context = screens.browser.new_context(
+            locale="vi-VN", viewport=viewport, has_touch=layout != "projector"
+        )
         screens._contexts.append(context)
         context.add_cookies(cookies)
         page = context.new_page()
         for name, path in pages:
             written.append(_shoot(page, stack.url + path, f"{layout}-{name}"))
             width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= viewport["width"], f"{layout} {path}: {width} px wide on a {viewport['width']} px screen"
+            assert width <= viewport["width"], (
+                f"{layout} {path}: {width} px wide on a {viewport['width']} px screen"
+            )
     assert all(p.stat().st_size > 5_000 for p in written)
     print("screenshots: " + ", ".join(str(p.relative_to(ROOT)) for p in written))

@@ -64,13 +64,17 @@ def test_the_demo_leaderboard_is_ranked_and_moves_with_one_more_van(stack: Stack
     keeper.locator(f"label.chip[data-winner='{winner}'] span").click()
     keeper.locator("label.chip[data-cuoc='tom'] span").click()
     keeper.get_by_role("button", name="Ghi ván").click()
-    keeper.get_by_test_id("van-list").locator("li").first.filter(has_text=re.compile(f"^{re.escape(winner)} ù")).wait_for()
+    keeper.get_by_test_id("van-list").locator("li").first.filter(
+        has_text=re.compile(f"^{re.escape(winner)} ù")
+    ).wait_for()
     won = int(seats.nth(0).locator(".points").inner_text()) - had
     assert won > 0
     recorded = time.monotonic()
 
     board_points = dict((name, points) for _rank, name, points in before)
-    mine = crowd.get_by_test_id("standings").locator(f"tbody tr[data-player]:has(.name:text-is('{winner}')) .points")
+    mine = crowd.get_by_test_id("standings").locator(
+        f"tbody tr[data-player]:has(.name:text-is('{winner}')) .points"
+    )
     expect(mine).to_have_text(str(board_points[winner] + won), timeout=10_000)
     moved_in = time.monotonic() - recorded
     check_ranked(standings(crowd))

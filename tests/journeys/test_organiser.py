@@ -30,8 +30,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.celery]
 
 FESTIVAL = "Hội làng Xuân Ất Tỵ"
 PLAYERS = [
-    ("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"), ("Em", "Giáp Đông"),
-    ("Giang", "Giáp Đoài"), ("Hà", "Giáp Đoài"), ("Khánh", "Giáp Đoài"), ("Lan", "Giáp Đoài"), ("Minh", "Giáp Đoài"),
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Đông"),
+    ("Dũng", "Giáp Đông"),
+    ("Em", "Giáp Đông"),
+    ("Giang", "Giáp Đoài"),
+    ("Hà", "Giáp Đoài"),
+    ("Khánh", "Giáp Đoài"),
+    ("Lan", "Giáp Đoài"),
+    ("Minh", "Giáp Đoài"),
 ]
 #: Checks in at the gate with their own QR link, not at the organiser's desk.
 BY_QR = "Minh"
@@ -153,7 +161,11 @@ def shown_board(page: Any) -> dict[str, tuple[int, int, int]]:
     out = {}
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td").all_inner_texts()
-        out[rows.nth(i).locator(".name").inner_text()] = (int(cells[0].rstrip("=")), int(cells[2]), int(cells[3]))
+        out[rows.nth(i).locator(".name").inner_text()] = (
+            int(cells[0].rstrip("=")),
+            int(cells[2]),
+            int(cells[3]),
+        )
     return out
 
 
@@ -162,13 +174,16 @@ def check_ranks(board: dict[str, tuple[int, int, int]], expected: dict[str, tupl
     by_rank = sorted(board.values())
     assert [r for r, _p, _w in by_rank][0] == 1
     for (r1, p1, _), (r2, p2, _) in zip(by_rank, by_rank[1:], strict=False):
-        assert p1 >= p2 and (r1 < r2 or p1 == p2), by_rank  # more points, better rank; equal rank, equal points
+        assert p1 >= p2 and (r1 < r2 or p1 == p2), (
+            by_rank
+        )  # more points, better rank; equal rank, equal points
     leader = max(expected, key=lambda n: expected[n][0])
     assert board[leader][0] == 1
 
 
 def exports_agree(page: Any, board: dict[str, tuple[int, int, int]]) -> None:
     """The CSV, XLSX and PDF linked from the scoreboard hold the numbers it shows."""
+
     def fetch(name: str) -> bytes:
         href = page.get_by_role("link", name=name, exact=True).get_attribute("href")
         response = page.request.get(urljoin(page.url, href))
@@ -178,16 +193,20 @@ def exports_agree(page: Any, board: dict[str, tuple[int, int, int]]) -> None:
     def rows_of(records: list[list[Any]]) -> dict[str, tuple[int, int, int]]:
         head = records[0]
         i_rank, i_name, i_points, i_wins = (head.index(h) for h in ("Hạng", "Người chơi", "Điểm", "Ván ù"))
-        return {r[i_name]: (int(r[i_rank]), int(r[i_points]), int(r[i_wins]))
-                for r in records[1:] if len(r) > i_name and r[i_name] in board}
+        return {
+            r[i_name]: (int(r[i_rank]), int(r[i_points]), int(r[i_wins]))
+            for r in records[1:]
+            if len(r) > i_name and r[i_name] in board
+        }
 
     from_csv = rows_of(list(csv.reader(io.StringIO(fetch("Tải bảng điểm (CSV)").decode("utf-8-sig")))))
     sheet = tablib.Dataset().load(fetch("XLSX"), format="xlsx")
     from_xlsx = rows_of([list(sheet.headers), *[list(r) for r in sheet]])
     assert from_csv == board
     assert from_xlsx == board
-    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=fetch("In (PDF)"), capture_output=True,
-                          check=True).stdout.decode()
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=fetch("In (PDF)"), capture_output=True, check=True
+    ).stdout.decode()
     for name, (rank, points, wins) in board.items():
         line = re.compile(rf"^\s*{rank}=?\s+{re.escape(name)}\s+Giáp \S+\s+{points}\s+{wins}\s", re.M)
         assert line.search(text), (name, rank, points, wins, text)
@@ -208,7 +227,9 @@ def close_table(page: Any, base: str, table: str) -> None:
     page.get_by_test_id("closed").wait_for()
 
 
-def test_an_organiser_runs_a_festival_from_registration_to_final_results(stack: Stack, screens: Screens) -> None:
+def test_an_organiser_runs_a_festival_from_registration_to_final_results(
+    stack: Stack, screens: Screens
+) -> None:
     base = stack.url
     organiser = screens.open(PHONE)
     sign_up(organiser, base, "ong-truong-ban", "hoi-lang-xuan-2025")
@@ -248,7 +269,9 @@ def test_an_organiser_runs_a_festival_from_registration_to_final_results(stack: 
     round_two = seat_round(organiser, 2)
     organiser.goto(base + round_two[0])
     names = seat_names(organiser)
-    stale = enter_with_pin(screens, base, round_two[1], issue_pin(organiser, base, round_two[1], "Thư ký vòng 2"))
+    stale = enter_with_pin(
+        screens, base, round_two[1], issue_pin(organiser, base, round_two[1], "Thư ký vòng 2")
+    )
     organiser.goto(base + round_two[0])
     record(organiser, 1, names[0], ["tom"])
 

@@ -9,8 +9,13 @@ from scoring.services.demo import DEMO_PASSWORD, DEMO_USERNAME
 from tournaments.demo import DEMO_EVENT
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-PAGES = [f"/giai/{DEMO_EVENT['slug']}/", f"/giai/{DEMO_EVENT['slug']}/quan-ly/", "/trung-quan/", "/man-hinh/",
-         "/so-diem/"]
+PAGES = [
+    f"/giai/{DEMO_EVENT['slug']}/",
+    f"/giai/{DEMO_EVENT['slug']}/quan-ly/",
+    "/trung-quan/",
+    "/man-hinh/",
+    "/so-diem/",
+]
 
 
 def test_the_readme_names_the_demo_account_and_the_five_pages_in_both_languages() -> None:

@@ -95,8 +95,10 @@ def save(page: Any, seq: int) -> None:
 
 def shown_balances(page: Any) -> dict[str, int]:
     seats = page.locator("[data-testid=balances] li.seat")
-    return {seats.nth(i).get_attribute("data-name"): int(seats.nth(i).get_attribute("data-balance") or "")
-            for i in range(seats.count())}
+    return {
+        seats.nth(i).get_attribute("data-name"): int(seats.nth(i).get_attribute("data-balance") or "")
+        for i in range(seats.count())
+    }
 
 
 def test_a_scorekeeper_keeps_a_village_canh_with_a_van_sent_after_the_network_returns(
@@ -121,7 +123,9 @@ def test_a_scorekeeper_keeps_a_village_canh_with_a_van_sent_after_the_network_re
     seq, record, reason = CORRECTED
     phone.get_by_test_id(f"correct-{seq}").click()
     phone.wait_for_url(f"**/van/{seq}/sua/")
-    expect(phone.locator("#van-form label.chip[data-cuoc=tom] input")).to_be_checked()  # the form holds the ván
+    expect(
+        phone.locator("#van-form label.chip[data-cuoc=tom] input")
+    ).to_be_checked()  # the form holds the ván
     fill(phone, {"winner": record["winner"]})  # only the winner was wrong
     phone.locator("#reason").fill(reason)
     phone.get_by_test_id("save-correction").click()
@@ -140,12 +144,15 @@ def test_a_scorekeeper_keeps_a_village_canh_with_a_van_sent_after_the_network_re
         expect(phone.get_by_test_id("outbox-item")).to_have_count(1)
         phone.context.set_offline(False)
         phone.wait_for_selector("#sitting[data-next-seq='9']", state="attached", timeout=30_000)
-        expect(phone.get_by_test_id("net-indicator")).to_have_attribute("data-state", "online", timeout=15_000)
+        expect(phone.get_by_test_id("net-indicator")).to_have_attribute(
+            "data-state", "online", timeout=15_000
+        )
     expect(phone.get_by_test_id("outbox-item")).to_have_count(0)
     current.append(OFFLINE)
     phone.goto(url)  # the server's page: each ván once
     assert phone.locator("[data-testid=van-list] li.van").evaluate_all(
-        "items => items.map(li => li.dataset.seq)") == [str(n) for n in range(8, 0, -1)]
+        "items => items.map(li => li.dataset.seq)"
+    ) == [str(n) for n in range(8, 0, -1)]
 
     expected = replay({**spec, "van": current})
     assert shown_balances(phone) == expected["balances"]
@@ -162,15 +169,21 @@ def test_a_scorekeeper_keeps_a_village_canh_with_a_van_sent_after_the_network_re
     plan = phone.get_by_test_id("plan").locator("li")
     expect(plan.first).to_be_visible()
     assert sum(int(a) for a in plan.locator(".amt").all_inner_texts()) == sum(
-        b for b in expected["balances"].values() if b > 0)
+        b for b in expected["balances"].values() if b > 0
+    )
     phone.get_by_test_id("settle-confirm").check()
     phone.get_by_test_id("settle").click()
     expect(phone.locator("p.notice[role=status]")).to_have_text("Đã thanh toán và kết thúc canh bài.")
     expect(phone.get_by_test_id("save")).to_have_count(0)  # the canh is over: no more ván
     phone.goto(url + "thanh-toan/")
     expect(phone.locator(".notice")).to_contain_text("Canh bài đã thanh toán và kết thúc")
-    final = dict(zip(phone.locator(".seats .seat-name").all_inner_texts(),
-                     (int(b) for b in phone.locator(".seats .seat-balance").all_inner_texts()), strict=True))
+    final = dict(
+        zip(
+            phone.locator(".seats .seat-name").all_inner_texts(),
+            (int(b) for b in phone.locator(".seats .seat-balance").all_inner_texts()),
+            strict=True,
+        )
+    )
     assert final == expected["balances"]  # the play's result, kept apart from the settlement entries
     settled = phone.get_by_test_id("settled").locator(".amt").all_inner_texts()
     assert sum(int(a) for a in settled) == sum(b for b in expected["balances"].values() if b > 0)

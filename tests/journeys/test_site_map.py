@@ -78,10 +78,16 @@ SKIP = {
     "scoring:club_player_link": "a form action (POST) of the village's page",
     "scoring:club_close_reverse": "a form action (POST) of the club book's page: undo a close",
     "scoring:club_ratings_rebuild": "a form action (POST) of the club book's page: rebuild the ratings",
-    **{f"online:{kind}_{action}": f"a form action (POST) of the {kind}'s connection page"
-       for kind in ("club", "event") for action in ("token_new", "token_end", "hook_new", "hook_end", "hook_test")},
-    **{f"online:{kind}_hook_log": "a webhook's delivery log: the demo has no webhook (tests/online/test_pages.py "
-       "and tests/reliability/test_probe_csp.py open it)" for kind in ("club", "event")},
+    **{
+        f"online:{kind}_{action}": f"a form action (POST) of the {kind}'s connection page"
+        for kind in ("club", "event")
+        for action in ("token_new", "token_end", "hook_new", "hook_end", "hook_test")
+    },
+    **{
+        f"online:{kind}_hook_log": "a webhook's delivery log: the demo has no webhook (tests/online/test_pages.py "
+        "and tests/reliability/test_probe_csp.py open it)"
+        for kind in ("club", "event")
+    },
 }
 
 #: Pages for staff only: the demo account is not staff, so they must refuse it with the app's
@@ -89,8 +95,9 @@ SKIP = {
 STAFF = {"scoring:rules_audit": "Chỉ quản trị viên mới xem được nhật ký lệ làng."}
 
 
-def patterns(resolver: URLResolver | None = None, namespace: str = "", route: str = "") -> Iterator[
-        tuple[str, str, list[str]]]:
+def patterns(
+    resolver: URLResolver | None = None, namespace: str = "", route: str = ""
+) -> Iterator[tuple[str, str, list[str]]]:
     """(name, route, parameters) of every URL pattern, namespaces included."""
     resolver = resolver or get_resolver()
     for p in resolver.url_patterns:
@@ -135,7 +142,9 @@ def discover(page: Any, base: str) -> dict[str, Any]:
     page.goto(f"{base}/giai/{found['event']}/quan-ly/the-diem-danh/")
     found["token"] = page.locator("code.link").first.inner_text().rstrip("/").rsplit("/", 1)[1]
     page.goto(f"{base}/so-diem/")
-    sitting = page.get_by_role("link", name=re.compile("Canh bài mẫu ở đình làng")).first.get_attribute("href")
+    sitting = page.get_by_role("link", name=re.compile("Canh bài mẫu ở đình làng")).first.get_attribute(
+        "href"
+    )
     found["sitting"] = int(re.search(r"/so-diem/(\d+)/", urljoin(base, sitting)).group(1))  # type: ignore[union-attr]
     page.goto(f"{base}/lang/{found['club']}/so/")
     member = page.locator("[data-testid^=statement-link-]").first.get_attribute("data-testid") or ""
@@ -147,10 +156,16 @@ def discover(page: Any, base: str) -> dict[str, Any]:
 
 
 def url_of(name: str, params: list[str], demo: dict[str, Any]) -> str:
-    values = {"slug": demo["club"] if name.startswith(("scoring:", "online:club_")) else demo["event"],
-              "pk": demo["console"] if name.startswith("console:") else demo["sitting"],
-              "table_id": demo["table_id"], "token": demo["token"], "reg_id": demo["reg_id"],
-              "number": demo["number"], "seq": demo["seq"], "player_id": demo["member"]}
+    values = {
+        "slug": demo["club"] if name.startswith(("scoring:", "online:club_")) else demo["event"],
+        "pk": demo["console"] if name.startswith("console:") else demo["sitting"],
+        "table_id": demo["table_id"],
+        "token": demo["token"],
+        "reg_id": demo["reg_id"],
+        "number": demo["number"],
+        "seq": demo["seq"],
+        "player_id": demo["member"],
+    }
     missing = [p for p in params if p not in values]
     assert not missing, f"{name}: no demo value for {missing}; add one to url_of()"
     return reverse(name, kwargs={p: values[p] for p in params})

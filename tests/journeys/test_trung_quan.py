@@ -27,10 +27,13 @@ def test_the_trung_quan_drives_the_audience_display_from_a_tablet(stack: Stack, 
     sign_in(tablet, stack.url)
     tablet.goto(stack.url + "/trung-quan/")
     tablet.get_by_role("row").filter(has_text="Chiếu 1 giữa sân đình").get_by_role(
-        "link", name="Mở bàn Trung Quân").click()
+        "link", name="Mở bàn Trung Quân"
+    ).click()
     expect(tablet.locator("#tq")).to_be_visible()
-    names = [tablet.locator(f'.tq-pad[data-seat="{n}"]').get_attribute("aria-label").split(": ", 1)[1]
-             for n in range(1, 6)]
+    names = [
+        tablet.locator(f'.tq-pad[data-seat="{n}"]').get_attribute("aria-label").split(": ", 1)[1]
+        for n in range(1, 6)
+    ]
     expect(tablet.get_by_test_id("van-seq")).to_have_text("3")  # the demo's two ván are done
 
     with tablet.context.expect_page() as opened:
@@ -57,9 +60,18 @@ def test_the_trung_quan_drives_the_audience_display_from_a_tablet(stack: Stack, 
     form.get_by_role("button", name="Lưu ván và báo lên màn hình").click()
 
     seats = dict(enumerate(names, start=1))
-    van = [{"winner": seats[w], "cuoc": c} for _signals, w, c in CONSOLE_VAN] + [{"winner": winner, "cuoc": ["tom"]}]
-    expected = replay({"game": DEMO_EVENT["game"], "rules": DEMO_EVENT["rules"], "mode": DEMO_EVENT["mode"],
-                       "players": names, "van": van})
+    van = [{"winner": seats[w], "cuoc": c} for _signals, w, c in CONSOLE_VAN] + [
+        {"winner": winner, "cuoc": ["tom"]}
+    ]
+    expected = replay(
+        {
+            "game": DEMO_EVENT["game"],
+            "rules": DEMO_EVENT["rules"],
+            "mode": DEMO_EVENT["mode"],
+            "players": names,
+            "van": van,
+        }
+    )
     points = expected["van"][-1]["points"]
     announce = display.locator("#dp-announce")
     expect(announce).to_be_visible()
@@ -72,4 +84,3 @@ def test_the_trung_quan_drives_the_audience_display_from_a_tablet(stack: Stack, 
     expect(tablet.get_by_test_id("console-announcement")).to_contain_text(f"{points} điểm")
     expect(display.locator("#dp-van")).to_have_text("4")
     assert display.evaluate("window.__samePage") is True  # all of it streamed, never reloaded
-

@@ -53,8 +53,13 @@ def database_url() -> str:
 
 def manage(args: list[str], stdin: str = "", env: dict[str, str] | None = None) -> tuple[int, str]:
     proc = subprocess.run(
-        [sys.executable, "manage.py", *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}, timeout=180,
+        [sys.executable, "manage.py", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
+        timeout=180,
     )
     return proc.returncode, proc.stdout
 

@@ -22,8 +22,11 @@ def post(client: APIClient, url: str, body: dict[str, Any] | None = None, key: s
 
 
 def open_via_api(client: APIClient, **body: Any) -> int:
-    response = post(client, "/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                                                 "players": FIVE, **body})
+    response = post(
+        client,
+        "/api/v1/sittings",
+        {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE, **body},
+    )
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 
@@ -33,7 +36,9 @@ def test_clubs_players_and_rule_sets(keeper_api: APIClient, keeper: Any) -> None
     club = post(client, "/api/v1/clubs", {"name": "Làng Đông Ngạc"})
     assert club.status_code == 201 and club.json()["slug"] == "lang-dong-ngac"
     # Whoever creates a club is its organiser (chủ sổ), so adds its players and sees them.
-    assert ClubRole.objects.filter(user=keeper, club__slug="lang-dong-ngac", role=ClubRoleKind.ORGANISER).exists()
+    assert ClubRole.objects.filter(
+        user=keeper, club__slug="lang-dong-ngac", role=ClubRoleKind.ORGANISER
+    ).exists()
     player = post(client, "/api/v1/players", {"name": "Cụ Tư", "club": "lang-dong-ngac"})
     assert player.status_code == 201
     assert client.get("/api/v1/players?club=lang-dong-ngac").json() == [player.json()]
@@ -50,15 +55,23 @@ def test_a_sitting_from_opening_to_settle_up() -> None:
     client.force_authenticate(user)
     pk = open_via_api(client, title="Canh Tết")
     # Preview shows the streak and every transfer, and writes nothing.
-    preview = client.post(f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["tom"]}, format="json")
+    preview = client.post(
+        f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["tom"]}, format="json"
+    )
     assert preview.status_code == 200
     assert (preview.json()["points"], len(preview.json()["transfers"])) == (8, 4)
     assert not Van.objects.exists()
     first = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
     assert first.status_code == 201
     assert first.json()["sitting"]["balances"] == {"An": 32, "Bình": -8, "Chi": -8, "Dũng": -8, "Em": -8}
-    preview = client.post(f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["leo"]}, format="json")
-    assert (preview.json()["streak"], preview.json()["streak_label"], preview.json()["points"]) == (2, "Thông", 12)
+    preview = client.post(
+        f"/api/v1/sittings/{pk}/van/preview", {"winner": "An", "cuoc": ["leo"]}, format="json"
+    )
+    assert (preview.json()["streak"], preview.json()["streak_label"], preview.json()["points"]) == (
+        2,
+        "Thông",
+        12,
+    )
     second = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["leo"]})
     assert second.json()["van"]["streak"] == 2 and second.json()["van"]["entered_by"] == user.username
     listed = client.get(f"/api/v1/sittings/{pk}/van").json()
@@ -86,10 +99,15 @@ def test_history_shows_who_entered_and_corrected_what() -> None:
     pk = open_via_api(client, club="lang-moc")
     post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["tom"]})
     referee = UserFactory(username="trong-tai")  # another scorekeeper of the club
-    ClubRole.objects.create(user=referee, club=Club.objects.get(slug="lang-moc"), role=ClubRoleKind.SCOREKEEPER)
+    ClubRole.objects.create(
+        user=referee, club=Club.objects.get(slug="lang-moc"), role=ClubRoleKind.SCOREKEEPER
+    )
     client.force_authenticate(referee)
-    fixed = post(client, f"/api/v1/sittings/{pk}/van/1/correct",
-                 {"winner": "Bình", "cuoc": ["tom"], "reason": "Ghi nhầm người ù"})
+    fixed = post(
+        client,
+        f"/api/v1/sittings/{pk}/van/1/correct",
+        {"winner": "Bình", "cuoc": ["tom"], "reason": "Ghi nhầm người ù"},
+    )
     assert fixed.status_code == 201, fixed.json()
     history = client.get(f"/api/v1/sittings/{pk}/history").json()
     van_events = [(e["event"], e["by"], e["reason"]) for e in history if e["event"] != "but_toan"]
@@ -111,31 +129,48 @@ def test_a_correction_naming_the_version_it_saw_is_refused_once_that_version_is_
     seen = Van.objects.get(seq=1).pk
     url = f"/api/v1/sittings/{pk}/van/1/correct"
     key = new_key()
-    first = post(client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key)
+    first = post(
+        client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key
+    )
     assert first.status_code == 201 and first.json()["van"]["replaces"] == seen
-    again = post(client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key)
+    again = post(
+        client, url, {"winner": "Bình", "cuoc": ["tom"], "reason": "nhầm người", "replaces": seen}, key
+    )
     assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
     late = post(client, url, {"winner": "Chi", "cuoc": ["tom"], "reason": "nhầm", "replaces": seen})
     assert late.status_code == 409
     assert "đã được sửa bằng một bản khác" in late.json()["error"]
     assert late.json()["state"]["balances"]["Bình"] == 32
-    assert [v.record.get("winner") for v in Van.objects.filter(is_current=True).order_by("seq")] == ["Bình", None]
+    assert [v.record.get("winner") for v in Van.objects.filter(is_current=True).order_by("seq")] == [
+        "Bình",
+        None,
+    ]
     other = post(client, url, {"winner": "Chi", "reason": "x", "replaces": Van.objects.get(seq=2).pk})
     assert other.status_code == 400 and "không phải một bản của ván số 1" in other.json()["error"]
     wrong = post(client, url, {"winner": "Chi", "reason": "x", "replaces": "một"})
     assert wrong.status_code == 400 and "'replaces'" in wrong.json()["error"]
     current = first.json()["van"]["id"]
-    fine = post(client, url, {"winner": "Chi", "cuoc": ["tom"], "reason": "nhầm lần nữa", "replaces": current})
+    fine = post(
+        client, url, {"winner": "Chi", "cuoc": ["tom"], "reason": "nhầm lần nữa", "replaces": current}
+    )
     assert fine.status_code == 201 and fine.json()["van"]["record"]["winner"] == "Chi"
 
 
 @pytest.mark.parametrize(
     ("url", "body", "status", "fragment"),
     [
-        ("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE[:3]},
-         400, "cần 5"),
-        ("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-1999", "mode": "quang", "players": FIVE},
-         400, "luat-1999"),
+        (
+            "/api/v1/sittings",
+            {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE[:3]},
+            400,
+            "cần 5",
+        ),
+        (
+            "/api/v1/sittings",
+            {"game": "to-tom-5", "rules": "luat-1999", "mode": "quang", "players": FIVE},
+            400,
+            "luat-1999",
+        ),
         ("/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "Bin"}, 400, "không có người chơi 'Bin'"),
         ("/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "streak": 2}, 400, "streak"),
         ("/api/v1/sittings/{pk}/van", {"winner": "An"}, 400, "'seq'"),
@@ -143,8 +178,16 @@ def test_a_correction_naming_the_version_it_saw_is_refused_once_that_version_is_
         ("/api/v1/sittings/999999/van", {"seq": 1, "winner": "An"}, 404, "Không có canh bài"),
         ("/api/v1/sittings/{pk}/van/1/correct", {"winner": "An", "reason": "x"}, 404, "không có ván số 1"),
     ],
-    ids=["player-count", "unknown-rules", "unknown-player", "typed-streak", "no-seq", "gap", "no-sitting",
-         "no-van"],
+    ids=[
+        "player-count",
+        "unknown-rules",
+        "unknown-player",
+        "typed-streak",
+        "no-seq",
+        "gap",
+        "no-sitting",
+        "no-van",
+    ],
 )
 def test_errors_are_vietnamese_with_the_right_status(
     keeper_api: APIClient, url: str, body: dict, status: int, fragment: str
@@ -167,8 +210,17 @@ def test_a_write_without_an_idempotency_key_is_refused(keeper_api: APIClient) ->
 
 def test_the_openapi_schema_documents_the_ledger_endpoints() -> None:
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
-    for operation in ("van_create", "van_preview", "van_correct", "sittings_balances", "sittings_history",
-                      "sittings_settle_up", "clubs_list", "players_create", "rule_sets_list"):
+    for operation in (
+        "van_create",
+        "van_preview",
+        "van_correct",
+        "sittings_balances",
+        "sittings_history",
+        "sittings_settle_up",
+        "clubs_list",
+        "players_create",
+        "rule_sets_list",
+    ):
         assert operation in schema
     assert "Idempotency-Key" in schema
 
@@ -215,9 +267,13 @@ def test_cards_given_with_a_win_are_checked_and_kept(keeper_api: APIClient) -> N
     client = keeper_api
     pk = open_via_api(client)
     # The cards show a Tôm but the winner declared Lèo: kiểm bài says xướng thừa.
-    answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["leo"], "cards": TOM_HAND})
+    answer = post(
+        client, f"/api/v1/sittings/{pk}/van", {"seq": 1, "winner": "An", "cuoc": ["leo"], "cards": TOM_HAND}
+    )
     assert answer.status_code == 201
     van = answer.json()["van"]
     assert (van["cards"], van["kiem_bai"]["verdict"]) == (TOM_HAND, "xuong_thua")
-    bad = post(client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["tom"], "cards": "7v x9"})
+    bad = post(
+        client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["tom"], "cards": "7v x9"}
+    )
     assert bad.status_code == 400 and "Ván 2: kiểm bài" in bad.json()["error"]

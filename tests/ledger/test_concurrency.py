@@ -28,8 +28,14 @@ def _post(url: str, body: dict[str, Any], key: str, token: str) -> tuple[int, An
     server's listen backlog is small) is retried with the same idempotency key, which is exactly
     what the key makes safe."""
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), method="POST",
-        headers={"Content-Type": "application/json", "Idempotency-Key": key, "Authorization": f"Token {token}"},
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Idempotency-Key": key,
+            "Authorization": f"Token {token}",
+        },
     )
     for attempt in range(6):
         try:
@@ -65,7 +71,9 @@ def token(keeper: Any) -> str:
     return Token.objects.create(user=keeper).key
 
 
-def test_32_submissions_with_one_key_write_one_van_and_answer_alike(live_server: Any, keeper: Any, token: str) -> None:
+def test_32_submissions_with_one_key_write_one_van_and_answer_alike(
+    live_server: Any, keeper: Any, token: str
+) -> None:
     sitting = open_sitting(created_by=keeper)
     answers = _storm(f"{live_server.url}/api/v1/sittings/{sitting.pk}/van", [new_key()] * THREADS, token)
     assert {status for status, _ in answers} == {201}
@@ -79,8 +87,9 @@ def test_32_submissions_of_one_number_with_distinct_keys_append_once(
     live_server: Any, keeper: Any, token: str
 ) -> None:
     sitting = open_sitting(created_by=keeper)
-    answers = _storm(f"{live_server.url}/api/v1/sittings/{sitting.pk}/van", [new_key() for _ in range(THREADS)],
-                     token)
+    answers = _storm(
+        f"{live_server.url}/api/v1/sittings/{sitting.pk}/van", [new_key() for _ in range(THREADS)], token
+    )
     assert sorted(status for status, _ in answers) == [201] + [409] * (THREADS - 1)
     conflicts = [body for status, body in answers if status == 409]
     assert all(body["state"]["next_seq"] == 2 for body in conflicts)

@@ -26,7 +26,11 @@ LEO = {"winner": "Bình", "cuoc": ["leo"]}
 
 def _world() -> tuple[Sitting, Any, Any, Any]:
     """A sitting that needs confirmation, opened by its scorekeeper; An has an account."""
-    keeper, player, other = UserFactory(username="thu-ky"), UserFactory(username="an"), UserFactory(username="binh")
+    keeper, player, other = (
+        UserFactory(username="thu-ky"),
+        UserFactory(username="an"),
+        UserFactory(username="binh"),
+    )
     sitting = open_sitting(needs_confirmation=True, created_by=keeper)
     Player.objects.filter(seats__sitting=sitting, name="An").update(user=player)
     Player.objects.filter(seats__sitting=sitting, name="Bình").update(user=other)
@@ -54,7 +58,12 @@ def test_a_seated_player_confirms_and_the_van_says_who_and_when() -> None:
     van = Van.objects.get(pk=written.obj.pk)
     assert (van.status, van.confirmed_by, van.confirmed_at is not None) == (VanStatus.CONFIRMED, player, True)
     review = VanReview.objects.get()
-    assert (review.van_id, review.decision, review.reviewer, review.submitter) == (van.pk, "xac_nhan", player, keeper)
+    assert (review.van_id, review.decision, review.reviewer, review.submitter) == (
+        van.pk,
+        "xac_nhan",
+        player,
+        keeper,
+    )
     shown = van_list(sitting)[0]
     assert (shown["status"], shown["confirmed_by"]) == ("xac_nhan", "an")
     assert any(h["event"] == "xac_nhan_van" and h["by"] == "an" for h in sitting_history(sitting))
@@ -88,7 +97,9 @@ def test_a_rejection_needs_a_reason_and_the_correction_is_provisional_again() ->
     with pytest.raises(ReviewConflict, match="đã bị bác"):
         van_confirm(sitting=sitting, seq=1, reviewer=other)
     old = Van.objects.get()
-    new = van_correct(van=old, record=LEO, reason="Bình ù Lèo", corrected_by=keeper, idempotency_key=new_key()).obj
+    new = van_correct(
+        van=old, record=LEO, reason="Bình ù Lèo", corrected_by=keeper, idempotency_key=new_key()
+    ).obj
     old.refresh_from_db()
     assert (old.status, new.status) == (VanStatus.SUPERSEDED, VanStatus.PROVISIONAL)
     van_confirm(sitting=sitting, seq=1, reviewer=player)
@@ -102,15 +113,22 @@ def test_correcting_a_confirmed_van_makes_it_provisional_again() -> None:
     van_confirm(sitting=sitting, seq=1, reviewer=player)
     van_confirm(sitting=sitting, seq=2, reviewer=other)
     old = Van.objects.get(seq=1, is_current=True)
-    new = van_correct(van=old, record=LEO, reason="nhầm người", corrected_by=player, idempotency_key=new_key()).obj
+    new = van_correct(
+        van=old, record=LEO, reason="nhầm người", corrected_by=player, idempotency_key=new_key()
+    ).obj
     old.refresh_from_db()
-    assert (old.status, old.confirmed_by) == (VanStatus.SUPERSEDED, player)  # who confirmed it stays on record
+    assert (old.status, old.confirmed_by) == (
+        VanStatus.SUPERSEDED,
+        player,
+    )  # who confirmed it stays on record
     assert new.status == VanStatus.PROVISIONAL and new.entered_by == player
     # The later ván keeps its confirmation: its record did not change (only its points were re-posted).
     assert Van.objects.get(seq=2, is_current=True).status == VanStatus.CONFIRMED
     with pytest.raises(ReviewRefused):  # the corrector entered the new version
         van_confirm(sitting=sitting, seq=1, reviewer=player)
-    van_confirm(sitting=sitting, seq=1, reviewer=keeper)  # the first scorekeeper may confirm someone else's fix
+    van_confirm(
+        sitting=sitting, seq=1, reviewer=keeper
+    )  # the first scorekeeper may confirm someone else's fix
     assert Van.objects.get(pk=new.pk).confirmed_by == keeper
 
 
@@ -128,11 +146,17 @@ def test_the_database_refuses_a_self_confirmation() -> None:
     sitting, keeper, _player, _other = _world()
     van = _record(sitting, 1, TOM, keeper)
     with pytest.raises(IntegrityError, match="scoring_van_confirmer_not_submitter"):
-        _raw("UPDATE scoring_van SET status = 'xac_nhan', confirmed_by_id = entered_by_id, confirmed_at = now() "
-             "WHERE id = %s", [van.pk])
+        _raw(
+            "UPDATE scoring_van SET status = 'xac_nhan', confirmed_by_id = entered_by_id, confirmed_at = now() "
+            "WHERE id = %s",
+            [van.pk],
+        )
     with pytest.raises(IntegrityError, match="scoring_vanreview_not_self"):
-        _raw("INSERT INTO scoring_vanreview (van_id, decision, reviewer_id, submitter_id, reason, created_at) "
-             "VALUES (%s, 'xac_nhan', %s, %s, '', now())", [van.pk, keeper.pk, keeper.pk])
+        _raw(
+            "INSERT INTO scoring_vanreview (van_id, decision, reviewer_id, submitter_id, reason, created_at) "
+            "VALUES (%s, 'xac_nhan', %s, %s, '', now())",
+            [van.pk, keeper.pk, keeper.pk],
+        )
     with pytest.raises(IntegrityError, match="scoring_van_confirmed_has_confirmer"):
         _raw("UPDATE scoring_van SET status = 'xac_nhan' WHERE id = %s", [van.pk])
     assert Van.objects.get(pk=van.pk).status == VanStatus.PROVISIONAL
@@ -146,8 +170,10 @@ def test_two_confirmed_versions_of_one_van_are_impossible() -> None:
     van_correct(van=old, record=LEO, reason="nhầm", corrected_by=keeper, idempotency_key=new_key())
     van_confirm(sitting=sitting, seq=1, reviewer=player)
     with pytest.raises(IntegrityError, match="scoring_van_one_confirmed"):
-        _raw("UPDATE scoring_van SET status = 'xac_nhan', confirmed_by_id = %s, confirmed_at = now() WHERE id = %s",
-             [player.pk, old.pk])
+        _raw(
+            "UPDATE scoring_van SET status = 'xac_nhan', confirmed_by_id = %s, confirmed_at = now() WHERE id = %s",
+            [player.pk, old.pk],
+        )
     assert Van.objects.filter(sitting=sitting, seq=1, status=VanStatus.CONFIRMED).count() == 1
 
 

@@ -31,7 +31,13 @@ def world() -> dict[str, Any]:
     sitting = open_sitting(needs_confirmation=True, club=club, created_by=keeper)
     Player.objects.filter(seats__sitting=sitting, name="An").update(user=player)
     van_record(sitting=sitting, seq=1, record=TOM, idempotency_key=new_key(), entered_by=keeper)
-    return {"sitting": sitting, "keeper": keeper, "player": player, "colleague": colleague, "stranger": stranger}
+    return {
+        "sitting": sitting,
+        "keeper": keeper,
+        "player": player,
+        "colleague": colleague,
+        "stranger": stranger,
+    }
 
 
 def _api(user: Any = None) -> APIClient:
@@ -47,8 +53,12 @@ def _confirm(client: APIClient, sitting: Sitting, seq: int = 1, key: str | None 
 
 
 def _reject(client: APIClient, sitting: Sitting, reason: Any, key: str = "new") -> Any:
-    return client.post(f"/api/v1/sittings/{sitting.pk}/van/1/reject", {"reason": reason}, format="json",
-                       HTTP_IDEMPOTENCY_KEY=new_key() if key == "new" else key)
+    return client.post(
+        f"/api/v1/sittings/{sitting.pk}/van/1/reject",
+        {"reason": reason},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=new_key() if key == "new" else key,
+    )
 
 
 # -- API ---------------------------------------------------------------------------------------------
@@ -61,7 +71,8 @@ def test_who_may_confirm_through_the_api(world: dict[str, Any]) -> None:
     assert _confirm(_api(world["stranger"]), sitting).status_code == 403
     own = _confirm(_api(world["keeper"]), sitting)
     assert own.status_code == 403 and own.json() == {
-        "error": "Bạn đã ghi ván 1: người thứ hai (không phải người ghi) mới được xác nhận hay bác."}
+        "error": "Bạn đã ghi ván 1: người thứ hai (không phải người ghi) mới được xác nhận hay bác."
+    }
     assert _confirm(_api(world["player"]), sitting, key=None).status_code == 400
     assert Van.objects.get().status == VanStatus.PROVISIONAL
     done = _confirm(_api(world["colleague"]), sitting, key="k-1")  # another scorekeeper of the club
@@ -73,12 +84,17 @@ def test_who_may_confirm_through_the_api(world: dict[str, Any]) -> None:
     assert late.status_code == 409 and late.json() == {"error": "Ván 1 đã được thu-ky-2 xác nhận rồi."}
     listed = _api(world["player"]).get(f"/api/v1/sittings/{sitting.pk}/van").json()
     assert (listed[0]["status"], listed[0]["confirmed_by"], listed[0]["rejected_reason"]) == (
-        "xac_nhan", "thu-ky-2", None)
+        "xac_nhan",
+        "thu-ky-2",
+        None,
+    )
 
 
 def test_rejecting_through_the_api(world: dict[str, Any]) -> None:
     sitting, client = world["sitting"], _api(world["player"])
-    assert _reject(client, sitting, "").json() == {"error": "Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù)."}
+    assert _reject(client, sitting, "").json() == {
+        "error": "Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù)."
+    }
     assert _reject(client, sitting, ["x"]).status_code == 400
     done = _reject(client, sitting, "Bình ù, không phải An", key="r-1")
     assert done.status_code == 200 and done.json()["van"]["status"] == "bac_bo"
@@ -89,8 +105,9 @@ def test_rejecting_through_the_api(world: dict[str, Any]) -> None:
 
 def test_missing_sittings_and_van_are_404(world: dict[str, Any]) -> None:
     client = _api(world["player"])
-    assert _confirm(client, world["sitting"], seq=9).json() == {"error": f"Canh bài số {world['sitting'].pk} "
-                                                                         "không có ván số 9."}
+    assert _confirm(client, world["sitting"], seq=9).json() == {
+        "error": f"Canh bài số {world['sitting'].pk} không có ván số 9."
+    }
     assert client.post("/api/v1/sittings/999999/van/1/confirm", HTTP_IDEMPOTENCY_KEY="x").status_code == 404
 
 
@@ -140,7 +157,9 @@ def test_rejecting_from_the_page_needs_a_reason(world: dict[str, Any]) -> None:
     assert empty.status_code == 400 and "Hãy ghi lý do bác ván" in empty.content.decode()
     done = client.post(url, {"key": "r-2", "reason": "Sai cước"}, **HTMX)
     assert done.status_code == 200 and "Bị bác: Sai cước" in done.content.decode()
-    plain = client.post(f"/so-diem/{sitting.pk}/van/1/xac-nhan/", {"key": "r-3"})  # without htmx: back to the page
+    plain = client.post(
+        f"/so-diem/{sitting.pk}/van/1/xac-nhan/", {"key": "r-3"}
+    )  # without htmx: back to the page
     assert plain.status_code == 302 and plain["Location"] == f"/so-diem/{sitting.pk}/"
 
 

@@ -93,7 +93,11 @@ def test_postings_and_transactions_can_be_neither_updated_nor_deleted(sql: str) 
     _sitting()
     posting = Posting.objects.order_by("id").first()
     assert posting is not None
-    with pytest.raises(IntegrityError, match="chỉ được ghi thêm"), transaction.atomic(), connection.cursor() as cur:
+    with (
+        pytest.raises(IntegrityError, match="chỉ được ghi thêm"),
+        transaction.atomic(),
+        connection.cursor() as cur,
+    ):
         cur.execute(sql, [posting.pk])
     assert Posting.objects.get(pk=posting.pk).amount == posting.amount
 
@@ -102,7 +106,11 @@ def test_postings_and_transactions_can_be_neither_updated_nor_deleted(sql: str) 
 def test_a_reversal_that_does_not_mirror_its_original_is_refused() -> None:
     sitting = _sitting()
     original = sitting.transactions.filter(kind="van").get()
-    with pytest.raises(IntegrityError, match="không đảo đúng"), transaction.atomic(), connection.cursor() as cur:
+    with (
+        pytest.raises(IntegrityError, match="không đảo đúng"),
+        transaction.atomic(),
+        connection.cursor() as cur,
+    ):
         cur.execute(
             "INSERT INTO scoring_ledgertransaction (sitting_id, kind, reason, reverses_id, created_at) "
             "VALUES (%s, 'dao', 'tay', %s, now()) RETURNING id",

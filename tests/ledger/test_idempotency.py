@@ -20,7 +20,12 @@ TOM = {"winner": "An", "cuoc": ["tom"]}
 
 
 def counts() -> tuple[int, ...]:
-    return (Sitting.objects.count(), Van.objects.count(), LedgerTransaction.objects.count(), Player.objects.count())
+    return (
+        Sitting.objects.count(),
+        Van.objects.count(),
+        LedgerTransaction.objects.count(),
+        Player.objects.count(),
+    )
 
 
 def post(client: APIClient, url: str, body: dict[str, Any], key: str) -> Any:
@@ -31,7 +36,10 @@ def post(client: APIClient, url: str, body: dict[str, Any], key: str) -> Any:
     ("url", "body"),
     [
         ("/api/v1/sittings/{pk}/van", {"seq": 1, **TOM}),
-        ("/api/v1/sittings", {"game": "to-tom-4", "rules": "luat-2005", "mode": "gom", "players": ["A", "B", "C", "D"]}),
+        (
+            "/api/v1/sittings",
+            {"game": "to-tom-4", "rules": "luat-2005", "mode": "gom", "players": ["A", "B", "C", "D"]},
+        ),
         ("/api/v1/players", {"name": "Cụ Tư"}),
         ("/api/v1/clubs", {"name": "Làng Mọc"}),
         ("/api/v1/sittings/{pk}/settle-up", {}),
@@ -60,7 +68,9 @@ def test_the_same_key_with_another_body_is_refused_with_422(keeper_api: APIClien
     key = new_key()
     assert post(client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, **TOM}, key).status_code == 201
     written = counts()
-    other = post(client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, "winner": "Bình", "cuoc": ["tom"]}, key)
+    other = post(
+        client, f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, "winner": "Bình", "cuoc": ["tom"]}, key
+    )
     assert other.status_code == 422
     assert "đã được dùng cho một yêu cầu khác" in other.json()["error"]
     # Same key on another endpoint: also another request.
@@ -101,11 +111,13 @@ def test_services_follow_the_same_contract() -> None:
     with pytest.raises(SequenceConflict):
         van_record(sitting=sitting, seq=1, record={"result": "hoa"}, idempotency_key=new_key())
     fix_key = new_key()
-    fixed = van_correct(van=first.obj, record={"result": "hoa"}, reason="hòa", corrected_by=None,
-                        idempotency_key=fix_key)
+    fixed = van_correct(
+        van=first.obj, record={"result": "hoa"}, reason="hòa", corrected_by=None, idempotency_key=fix_key
+    )
     # Repeating the correction finds its first answer, though the version it named is superseded.
-    repeat = van_correct(van=first.obj, record={"result": "hoa"}, reason="hòa", corrected_by=None,
-                         idempotency_key=fix_key)
+    repeat = van_correct(
+        van=first.obj, record={"result": "hoa"}, reason="hòa", corrected_by=None, idempotency_key=fix_key
+    )
     assert (repeat.obj, repeat.answer.replayed) == (fixed.obj, True)
     with pytest.raises(SequenceConflict, match="đã được sửa"):
         van_correct(van=first.obj, record=TOM, reason="lại", corrected_by=None, idempotency_key=new_key())

@@ -25,7 +25,9 @@ def run_check(capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
 def build() -> list:
     quang = open_sitting()
     vans = record_all(quang, [{"winner": "An", "cuoc": ["tom"]}, {"winner": "An", "cuoc": ["leo"]}])
-    van_correct(van=vans[0], record={"result": "hoa"}, reason="hòa", corrected_by=None, idempotency_key=new_key())
+    van_correct(
+        van=vans[0], record={"result": "hoa"}, reason="hòa", corrected_by=None, idempotency_key=new_key()
+    )
     gom = open_sitting(mode="gom", rules={"preset": "luat-2005", "gom": 10, "ga_trong": "cong_nghiep"})
     record_all(gom, [{"winner": "Bình", "cuoc": ["chi_nay"]}, {"winner": "Chi", "cuoc": ["thap_dieu"]}])
     sitting_settle_up(sitting=gom, settled_by=None, idempotency_key=new_key())
@@ -46,10 +48,16 @@ def test_a_balanced_posting_pair_on_the_wrong_accounts_is_caught(capsys: pytest.
     txn = quang.transactions.filter(kind="van", reversed_by__isnull=True).order_by("-id").first()
     chi, dung = quang.seats.get(name="Chi"), quang.seats.get(name="Dũng")
     with transaction.atomic():
-        Posting.objects.bulk_create([
-            Posting(transaction=txn, sitting=quang, account="player", seat=chi, amount=-5, line=99, why="tay"),
-            Posting(transaction=txn, sitting=quang, account="player", seat=dung, amount=5, line=99, why="tay"),
-        ])
+        Posting.objects.bulk_create(
+            [
+                Posting(
+                    transaction=txn, sitting=quang, account="player", seat=chi, amount=-5, line=99, why="tay"
+                ),
+                Posting(
+                    transaction=txn, sitting=quang, account="player", seat=dung, amount=5, line=99, why="tay"
+                ),
+            ]
+        )
     status, lines = run_check(capsys)
     assert status == 1
     assert any("ván 2: các khoản chuyển trong sổ khác với tính lại" in line for line in lines)
@@ -58,7 +66,9 @@ def test_a_balanced_posting_pair_on_the_wrong_accounts_is_caught(capsys: pytest.
     assert lines[-1].endswith("2 chênh lệch.")
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLite variant; PostgreSQL: test_db_invariants")
+@pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the SQLite variant; PostgreSQL: test_db_invariants"
+)
 def test_on_sqlite_a_posting_is_not_deleted_and_one_removed_behind_the_guards_back_is_caught(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -22,8 +22,16 @@ def test_golden_case_gives_the_balances_shown_and_saves_nothing(tmp_path: Path) 
     assert (answer["pool"], answer["ga_trong"]) == (0, 0)
     assert answer["hoi"] == [{"index": 1, "opened_before_van": 1, "closed_after_van": None}]
     # ván 1: Tôm 8 paid by four; ván 2: Lèo + Thông = 12 paid by three (Em folded).
-    assert [(v["points"], v["streak"], len(v["transfers"])) for v in answer["van"][:2]] == [(8, 1, 4), (12, 2, 3)]
-    assert answer["van"][0]["transfers"][0] == {"from": "Bình", "to": "An", "amount": 8, "why": "Bình trả An 8 điểm: ù Tôm"}
+    assert [(v["points"], v["streak"], len(v["transfers"])) for v in answer["van"][:2]] == [
+        (8, 1, 4),
+        (12, 2, 3),
+    ]
+    assert answer["van"][0]["transfers"][0] == {
+        "from": "Bình",
+        "to": "An",
+        "amount": 8,
+        "why": "Bình trả An 8 điểm: ù Tôm",
+    }
     assert "sitting_id" not in answer
     if "DATABASE_URL" in env and env["DATABASE_URL"].startswith("postgres"):
         assert not Sitting.objects.exists()
@@ -47,13 +55,24 @@ def test_save_keeps_the_sitting_and_prints_its_id(tmp_path: Path) -> None:
     [
         ("{not json", "JSON không hợp lệ"),
         ({"game": "to-tom-5"}, "Thiếu khóa bắt buộc"),
-        ({**GOLDEN["request"], "van": [{"winner": "Bin", "cuoc": ["tom"]}]}, "Ván 1: không có người chơi 'Bin'"),
+        (
+            {**GOLDEN["request"], "van": [{"winner": "Bin", "cuoc": ["tom"]}]},
+            "Ván 1: không có người chơi 'Bin'",
+        ),
         ({**GOLDEN["request"], "van": [{"winner": "An", "cuoc": ["tomm"]}]}, "tomm"),
         ({**GOLDEN["request"], "streak": 2}, "Khóa không hợp lệ: streak"),
         ({**GOLDEN["request"], "players": ["An", "Bình"]}, "5"),
         ([GOLDEN["request"], {"game": "to-tom-5"}], "Phần tử số 1"),
     ],
-    ids=["bad-json", "missing-keys", "unknown-player", "unknown-cuoc", "typed-streak", "player-count", "batch"],
+    ids=[
+        "bad-json",
+        "missing-keys",
+        "unknown-player",
+        "unknown-cuoc",
+        "typed-streak",
+        "player-count",
+        "batch",
+    ],
 )
 def test_bad_input_exits_2_with_a_vietnamese_error_and_saves_nothing(
     tmp_path: Path, payload: object, fragment: str

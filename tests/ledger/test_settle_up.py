@@ -24,9 +24,9 @@ def test_quang_settles_with_the_fewest_transfers_and_keeps_play_apart() -> None:
     assert sum(t["amount"] for t in answer["transfers"]) == 54
     assert balances(sitting).players == dict.fromkeys(play, 0)
     assert balances(sitting, play_only=True).players == play
-    assert set(sitting.transactions.filter(kind=TransactionKind.SETTLEMENT).values_list("reason", flat=True)) == {
-        "Thanh toán cuối canh"
-    }
+    assert set(
+        sitting.transactions.filter(kind=TransactionKind.SETTLEMENT).values_list("reason", flat=True)
+    ) == {"Thanh toán cuối canh"}
 
 
 def test_gom_returns_the_pool_in_equal_shares_before_settling() -> None:
@@ -47,6 +47,8 @@ def test_a_settled_sitting_takes_no_more_van_nor_corrections() -> None:
     with pytest.raises(SittingClosed):
         van_record(sitting=sitting, seq=2, record={"result": "hoa"}, idempotency_key=new_key())
     with pytest.raises(SittingClosed):
-        van_correct(van=van, record={"result": "hoa"}, reason="x", corrected_by=None, idempotency_key=new_key())
+        van_correct(
+            van=van, record={"result": "hoa"}, reason="x", corrected_by=None, idempotency_key=new_key()
+        )
     with pytest.raises(SittingClosed):
         sitting_settle_up(sitting=sitting, settled_by=None, idempotency_key=new_key())

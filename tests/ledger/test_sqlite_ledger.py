@@ -54,13 +54,16 @@ print(Posting.objects.count() + LedgerTransaction.objects.count())
 
 
 def _manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
 
 
-def test_the_embedded_default_refuses_to_delete_or_change_the_ledger_and_still_flushes(tmp_path: Path) -> None:
+def test_the_embedded_default_refuses_to_delete_or_change_the_ledger_and_still_flushes(
+    tmp_path: Path,
+) -> None:
     database = tmp_path / "so-tom.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "CELERY_BROKER_URL": "memory://"}
     env.pop("REDIS_URL", None)

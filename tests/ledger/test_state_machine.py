@@ -30,10 +30,12 @@ from tests.factories import FIVE, new_key, open_sitting
 from tests.ledger.helpers import ledger_balances, unbalanced_transactions
 
 NAMES = st.sampled_from(FIVE)
-CUOC = st.lists(st.sampled_from(["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_tu_co"]), max_size=2,
-                unique=True)
-GA = st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["nhai", "quan_lo", "bo_u"]), "player": NAMES}),
-              max_size=1)
+CUOC = st.lists(
+    st.sampled_from(["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_tu_co"]), max_size=2, unique=True
+)
+GA = st.lists(
+    st.fixed_dictionaries({"kind": st.sampled_from(["nhai", "quan_lo", "bo_u"]), "player": NAMES}), max_size=1
+)
 WIN = st.fixed_dictionaries(
     {"winner": NAMES, "cuoc": CUOC},
     optional={
@@ -69,8 +71,13 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @initialize(mode=MODES, ga_trong=GA_TRONG, ga_ngoai=GA_NGOAI, het_hoi=st.booleans())
     def open(self, mode: str, ga_trong: str, ga_ngoai: str, het_hoi: bool) -> None:
-        rules = {"preset": "luat-2005", "gom": 10, "ga_trong": ga_trong, "ga_ngoai": ga_ngoai,
-                 "kinh_tu_co_policy": "het_hoi" if het_hoi else "points"}
+        rules = {
+            "preset": "luat-2005",
+            "gom": 10,
+            "ga_trong": ga_trong,
+            "ga_ngoai": ga_ngoai,
+            "kinh_tu_co_policy": "het_hoi" if het_hoi else "points",
+        }
         self.sitting = open_sitting(rules=rules, mode=mode)
         self.request = {"game": "to-tom-5", "rules": rules, "mode": mode, "players": list(FIVE)}
         self.records = []
@@ -106,7 +113,9 @@ class LedgerMachine(RuleBasedStateMachine):
         key = new_key()
 
         def write() -> Any:
-            return van_correct(van=van, record=record, reason="sửa thử", corrected_by=None, idempotency_key=key)
+            return van_correct(
+                van=van, record=record, reason="sửa thử", corrected_by=None, idempotency_key=key
+            )
 
         if self._refused_leaves_no_trace(write):
             self.records[index] = record
@@ -132,7 +141,9 @@ class LedgerMachine(RuleBasedStateMachine):
     def no_van_after_settling_up(self, record: dict[str, Any]) -> None:
         before = _counts()
         with pytest.raises(SittingClosed):
-            van_record(sitting=self.sitting, seq=len(self.records) + 1, record=record, idempotency_key=new_key())
+            van_record(
+                sitting=self.sitting, seq=len(self.records) + 1, record=record, idempotency_key=new_key()
+            )
         assert _counts() == before
 
     @precondition(lambda self: self.ended)
@@ -170,6 +181,10 @@ class LedgerMachine(RuleBasedStateMachine):
 def test_the_ledger_keeps_its_invariants() -> None:
     run_state_machine_as_test(
         LedgerMachine,
-        settings=settings(max_examples=25, stateful_step_count=15, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]),
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=15,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
     )

@@ -15,9 +15,13 @@ from tests.factories import open_sitting, record_all
 
 pytestmark = pytest.mark.django_db
 
-WINS = [{"winner": "An", "cuoc": ["tom"], "discarder": "Bình"}, {"winner": "An", "cuoc": ["leo"]},
-        {"winner": "Chi", "cuoc": ["thap_dieu"], "discarder": "Em"}, {"result": "hoa"},
-        {"winner": "Dũng", "cuoc": ["chi_nay"]}]
+WINS = [
+    {"winner": "An", "cuoc": ["tom"], "discarder": "Bình"},
+    {"winner": "An", "cuoc": ["leo"]},
+    {"winner": "Chi", "cuoc": ["thap_dieu"], "discarder": "Em"},
+    {"result": "hoa"},
+    {"winner": "Dũng", "cuoc": ["chi_nay"]},
+]
 
 
 def _replayed(sitting: Sitting) -> SittingState:
@@ -37,8 +41,13 @@ def test_after_a_correction_the_next_van_is_settled_from_the_corrected_history()
     sitting = open_sitting()
     record_all(sitting, WINS)
     second = Van.objects.get(sitting=sitting, seq=2, is_current=True)
-    van_correct(van=second, record={"winner": "Bình", "cuoc": ["tom"]}, reason="ghi nhầm người ù",
-                corrected_by=None, idempotency_key=None)
+    van_correct(
+        van=second,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        reason="ghi nhầm người ù",
+        corrected_by=None,
+        idempotency_key=None,
+    )
     van_record(sitting=sitting, seq=6, record={"winner": "Bình", "cuoc": ["tom"]}, idempotency_key=None)
     sitting.refresh_from_db()
     assert ledger_differences(sitting) == []

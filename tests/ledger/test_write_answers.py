@@ -28,9 +28,13 @@ def _read_back(sitting: Sitting, van_id: int) -> dict[str, Any]:
 
 
 def _open(request: dict[str, Any]) -> Sitting:
-    return sitting_open(game=request["game"], rules=rules_with_overrides(request, resolve_rules),
-                        mode=request.get("mode", "quang"), players=request["players"],
-                        idempotency_key=new_key()).obj
+    return sitting_open(
+        game=request["game"],
+        rules=rules_with_overrides(request, resolve_rules),
+        mode=request.get("mode", "quang"),
+        players=request["players"],
+        idempotency_key=new_key(),
+    ).obj
 
 
 @pytest.mark.parametrize("case", ALL, ids=[c["name"] for c in ALL])
@@ -42,7 +46,11 @@ def test_each_van_answer_is_what_the_ledger_reads_back(case: dict[str, Any]) -> 
         assert written.answer.body == _read_back(sitting, written.answer.body["van"]["id"]), f"ván {seq}"
         assert written.obj.seq == seq
     last = written.answer.body["sitting"]
-    assert (last["balances"], last["pool"], last["ga_trong"]) == (case["balances"], case["pool"], case["ga_trong"])
+    assert (last["balances"], last["pool"], last["ga_trong"]) == (
+        case["balances"],
+        case["pool"],
+        case["ga_trong"],
+    )
 
 
 @pytest.mark.parametrize("mode", ["quang", "gom"])
@@ -58,13 +66,24 @@ def test_answers_stay_equal_to_the_ledger_across_corrections(mode: str) -> None:
             # Correct an earlier ván to what it already was (always valid): reversals and reposts,
             # the stored state no longer matches the current ván ids, the next write refolds.
             target = rng.randint(1, seq)
-            van_correct(van=Van.objects.get(sitting=sitting, seq=target, is_current=True), record=records[target - 1],
-                        reason="Ghi lại cho chắc", corrected_by=None, idempotency_key=new_key())
+            van_correct(
+                van=Van.objects.get(sitting=sitting, seq=target, is_current=True),
+                record=records[target - 1],
+                reason="Ghi lại cho chắc",
+                corrected_by=None,
+                idempotency_key=new_key(),
+            )
 
 
 def test_a_repeated_key_answers_the_same_and_reads_the_van_back() -> None:
-    sitting = _open({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                     "players": ["An", "Bình", "Chi", "Dũng", "Em"]})
+    sitting = _open(
+        {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+        }
+    )
     key = new_key()
     first = van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["tom"]}, idempotency_key=key)
     again = van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["tom"]}, idempotency_key=key)

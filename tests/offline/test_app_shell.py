@@ -30,7 +30,12 @@ def test_the_service_worker_is_served_at_the_root_with_the_shell_it_caches(clien
     config = json.loads(body.split("\n", 1)[0].removeprefix("const SOTOM = ").rstrip(";"))
     assert config["offline"] == "/ngoai-tuyen/" and config["manifest"] == "/manifest.webmanifest"
     names = {_static_name(u) for u in config["shell"]}
-    assert {"django_htmx/htmx-2.min.js", "css/sitting.css", "offline/outbox.js", "offline/offline.js"} <= names
+    assert {
+        "django_htmx/htmx-2.min.js",
+        "css/sitting.css",
+        "offline/outbox.js",
+        "offline/offline.js",
+    } <= names
     assert all(finders.find(name) for name in names)
     assert 'addEventListener("fetch"' in body
     assert client.get("/sw.js").content == response.content  # a stable version while nothing changes
@@ -59,13 +64,21 @@ def test_the_sitting_pages_link_the_manifest_and_the_offline_scripts(client, kee
 
 def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client, keeper) -> None:
     sitting = open_sitting(created_by=keeper)
-    record_all(sitting, [{"winner": "Bình", "cuoc": ["tom"]}, {"winner": "An"}, {"winner": "An", "cuoc": ["leo"]}])
+    record_all(
+        sitting, [{"winner": "Bình", "cuoc": ["tom"]}, {"winner": "An"}, {"winner": "An", "cuoc": ["leo"]}]
+    )
     pack = client.get(f"/so-diem/{sitting.pk}/ngoai-tuyen.json").json()
     rules = load_rules("luat-2005")
     assert pack["next_seq"] == 4
     assert pack["streak"] == {"holder": "An", "streak": 2}
     # Ván 3 is Lèo + Thông: 10 + 1 dịch × 2 = 12 from each of the four others.
-    assert pack["balances"] == {"An": -8 + 4 * 4 + 4 * 12, "Bình": 4 * 8 - 4 - 12, "Chi": -24, "Dũng": -24, "Em": -24}
+    assert pack["balances"] == {
+        "An": -8 + 4 * 4 + 4 * 12,
+        "Bình": 4 * 8 - 4 - 12,
+        "Chi": -24,
+        "Dũng": -24,
+        "Em": -24,
+    }
     assert pack["rules"]["cuoc"]["thap_dieu"] == {"name": "Thập Điều", "main": 18, "dich": 3}
     assert pack["rules"]["plain"]["main"] == rules.suong
     assert pack["rules"]["streaks"]["2"] == {"slug": "thong", "name": "Thông", "main": 6, "dich": 1}
@@ -74,8 +87,14 @@ def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client, kee
     # what the phone settles the next ván from: the engine's state, the page's words
     assert pack["version"] == 2
     assert pack["state"]["balances"] == list(pack["balances"].values())
-    assert (pack["state"]["streak_holder"], pack["state"]["streak"], pack["state"]["van_count"]) == ("An", 2, 3)
-    assert pack["labels"]["ga"]["quan_lo"] == "quân lộ" and pack["labels"]["regimes"]["cheo_do"] == "Báo chèo đò"
+    assert (pack["state"]["streak_holder"], pack["state"]["streak"], pack["state"]["van_count"]) == (
+        "An",
+        2,
+        3,
+    )
+    assert (
+        pack["labels"]["ga"]["quan_lo"] == "quân lộ" and pack["labels"]["regimes"]["cheo_do"] == "Báo chèo đò"
+    )
     assert pack["labels"]["accounts"] == {"pool": "Điểm làng", "ga_trong": "Gà trong"}
     assert [h["summary"] for h in pack["history"]] == ["Bình ù: Tôm", "An ù: Suông", "An ù: Lèo"]
 

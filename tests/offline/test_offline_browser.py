@@ -35,8 +35,9 @@ def new_phone(browser: Any, live_server: Any, keeper: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def make() -> tuple[Any, Any]:
-        context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True,
-                                      service_workers="allow")
+        context = browser.new_context(
+            locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True, service_workers="allow"
+        )
         contexts.append(context)
         sign_in(context, live_server.url, keeper)
         page = context.new_page()
@@ -200,7 +201,9 @@ def test_a_phone_in_english_keeps_its_language_offline(live_server, new_phone, k
     tap_chip(page, "tom")
     page.get_by_test_id("preview").filter(has_text="provisional").wait_for()
     keep(page, 1)
-    assert "Ván 1 is kept on this device: waiting to send." in page.get_by_test_id("offline-notice").inner_text()
+    assert (
+        "Ván 1 is kept on this device: waiting to send." in page.get_by_test_id("offline-notice").inner_text()
+    )
     assert "waiting to send" in page.get_by_test_id("outbox-item").inner_text()
     assert "1 ván waiting to send" in indicator(page).inner_text()
 
@@ -287,7 +290,9 @@ def kept_copy(page: Any, path: str) -> Any:
     return wait_for(lambda: page.evaluate(script))
 
 
-def test_a_correction_saved_offline_is_kept_then_sent_before_the_van_after_it(live_server, new_phone, keeper) -> None:
+def test_a_correction_saved_offline_is_kept_then_sent_before_the_van_after_it(
+    live_server, new_phone, keeper
+) -> None:
     """The sitting page keeps the correction pages of its last ván; offline, one opens from the
     worker, its save is kept on the phone (no preview, a clear note), the outbox lists it apart from
     new ván (which keep their numbers), and back online the ledger has the correction and the ván."""
@@ -359,8 +364,13 @@ def test_a_correction_kept_offline_is_refused_if_someone_corrected_that_van_mean
     page.get_by_role("link", name="Về canh bài").tap()
     page.locator("[data-testid=outbox-item][data-kind=correct]").wait_for()
 
-    van_correct(van=first.pk, record={"winner": "Dũng", "cuoc": ["tom"]}, reason="trọng tài xem lại",
-                corrected_by=None, idempotency_key=None)
+    van_correct(
+        van=first.pk,
+        record={"winner": "Dũng", "cuoc": ["tom"]},
+        reason="trọng tài xem lại",
+        corrected_by=None,
+        idempotency_key=None,
+    )
     context.set_offline(False)
     conflict = page.locator("[data-testid=outbox-conflict][data-kind=correct]")
     conflict.wait_for()
@@ -373,7 +383,9 @@ def test_a_correction_kept_offline_is_refused_if_someone_corrected_that_van_mean
     assert Van.objects.filter(sitting=sitting).count() == 2
 
 
-def test_a_correction_page_is_kept_once_per_version_not_fetched_after_every_van(live_server, new_phone, keeper) -> None:
+def test_a_correction_page_is_kept_once_per_version_not_fetched_after_every_van(
+    live_server, new_phone, keeper
+) -> None:
     """Every online save refreshes the sitting's kept page; the correction pages of its last three
     ván (the newest, though the page lists them newest first) are asked for only when new or when
     their ván has another version (a correction), so a phone does not make the server draw three

@@ -39,12 +39,21 @@ def engine_points(rules: Any, cuoc: list[str], streak: int) -> int | None:
         return None
 
 
-@pytest.mark.parametrize("preset", [
-    "luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50",
-    # the rule set's choice of main cước travels in the pack (issue 21)
-    pytest.param({"preset": "luat-2005", "main_cuoc": "highest"}, id="luat-2005-highest"),
-    pytest.param({"preset": "hoi-50", "main_cuoc": "highest", "main_tie": "most_dich"}, id="hoi-50-highest-most-dich"),
-])
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "luat-2005",
+        "suong4-dich2",
+        "suong2-dich1",
+        "hoi-50",
+        # the rule set's choice of main cước travels in the pack (issue 21)
+        pytest.param({"preset": "luat-2005", "main_cuoc": "highest"}, id="luat-2005-highest"),
+        pytest.param(
+            {"preset": "hoi-50", "main_cuoc": "highest", "main_tie": "most_dich"},
+            id="hoi-50-highest-most-dich",
+        ),
+    ],
+)
 def test_the_offline_points_equal_the_engines(live_server, phone, keeper, preset) -> None:
     sitting = open_sitting(rules=preset, created_by=keeper)
     pack = loaded_pack(phone, live_server.url, sitting.pk)
@@ -56,7 +65,11 @@ def test_the_offline_points_equal_the_engines(live_server, phone, keeper, preset
     )
     rules = load_rules(preset)
     expected = [engine_points(rules, c, s) for c, s in cases]
-    wrong = [(c, s, js, py) for (c, s), js, py in zip(cases, shown, expected, strict=True) if py is not None and js != py]
+    wrong = [
+        (c, s, js, py)
+        for (c, s), js, py in zip(cases, shown, expected, strict=True)
+        if py is not None and js != py
+    ]
     assert not wrong, wrong[:5]
     assert len(cases) > 1000
 
@@ -77,11 +90,24 @@ FILL = """([fields]) => {
 
 SCENARIOS = [
     [("winner", "An"), ("cuoc", "tom"), ("cuoc", "leo"), ("discarder", "Bình"), ("chiu", "Em")],
-    [("winner", "__hoa__"), ("dau_ke", "Chi"), ("ga_kind_1", "nhai"), ("ga_player_1", "Dũng"),
-     ("ga_kind_2", "quan_lo"), ("ga_player_2", "Em"), ("ga_count_2", "3")],
+    [
+        ("winner", "__hoa__"),
+        ("dau_ke", "Chi"),
+        ("ga_kind_1", "nhai"),
+        ("ga_player_1", "Dũng"),
+        ("ga_kind_2", "quan_lo"),
+        ("ga_player_2", "Em"),
+        ("ga_count_2", "3"),
+    ],
     [("bao", "Dũng"), ("regime", "cheo_do")],
-    [("winner", "Chi"), ("fault", "xuong_thua"), ("declared", "tom"), ("cards", "  1v 2v  "),
-     ("den_lang", "An"), ("den_lang", "Bình")],
+    [
+        ("winner", "Chi"),
+        ("fault", "xuong_thua"),
+        ("declared", "tom"),
+        ("cards", "  1v 2v  "),
+        ("den_lang", "An"),
+        ("den_lang", "Bình"),
+    ],
     [("winner", "An"), ("ga_kind_1", "nhai"), ("ga_player_1", "An"), ("ga_count_1", "1")],
     [("winner", "Em"), ("ga_kind_1", "quan_lo"), ("ga_player_1", "Bình"), ("ga_count_1", "ba")],
 ]

@@ -89,22 +89,27 @@ def engine_views(sitting: Sitting, records: list[dict[str, Any]]) -> list[dict[s
         if done.state.ga_trong or state.ga_trong:
             after.append([pot, done.state.ga_trong])
         won = bool(rec.get("winner"))
-        out.append({
-            "summary": describe(table, rec),
-            "points": done.points if won else None,
-            "streak": done.streak if won else 0,
-            "streakName": table.streak_name(done.streak) if won else "",
-            "transfers": [[t.from_, t.to, t.amount] for t in done.transfers],
-            "after": after,
-            "unsupported": None,
-        })
+        out.append(
+            {
+                "summary": describe(table, rec),
+                "points": done.points if won else None,
+                "streak": done.streak if won else 0,
+                "streakName": table.streak_name(done.streak) if won else "",
+                "transfers": [[t.from_, t.to, t.amount] for t in done.transfers],
+                "after": after,
+                "unsupported": None,
+            }
+        )
         state = done.state
     return out
 
 
 def differences(shown: list[dict[str, Any]], expected: list[dict[str, Any]], records: list[Any]) -> list[Any]:
-    return [(i + 1, rec, js, py) for i, (js, py, rec) in enumerate(zip(shown, expected, records, strict=True))
-            if js != py]
+    return [
+        (i + 1, rec, js, py)
+        for i, (js, py, rec) in enumerate(zip(shown, expected, records, strict=True))
+        if js != py
+    ]
 
 
 # -- the public golden cases ---------------------------------------------------------------------
@@ -122,14 +127,23 @@ def test_every_golden_scoring_case(device: Phone) -> None:
     for case in golden_scoring_cases():
         req = case["request"]
         seats = SEATS[req["game"]]
-        sitting = open_sitting(game=req["game"], rules=req["rules"], players=NAMES[:seats], created_by=device.keeper)
+        sitting = open_sitting(
+            game=req["game"], rules=req["rules"], players=NAMES[:seats], created_by=device.keeper
+        )
         pack = device.pack(sitting)
         streak = req.get("streak", 1)
         records = [{"winner": "An"} for _ in range(streak - 1)] + [{"winner": "An", "cuoc": req["cuoc"]}]
         shown = device.run(pack, records)
         expected = engine_views(sitting, records)
-        assert shown[-1]["points"] == case["points"] == score(req["game"], req["rules"], req["cuoc"], streak).points, case
-        assert not differences(shown, expected, records), (case["name"], differences(shown, expected, records))
+        assert (
+            shown[-1]["points"]
+            == case["points"]
+            == score(req["game"], req["rules"], req["cuoc"], streak).points
+        ), case
+        assert not differences(shown, expected, records), (
+            case["name"],
+            differences(shown, expected, records),
+        )
         unsupported += [case["name"] for view in shown if view["unsupported"]]
         checked += 1
     assert checked == len(golden_scoring_cases()) >= 28
@@ -141,8 +155,13 @@ def test_the_golden_sitting(device: Phone) -> None:
     cases = json.loads((DATA / "replay_cases.json").read_text(encoding="utf-8"))
     for case in cases:
         req = case["request"]
-        sitting = open_sitting(game=req["game"], rules=req["rules"], mode=req["mode"], players=req["players"],
-                               created_by=device.keeper)
+        sitting = open_sitting(
+            game=req["game"],
+            rules=req["rules"],
+            mode=req["mode"],
+            players=req["players"],
+            created_by=device.keeper,
+        )
         pack = device.pack(sitting)
         shown = device.run(pack, req["van"])
         assert not [v for v in shown if v["unsupported"]]
@@ -160,14 +179,50 @@ CONFIGS: list[tuple[str, Any, str]] = [
     ("to-tom-5", "luat-2005", "quang"),
     ("to-tom-5", "luat-2005", "gom"),
     ("to-tom-5", {"preset": "luat-2005", "ga_trong": "cong_nghiep", "ga_ngoai": "don"}, "quang"),
-    ("to-tom-5", {"preset": "luat-2005", "ga_trong": "cong_nghiep", "ga_ngoai": "chong",
-                  "kinh_tu_co_policy": "het_hoi", "gom_topup_below": 30}, "gom"),
-    ("to-tom-5", {"preset": "hoi-50", "ga_trong": "lang", "bao_regime": "cheo_do",
-                  "main_cuoc": "highest", "main_tie": "most_dich"}, "gom"),
-    ("to-tom-5", {"preset": "suong4-dich2", "ga_trong": "rung", "bao_regime": "ngoi_day",
-                  "lanh_lang_breaks_streak": False, "chiu_pays": True}, "quang"),
-    ("to-tom-5", {"preset": "suong2-dich1", "ga_trong": "nha", "ga_dau_hoi_quang": "none",
-                  "tom_leo_repeat": "once", "den_lang_amount": 3}, "quang"),
+    (
+        "to-tom-5",
+        {
+            "preset": "luat-2005",
+            "ga_trong": "cong_nghiep",
+            "ga_ngoai": "chong",
+            "kinh_tu_co_policy": "het_hoi",
+            "gom_topup_below": 30,
+        },
+        "gom",
+    ),
+    (
+        "to-tom-5",
+        {
+            "preset": "hoi-50",
+            "ga_trong": "lang",
+            "bao_regime": "cheo_do",
+            "main_cuoc": "highest",
+            "main_tie": "most_dich",
+        },
+        "gom",
+    ),
+    (
+        "to-tom-5",
+        {
+            "preset": "suong4-dich2",
+            "ga_trong": "rung",
+            "bao_regime": "ngoi_day",
+            "lanh_lang_breaks_streak": False,
+            "chiu_pays": True,
+        },
+        "quang",
+    ),
+    (
+        "to-tom-5",
+        {
+            "preset": "suong2-dich1",
+            "ga_trong": "nha",
+            "ga_dau_hoi_quang": "none",
+            "tom_leo_repeat": "once",
+            "den_lang_amount": 3,
+        },
+        "quang",
+    ),
     ("to-tom-4", {"preset": "luat-2005", "ga_trong": "cong_nghiep", "bao_regime": "cheo_do"}, "quang"),
     ("to-tom-4", {"preset": "luat-2005", "ga_ngoai": "don", "gom": 12}, "gom"),
     ("chan", "chan", "quang"),
@@ -218,7 +273,11 @@ def _win(rnd: random.Random, pack: dict[str, Any]) -> dict[str, Any]:
         rec["fault"] = fault
     if fault == "xuong_thua" or rnd.random() < 0.1:
         # a declaration the hand holds (xướng đúng / thiếu) or not (xướng sai)
-        rec["declared"] = rnd.sample(chips, min(len(chips), rnd.choice([1, 1, 2]))) if rnd.random() < 0.6 else cuoc[:1] or chips[:1]
+        rec["declared"] = (
+            rnd.sample(chips, min(len(chips), rnd.choice([1, 1, 2])))
+            if rnd.random() < 0.6
+            else cuoc[:1] or chips[:1]
+        )
     if fault in ("danh_u_den", "den_chong") or rnd.random() < 0.4:
         rec["discarder"] = rnd.choice([p for p in players if p != winner])
     if rnd.random() < 0.2:
@@ -256,8 +315,9 @@ def test_500_generated_van_agree_with_the_engine(device: Phone) -> None:
     wrong: list[Any] = []
     refused_shown: list[Any] = []
     for game, rules, mode in CONFIGS:
-        sitting = open_sitting(game=game, rules=rules, mode=mode, players=NAMES[: SEATS[game]],
-                               created_by=device.keeper)
+        sitting = open_sitting(
+            game=game, rules=rules, mode=mode, players=NAMES[: SEATS[game]], created_by=device.keeper
+        )
         pack = device.pack(sitting)
         table = Table.of(sitting)
         state = initial_state(pack["names"], table.game, table.rules, mode)
@@ -286,8 +346,21 @@ def test_500_generated_van_agree_with_the_engine(device: Phone) -> None:
     assert tally["unsupported"] == 0
     assert not refused_shown, (len(refused_shown), refused_shown[:3])
     # the generator reached what the issue names: every outcome, fault, báo regime, gà, both modes
-    for feature in ["win", "hoa", "bao-only", *FAULTS, *REGIMES, "ga", "chiu", "den_lang", "streak",
-                    "quang", "gom", "pool-closes", "pot-taken"]:
+    for feature in [
+        "win",
+        "hoa",
+        "bao-only",
+        *FAULTS,
+        *REGIMES,
+        "ga",
+        "chiu",
+        "den_lang",
+        "streak",
+        "quang",
+        "gom",
+        "pool-closes",
+        "pot-taken",
+    ]:
         assert seen[feature] > 0, feature
 
 
@@ -322,9 +395,15 @@ CHECK = """([pack, combos]) => combos.map((c) => {
 })"""
 
 
-@pytest.mark.parametrize(("game", "preset"), [
-    ("to-tom-5", "luat-2005"), ("to-tom-4", "hoi-50"), ("chan", "chan"), ("tai-ban", "tai-ban"),
-])
+@pytest.mark.parametrize(
+    ("game", "preset"),
+    [
+        ("to-tom-5", "luat-2005"),
+        ("to-tom-4", "hoi-50"),
+        ("chan", "chan"),
+        ("tai-ban", "tai-ban"),
+    ],
+)
 def test_impossible_cuoc_are_refused_like_the_engine(device: Phone, game: str, preset: str) -> None:
     """Every set of up to four offered cước: the phone refuses exactly the sets the engine refuses
     (scoring/engine/conflicts.py from cuoc/needs.py), with the engine's reason, and never previews
@@ -370,20 +449,35 @@ def test_the_page_previews_a_gom_van_with_ga_and_bao_as_the_ledger_will_write_it
     """Offline, the ván form of a đánh gom sitting with gà trong: the preview shows the ledger's
     words (gà kinds and the báo regime by name), its points and its transfers by account name,
     and once sent the ledger writes exactly those."""
-    sitting = open_sitting(rules={"preset": "luat-2005", "ga_trong": "cong_nghiep"}, mode="gom",
-                           created_by=device.keeper)
+    sitting = open_sitting(
+        rules={"preset": "luat-2005", "ga_trong": "cong_nghiep"}, mode="gom", created_by=device.keeper
+    )
     record_all(sitting, [{"winner": "Bình", "cuoc": ["tom"]}])
     device.pack(sitting)  # the page is open and has the pack
     page = device.page
     page.context.set_offline(True)
-    fields = [("winner", "An"), ("cuoc", "leo"), ("discarder", "Chi"), ("bao", "Dũng"), ("regime", "cheo_do"),
-              ("ga_kind_1", "quan_lo"), ("ga_player_1", "Em"), ("ga_count_1", "2")]
+    fields = [
+        ("winner", "An"),
+        ("cuoc", "leo"),
+        ("discarder", "Chi"),
+        ("bao", "Dũng"),
+        ("regime", "cheo_do"),
+        ("ga_kind_1", "quan_lo"),
+        ("ga_player_1", "Em"),
+        ("ga_count_1", "2"),
+    ]
     page.evaluate(FILL, [fields])
     preview = page.get_by_test_id("preview")
     preview.filter(has_text="tạm tính").wait_for()
     page.context.set_offline(False)
-    record = {"winner": "An", "cuoc": ["leo"], "discarder": "Chi", "bao": "Dũng", "regime": "cheo_do",
-              "ga": [{"kind": "quan_lo", "player": "Em", "count": 2}]}
+    record = {
+        "winner": "An",
+        "cuoc": ["leo"],
+        "discarder": "Chi",
+        "bao": "Dũng",
+        "regime": "cheo_do",
+        "ga": [{"kind": "quan_lo", "player": "Em", "count": 2}],
+    }
     record_all(sitting, [record])
     van = van_list(sitting)[-1]
     table = Table.of(sitting)
@@ -391,6 +485,11 @@ def test_the_page_previews_a_gom_van_with_ga_and_bao_as_the_ledger_will_write_it
     assert "gà quân lộ: Em ×2" in summary and "Dũng: báo chèo đò" in summary
     assert page.locator(".pv-head").inner_text() == f"Ván 2: {summary}"
     assert page.get_by_test_id("preview-points").inner_text() == str(van["points"])
-    shown = [" ".join(li.split()) for li in page.get_by_test_id("preview-transfers").locator("li").all_inner_texts()]
-    expected = [f"{table.account(t['from'])} → {table.account(t['to'])} {t['amount']}" for t in van["transfers"]]
+    shown = [
+        " ".join(li.split())
+        for li in page.get_by_test_id("preview-transfers").locator("li").all_inner_texts()
+    ]
+    expected = [
+        f"{table.account(t['from'])} → {table.account(t['to'])} {t['amount']}" for t in van["transfers"]
+    ]
     assert shown == expected and any(s.startswith("Điểm làng → An") for s in shown), (shown, expected)

@@ -21,12 +21,24 @@ from tests.subprocesses import shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
-    ("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"), ("Em", "Giáp Đông"),
-    ("Giang", "Giáp Đoài"), ("Hà", "Giáp Đoài"), ("Khánh", "Giáp Đoài"), ("Lan", "Giáp Đoài"), ("Minh", "Giáp Đoài"),
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Đông"),
+    ("Dũng", "Giáp Đông"),
+    ("Em", "Giáp Đông"),
+    ("Giang", "Giáp Đoài"),
+    ("Hà", "Giáp Đoài"),
+    ("Khánh", "Giáp Đoài"),
+    ("Lan", "Giáp Đoài"),
+    ("Minh", "Giáp Đoài"),
 ]
 #: The environment the worker (and a test's own settings) run webhooks with: the receiver is on
 #: 127.0.0.1, and retries come after one second, not thirty.
-WEBHOOK_ENV = {"WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true", "WEBHOOK_RETRY_SECONDS": "1", "WEBHOOK_TIMEOUT": "5"}
+WEBHOOK_ENV = {
+    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true",
+    "WEBHOOK_RETRY_SECONDS": "1",
+    "WEBHOOK_TIMEOUT": "5",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -48,8 +60,15 @@ def make_event(organiser: Any) -> Any:
     from tournaments.services.events import check_in, event_create, registration_add
 
     def make(*, players: int = 10, checked_in: int | None = None, **options: Any) -> Any:
-        fields = {"name": "Hội làng trực tuyến", "date": dt.date(2025, 2, 3), "game": "to-tom-5",
-                  "rules": "luat-2005", "mode": "quang", "created_by": organiser, **options}
+        fields = {
+            "name": "Hội làng trực tuyến",
+            "date": dt.date(2025, 2, 3),
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "created_by": organiser,
+            **options,
+        }
         event = event_create(**fields)
         for i, (name, team) in enumerate(PLAYERS[:players]):
             reg = registration_add(event=event, name=name, team=team)
@@ -93,20 +112,43 @@ def online_worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subp
 
     broker = os.environ.get("CELERY_BROKER_URL", "")
     if not broker.startswith(("redis://", "filesystem://")):
-        pytest.fail(f"These tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}.", pytrace=False)
+        pytest.fail(
+            f"These tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}.", pytrace=False
+        )
     if broker.startswith("filesystem://"):
         for folder in ("queue", "processed", "control"):
             Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
     from totom_site.celery import app
 
     name = f"online-tests-{os.getpid()}@localhost"
-    env = {**os.environ, "DATABASE_URL": shared_database_url("Các bài kiểm tra trực tuyến"),
-           "CELERY_BROKER_URL": broker, **WEBHOOK_ENV}
+    env = {
+        **os.environ,
+        "DATABASE_URL": shared_database_url("Các bài kiểm tra trực tuyến"),
+        "CELERY_BROKER_URL": broker,
+        **WEBHOOK_ENV,
+    }
     log = tempfile.NamedTemporaryFile(prefix="celery-online-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "totom_site", "worker", "--pool=solo", "--concurrency=1",
-         "-l", "WARNING", "-n", name, "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "totom_site",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "-l",
+            "WARNING",
+            "-n",
+            name,
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60

@@ -31,7 +31,9 @@ class Receiver:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 with receiver.lock:
-                    receiver.requests.append(Received(self.path, dict(self.headers.items()), body, time.time()))
+                    receiver.requests.append(
+                        Received(self.path, dict(self.headers.items()), body, time.time())
+                    )
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
                 self.send_response(status)
                 self.send_header("Content-Length", "2")

@@ -17,8 +17,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def post(client: Client, path: str, body: Any, key: str | None = None, **headers: Any) -> Any:
-    return client.post(path, json.dumps(body), content_type="application/json",
-                       HTTP_IDEMPOTENCY_KEY=key or str(uuid.uuid4()), **headers)
+    return client.post(
+        path,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key or str(uuid.uuid4()),
+        **headers,
+    )
 
 
 def signed_in(user: Any) -> Client:
@@ -35,16 +40,22 @@ def test_public_events_are_listed_and_read_by_anyone(make_event: Any) -> None:
     assert [e["slug"] for e in listed.json()] == [event.slug]
     detail = client.get(f"/api/v1/events/{event.slug}").json()
     assert (detail["name"], detail["game"], detail["registrations"]) == (
-        "Hội làng trực tuyến", "to-tom-5", {"registered": 0, "checked_in": 10, "withdrawn": 0})
+        "Hội làng trực tuyến",
+        "to-tom-5",
+        {"registered": 0, "checked_in": 10, "withdrawn": 0},
+    )
     assert detail["can_manage"] is False and detail["round_list"] == []
     board = client.get(f"/api/v1/events/{event.slug}/standings").json()
     assert board["event"] == event.slug and board["count_confirmed_only"] is False
-    assert {"version", "computed_at", "ledger_seq", "event_ledger_seq", "pending", "rows", "teams"} <= set(board)
+    assert {"version", "computed_at", "ledger_seq", "event_ledger_seq", "pending", "rows", "teams"} <= set(
+        board
+    )
     assert client.get(f"/api/v1/events/{event.slug}/tables").json() == []
 
 
-def test_a_private_event_is_404_to_others_as_on_its_pages(make_event: Any, organiser: Any,
-                                                          django_user_model: Any) -> None:
+def test_a_private_event_is_404_to_others_as_on_its_pages(
+    make_event: Any, organiser: Any, django_user_model: Any
+) -> None:
     event = make_event(is_public=False)
     stranger = signed_in(django_user_model.objects.create_user("nguoi-la"))
     for client in (Client(), stranger):
@@ -59,8 +70,9 @@ def test_a_private_event_is_404_to_others_as_on_its_pages(make_event: Any, organ
     assert mine.get(f"/api/v1/events/{event.slug}/standings").status_code == 200
 
 
-def test_registering_needs_an_organiser_and_a_key_and_answers_a_repeat_once(make_event: Any, organiser: Any,
-                                                                           django_user_model: Any) -> None:
+def test_registering_needs_an_organiser_and_a_key_and_answers_a_repeat_once(
+    make_event: Any, organiser: Any, django_user_model: Any
+) -> None:
     event = make_event(players=0)
     path = f"/api/v1/events/{event.slug}/registrations"
     body = {"name": "Cụ Lý", "team": "Giáp Nam", "check_in": True}
@@ -74,9 +86,15 @@ def test_registering_needs_an_organiser_and_a_key_and_answers_a_repeat_once(make
     key = str(uuid.uuid4())
     first = post(mine, path, body, key)
     assert first.status_code == 201, first.content
-    assert (first.json()["name"], first.json()["team"], first.json()["status"]) == ("Cụ Lý", "Giáp Nam", "co_mat")
+    assert (first.json()["name"], first.json()["team"], first.json()["status"]) == (
+        "Cụ Lý",
+        "Giáp Nam",
+        "co_mat",
+    )
     again = post(mine, path, body, key)
-    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert (
+        again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    )
     assert event.registrations.count() == 1
     assert post(mine, path, {**body, "team": "Giáp Bắc"}, key).status_code == 422
     twice = post(mine, path, body)
@@ -85,8 +103,9 @@ def test_registering_needs_an_organiser_and_a_key_and_answers_a_repeat_once(make
     assert post(mine, path, {"name": "Ông Đồ", "colour": "đỏ"}).status_code == 400
 
 
-def test_seating_is_refused_while_the_previous_round_is_open_naming_its_tables(make_event: Any,
-                                                                               organiser: Any) -> None:
+def test_seating_is_refused_while_the_previous_round_is_open_naming_its_tables(
+    make_event: Any, organiser: Any
+) -> None:
     from tournaments.models import Table
     from tournaments.services.tables import table_close
 
@@ -98,7 +117,8 @@ def test_seating_is_refused_while_the_previous_round_is_open_naming_its_tables(m
     seated = first.json()
     assert seated["number"] == 1 and [t["number"] for t in seated["tables"]] == [1, 2]
     assert sorted(n for t in seated["tables"] for n in [s["name"] for s in t["seats"]]) == sorted(
-        ["An", "Bình", "Chi", "Dũng", "Em", "Giang", "Hà", "Khánh", "Lan", "Minh"])
+        ["An", "Bình", "Chi", "Dũng", "Em", "Giang", "Hà", "Khánh", "Lan", "Minh"]
+    )
 
     refused = post(mine, path, {"method": "rotation"})
     assert refused.status_code == 409
@@ -142,19 +162,31 @@ def test_a_platform_token_reaches_its_own_event_only(make_event: Any, organiser:
     _, read = token_create(label="Màn hình", access="doc", created_by=organiser, event=private)
     _, write = token_create(label="Chiếu Online", access="ghi", created_by=organiser, event=private)
     client = Client()
-    assert {e["slug"] for e in client.get("/api/v1/events", **bearer(read)).json()} == {private.slug, public.slug}
-    assert client.get(f"/api/v1/events/{other.slug}", **bearer(read)).status_code == 404  # the organiser's, not the token's
+    assert {e["slug"] for e in client.get("/api/v1/events", **bearer(read)).json()} == {
+        private.slug,
+        public.slug,
+    }
+    assert (
+        client.get(f"/api/v1/events/{other.slug}", **bearer(read)).status_code == 404
+    )  # the organiser's, not the token's
     assert client.get(f"/api/v1/events/{private.slug}/standings", **bearer(read)).status_code == 200
     body = {"name": "Cụ Lý"}
     refused = post(client, f"/api/v1/events/{private.slug}/registrations", body, **bearer(read))
     assert refused.status_code == 403 and "chỉ được đọc" in refused.json()["error"]
-    assert post(client, f"/api/v1/events/{private.slug}/registrations", body, **bearer(write)).status_code == 201
-    assert post(client, f"/api/v1/events/{public.slug}/registrations", body, **bearer(write)).status_code == 403
-    assert post(client, f"/api/v1/events/{other.slug}/registrations", body, **bearer(write)).status_code == 404
+    assert (
+        post(client, f"/api/v1/events/{private.slug}/registrations", body, **bearer(write)).status_code == 201
+    )
+    assert (
+        post(client, f"/api/v1/events/{public.slug}/registrations", body, **bearer(write)).status_code == 403
+    )
+    assert (
+        post(client, f"/api/v1/events/{other.slug}/registrations", body, **bearer(write)).status_code == 404
+    )
 
 
-def test_a_finished_event_refuses_registrations_rounds_and_imports_with_409(make_event: Any,
-                                                                             organiser: Any) -> None:
+def test_a_finished_event_refuses_registrations_rounds_and_imports_with_409(
+    make_event: Any, organiser: Any
+) -> None:
     """Once the organiser makes the results final, the API changes nothing of the event, as the pages."""
     from tournaments.models import Table
     from tournaments.services.events import event_finish
@@ -168,14 +200,25 @@ def test_a_finished_event_refuses_registrations_rounds_and_imports_with_409(make
     mine = signed_in(organiser)
     registered = post(mine, f"/api/v1/events/{event.slug}/registrations", {"name": "Cụ Lý"})
     seated = post(mine, f"/api/v1/events/{event.slug}/rounds", {"method": "rotation", "force": True})
-    imported = post(mine, "/api/v1/sittings/import", {
-        "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": seats,
-        "van": [{"winner": seats[0], "cuoc": ["tom"]}], "table": table.pk, "event": event.slug})
+    imported = post(
+        mine,
+        "/api/v1/sittings/import",
+        {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": seats,
+            "van": [{"winner": seats[0], "cuoc": ["tom"]}],
+            "table": table.pk,
+            "event": event.slug,
+        },
+    )
     for answer in (registered, seated, imported):
         assert answer.status_code == 409, answer.content
         assert "kết thúc" in answer.json()["error"] or "chốt" in answer.json()["error"]
-    english = post(mine, f"/api/v1/events/{event.slug}/registrations", {"name": "Cụ Lý"},
-                   HTTP_ACCEPT_LANGUAGE="en")
+    english = post(
+        mine, f"/api/v1/events/{event.slug}/registrations", {"name": "Cụ Lý"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert english.status_code == 409 and "finished" in english.json()["error"].lower()
     assert event.registrations.filter(player__name="Cụ Lý").count() == 0
     assert event.rounds.count() == 1 and not table.sitting.van.exists()

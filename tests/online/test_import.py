@@ -28,8 +28,13 @@ REPLAY = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": 
 
 
 def post(client: Client, body: Any, key: str | None = None, **headers: Any) -> Any:
-    return client.post("/api/v1/sittings/import", json.dumps(body), content_type="application/json",
-                       HTTP_IDEMPOTENCY_KEY=key or str(uuid.uuid4()), **headers)
+    return client.post(
+        "/api/v1/sittings/import",
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key or str(uuid.uuid4()),
+        **headers,
+    )
 
 
 def signed_in(user: Any) -> Client:
@@ -44,11 +49,15 @@ def counts() -> tuple[int, int, int]:
     return Sitting.objects.count(), Van.objects.count(), LedgerTransaction.objects.count()
 
 
-def test_a_club_sitting_is_imported_whole_with_the_replay_s_answer_and_the_ids(club: Any, organiser: Any) -> None:
+def test_a_club_sitting_is_imported_whole_with_the_replay_s_answer_and_the_ids(
+    club: Any, organiser: Any
+) -> None:
     from scoring.models import Sitting, Van
     from scoring.selectors.ledger import balances
 
-    answer = post(signed_in(organiser), {**REPLAY, "club": club.slug, "platform": "Chiếu Online", "title": "Canh 7"})
+    answer = post(
+        signed_in(organiser), {**REPLAY, "club": club.slug, "platform": "Chiếu Online", "title": "Canh 7"}
+    )
     assert answer.status_code == 201, answer.content
     body = answer.json()
     expected = replay(REPLAY, resolve_rules=resolve_rules)
@@ -59,7 +68,12 @@ def test_a_club_sitting_is_imported_whole_with_the_replay_s_answer_and_the_ids(c
     assert body["van_ids"] == [v.pk for v in vans] and [v.seq for v in vans] == [1, 2, 3, 4]
     assert all(v.entered_by_id == organiser.pk for v in vans)
     assert balances(sitting).players == expected["balances"]
-    assert (body["platform"], body["club"], body["event"], body["table_id"]) == ("Chiếu Online", club.slug, None, None)
+    assert (body["platform"], body["club"], body["event"], body["table_id"]) == (
+        "Chiếu Online",
+        club.slug,
+        None,
+        None,
+    )
 
 
 def test_a_bad_van_is_named_by_number_and_nothing_is_written(club: Any, organiser: Any) -> None:
@@ -74,7 +88,9 @@ def test_a_bad_van_is_named_by_number_and_nothing_is_written(club: Any, organise
     assert counts() == before
 
 
-def test_a_van_the_engine_refuses_only_in_context_is_also_caught_before_writing(club: Any, organiser: Any) -> None:
+def test_a_van_the_engine_refuses_only_in_context_is_also_caught_before_writing(
+    club: Any, organiser: Any
+) -> None:
     """A ván that parses but cannot be settled after the ones before it (the fold, not the parse)."""
     before = counts()
     bad = [*VAN, {"winner": "An", "cuoc": ["tom"], "discarder": "An"}]
@@ -88,7 +104,9 @@ def test_a_repeat_answers_the_first_answer_and_writes_nothing(club: Any, organis
     first = post(client, {**REPLAY, "club": club.slug}, key)
     after = counts()
     again = post(client, {**REPLAY, "club": club.slug}, key)
-    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert (
+        again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    )
     assert counts() == after
     other = post(client, {**REPLAY, "van": VAN[:2], "club": club.slug}, key)
     assert other.status_code == 422 and "van" not in other.json()
@@ -107,8 +125,9 @@ def test_bad_requests_are_400s_with_a_reason(club: Any, organiser: Any) -> None:
         answer = post(client, body)
         assert answer.status_code == 400, (body, answer.content)
         assert words in answer.json()["error"]
-    missing = client.post("/api/v1/sittings/import", json.dumps({**REPLAY, "club": club.slug}),
-                          content_type="application/json")
+    missing = client.post(
+        "/api/v1/sittings/import", json.dumps({**REPLAY, "club": club.slug}), content_type="application/json"
+    )
     assert missing.status_code == 400 and "Idempotency-Key" in missing.json()["error"]
 
 
@@ -119,7 +138,9 @@ def test_only_those_who_keep_score_in_the_club_may_import(club: Any, django_user
     assert refused.status_code == 403 and "Làng Đông Online" in refused.json()["error"]
 
 
-def test_an_event_table_s_canh_is_filled_through_the_event_s_recording_path(make_event: Any, organiser: Any) -> None:
+def test_an_event_table_s_canh_is_filled_through_the_event_s_recording_path(
+    make_event: Any, organiser: Any
+) -> None:
     from tournaments.models import Event, Table, TableSitting
     from tournaments.services.rounds import round_seat
 
@@ -127,32 +148,57 @@ def test_an_event_table_s_canh_is_filled_through_the_event_s_recording_path(make
     round_seat(event=event, method="random", seed=3)
     table = Table.objects.filter(event=event).order_by("number").first()
     seats = [s.name for s in table.sitting.seats.order_by("position")]
-    body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": seats,
-            "van": [{"winner": seats[0], "cuoc": ["tom"]}, {"winner": seats[2], "cuoc": ["chi_nay"]}],
-            "table": table.pk, "event": event.slug}
+    body = {
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        "players": seats,
+        "van": [{"winner": seats[0], "cuoc": ["tom"]}, {"winner": seats[2], "cuoc": ["chi_nay"]}],
+        "table": table.pk,
+        "event": event.slug,
+    }
     seq_before = Event.objects.get(pk=event.pk).ledger_seq
     answer = post(signed_in(organiser), body)
     assert answer.status_code == 201, answer.content
     assert (answer.json()["sitting_id"], answer.json()["table_id"], answer.json()["event"]) == (
-        table.sitting_id, table.pk, event.slug)
-    assert TableSitting.objects.get(sitting_id=table.sitting_id).changed_seq > seq_before  # the board will follow
-    assert Event.objects.get(pk=event.pk).ledger_seq == seq_before + 2  # once per ván, in the import's transaction
+        table.sitting_id,
+        table.pk,
+        event.slug,
+    )
+    assert (
+        TableSitting.objects.get(sitting_id=table.sitting_id).changed_seq > seq_before
+    )  # the board will follow
+    assert (
+        Event.objects.get(pk=event.pk).ledger_seq == seq_before + 2
+    )  # once per ván, in the import's transaction
     again = post(signed_in(organiser), body)
     assert again.status_code == 409 and "đã có ván" in again.json()["error"]
-    shuffled = {**body, "players": [*seats[1:], seats[0]], "table": Table.objects.filter(event=event)
-                .order_by("number").last().pk}
+    shuffled = {
+        **body,
+        "players": [*seats[1:], seats[0]],
+        "table": Table.objects.filter(event=event).order_by("number").last().pk,
+    }
     wrong = post(signed_in(organiser), shuffled)
     assert wrong.status_code == 400 and "người chơi theo thứ tự chỗ ngồi" in wrong.json()["error"]
     english = post(signed_in(organiser), shuffled, HTTP_ACCEPT_LANGUAGE="en")
     assert english.status_code == 400 and english.json()["error"].startswith(
-        "The imported sitting does not match the table's sitting: the players in seat order (")
-    too_many = {**body, "table": shuffled["table"], "players": [s.name for s in Table.objects.get(
-        pk=shuffled["table"]).sitting.seats.order_by("position")], "van": [{"result": "hoa"}] * 9}
+        "The imported sitting does not match the table's sitting: the players in seat order ("
+    )
+    too_many = {
+        **body,
+        "table": shuffled["table"],
+        "players": [
+            s.name for s in Table.objects.get(pk=shuffled["table"]).sitting.seats.order_by("position")
+        ],
+        "van": [{"result": "hoa"}] * 9,
+    }
     refused = post(signed_in(organiser), too_many)
     assert refused.status_code == 400 and "8 ván" in refused.json()["error"]
 
 
-def test_a_platform_token_imports_into_its_own_club_only_and_the_audit_says_so(club: Any, organiser: Any) -> None:
+def test_a_platform_token_imports_into_its_own_club_only_and_the_audit_says_so(
+    club: Any, organiser: Any
+) -> None:
     from scoring.models import Sitting
     from scoring.selectors.audit import club_audit, sitting_audit
     from scoring.services.roles import club_open

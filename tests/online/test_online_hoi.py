@@ -34,13 +34,26 @@ pytestmark = [pytest.mark.sqlite, pytest.mark.celery, pytest.mark.django_db(tran
 
 #: Each table's canh, as the online platform played it (names are filled in from the seats).
 PLAYED = [
-    [{"winner": 0, "cuoc": ["tom"], "discarder": 1}, {"winner": 2, "cuoc": ["chi_nay"]}, {"result": "hoa"},
-     {"winner": 3, "cuoc": ["tom", "leo"], "discarder": 4}, {"winner": 0, "cuoc": ["tom"]}],
-    [{"winner": 4, "cuoc": ["leo"]}, {"winner": 1, "cuoc": ["tom"], "discarder": 2}, {"winner": 1, "cuoc": ["tom"]},
-     {"result": "hoa"}, {"winner": 3, "cuoc": ["chi_nay"], "discarder": 0}],
+    [
+        {"winner": 0, "cuoc": ["tom"], "discarder": 1},
+        {"winner": 2, "cuoc": ["chi_nay"]},
+        {"result": "hoa"},
+        {"winner": 3, "cuoc": ["tom", "leo"], "discarder": 4},
+        {"winner": 0, "cuoc": ["tom"]},
+    ],
+    [
+        {"winner": 4, "cuoc": ["leo"]},
+        {"winner": 1, "cuoc": ["tom"], "discarder": 2},
+        {"winner": 1, "cuoc": ["tom"]},
+        {"result": "hoa"},
+        {"winner": 3, "cuoc": ["chi_nay"], "discarder": 0},
+    ],
 ]
-ROW = re.compile(r'<tr data-player="(\d+)"[^>]*>\s*<td class="rank">(\d+).*?<strong class="name">([^<]+)</strong>'
-                 r'.*?<td class="num points">(-?\d+)</td>', re.S)
+ROW = re.compile(
+    r'<tr data-player="(\d+)"[^>]*>\s*<td class="rank">(\d+).*?<strong class="name">([^<]+)</strong>'
+    r'.*?<td class="num points">(-?\d+)</td>',
+    re.S,
+)
 
 
 def named(van: dict[str, Any], seats: list[str]) -> dict[str, Any]:
@@ -57,8 +70,9 @@ def wait_for(check: Any, timeout: float = 60.0) -> Any:
     return value
 
 
-def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event: Any, organiser: Any,
-                                                  webhook_settings: Any, receiver: Receiver) -> None:
+def test_an_online_hoi_end_to_end_through_the_api(
+    online_worker: Any, make_event: Any, organiser: Any, webhook_settings: Any, receiver: Receiver
+) -> None:
     event = make_event(players=0, name="Hội Xuân trực tuyến", van_per_round=8)
     slug = event.slug
     receiver.statuses.append(503)  # the first delivery fails once: the worker sends it again a second later
@@ -69,9 +83,13 @@ def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event
     made = page.post(f"/giai/{slug}/quan-ly/ket-noi/ma/", {"label": "Chiếu Online", "access": "ghi"})
     assert made.status_code == 201
     token = re.search(r'data-testid="token-value">([^<]+)<', made.content.decode()).group(1)
-    hooked = page.post(f"/giai/{slug}/quan-ly/ket-noi/webhook/",
-                       {"url": receiver.url, "events": ["van.recorded", "standings.changed", "round.seated",
-                                                        "event.finished"]})
+    hooked = page.post(
+        f"/giai/{slug}/quan-ly/ket-noi/webhook/",
+        {
+            "url": receiver.url,
+            "events": ["van.recorded", "standings.changed", "round.seated", "event.finished"],
+        },
+    )
     assert hooked.status_code == 201, hooked.content.decode()[-2000:]
     secret = re.search(r'data-testid="secret-value">([^<]+)<', hooked.content.decode()).group(1)
     assert token not in page.get(f"/giai/{slug}/quan-ly/ket-noi/").content.decode()
@@ -79,11 +97,14 @@ def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event
     api = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
 
     def post(path: str, body: dict[str, Any]) -> Any:
-        return api.post(path, json.dumps(body), content_type="application/json",
-                        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+        return api.post(
+            path, json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4())
+        )
 
     for name, team in PLAYERS:
-        registered = post(f"/api/v1/events/{slug}/registrations", {"name": name, "team": team, "check_in": True})
+        registered = post(
+            f"/api/v1/events/{slug}/registrations", {"name": name, "team": team, "check_in": True}
+        )
         assert registered.status_code == 201, registered.content
     seated = post(f"/api/v1/events/{slug}/rounds", {"method": "random", "seed": 7})
     assert seated.status_code == 201, seated.content
@@ -96,12 +117,20 @@ def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event
     imported = []
     for table, played in zip(tables, PLAYED, strict=True):
         seats = [s["name"] for s in table["seats"]]
-        request = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": seats,
-                   "van": [named(v, seats) for v in played]}
+        request = {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": seats,
+            "van": [named(v, seats) for v in played],
+        }
         answer = post("/api/v1/sittings/import", {**request, "table": table["id"], "event": slug})
         assert answer.status_code == 201, answer.content
         engine = replay(request, resolve_rules=resolve_rules)
-        assert answer.json()["balances"] == engine["balances"] and answer.json()["sitting_id"] == table["sitting_id"]
+        assert (
+            answer.json()["balances"] == engine["balances"]
+            and answer.json()["sitting_id"] == table["sitting_id"]
+        )
         for name, points in engine["balances"].items():
             expected[name] = expected.get(name, 0) + points
         imported.append(answer.json())
@@ -118,7 +147,8 @@ def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event
 
     shown = ROW.findall(Client().get(f"/giai/{slug}/bang-day-du/").content.decode())
     assert [(int(key), int(rank), name, int(points)) for key, rank, name, points in shown] == [
-        (r["key"], r["rank"], r["name"], r["points"]) for r in board["rows"]]
+        (r["key"], r["rank"], r["name"], r["points"]) for r in board["rows"]
+    ]
 
     done = page.post(f"/giai/{slug}/quan-ly/ket-thuc/")
     assert done.status_code == 302
@@ -128,21 +158,28 @@ def test_an_online_hoi_end_to_end_through_the_api(online_worker: Any, make_event
         seen = {r.headers["X-SoTom-Delivery"]: json.loads(r.body) for r in receiver.of_type(kind)}
         return list(seen.values())
 
-    wait_for(lambda: heard("event.finished") and any(b["data"]["version"] == board["version"]
-                                                      for b in heard("standings.changed")))
+    wait_for(
+        lambda: (
+            heard("event.finished")
+            and any(b["data"]["version"] == board["version"] for b in heard("standings.changed"))
+        )
+    )
     for got in receiver.requests:
         assert verify(secret, got.headers, got.body), got.headers
     [round_seated] = heard("round.seated")
     assert [t["id"] for t in round_seated["data"]["tables"]] == [t["id"] for t in tables]
     recorded = sorted(heard("van.recorded"), key=lambda b: b["data"]["table_id"])
-    assert [(b["data"]["imported"], b["data"]["table_id"], [v["seq"] for v in b["data"]["van"]]) for b in recorded] == [
-        (True, t["id"], [1, 2, 3, 4, 5]) for t in sorted(tables, key=lambda t: t["id"])]
+    assert [
+        (b["data"]["imported"], b["data"]["table_id"], [v["seq"] for v in b["data"]["van"]]) for b in recorded
+    ] == [(True, t["id"], [1, 2, 3, 4, 5]) for t in sorted(tables, key=lambda t: t["id"])]
     assert {b["data"]["sitting_id"] for b in recorded} == {a["sitting_id"] for a in imported}
     assert all(b["event"] == slug for b in heard("standings.changed"))
     sent: dict[str, list[float]] = {}
     for got in receiver.requests:
         sent.setdefault(got.headers["X-SoTom-Delivery"], []).append(got.at)
-    [(again, times)] = [(uuid_, at) for uuid_, at in sent.items() if len(at) > 1]  # only the refused one, twice
+    [(again, times)] = [
+        (uuid_, at) for uuid_, at in sent.items() if len(at) > 1
+    ]  # only the refused one, twice
     assert receiver.requests[0].headers["X-SoTom-Delivery"] == again and len(times) == 2
     assert times[1] - times[0] >= 0.9  # after WEBHOOK_RETRY_SECONDS
     retried = WebhookDelivery.objects.get(uuid=again)

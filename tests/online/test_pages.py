@@ -21,8 +21,9 @@ def signed_in(user: Any) -> Client:
     return client
 
 
-def test_only_managers_open_the_connection_pages(club: Any, make_event: Any, organiser: Any,
-                                                 django_user_model: Any) -> None:
+def test_only_managers_open_the_connection_pages(
+    club: Any, make_event: Any, organiser: Any, django_user_model: Any
+) -> None:
     from scoring.models import ClubRole, ClubRoleKind
 
     event = make_event()
@@ -37,10 +38,16 @@ def test_only_managers_open_the_connection_pages(club: Any, make_event: Any, org
         assert mine.status_code == 200 and "Kết nối nền tảng" in mine.content.decode()
     assert signed_in(keeper).get(f"/giai/{private.slug}/quan-ly/ket-noi/").status_code == 404
     english = signed_in(organiser).get(f"/en/lang/{club.slug}/ket-noi/").content.decode()
-    assert "Platform connections" in english and "Register a webhook" in english and "Kết nối nền tảng" not in english
+    assert (
+        "Platform connections" in english
+        and "Register a webhook" in english
+        and "Kết nối nền tảng" not in english
+    )
     assert f"/lang/{club.slug}/ket-noi/" in signed_in(organiser).get(f"/lang/{club.slug}/").content.decode()
-    assert f"/giai/{event.slug}/quan-ly/ket-noi/" in signed_in(organiser).get(
-        f"/giai/{event.slug}/quan-ly/").content.decode()
+    assert (
+        f"/giai/{event.slug}/quan-ly/ket-noi/"
+        in signed_in(organiser).get(f"/giai/{event.slug}/quan-ly/").content.decode()
+    )
 
 
 def test_a_token_is_shown_once_then_only_its_prefix_and_it_can_be_revoked(club: Any, organiser: Any) -> None:
@@ -65,7 +72,9 @@ def test_a_token_is_shown_once_then_only_its_prefix_and_it_can_be_revoked(club: 
     assert blank.status_code == 422
 
 
-def test_a_private_address_is_refused_on_the_page_unless_allowed(club: Any, organiser: Any, settings: Any) -> None:
+def test_a_private_address_is_refused_on_the_page_unless_allowed(
+    club: Any, organiser: Any, settings: Any
+) -> None:
     client = signed_in(organiser)
     base = f"/lang/{club.slug}/ket-noi/webhook/"
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
@@ -76,8 +85,14 @@ def test_a_private_address_is_refused_on_the_page_unless_allowed(club: Any, orga
     assert client.post(base, {"url": "https://example.com/hook"}).status_code == 422  # no event chosen
 
 
-def test_send_test_and_the_delivery_log(club: Any, organiser: Any, webhook_settings: Any, receiver: Receiver,
-                                        monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_send_test_and_the_delivery_log(
+    club: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    receiver: Receiver,
+    monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from tournaments.online import tasks
     from tournaments.online.models import Webhook
     from tournaments.online.services.webhooks import attempt
@@ -105,8 +120,9 @@ def test_send_test_and_the_delivery_log(club: Any, organiser: Any, webhook_setti
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_an_organiser_connects_a_platform_on_a_phone(live_server: Any, phone: Any, club: Any, organiser: Any,
-                                                     settings: Any) -> None:
+def test_an_organiser_connects_a_platform_on_a_phone(
+    live_server: Any, phone: Any, club: Any, organiser: Any, settings: Any
+) -> None:
     from tests.conftest import sign_in
 
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True

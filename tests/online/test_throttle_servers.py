@@ -21,14 +21,19 @@ RATE = 4
 def _caches() -> Iterator[Any]:
     yield pytest.param("dbcache://sotom_throttle", True, id="database-cache")
     redis = os.environ.get("REDIS_URL", "")
-    yield pytest.param(redis.rsplit("/", 1)[0] + "/3" if redis else "", True, id="redis",
-                       marks=[pytest.mark.slow, pytest.mark.skipif(not redis, reason="no Redis here (REDIS_URL)")])
+    yield pytest.param(
+        redis.rsplit("/", 1)[0] + "/3" if redis else "",
+        True,
+        id="redis",
+        marks=[pytest.mark.slow, pytest.mark.skipif(not redis, reason="no Redis here (REDIS_URL)")],
+    )
     yield pytest.param("locmemcache://", False, id="per-process-memory", marks=pytest.mark.slow)
 
 
 @pytest.mark.parametrize(("cache_url", "shared"), list(_caches()))
-def test_two_app_servers_count_a_token_s_calls_once_with_a_shared_cache(cache_url: str, shared: bool, club: Any,
-                                                                       organiser: Any) -> None:
+def test_two_app_servers_count_a_token_s_calls_once_with_a_shared_cache(
+    cache_url: str, shared: bool, club: Any, organiser: Any
+) -> None:
     from tournaments.online.services.tokens import token_create
 
     if cache_url.startswith("dbcache://"):
@@ -42,8 +47,14 @@ def test_two_app_servers_count_a_token_s_calls_once_with_a_shared_cache(cache_ur
         statuses = []
         for i in range(2 * RATE):
             server = servers[i % 2]
-            status, _, _ = request(HOST, server.port, "GET", "/api/v1/events",
-                                   headers={"Authorization": f"Bearer {raw}"}, timeout=10)
+            status, _, _ = request(
+                HOST,
+                server.port,
+                "GET",
+                "/api/v1/events",
+                headers={"Authorization": f"Bearer {raw}"},
+                timeout=10,
+            )
             statuses.append(status)
     finally:
         for server in servers:

@@ -19,8 +19,13 @@ VAN = {"seq": 2, "winner": "An", "cuoc": ["tom"], "discarder": "Bình"}
 
 
 def post(path: str, body: Any, raw: str) -> Any:
-    return Client().post(path, json.dumps(body), content_type="application/json",
-                         HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()), **bearer(raw))
+    return Client().post(
+        path,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        **bearer(raw),
+    )
 
 
 @pytest.fixture
@@ -75,18 +80,35 @@ def test_a_write_token_writes_in_its_club_only(two_clubs: Any, organiser: Any) -
     assert answer.json()["van"]["entered_by"] == organiser.get_username()
     assert post(f"/api/v1/sittings/{theirs.pk}/van", VAN, raw).status_code == 403
     assert theirs.van.count() == 1
-    opened = post("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005",
-                                       "players": ["Giáp", "Ất", "Bính", "Đinh", "Mậu"], "club": club.slug}, raw)
+    opened = post(
+        "/api/v1/sittings",
+        {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "players": ["Giáp", "Ất", "Bính", "Đinh", "Mậu"],
+            "club": club.slug,
+        },
+        raw,
+    )
     assert opened.status_code == 201 and opened.json()["club"] == club.slug
-    elsewhere = post("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005",
-                                          "players": ["Giáp", "Ất", "Bính", "Đinh", "Mậu"], "club": other.slug}, raw)
+    elsewhere = post(
+        "/api/v1/sittings",
+        {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "players": ["Giáp", "Ất", "Bính", "Đinh", "Mậu"],
+            "club": other.slug,
+        },
+        raw,
+    )
     assert elsewhere.status_code == 403
     club_create = post("/api/v1/clubs", {"name": "Làng Mới"}, raw)
     assert club_create.status_code == 403 and "Mã nền tảng" in club_create.json()["error"]
 
 
-def test_an_event_token_reaches_the_event_s_sittings_not_the_creator_s_clubs(two_clubs: Any, organiser: Any,
-                                                                            make_event: Any) -> None:
+def test_an_event_token_reaches_the_event_s_sittings_not_the_creator_s_clubs(
+    two_clubs: Any, organiser: Any, make_event: Any
+) -> None:
     from tournaments.models import Table
     from tournaments.online.services.tokens import token_create
     from tournaments.services.rounds import round_seat
@@ -113,8 +135,9 @@ def test_a_revoked_token_is_refused_at_once(club: Any, organiser: Any) -> None:
     assert Client().get("/api/v1/events", **bearer(raw)).status_code == 401  # even where no account is needed
 
 
-def test_a_token_stops_working_when_its_creator_loses_the_role(club: Any, organiser: Any,
-                                                               django_user_model: Any) -> None:
+def test_a_token_stops_working_when_its_creator_loses_the_role(
+    club: Any, organiser: Any, django_user_model: Any
+) -> None:
     from scoring.models import ClubRole, ClubRoleKind
     from tournaments.online.services.tokens import token_create
 
@@ -142,10 +165,14 @@ def test_a_token_over_its_rate_gets_429_with_retry_after(club: Any, organiser: A
     assert client.get("/api/v1/events", **bearer(other)).status_code == 200  # counted per token
     signed = Client()
     signed.force_login(organiser)
-    assert all(signed.get("/api/v1/events").status_code == 200 for _ in range(5))  # accounts are not throttled
+    assert all(
+        signed.get("/api/v1/events").status_code == 200 for _ in range(5)
+    )  # accounts are not throttled
 
 
-def test_tokens_created_and_revoked_are_in_the_audit_trails(club: Any, organiser: Any, make_event: Any) -> None:
+def test_tokens_created_and_revoked_are_in_the_audit_trails(
+    club: Any, organiser: Any, make_event: Any
+) -> None:
     from scoring.selectors.audit import club_audit
     from tournaments.online.services.tokens import token_create, token_revoke
     from tournaments.selectors.audit import event_audit
@@ -153,9 +180,13 @@ def test_tokens_created_and_revoked_are_in_the_audit_trails(club: Any, organiser
     token, _ = token_create(label="Chiếu Online", access="ghi", created_by=organiser, club=club)
     token_revoke(token=token, by=organiser)
     actions = [e.action for e in club_audit(club)]
-    assert any(a.startswith("Tạo mã nền tảng Chiếu Online (sotom_") and a.endswith("Đọc và ghi)") for a in actions)
+    assert any(
+        a.startswith("Tạo mã nền tảng Chiếu Online (sotom_") and a.endswith("Đọc và ghi)") for a in actions
+    )
     assert any(a.startswith("Thu hồi mã nền tảng Chiếu Online") for a in actions)
     event = make_event()
     token_create(label="Phát trực tiếp", access="doc", created_by=organiser, event=event)
-    assert any(e.action.startswith("Tạo mã nền tảng Phát trực tiếp") and e.who == organiser.get_username()
-               for e in event_audit(event))
+    assert any(
+        e.action.startswith("Tạo mã nền tảng Phát trực tiếp") and e.who == organiser.get_username()
+        for e in event_audit(event)
+    )

@@ -52,11 +52,22 @@ def hook_for(owner: dict[str, Any], organiser: Any, url: str, events: list[str])
 # -- the URL guard ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.1:8000/hook", "http://localhost/hook", "http://10.1.2.3/", "http://192.168.1.10/",
-    "http://172.16.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[fd00::1]/",
-    "http://[::ffff:127.0.0.1]/", "http://100.64.0.1/", "http://0.0.0.0/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/",
+        "http://192.168.1.10/",
+        "http://172.16.0.1/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]/",
+        "http://[fd00::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://100.64.0.1/",
+        "http://0.0.0.0/",
+    ],
+)
 def test_a_private_or_loopback_address_is_refused(url: str, settings: Any) -> None:
     from tournaments.online.netguard import UnsafeUrl, check_url
 
@@ -65,10 +76,15 @@ def test_a_private_or_loopback_address_is_refused(url: str, settings: Any) -> No
         check_url(url)
 
 
-@pytest.mark.parametrize(("url", "words"), [
-    ("ftp://example.com/", "http://"), ("http:///x", "http://"), ("http://user:pw@example.com/", "mật khẩu"),
-    ("http://khong-co-may-nay.invalid/", "Không tìm thấy"),
-])
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("ftp://example.com/", "http://"),
+        ("http:///x", "http://"),
+        ("http://user:pw@example.com/", "mật khẩu"),
+        ("http://khong-co-may-nay.invalid/", "Không tìm thấy"),
+    ],
+)
 def test_a_url_that_is_not_a_web_address_is_refused(url: str, words: str) -> None:
     from tournaments.online.netguard import UnsafeUrl, check_url
 
@@ -87,8 +103,9 @@ def test_every_address_of_the_name_is_checked(settings: Any, monkeypatch: Any) -
     assert netguard.check_url("https://hooks.example.com/x?a=1").path == "/x?a=1"
 
 
-def test_registering_a_private_address_is_refused_unless_the_settings_allow_it(club: Any, organiser: Any,
-                                                                               settings: Any) -> None:
+def test_registering_a_private_address_is_refused_unless_the_settings_allow_it(
+    club: Any, organiser: Any, settings: Any
+) -> None:
     from tournaments.online.netguard import UnsafeUrl
 
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
@@ -99,8 +116,9 @@ def test_registering_a_private_address_is_refused_unless_the_settings_allow_it(c
     assert secret.startswith("whsec_") and hook.events == ["van.recorded"]
 
 
-def test_dns_rebinding_is_stopped_at_delivery(club: Any, organiser: Any, settings: Any, monkeypatch: Any,
-                                             receiver: Receiver, queued: list[int]) -> None:
+def test_dns_rebinding_is_stopped_at_delivery(
+    club: Any, organiser: Any, settings: Any, monkeypatch: Any, receiver: Receiver, queued: list[int]
+) -> None:
     """The name resolved to a public address when registered, and to 127.0.0.1 (where the receiver
     listens) when the delivery is due: nothing reaches the receiver, the log says why."""
     from tournaments.online import netguard
@@ -119,16 +137,18 @@ def test_dns_rebinding_is_stopped_at_delivery(club: Any, organiser: Any, setting
     assert receiver.requests == []
 
 
-def test_the_delivery_goes_to_the_address_just_checked(club: Any, organiser: Any, webhook_settings: Any,
-                                                       monkeypatch: Any, receiver: Receiver,
-                                                       queued: list[int]) -> None:
+def test_the_delivery_goes_to_the_address_just_checked(
+    club: Any, organiser: Any, webhook_settings: Any, monkeypatch: Any, receiver: Receiver, queued: list[int]
+) -> None:
     """The host's name is resolved once per attempt and the connection made to that address, with the
     name in the Host header (never a second look-up that could answer differently)."""
     from tournaments.online import netguard
     from tournaments.online.services.webhooks import attempt, webhook_test
 
     port = receiver.server.server_address[1]
-    answers = iter([("127.0.0.1",), ("127.0.0.1",), ("93.184.216.34",)])  # registration, delivery, (a 2nd look-up)
+    answers = iter(
+        [("127.0.0.1",), ("127.0.0.1",), ("93.184.216.34",)]
+    )  # registration, delivery, (a 2nd look-up)
     monkeypatch.setattr(netguard, "_resolve", lambda host, p: next(answers))
     hook, _ = hook_for({"club": club}, organiser, f"http://receiver.test:{port}/hook", ["van.recorded"])
     assert attempt(webhook_test(hook=hook).pk) is None
@@ -139,9 +159,13 @@ def test_the_delivery_goes_to_the_address_just_checked(club: Any, organiser: Any
 # -- signing, retries, the log -------------------------------------------------------------------
 
 
-def test_deliveries_are_signed_retried_with_backoff_and_logged(club: Any, organiser: Any, webhook_settings: Any,
-                                                               queued: list[int],
-                                                               django_capture_on_commit_callbacks: Any) -> None:
+def test_deliveries_are_signed_retried_with_backoff_and_logged(
+    club: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    queued: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from tournaments.online.models import DeliveryStatus, WebhookDelivery
     from tournaments.online.services.webhooks import attempt, webhook_test
 
@@ -155,7 +179,12 @@ def test_deliveries_are_signed_retried_with_backoff_and_logged(club: Any, organi
         waits = [attempt(delivery.pk), attempt(delivery.pk), attempt(delivery.pk)]
         assert waits == [1.0, 3.0, None]  # WEBHOOK_RETRY_SECONDS, then three times longer, then delivered
         done = WebhookDelivery.objects.get(pk=delivery.pk)
-        assert (done.status, done.attempts, done.response_code, done.error) == (DeliveryStatus.DELIVERED, 3, 200, "")
+        assert (done.status, done.attempts, done.response_code, done.error) == (
+            DeliveryStatus.DELIVERED,
+            3,
+            200,
+            "",
+        )
         assert done.delivered_at is not None and done.duration_ms is not None
         assert attempt(delivery.pk) is None and len(receiver.requests) == 3  # delivered: never sent again
         for got in receiver.requests:
@@ -170,8 +199,9 @@ def test_deliveries_are_signed_retried_with_backoff_and_logged(club: Any, organi
         receiver.stop()
 
 
-def test_a_delivery_gives_up_after_the_last_attempt(club: Any, organiser: Any, webhook_settings: Any,
-                                                    queued: list[int]) -> None:
+def test_a_delivery_gives_up_after_the_last_attempt(
+    club: Any, organiser: Any, webhook_settings: Any, queued: list[int]
+) -> None:
     from tournaments.online.models import DeliveryStatus, WebhookDelivery
     from tournaments.online.services.webhooks import attempt, webhook_test
 
@@ -191,12 +221,18 @@ def test_a_delivery_gives_up_after_the_last_attempt(club: Any, organiser: Any, w
 # -- what is announced, and only after commit ---------------------------------------------------------
 
 
-def test_a_van_is_announced_after_commit_and_a_rolled_back_one_never(club: Any, organiser: Any,
-                                                                     webhook_settings: Any, queued: list[int],
-                                                                     django_capture_on_commit_callbacks: Any) -> None:
+def test_a_van_is_announced_after_commit_and_a_rolled_back_one_never(
+    club: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    queued: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from tournaments.online.models import WebhookDelivery
 
-    hook, _ = hook_for({"club": club}, organiser, "http://127.0.0.1:9/hook", ["van.recorded", "van.corrected"])
+    hook, _ = hook_for(
+        {"club": club}, organiser, "http://127.0.0.1:9/hook", ["van.recorded", "van.corrected"]
+    )
     sitting = open_sitting(created_by=organiser, club=club)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
         record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}], entered_by=organiser)
@@ -208,16 +244,25 @@ def test_a_van_is_announced_after_commit_and_a_rolled_back_one_never(club: Any, 
     [delivery] = WebhookDelivery.objects.all()
     assert queued == [delivery.pk]
     body = json.loads(delivery.body)
-    assert (body["type"], body["club"], body["event"], body["id"]) == ("van.recorded", club.slug, None,
-                                                                       str(delivery.uuid))
+    assert (body["type"], body["club"], body["event"], body["id"]) == (
+        "van.recorded",
+        club.slug,
+        None,
+        str(delivery.uuid),
+    )
     assert body["data"]["sitting_id"] == sitting.pk and body["data"]["imported"] is False
     assert [(v["id"], v["seq"], v["winner"], v["points"]) for v in body["data"]["van"]] == [
-        (van.pk, 1, "Bình", van.points)]
+        (van.pk, 1, "Bình", van.points)
+    ]
 
 
-def test_a_disabled_hook_or_one_of_another_place_hears_nothing(club: Any, organiser: Any, webhook_settings: Any,
-                                                               queued: list[int],
-                                                               django_capture_on_commit_callbacks: Any) -> None:
+def test_a_disabled_hook_or_one_of_another_place_hears_nothing(
+    club: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    queued: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from scoring.services.roles import club_open
     from tournaments.online.models import WebhookDelivery
     from tournaments.online.services.webhooks import webhook_disable
@@ -233,8 +278,12 @@ def test_a_disabled_hook_or_one_of_another_place_hears_nothing(club: Any, organi
 
 
 def test_an_event_announces_rounds_ván_imports_corrections_standings_and_its_end(
-        make_event: Any, organiser: Any, webhook_settings: Any, queued: list[int],
-        django_capture_on_commit_callbacks: Any) -> None:
+    make_event: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    queued: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from scoring.services.sittings import van_correct
     from tournaments.models import Table
     from tournaments.online.models import HookEvent, WebhookDelivery
@@ -259,15 +308,29 @@ def test_an_event_announces_rounds_ván_imports_corrections_standings_and_its_en
 
     first = tables[0].sitting.seats.order_by("position").first().name
     with django_capture_on_commit_callbacks(execute=True):
-        van = event_van_record(table=tables[0], seq=1, record={"winner": first, "cuoc": ["tom"]},
-                               idempotency_key=None, entered_by=organiser).obj
+        van = event_van_record(
+            table=tables[0],
+            seq=1,
+            record={"winner": first, "cuoc": ["tom"]},
+            idempotency_key=None,
+            entered_by=organiser,
+        ).obj
     with django_capture_on_commit_callbacks(execute=True):
-        van_correct(van=van, record={"winner": first, "cuoc": ["chi_nay"]}, reason="Ù Chi Nẩy",
-                    corrected_by=organiser, idempotency_key=None)
+        van_correct(
+            van=van,
+            record={"winner": first, "cuoc": ["chi_nay"]},
+            reason="Ù Chi Nẩy",
+            corrected_by=organiser,
+            idempotency_key=None,
+        )
     assert kinds() == ["round.seated", "van.recorded", "van.corrected"]
     corrected = json.loads(WebhookDelivery.objects.order_by("-id").first().body)["data"]
     assert (corrected["event"], corrected["table_id"], corrected["round"], corrected["canh"]) == (
-        event.slug, tables[0].pk, 1, 1)
+        event.slug,
+        tables[0].pk,
+        1,
+        1,
+    )
     assert corrected["van"][0]["replaces"] == van.pk
 
     rebuilt = rebuild_leaderboard(event_id=event.pk)
@@ -284,15 +347,23 @@ def test_an_event_announces_rounds_ván_imports_corrections_standings_and_its_en
     assert len(queued) == WebhookDelivery.objects.count()
 
 
-def test_an_import_is_announced_once_with_all_its_ván(club: Any, organiser: Any, webhook_settings: Any,
-                                                      queued: list[int], django_capture_on_commit_callbacks: Any,
-                                                      ) -> None:
+def test_an_import_is_announced_once_with_all_its_ván(
+    club: Any,
+    organiser: Any,
+    webhook_settings: Any,
+    queued: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from tournaments.online.models import WebhookDelivery
     from tournaments.online.services.imports import sitting_import
 
     hook_for({"club": club}, organiser, "http://127.0.0.1:9/hook", ["van.recorded"])
-    body = {"game": "to-tom-5", "rules": "luat-2005", "players": ["An", "Bình", "Chi", "Dũng", "Em"],
-            "van": [{"winner": "An", "cuoc": ["tom"]}, {"result": "hoa"}, {"winner": "Chi", "cuoc": ["tom"]}]}
+    body = {
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+        "van": [{"winner": "An", "cuoc": ["tom"]}, {"result": "hoa"}, {"winner": "Chi", "cuoc": ["tom"]}],
+    }
     with django_capture_on_commit_callbacks(execute=True):
         written = sitting_import(body=body, by=organiser, idempotency_key="k-1", club=club)
     [delivery] = WebhookDelivery.objects.all()
@@ -304,9 +375,9 @@ def test_an_import_is_announced_once_with_all_its_ván(club: Any, organiser: Any
     assert WebhookDelivery.objects.count() == 2
 
 
-def test_recording_a_van_without_hooks_costs_one_query_more(club: Any, organiser: Any,
-                                                            django_assert_max_num_queries: Any,
-                                                            django_capture_on_commit_callbacks: Any) -> None:
+def test_recording_a_van_without_hooks_costs_one_query_more(
+    club: Any, organiser: Any, django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     """The webhook hook on every ván asks one indexed question when nobody listens."""
     from scoring.services.sittings import sitting_changed
     from tournaments.online.services.webhooks import on_sitting_changed
@@ -315,4 +386,3 @@ def test_recording_a_van_without_hooks_costs_one_query_more(club: Any, organiser
     [van] = record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}])
     with django_assert_max_num_queries(1):
         on_sitting_changed(sitting_changed, sitting_id=sitting.pk, action="van_record", van_id=van.pk)
-

@@ -18,11 +18,21 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 ROLES = ("anon", "player", "keeper", "table_keeper", "trung_quan", "organiser", "treasurer", "outsider")
-PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"),
-           ("Em", "Giáp Đông")]
+PLAYERS = [
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Đông"),
+    ("Dũng", "Giáp Đông"),
+    ("Em", "Giáp Đông"),
+]
 #: Five more, so each event seats two tables.
-MORE_PLAYERS = [("Giang", "Giáp Tây"), ("Hà", "Giáp Tây"), ("Khánh", "Giáp Tây"), ("Lan", "Giáp Tây"),
-                ("Minh", "Giáp Tây")]
+MORE_PLAYERS = [
+    ("Giang", "Giáp Tây"),
+    ("Hà", "Giáp Tây"),
+    ("Khánh", "Giáp Tây"),
+    ("Lan", "Giáp Tây"),
+    ("Minh", "Giáp Tây"),
+]
 
 
 @dataclass
@@ -60,16 +70,34 @@ def _closed_canh(club: Any, organiser: Any, prefix: str) -> Any:
     from scoring.services.sittings import sitting_open, van_record
 
     day = timezone.localdate() - dt.timedelta(days=40)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
-                           players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh cũ {prefix}").obj
-    van_record(sitting=sitting, seq=1, record={"winner": f"Bình {prefix}", "cuoc": ["tom"]}, idempotency_key=None)
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        club=club,
+        created_by=organiser,
+        players=[f"{n} {prefix}" for n, _ in PLAYERS],
+        title=f"Canh cũ {prefix}",
+    ).obj
+    van_record(
+        sitting=sitting, seq=1, record={"winner": f"Bình {prefix}", "cuoc": ["tom"]}, idempotency_key=None
+    )
     moment = timezone.make_aware(dt.datetime.combine(day, dt.time(19)), timezone.get_current_timezone())
     Sitting.objects.filter(pk=sitting.pk).update(created_at=moment)
     return period_close(club=club, period=dates(day, day), closed_by=organiser).obj
 
 
-def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user: Any, table_keeper: Any = None,
-          treasurer: Any = None, *, is_public: bool = True) -> Side:
+def _side(
+    prefix: str,
+    organiser: Any,
+    keeper: Any,
+    trung_quan: Any,
+    player_user: Any,
+    table_keeper: Any = None,
+    treasurer: Any = None,
+    *,
+    is_public: bool = True,
+) -> Side:
     from scoring.models import ClubRole, ClubRoleKind
     from scoring.services.people import club_create
     from scoring.services.sittings import sitting_open, van_record
@@ -79,14 +107,23 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     from tournaments.services.rounds import round_seat
     from tournaments.services.tokens import token_issue
 
-    club = club_create(name=f"Làng {prefix}", kind="lang", slug=f"lang-{prefix.lower()}", idempotency_key=None).obj
+    club = club_create(
+        name=f"Làng {prefix}", kind="lang", slug=f"lang-{prefix.lower()}", idempotency_key=None
+    ).obj
     ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
     keeper_role = ClubRole.objects.create(user=keeper, club=club, role=ClubRoleKind.SCOREKEEPER)
     if treasurer is not None:
         ClubRole.objects.create(user=treasurer, club=club, role=ClubRoleKind.TREASURER)
     period_close = _closed_canh(club, organiser, prefix)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
-                           players=[f"{n} {prefix}" for n, _ in PLAYERS], title=f"Canh {prefix}").obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        club=club,
+        created_by=organiser,
+        players=[f"{n} {prefix}" for n, _ in PLAYERS],
+        title=f"Canh {prefix}",
+    ).obj
     seat = sitting.seats.get(position=1)
     if player_user is not None:
         seat.player.user = player_user
@@ -98,12 +135,20 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     sitting.refresh_from_db()
     van_record(sitting=sitting, seq=1, record={"winner": seat.name, "cuoc": ["tom"]}, idempotency_key=None)
 
-    event = event_create(name=f"Hội {prefix}", date=dt.date(2025, 2, 3), game="to-tom-diem", rules="luat-2005",
-                         created_by=organiser, is_public=is_public)
+    event = event_create(
+        name=f"Hội {prefix}",
+        date=dt.date(2025, 2, 3),
+        game="to-tom-diem",
+        rules="luat-2005",
+        created_by=organiser,
+        is_public=is_public,
+    )
     for name, team in PLAYERS + MORE_PLAYERS:
         check_in(registration=registration_add(event=event, name=f"{name} {prefix}", team=team))
     round_seat(event=event, method="random", seed=3)
-    table, table2 = Table.objects.filter(event=event).order_by("number").select_related("sitting", "event")[:2]
+    table, table2 = (
+        Table.objects.filter(event=event).order_by("number").select_related("sitting", "event")[:2]
+    )
     event_keeper = EventRole.objects.create(user=keeper, event=event, role=EventRoleKind.SCOREKEEPER)
     EventRole.objects.create(user=trung_quan, event=event, role=EventRoleKind.TRUNG_QUAN)
     if table_keeper is not None:
@@ -111,8 +156,11 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     # The registration of the rows (and the seated player's own): a player at the first table;
     # ``elsewhere``: one at the second.
     registration, elsewhere = (
-        Registration.objects.filter(event=event, player__seats__sitting=t.sitting).select_related("player")
-        .order_by("id").first() for t in (table, table2)
+        Registration.objects.filter(event=event, player__seats__sitting=t.sitting)
+        .select_related("player")
+        .order_by("id")
+        .first()
+        for t in (table, table2)
     )
     if player_user is not None:
         registration.player.user = player_user
@@ -120,9 +168,16 @@ def _side(prefix: str, organiser: Any, keeper: Any, trung_quan: Any, player_user
     token = token_issue(table=table, label="Thư ký chiếu 1", created_by=organiser)
     ensure_catalogue()
     festival = table_open(name=f"Sân đình {prefix}", event_table=table, created_by=organiser)
-    extra = {"club_role": keeper_role, "event_role": event_keeper, "organiser": organiser, "club_player": seat.player,
-             "table2": table2, "elsewhere": elsewhere, "period_close": period_close,
-             **_connections(club, event, organiser)}
+    extra = {
+        "club_role": keeper_role,
+        "event_role": event_keeper,
+        "organiser": organiser,
+        "club_player": seat.player,
+        "table2": table2,
+        "elsewhere": elsewhere,
+        "period_close": period_close,
+        **_connections(club, event, organiser),
+    }
     return Side(club, sitting, event, table, registration, token, festival, extra)
 
 
@@ -136,9 +191,12 @@ def _connections(club: Any, event: Any, organiser: Any) -> dict[str, Any]:
     found = {}
     with override_settings(WEBHOOK_ALLOW_PRIVATE_ADDRESSES=True):
         for kind, owner in (("club", {"club": club}), ("event", {"event": event})):
-            found[f"{kind}_token"] = token_create(label="Chiếu Online", access="ghi", created_by=organiser, **owner)[0]
-            found[f"{kind}_hook"] = webhook_create(url="http://127.0.0.1:9/hook", events=["van.recorded"],
-                                                   created_by=organiser, **owner)[0]
+            found[f"{kind}_token"] = token_create(
+                label="Chiếu Online", access="ghi", created_by=organiser, **owner
+            )[0]
+            found[f"{kind}_hook"] = webhook_create(
+                url="http://127.0.0.1:9/hook", events=["van.recorded"], created_by=organiser, **owner
+            )[0]
     return found
 
 
@@ -148,9 +206,24 @@ def build_world() -> World:
     for role in ROLES[1:]:
         users[role] = user_model.objects.create_user(f"vai-{role}", password="mat-khau-dai-123")
     outsider = users["outsider"]
-    own = _side("X", users["organiser"], users["keeper"], users["trung_quan"], users["player"], users["table_keeper"],
-                users["treasurer"])
+    own = _side(
+        "X",
+        users["organiser"],
+        users["keeper"],
+        users["trung_quan"],
+        users["player"],
+        users["table_keeper"],
+        users["treasurer"],
+    )
     other = _side("Y", outsider, outsider, outsider, None)
-    private = _side("Z", users["organiser"], users["keeper"], users["trung_quan"], users["player"],
-                    users["table_keeper"], users["treasurer"], is_public=False)
+    private = _side(
+        "Z",
+        users["organiser"],
+        users["keeper"],
+        users["trung_quan"],
+        users["player"],
+        users["table_keeper"],
+        users["treasurer"],
+        is_public=False,
+    )
     return World(users, own, other, private)

@@ -15,15 +15,22 @@ from tests.reliability.vanmix import Script
 def open_for(script: Script, *, keeper: Any) -> Sitting:
     """Open the sitting a script's ván are posted to (its gom override in the rule set), as the
     scorekeeper whose phones post them."""
-    return open_sitting(game=script.game, rules=rules_with_overrides(script.request()), mode=script.mode,
-                        players=script.players, created_by=keeper)
+    return open_sitting(
+        game=script.game,
+        rules=rules_with_overrides(script.request()),
+        mode=script.mode,
+        players=script.players,
+        created_by=keeper,
+    )
 
 
 def ledger_problems(sitting: Sitting, script: Script, keys: list[str]) -> list[str]:
     """Every way the stored sitting differs from exactly-once delivery of the script's ván."""
     label = f"sitting {sitting.pk}"
     problems = []
-    stored = list(Van.objects.filter(sitting=sitting).order_by("seq", "id").values_list("seq", "record", "is_current"))
+    stored = list(
+        Van.objects.filter(sitting=sitting).order_by("seq", "id").values_list("seq", "record", "is_current")
+    )
     if [seq for seq, _, _ in stored] != list(range(1, len(script.van) + 1)):
         lost = sorted(set(range(1, len(script.van) + 1)) - {seq for seq, _, _ in stored})
         problems.append(f"{label}: ván numbers {[s for s, _, _ in stored][:20]}…; lost {lost[:20]}")

@@ -7,8 +7,16 @@ import random
 from typing import Any
 
 PLAYERS = [
-    ("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"), ("Em", "Giáp Đông"),
-    ("Giang", "Giáp Đoài"), ("Hà", "Giáp Đoài"), ("Khánh", "Giáp Đoài"), ("Lan", "Giáp Đoài"), ("Minh", "Giáp Đoài"),
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Đông"),
+    ("Dũng", "Giáp Đông"),
+    ("Em", "Giáp Đông"),
+    ("Giang", "Giáp Đoài"),
+    ("Hà", "Giáp Đoài"),
+    ("Khánh", "Giáp Đoài"),
+    ("Lan", "Giáp Đoài"),
+    ("Minh", "Giáp Đoài"),
 ]
 CUOC = ["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_cu"]
 
@@ -20,8 +28,14 @@ def festival(*, name: str = "Hội làng Xuân Ất Tỵ", **options: Any) -> tu
     from tournaments.services.events import check_in, event_create, registration_add
     from tournaments.services.rounds import round_seat
 
-    fields = {"name": name, "date": dt.date(2025, 2, 3), "game": "to-tom-5", "rules": "luat-2005",
-              "mode": "quang", **options}
+    fields = {
+        "name": name,
+        "date": dt.date(2025, 2, 3),
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        **options,
+    }
     event = event_create(**fields)
     for player, team in PLAYERS:
         check_in(registration=registration_add(event=event, name=player, team=team))
@@ -43,4 +57,6 @@ def play(table: Any, rng: random.Random, *, entered_by: Any = None) -> Any:
     record: dict[str, Any] = {"winner": winner, "cuoc": [rng.choice(CUOC)]}
     if rng.random() < 0.5:
         record["discarder"] = rng.choice([n for n in names if n != winner])
-    return event_van_record(table=table, seq=seq, record=record, idempotency_key=None, entered_by=entered_by).obj
+    return event_van_record(
+        table=table, seq=seq, record=record, idempotency_key=None, entered_by=entered_by
+    ).obj

@@ -60,7 +60,6 @@ def phone_account(username: str = "dien-thoai-ghi-diem") -> tuple[Any, dict[str,
     return user, {"Authorization": f"Token {token.key}"}
 
 
-
 # -- the app server ------------------------------------------------------------------------------
 
 
@@ -75,12 +74,29 @@ class AppServer:
         self.starts = 0
 
     def start(self, timeout: float = 40.0) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_DEBUG": "false", "PYTHONUNBUFFERED": "1",
-               **self.env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "DJANGO_DEBUG": "false",
+            "PYTHONUNBUFFERED": "1",
+            **self.env,
+        }
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port), "totom_site.asgi:application"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    HOST,
+                    "-p",
+                    str(self.port),
+                    "totom_site.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         self.starts += 1
         deadline = time.monotonic() + timeout
@@ -191,7 +207,12 @@ class LossyProxy:
 
 
 def request(
-    host: str, port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+    host: str,
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
     timeout: float = 30.0,
 ) -> tuple[int, dict[str, str], Any]:
     """One HTTP exchange on a fresh connection (``Connection: close``); JSON in and out."""
@@ -227,7 +248,13 @@ class Tally:
 
 
 def post_until_answered(
-    port: int, path: str, body: dict[str, Any], key: str, tally: Tally, *, give_up_after: float = 90.0,
+    port: int,
+    path: str,
+    body: dict[str, Any],
+    key: str,
+    tally: Tally,
+    *,
+    give_up_after: float = 90.0,
     headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """POST like a phone on a bad network: no answer means try again, same key, same body (and the
@@ -238,7 +265,9 @@ def post_until_answered(
         with tally.lock:
             tally.attempts += 1
         try:
-            status, answered, data = request(HOST, port, "POST", path, body, {**(headers or {}), "Idempotency-Key": key})
+            status, answered, data = request(
+                HOST, port, "POST", path, body, {**(headers or {}), "Idempotency-Key": key}
+            )
         except (OSError, http.client.HTTPException):
             with tally.lock:
                 tally.no_answer += 1
@@ -254,8 +283,13 @@ def post_until_answered(
 
 
 def submit_sittings(
-    port: int, plans: list[tuple[int, list[dict[str, Any]]]], *, threads: int, tally: Tally,
-    keys: dict[int, list[str]], headers: dict[str, str],
+    port: int,
+    plans: list[tuple[int, list[dict[str, Any]]]],
+    *,
+    threads: int,
+    tally: Tally,
+    keys: dict[int, list[str]],
+    headers: dict[str, str],
 ) -> float:
     """Post every ván of every sitting (one thread per sitting at a time, ván in order) with
     ``headers`` (the scorekeeper's token: :func:`phone_account`); returns the seconds it took.
@@ -273,8 +307,14 @@ def submit_sittings(
             for seq, record in enumerate(records, start=1):
                 key = str(uuid.uuid4())
                 mine.append(key)
-                status, data = post_until_answered(port, f"/api/v1/sittings/{sitting_id}/van", {"seq": seq, **record},
-                                                   key, tally, headers=headers)
+                status, data = post_until_answered(
+                    port,
+                    f"/api/v1/sittings/{sitting_id}/van",
+                    {"seq": seq, **record},
+                    key,
+                    tally,
+                    headers=headers,
+                )
                 with tally.lock:
                     tally.posted += 1
                 if status != 201:

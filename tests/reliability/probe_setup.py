@@ -14,8 +14,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-PLAYERS = [("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Tây"), ("Dũng", "Giáp Tây"),
-           ("Em", "Giáp Nam")]
+PLAYERS = [
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Tây"),
+    ("Dũng", "Giáp Tây"),
+    ("Em", "Giáp Nam"),
+]
 PASSWORD = "mat-khau-dai-123"
 
 
@@ -51,8 +56,14 @@ class Small:
         return client
 
 
-def small_event(*, prefix: str = "P", is_public: bool = True, confirmation_required: bool = False,
-                organiser: Any = None, game: str = "to-tom-5") -> Small:
+def small_event(
+    *,
+    prefix: str = "P",
+    is_public: bool = True,
+    confirmation_required: bool = False,
+    organiser: Any = None,
+    game: str = "to-tom-5",
+) -> Small:
     from tournaments.models import Table
     from tournaments.services.events import check_in, event_create, registration_add
     from tournaments.services.rounds import round_seat
@@ -60,9 +71,16 @@ def small_event(*, prefix: str = "P", is_public: bool = True, confirmation_requi
 
     if organiser is None:
         organiser = get_user_model().objects.create_user(f"btc-{prefix.lower()}", password=PASSWORD)
-    event = event_create(name=f"Hội kín {prefix}" if not is_public else f"Hội {prefix}", date=dt.date(2025, 2, 3),
-                         game=game, rules="luat-2005", created_by=organiser, is_public=is_public,
-                         confirmation_required=confirmation_required, van_per_round=40)
+    event = event_create(
+        name=f"Hội kín {prefix}" if not is_public else f"Hội {prefix}",
+        date=dt.date(2025, 2, 3),
+        game=game,
+        rules="luat-2005",
+        created_by=organiser,
+        is_public=is_public,
+        confirmation_required=confirmation_required,
+        van_per_round=40,
+    )
     for name, team in PLAYERS:
         check_in(registration=registration_add(event=event, name=f"{name} {prefix}", team=team))
     round_seat(event=event, method="random", seed=3)

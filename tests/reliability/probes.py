@@ -90,7 +90,9 @@ def probe_files() -> list[str]:
     """Every probe module on disk (by name, without importing them)."""
     names = []
     for path in sorted(HERE.glob("test_*.py")):
-        if path.name.startswith("test_probe_") or re.search(r"^PROBE_AREA\s*=", path.read_text("utf-8"), re.M):
+        if path.name.startswith("test_probe_") or re.search(
+            r"^PROBE_AREA\s*=", path.read_text("utf-8"), re.M
+        ):
             names.append(path.name)
     return names
 

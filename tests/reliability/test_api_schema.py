@@ -42,11 +42,20 @@ from tests.reliability.harness import AppServer, figure
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 ST = Path(sys.executable).with_name("st")
-SITTING_READS = ["GET /api/v1/sittings/{id}", "GET /api/v1/sittings/{id}/balances",
-                 "GET /api/v1/sittings/{id}/history", "GET /api/v1/sittings/{id}/van"]
-SITTING_WRITES = ["POST /api/v1/sittings/{id}/van", "POST /api/v1/sittings/{id}/van/preview",
-                  "POST /api/v1/sittings/{id}/van/{seq}/correct", "POST /api/v1/sittings/{id}/settle-up",
-                  "POST /api/v1/sittings/{id}/van/{seq}/confirm", "POST /api/v1/sittings/{id}/van/{seq}/reject"]
+SITTING_READS = [
+    "GET /api/v1/sittings/{id}",
+    "GET /api/v1/sittings/{id}/balances",
+    "GET /api/v1/sittings/{id}/history",
+    "GET /api/v1/sittings/{id}/van",
+]
+SITTING_WRITES = [
+    "POST /api/v1/sittings/{id}/van",
+    "POST /api/v1/sittings/{id}/van/preview",
+    "POST /api/v1/sittings/{id}/van/{seq}/correct",
+    "POST /api/v1/sittings/{id}/settle-up",
+    "POST /api/v1/sittings/{id}/van/{seq}/confirm",
+    "POST /api/v1/sittings/{id}/van/{seq}/reject",
+]
 SITTING_OPS = SITTING_READS + SITTING_WRITES
 CONTRACTS = ["POST /api/v1/score", "POST /api/v1/check-hand"]
 EVENT_WRITES = ["POST /api/v1/events/{slug}/registrations", "POST /api/v1/events/{slug}/rounds"]
@@ -62,31 +71,73 @@ def _known() -> dict[tuple[str, str], str]:
 
     # ST202 "schema-valid request rejected": a 400 for a body the schema allows, because what is
     # refused depends on data JSON Schema cannot name.
-    add("ST202", CONTRACTS, "a cước must belong to the game and the rule set ('' or 'abc' is a string but no "
-        "cước), a rule set slug must exist, a hand must have the game's number of cards")
-    add("ST202", ["POST /api/v1/sittings"], "the rule set slug must exist, the players must be as many as the game "
-        "seats, a player id must be one the account may seat")
-    add("ST202", ["POST /api/v1/sittings/{id}/van", "POST /api/v1/sittings/{id}/van/preview",
-                  "POST /api/v1/sittings/{id}/van/{seq}/correct", STATEFUL],
+    add(
+        "ST202",
+        CONTRACTS,
+        "a cước must belong to the game and the rule set ('' or 'abc' is a string but no "
+        "cước), a rule set slug must exist, a hand must have the game's number of cards",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/sittings"],
+        "the rule set slug must exist, the players must be as many as the game "
+        "seats, a player id must be one the account may seat",
+    )
+    add(
+        "ST202",
+        [
+            "POST /api/v1/sittings/{id}/van",
+            "POST /api/v1/sittings/{id}/van/preview",
+            "POST /api/v1/sittings/{id}/van/{seq}/correct",
+            STATEFUL,
+        ],
         "a ván must name players seated in that sitting, cước of its game, and a result (winner, draw or báo); "
-        "van: seq must be the next number (else 409)")
-    add("ST202", ["POST /api/v1/clubs"], "a club's slug (from its name when not given) must be new: the second "
-        "club called '0' is refused")
-    add("ST202", ["POST /api/v1/players", "POST /api/v1/sittings"], "'club' must be the slug of an existing club")
-    add("ST202", ["POST /api/v1/sittings/{id}/van/{seq}/reject"], "every integer anywhere in a body must fit in "
+        "van: seq must be the next number (else 409)",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/clubs"],
+        "a club's slug (from its name when not given) must be new: the second club called '0' is refused",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/players", "POST /api/v1/sittings"],
+        "'club' must be the slug of an existing club",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/sittings/{id}/van/{seq}/reject"],
+        "every integer anywhere in a body must fit in "
         "64 bits, in properties the schema does not name too (the API's JSON parser refuses a larger one with a 400 "
         "naming it: scoring/api/parsers.py, tests/reliability/test_probe_bad_input.py); JSON Schema cannot bound "
-        "the numbers of unnamed properties")
-    add("ST202", ["POST /api/v1/tables/{table_id}/signals"], "the signal must be one of the catalogue's (or the "
+        "the numbers of unnamed properties",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/tables/{table_id}/signals"],
+        "the signal must be one of the catalogue's (or the "
         "village's own), given from a seat allowed to give it (khai-hoi: only the Trung Quân), while a ván is "
-        "under way")
-    add("ST202", ["POST /api/v1/events/{slug}/registrations"], "a name already registered in the event is refused "
-        "(names are unique within an event: a table's seats are named after the players)")
-    add("ST202", ["POST /api/v1/events/{slug}/rounds"], "seating needs enough checked-in players for a table of the "
-        "game; a round is refused (409) while the previous one has open tables, unless forced")
-    add("ST202", [IMPORT], "exactly one of 'club' (an existing club's slug) and 'table' (an existing table's id) "
+        "under way",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/events/{slug}/registrations"],
+        "a name already registered in the event is refused "
+        "(names are unique within an event: a table's seats are named after the players)",
+    )
+    add(
+        "ST202",
+        ["POST /api/v1/events/{slug}/rounds"],
+        "seating needs enough checked-in players for a table of the "
+        "game; a round is refused (409) while the previous one has open tables, unless forced",
+    )
+    add(
+        "ST202",
+        [IMPORT],
+        "exactly one of 'club' (an existing club's slug) and 'table' (an existing table's id) "
         "must be given; the rule set slug must exist, the players must be as many as the game seats, each ván must "
-        "name them and be one the engine settles (else 422 with its number)")
+        "name them and be one the engine settles (else 422 with its number)",
+    )
     return known
 
 
@@ -134,14 +185,19 @@ def _world(keeper: Any, outsider: Any) -> World:
     theirs = open_sitting(created_by=outsider, club=doai, players=["Giáp", "Ất", "Bính", "Đinh", "Mậu"])
     record_all(theirs, [{"winner": "Giáp", "cuoc": ["tom"]}], entered_by=outsider)
     ensure_catalogue()
-    table = table_open(name="Chiếu sân đình Làng Đông", players=["Hai", "Ba", "Tư", "Năm", "Sáu"], club=dong,
-                       trung_quan=keeper, created_by=keeper)
+    table = table_open(
+        name="Chiếu sân đình Làng Đông",
+        players=["Hai", "Ba", "Tư", "Năm", "Sáu"],
+        club=dong,
+        trung_quan=keeper,
+        created_by=keeper,
+    )
     event, token = _event(keeper)
     return World(keeper, outsider, sitting, table, theirs, event, token)
 
 
 def _event(keeper: Any) -> tuple[Any, str]:
-    """"Hội Làng Đông", organised by ``keeper``: ten players checked in, round 1 seated; and a write
+    """ "Hội Làng Đông", organised by ``keeper``: ten players checked in, round 1 seated; and a write
     platform token of it."""
     import datetime as dt
 
@@ -149,8 +205,14 @@ def _event(keeper: Any) -> tuple[Any, str]:
     from tournaments.services.events import check_in, event_create, registration_add
     from tournaments.services.rounds import round_seat
 
-    event = event_create(name="Hội Làng Đông", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
-                         slug="hoi-lang-dong", created_by=keeper)
+    event = event_create(
+        name="Hội Làng Đông",
+        date=dt.date(2025, 2, 3),
+        game="to-tom-5",
+        rules="luat-2005",
+        slug="hoi-lang-dong",
+        created_by=keeper,
+    )
     for name in ["Giáp", "Ất", "Bính", "Đinh", "Mậu", "Kỷ", "Canh", "Tân", "Nhâm", "Quý"]:
         check_in(registration=registration_add(event=event, name=f"Cụ {name}", team="Giáp Đông"))
     round_seat(event=event, method="random", seed=4)
@@ -187,8 +249,7 @@ def _config(tmp: Path, world: World, caller: Any) -> Path:
         "[parameters]\n"
         '"path.id" = { dictionary = "sittings", probability = 0.5 }\n'
         '"path.table_id" = { dictionary = "tables", probability = 0.5 }\n'
-        '"path.slug" = { dictionary = "events", probability = 0.5 }\n'
-        + auth
+        '"path.slug" = { dictionary = "events", probability = 0.5 }\n' + auth
     )
     return config
 
@@ -197,16 +258,35 @@ def _config(tmp: Path, world: World, caller: Any) -> Path:
 PLATFORM = "platform"
 
 
-def _run_schemathesis(server: AppServer, tmp: Path, world: World, *, examples: int, seed: int,
-                      caller: Any = None) -> dict[str, Any]:
+def _run_schemathesis(
+    server: AppServer, tmp: Path, world: World, *, examples: int, seed: int, caller: Any = None
+) -> dict[str, Any]:
     """Run ``st`` (as ``caller``, with its token, when given; else anonymously)."""
     report = tmp / "report.json"
     done = subprocess.run(
-        [str(ST), "--config-file", str(_config(tmp, world, caller)), "run",
-         f"http://127.0.0.1:{server.port}/api/schema/", "--checks", "all", "--max-examples", str(examples),
-         "--seed", str(seed), "--workers", "1", "--report", "json", "--report-json-path", str(report),
-         "--no-color"],
-        capture_output=True, text=True, timeout=900,
+        [
+            str(ST),
+            "--config-file",
+            str(_config(tmp, world, caller)),
+            "run",
+            f"http://127.0.0.1:{server.port}/api/schema/",
+            "--checks",
+            "all",
+            "--max-examples",
+            str(examples),
+            "--seed",
+            str(seed),
+            "--workers",
+            "1",
+            "--report",
+            "json",
+            "--report-json-path",
+            str(report),
+            "--no-color",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert report.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     result: dict[str, Any] = json.loads(report.read_text())
@@ -221,10 +301,12 @@ def _judge(result: dict[str, Any], who: str) -> None:
     violations = sorted(op for (code, op) in found if code == "ST108")
     new = sorted(f"{code} {title}: {op}" for (code, op), title in found.items() if (code, op) not in KNOWN)
     cases = result["test_cases"]
-    figure(f"schemathesis ({who}, all phases and checks)",
-           f"{result['operations']['tested']} operations, {cases['generated']} cases, "
-           f"{len(server_errors)} server errors, {len(violations)} schema violations, "
-           f"{len(found)} known findings ({len(new)} new), {result['running_time']:.0f} s")
+    figure(
+        f"schemathesis ({who}, all phases and checks)",
+        f"{result['operations']['tested']} operations, {cases['generated']} cases, "
+        f"{len(server_errors)} server errors, {len(violations)} schema violations, "
+        f"{len(found)} known findings ({len(new)} new), {result['running_time']:.0f} s",
+    )
     assert result["errors"] == [], result["output"][-3000:]
     assert server_errors == [], f"5xx on {server_errors}:\n{result['output'][-6000:]}"
     assert violations == [], f"answers outside the schema on {violations}:\n{result['output'][-6000:]}"
@@ -244,10 +326,16 @@ def _footprint(world: World) -> tuple[Any, ...]:
     s = world.sitting
     s.refresh_from_db()
     event = world.event
-    return (list(s.van.values_list("id", "status")), s.transactions.count(), s.ended_at,
-            VanReview.objects.filter(van__sitting=s).count(), SignalEvent.objects.filter(table=world.table).count(),
-            event.registrations.count(), event.rounds.count(),
-            Van.objects.filter(sitting__event_canh__event=event).count())
+    return (
+        list(s.van.values_list("id", "status")),
+        s.transactions.count(),
+        s.ended_at,
+        VanReview.objects.filter(van__sitting=s).count(),
+        SignalEvent.objects.filter(table=world.table).count(),
+        event.registrations.count(),
+        event.rounds.count(),
+        Van.objects.filter(sitting__event_canh__event=event).count(),
+    )
 
 
 def test_schemathesis_as_anonymous(app_server: AppServer, tmp_path: Path, world: World) -> None:
@@ -260,40 +348,59 @@ def test_schemathesis_as_anonymous_many_examples(app_server: AppServer, tmp_path
 
 
 def test_schemathesis_as_a_scorekeeper(app_server: AppServer, tmp_path: Path, world: World) -> None:
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=world.keeper),
-           "scorekeeper")
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=world.keeper),
+        "scorekeeper",
+    )
 
 
 def test_schemathesis_as_an_online_platform(app_server: AppServer, tmp_path: Path, world: World) -> None:
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=PLATFORM),
-           "online platform (write token of the event)")
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=PLATFORM),
+        "online platform (write token of the event)",
+    )
 
 
 @pytest.mark.slow
-def test_schemathesis_as_an_online_platform_many_examples(app_server: AppServer, tmp_path: Path,
-                                                          world: World) -> None:
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=PLATFORM),
-           "online platform (write token of the event)")
+def test_schemathesis_as_an_online_platform_many_examples(
+    app_server: AppServer, tmp_path: Path, world: World
+) -> None:
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=PLATFORM),
+        "online platform (write token of the event)",
+    )
 
 
 @pytest.mark.slow
-def test_schemathesis_as_a_scorekeeper_many_examples(app_server: AppServer, tmp_path: Path, world: World) -> None:
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=world.keeper), "scorekeeper")
+def test_schemathesis_as_a_scorekeeper_many_examples(
+    app_server: AppServer, tmp_path: Path, world: World
+) -> None:
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=world.keeper),
+        "scorekeeper",
+    )
 
 
-def test_schemathesis_as_another_clubs_scorekeeper(app_server: AppServer, tmp_path: Path, world: World) -> None:
+def test_schemathesis_as_another_clubs_scorekeeper(
+    app_server: AppServer, tmp_path: Path, world: World
+) -> None:
     before = _footprint(world)
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=world.outsider),
-           "another club's scorekeeper")
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=8, seed=20250203, caller=world.outsider),
+        "another club's scorekeeper",
+    )
     _untouched(world, before)
 
 
 @pytest.mark.slow
-def test_schemathesis_as_another_clubs_scorekeeper_many_examples(app_server: AppServer, tmp_path: Path,
-                                                                 world: World) -> None:
+def test_schemathesis_as_another_clubs_scorekeeper_many_examples(
+    app_server: AppServer, tmp_path: Path, world: World
+) -> None:
     before = _footprint(world)
-    _judge(_run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=world.outsider),
-           "another club's scorekeeper")
+    _judge(
+        _run_schemathesis(app_server, tmp_path, world, examples=100, seed=7, caller=world.outsider),
+        "another club's scorekeeper",
+    )
     _untouched(world, before)
 
 
@@ -319,16 +426,23 @@ def _import_body(world: World) -> dict[str, Any]:
 
     table = Table.objects.filter(event=world.event).order_by("number").first()
     seats = list(table.sitting.seats.order_by("position").values_list("name", flat=True))
-    return {"game": "to-tom-5", "rules": "luat-2005", "players": seats, "van": [{"winner": seats[0], "cuoc": ["tom"]}],
-            "table": table.pk}
+    return {
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "players": seats,
+        "van": [{"winner": seats[0], "cuoc": ["tom"]}],
+        "table": table.pk,
+    }
 
 
 def _clients(user: Any) -> dict[str, Any]:
     """The outsider by token (as the phones and schemathesis) and by the site's session."""
     from rest_framework.authtoken.models import Token
 
-    token = Client(raise_request_exception=False,
-                   HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    token = Client(
+        raise_request_exception=False,
+        HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}",
+    )
     session = Client(raise_request_exception=False)
     session.force_login(user)
     return {"token": token, "session": session}
@@ -350,8 +464,12 @@ def test_another_clubs_scorekeeper_gets_403_or_404_on_every_operation_of_the_fir
             if method == "GET":
                 response = client.get(path)
             else:
-                response = client.post(path, json.dumps(body), content_type="application/json",
-                                       HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+                response = client.post(
+                    path,
+                    json.dumps(body),
+                    content_type="application/json",
+                    HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+                )
             answered[how, op] = response.status_code
             assert response.status_code in (403, 404), (how, op, response.status_code, response.content[:300])
             assert response["Content-Type"] == "application/json" and response.json()["error"], (how, op)
@@ -363,19 +481,27 @@ def test_another_clubs_scorekeeper_gets_403_or_404_on_every_operation_of_the_fir
 
 
 NUL = "a\x00"
-BASE = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"]}
+BASE = {
+    "game": "to-tom-5",
+    "rules": "luat-2005",
+    "mode": "quang",
+    "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+}
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("path", "body"), [
-    ("/api/v1/sittings", {**BASE, "club": NUL}),
-    ("/api/v1/sittings", {**BASE, "title": NUL}),
-    ("/api/v1/sittings", {**BASE, "players": [NUL, "Bình", "Chi", "Dũng", "Em"]}),
-    ("/api/v1/clubs", {"name": NUL, "kind": "lang"}),
-    ("/api/v1/players", {"name": NUL}),
-    ("/api/v1/players?club=a%00", None),
-    ("correct", {"winner": "An", "cuoc": ["tom"], "reason": NUL}),
-])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/v1/sittings", {**BASE, "club": NUL}),
+        ("/api/v1/sittings", {**BASE, "title": NUL}),
+        ("/api/v1/sittings", {**BASE, "players": [NUL, "Bình", "Chi", "Dũng", "Em"]}),
+        ("/api/v1/clubs", {"name": NUL, "kind": "lang"}),
+        ("/api/v1/players", {"name": NUL}),
+        ("/api/v1/players?club=a%00", None),
+        ("correct", {"winner": "An", "cuoc": ["tom"], "reason": NUL}),
+    ],
+)
 def test_a_nul_byte_in_text_is_a_400_not_a_500(keeper: Any, path: str, body: Any) -> None:
     """Found by schemathesis (``POST /api/v1/sittings`` with ``"club": "\\u0017\\u0000\\u008b"``)."""
     client = Client(raise_request_exception=False)
@@ -387,6 +513,7 @@ def test_a_nul_byte_in_text_is_a_400_not_a_500(keeper: Any, path: str, body: Any
     if body is None:
         response = client.get(path)
     else:
-        response = client.post(path, json.dumps(body), content_type="application/json",
-                               HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+        response = client.post(
+            path, json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4())
+        )
     assert response.status_code == 400

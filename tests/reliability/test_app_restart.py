@@ -16,7 +16,9 @@ from tests.reliability.vanmix import scripts
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _burst_with_restarts(server: AppServer, *, sittings: int, van_each: int, restarts: int, seed: int) -> None:
+def _burst_with_restarts(
+    server: AppServer, *, sittings: int, van_each: int, restarts: int, seed: int
+) -> None:
     rng = random.Random(seed)
     plan = scripts(rng, sittings, van_each)
     keeper, token = phone_account()
@@ -41,18 +43,31 @@ def _burst_with_restarts(server: AppServer, *, sittings: int, van_each: int, res
     chaos = threading.Thread(target=killer, name="killer")
     chaos.start()
     try:
-        seconds = submit_sittings(server.port, [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
-                                  threads=sittings, tally=tally, keys=keys, headers=token)
+        seconds = submit_sittings(
+            server.port,
+            [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
+            threads=sittings,
+            tally=tally,
+            keys=keys,
+            headers=token,
+        )
     finally:
         done.set()
         chaos.join()
-    figure("ván posted / app server kills", f"{total} / {len(downtime)} (each down {max(downtime):.1f} s at most)")
-    figure("requests with no answer (cut or refused) / answers replayed", f"{tally.no_answer} / {tally.replayed}")
+    figure(
+        "ván posted / app server kills",
+        f"{total} / {len(downtime)} (each down {max(downtime):.1f} s at most)",
+    )
+    figure(
+        "requests with no answer (cut or refused) / answers replayed", f"{tally.no_answer} / {tally.replayed}"
+    )
     figure("burst duration", f"{seconds:.1f} s")
     assert len(downtime) == restarts
     assert tally.failures == []
     assert tally.posted == total and tally.no_answer > 0
-    problems = [p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])]
+    problems = [
+        p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])
+    ]
     assert problems == []
     figure("lost / duplicated / ledger differences", "0 / 0 / 0")
 

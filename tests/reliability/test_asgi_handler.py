@@ -39,18 +39,31 @@ def handovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
-def _scope(path: str, method: str = "GET", headers: list[tuple[bytes, bytes]] | None = None) -> dict[str, Any]:
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-            "headers": [(b"host", b"testserver"), *(headers or [])], "client": ("127.0.0.1", 5000),
-            "server": ("testserver", 80)}
+def _scope(
+    path: str, method: str = "GET", headers: list[tuple[bytes, bytes]] | None = None
+) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), *(headers or [])],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
 
 
 Response = tuple[int, dict[bytes, bytes], bytes]
 
 
-async def _get(app: ASGIHandler, path: str, headers: list[tuple[bytes, bytes]] | None = None,
-               whole: bool = True) -> Response:
+async def _get(
+    app: ASGIHandler, path: str, headers: list[tuple[bytes, bytes]] | None = None, whole: bool = True
+) -> Response:
     """One request through ``app``: its status, headers and body (the first chunk if not ``whole``)."""
     talk = ApplicationCommunicator(app, _scope(path, headers=headers))
     await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
@@ -128,8 +141,10 @@ def test_lifespan_is_answered() -> None:
         return [first["type"], second["type"]]
 
     with ThreadPoolExecutor(1) as thread:
-        assert thread.submit(asyncio.run, lifespan()).result() == ["lifespan.startup.complete",
-                                                                    "lifespan.shutdown.complete"]
+        assert thread.submit(asyncio.run, lifespan()).result() == [
+            "lifespan.startup.complete",
+            "lifespan.shutdown.complete",
+        ]
 
 
 def test_a_post_body_is_read_when_receive_is_not_a_coroutine() -> None:
@@ -150,17 +165,29 @@ def test_a_post_body_is_read_when_receive_is_not_a_coroutine() -> None:
 
     async def post() -> tuple[int, bytes]:
         inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        body = json.dumps({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                           "players": ["An", "Bình", "Chi", "Dũng", "Em"]}).encode()
+        body = json.dumps(
+            {
+                "game": "to-tom-5",
+                "rules": "luat-2005",
+                "mode": "quang",
+                "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+            }
+        ).encode()
         await inbox.put({"type": "http.request", "body": body, "more_body": False})
         sent: list[dict[str, Any]] = []
 
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        scope = _scope("/api/v1/sittings", "POST", [(b"content-type", b"application/json"),
-                                                    (b"authorization", f"Token {token}".encode()),
-                                                    (b"idempotency-key", b"post-through-wsgi-1")])
+        scope = _scope(
+            "/api/v1/sittings",
+            "POST",
+            [
+                (b"content-type", b"application/json"),
+                (b"authorization", f"Token {token}".encode()),
+                (b"idempotency-key", b"post-through-wsgi-1"),
+            ],
+        )
         await application(scope, lambda: Awaitable(inbox.get()), send)
         return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:])
 

@@ -346,7 +346,9 @@ ROWS: list[Row] = [
     # Tournaments: a table (a visitor without the right gets the PIN form, with status 403)
     Row("tournaments:table", G, table, TABLE_KEEP, visitor="pin"),
     Row("tournaments:table", P, table, TABLE_KEEP, {}, visitor="pin"),
-    Row("tournaments:table_pin", P, table, ALL, {"pin": "000000"}, private=ALL),  # a PIN holder needs the form
+    Row(
+        "tournaments:table_pin", P, table, ALL, {"pin": "000000"}, private=ALL
+    ),  # a PIN holder needs the form
     Row("tournaments:table_close", P, table, ORG),
     Row("tournaments:table_substitute", P, table, ORG, {}),
     Row("tournaments:table_token_new", P, table, ORG, {}),
@@ -373,13 +375,25 @@ ROWS: list[Row] = [
 #: Named URLs with no row, and why.
 EXEMPT = {
     "console-events": "the SSE stream never ends (a test client would hang); the display's public "
-                      "stream carries only what the public display shows, tested in tests/console; a "
-                      "private event's stream: test_probe_private_event.py",
+    "stream carries only what the public display shows, tested in tests/console; a "
+    "private event's stream: test_probe_private_event.py",
 }
 
 #: The rows whose object belongs to an event: they are also asked of the private event's object.
-EVENT_OBJECTS = {event, reg, player, player_elsewhere, table, token, round_one, check_in_token, festival,
-                 festival_api, event_role, event_organiser}
+EVENT_OBJECTS = {
+    event,
+    reg,
+    player,
+    player_elsewhere,
+    table,
+    token,
+    round_one,
+    check_in_token,
+    festival,
+    festival_api,
+    event_role,
+    event_organiser,
+}
 
 
 def _names(patterns: list[Any], namespace: str | None = None) -> set[str]:
@@ -430,8 +444,12 @@ def _request(row: Row, world: World, role: str, side: str) -> Any:
     if row.method == G:
         return client.get(url)
     if row.api:
-        return client.post(url, row.data or {}, content_type="application/json",
-                           headers={"Idempotency-Key": f"matrix-{role}-{side}-{row.id}"})
+        return client.post(
+            url,
+            row.data or {},
+            content_type="application/json",
+            headers={"Idempotency-Key": f"matrix-{role}-{side}-{row.id}"},
+        )
     return client.post(url, row.data or {})
 
 
@@ -470,11 +488,15 @@ def test_authorization_cell(row: Row, world: World, probe: Any) -> None:
             if want != got:
                 probe.check(False, f"{cell} (expected {'pass' if want else 'denied'})")
             elif not want and role == "anon":
-                probe.check(_sent_to_login(row, response, side),
-                            f"{cell} (a visitor must be sent to the login page / get 401)")
+                probe.check(
+                    _sent_to_login(row, response, side),
+                    f"{cell} (a visitor must be sent to the login page / get 401)",
+                )
             elif not want:
-                probe.check(response.status_code in (403, 404),
-                            f"{cell} (a signed-in user without the right gets 403 or 404)")
+                probe.check(
+                    response.status_code in (403, 404),
+                    f"{cell} (a signed-in user without the right gets 403 or 404)",
+                )
             else:
                 probe.check(True, cell)
 
@@ -484,10 +506,18 @@ def _listed_sittings(client: Client) -> tuple[set[int], str]:
     return ids, client.get(reverse("scoring:sitting_list")).content.decode()
 
 
-@pytest.mark.parametrize("role, first, second", [("table_keeper", True, False), ("keeper", True, True),
-                                                 ("trung_quan", True, True), ("organiser", True, True)])
-def test_sitting_lists_show_only_the_canh_a_role_reaches(world: World, probe: Any, role: str, first: bool,
-                                                          second: bool) -> None:
+@pytest.mark.parametrize(
+    "role, first, second",
+    [
+        ("table_keeper", True, False),
+        ("keeper", True, True),
+        ("trung_quan", True, True),
+        ("organiser", True, True),
+    ],
+)
+def test_sitting_lists_show_only_the_canh_a_role_reaches(
+    world: World, probe: Any, role: str, first: bool, second: bool
+) -> None:
     """Finding 8: a scorekeeper of one table listed every canh of the event (titles, players)."""
     client = Client()
     client.force_login(world.users[role])
@@ -496,9 +526,13 @@ def test_sitting_lists_show_only_the_canh_a_role_reaches(world: World, probe: An
         s = world.side(side)
         for sitting_id, want in ((s.table.sitting_id, first), (s.extra["table2"].sitting_id, second)):
             listed = f'href="/so-diem/{sitting_id}/"' in page
-            probe.check((sitting_id in ids) == want and listed == want,
-                        f"{role}: sitting {sitting_id} of {side} listed by the API {sitting_id in ids}, "
-                        f"by the page {listed}; expected {want}")
+            probe.check(
+                (sitting_id in ids) == want and listed == want,
+                f"{role}: sitting {sitting_id} of {side} listed by the API {sitting_id in ids}, "
+                f"by the page {listed}; expected {want}",
+            )
     players = {p["name"] for p in client.get("/api/v1/players").json()}
     others = {seat.name for seat in world.own.extra["table2"].sitting.seats.all()}
-    probe.check(bool(players & others) == second, f"{role}: players of the second table known: {players & others}")
+    probe.check(
+        bool(players & others) == second, f"{role}: players of the second table known: {players & others}"
+    )

@@ -48,8 +48,7 @@ def test_an_event_file_written_before_restores_and_exports_the_same(name: str, t
 
 def test_a_sitting_file_with_its_console_written_before_restores_and_exports_the_same(tmp_path: Path) -> None:
     stored = json.loads((FILES / "sitting-console.json").read_text(encoding="utf-8"))
-    call_command("event_import", str(FILES / "sitting-console.json"),
-                 stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
+    call_command("event_import", str(FILES / "sitting-console.json"), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
     client = Client()
     client.force_login(get_user_model().objects.get(username=stored["sittings"][0]["created_by"]))
     response = client.get(f"/so-diem/{stored['sitting']}/xuat/sao-luu.json")

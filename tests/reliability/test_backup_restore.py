@@ -48,8 +48,13 @@ def _played_event(django_user_model: Any) -> Event:
     van_reject(sitting=tables[1].sitting, seq=6, reviewer=organiser, reason="chưa đủ cước")
     second = Van.objects.get(sitting=tables[0].sitting, seq=2, is_current=True)
     names = seat_names(tables[0])
-    event_van_correct(van=second, record={"winner": names[3], "cuoc": ["thap_dieu"], "discarder": names[0]},
-                      reason="ghi nhầm người ù", corrected_by=organiser, idempotency_key="sua-1")
+    event_van_correct(
+        van=second,
+        record={"winner": names[3], "cuoc": ["thap_dieu"], "discarder": names[0]},
+        reason="ghi nhầm người ù",
+        corrected_by=organiser,
+        idempotency_key="sua-1",
+    )
     sitting_settle_up(sitting=tables[1].sitting, settled_by=organiser, idempotency_key="thanh-toan-1")
     round_seat(event=event, method="rotation", seed=12, created_by=organiser)
     for table in Table.objects.filter(event=event, round__number=2):
@@ -68,29 +73,67 @@ def _picture(slug: str) -> dict[str, Any]:
     """Everything a user can read back about the event."""
     event = Event.objects.get(slug=slug)
     board = Leaderboard.objects.get(event=event)
-    sittings = Sitting.objects.filter(pk__in=Table.objects.filter(event=event).values("sitting")).order_by("pk")
+    sittings = Sitting.objects.filter(pk__in=Table.objects.filter(event=event).values("sitting")).order_by(
+        "pk"
+    )
     return {
         "board": (board.rows, board.teams, board.van_count),
-        "event": (event.name, event.date, event.rules.fingerprint, event.mode, event.tie_breaks,
-                  event.confirmation_required, event.count_confirmed_only,
-                  sorted(event.organisers.values_list("username", flat=True))),
-        "registrations": sorted(event.registrations.values_list(
-            "player_id", "player__name", "team", "status", "token", "created_at", "checked_in_at", "withdrawn_at",
-            "registered_by__username", "checked_in_by__username", "checked_in_own_link", "withdrawn_by__username")),
-        "tables": sorted(Table.objects.filter(event=event).values_list("round__number", "number", "sitting_id")),
+        "event": (
+            event.name,
+            event.date,
+            event.rules.fingerprint,
+            event.mode,
+            event.tie_breaks,
+            event.confirmation_required,
+            event.count_confirmed_only,
+            sorted(event.organisers.values_list("username", flat=True)),
+        ),
+        "registrations": sorted(
+            event.registrations.values_list(
+                "player_id",
+                "player__name",
+                "team",
+                "status",
+                "token",
+                "created_at",
+                "checked_in_at",
+                "withdrawn_at",
+                "registered_by__username",
+                "checked_in_by__username",
+                "checked_in_own_link",
+                "withdrawn_by__username",
+            )
+        ),
+        "tables": sorted(
+            Table.objects.filter(event=event).values_list("round__number", "number", "sitting_id")
+        ),
         # The organisers' audit trail: who did what and when, every entry.
         "trail": event_audit(event, limit=1000),
-        "sittings": {s.pk: {"balances": balances(s).to_dict(), "play": balances(s, play_only=True).players,
-                            "history": sitting_history(s), "van": van_list(s, include_superseded=True),
-                            "ended_at": s.ended_at, "rules": s.rules.spec}
-                     for s in sittings},
+        "sittings": {
+            s.pk: {
+                "balances": balances(s).to_dict(),
+                "play": balances(s, play_only=True).players,
+                "history": sitting_history(s),
+                "van": van_list(s, include_superseded=True),
+                "ended_at": s.ended_at,
+                "rules": s.rules.spec,
+            }
+            for s in sittings
+        },
     }
 
 
-def test_an_event_restored_into_an_empty_database_reads_back_equal(django_user_model: Any, tmp_path: Path) -> None:
+def test_an_event_restored_into_an_empty_database_reads_back_equal(
+    django_user_model: Any, tmp_path: Path
+) -> None:
     event = _played_event(django_user_model)
     before = _picture(event.slug)
-    counts = (Sitting.objects.count(), Van.objects.count(), LedgerTransaction.objects.count(), Posting.objects.count())
+    counts = (
+        Sitting.objects.count(),
+        Van.objects.count(),
+        LedgerTransaction.objects.count(),
+        Posting.objects.count(),
+    )
     backup = tmp_path / "giai.json"
     call_command("event_export", event.slug, output=str(backup))
 
@@ -103,15 +146,26 @@ def test_an_event_restored_into_an_empty_database_reads_back_equal(django_user_m
     for pk, sitting in before["sittings"].items():
         assert after["sittings"][pk] == sitting, f"sitting {pk} differs after the restore"
     assert after == before
-    assert (Sitting.objects.count(), Van.objects.count(), LedgerTransaction.objects.count(),
-            Posting.objects.count()) == counts
+    assert (
+        Sitting.objects.count(),
+        Van.objects.count(),
+        LedgerTransaction.objects.count(),
+        Posting.objects.count(),
+    ) == counts
     assert [d for s in Sitting.objects.all() for d in ledger_differences(s)] == []
-    figure("event restored from one JSON file", f"{counts[0]} sittings, {counts[1]} ván versions, "
-           f"{counts[2]} transactions, {counts[3]} postings, {backup.stat().st_size // 1024} KiB; all equal")
+    figure(
+        "event restored from one JSON file",
+        f"{counts[0]} sittings, {counts[1]} ván versions, "
+        f"{counts[2]} transactions, {counts[3]} postings, {backup.stat().st_size // 1024} KiB; all equal",
+    )
 
     # The restored database keeps working: the next ván gets fresh ids, and a second import is refused.
-    table = Table.objects.filter(event__slug=event.slug, sitting__ended_at__isnull=True).order_by("pk").first()
-    assert play(table, random.Random(4)).pk > max(v["id"] for s in before["sittings"].values() for v in s["van"])
+    table = (
+        Table.objects.filter(event__slug=event.slug, sitting__ended_at__isnull=True).order_by("pk").first()
+    )
+    assert play(table, random.Random(4)).pk > max(
+        v["id"] for s in before["sittings"].values() for v in s["van"]
+    )
     assert IdempotencyKey.objects.count() == 0  # keys are not part of a backup
     with pytest.raises(CommandError, match="cơ sở dữ liệu trống"):
         call_command("event_import", str(backup))
@@ -138,7 +192,9 @@ def _running_event(django_user_model: Any) -> Event:
     role_grant(event=event, username="trung-quan-hoi", role="trung_quan", by=organiser)
     # The trail's history: a role revoked then granted again, an organiser added then removed,
     # an option changed (as the admin site saves it).
-    role_revoke(role=role_grant(event=event, username="thu-ky-chieu-1", role="trung_quan", by=organiser), by=organiser)
+    role_revoke(
+        role=role_grant(event=event, username="thu-ky-chieu-1", role="trung_quan", by=organiser), by=organiser
+    )
     role_grant(event=event, username="thu-ky-chieu-1", role="trung_quan", table=second, by=organiser)
     # An account given a role and deleted since: the history keeps its rows.
     django_user_model.objects.create_user("tai-khoan-da-xoa")
@@ -163,17 +219,45 @@ def _running_picture(slug: str) -> dict[str, Any]:
     return {
         "board": _picture(slug)["board"],
         "event": (event.van_per_sitting, event.van_per_round, event.created_by.username, event.created_at),
-        "tables": [(t.round.number, t.number, t.sitting_id, t.started_at, t.ends_at, t.closed_at,
-                    t.closed_by.username if t.closed_by else None,
-                    list(TableSitting.objects.filter(table=t).order_by("number").values_list("number", "sitting_id")),
-                    list(ScorekeeperToken.objects.filter(table=t).order_by("created_at").values_list(
-                        "secret", "pin", "label", "created_by__username", "created_at", "revoked_at",
-                        "revoked_by__username")))
-                   for t in tables],
-        "roles": sorted(EventRole.objects.filter(event=event).values_list(
-            "user__username", "role", "table__number", "granted_by__username", "created_at")),
-        "sittings": {pk: balances(Sitting.objects.get(pk=pk)).to_dict()
-                     for pk in TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)},
+        "tables": [
+            (
+                t.round.number,
+                t.number,
+                t.sitting_id,
+                t.started_at,
+                t.ends_at,
+                t.closed_at,
+                t.closed_by.username if t.closed_by else None,
+                list(
+                    TableSitting.objects.filter(table=t)
+                    .order_by("number")
+                    .values_list("number", "sitting_id")
+                ),
+                list(
+                    ScorekeeperToken.objects.filter(table=t)
+                    .order_by("created_at")
+                    .values_list(
+                        "secret",
+                        "pin",
+                        "label",
+                        "created_by__username",
+                        "created_at",
+                        "revoked_at",
+                        "revoked_by__username",
+                    )
+                ),
+            )
+            for t in tables
+        ],
+        "roles": sorted(
+            EventRole.objects.filter(event=event).values_list(
+                "user__username", "role", "table__number", "granted_by__username", "created_at"
+            )
+        ),
+        "sittings": {
+            pk: balances(Sitting.objects.get(pk=pk)).to_dict()
+            for pk in TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)
+        },
         "trail": event_audit(event, limit=1000),
     }
 
@@ -185,8 +269,13 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
     before = _running_picture(event.slug)
     assert [len(t[7]) for t in before["tables"]] == [3, 2]  # table 1 on canh 3; table 2 opened canh 2
     actions = [entry.action for entry in before["trail"]]
-    assert {"Thu hồi vai trò Trung Quân của thu-ky-chieu-1", "Thêm thu-ky-chieu-1 vào ban tổ chức",
-            "Bỏ thu-ky-chieu-1 khỏi ban tổ chức", "Đổi cài đặt giải", "Tạo giải"} <= set(actions)
+    assert {
+        "Thu hồi vai trò Trung Quân của thu-ky-chieu-1",
+        "Thêm thu-ky-chieu-1 vào ban tổ chức",
+        "Bỏ thu-ky-chieu-1 khỏi ban tổ chức",
+        "Đổi cài đặt giải",
+        "Tạo giải",
+    } <= set(actions)
     backup = tmp_path / "giai-dang-choi.json"
     call_command("event_export", event.slug, output=str(backup))
 
@@ -213,7 +302,9 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
     assert token_for_secret(table, link.secret) == link
 
 
-def test_a_backup_written_before_the_history_was_kept_still_restores(django_user_model: Any, tmp_path: Path) -> None:
+def test_a_backup_written_before_the_history_was_kept_still_restores(
+    django_user_model: Any, tmp_path: Path
+) -> None:
     """Files written before the event's history, role ids and registration times were kept: the
     event, its roles and people come back; the trail then starts with the event's creation."""
     event = _running_event(django_user_model)
@@ -231,7 +322,9 @@ def test_a_backup_written_before_the_history_was_kept_still_restores(django_user
     call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
 
     after = _running_picture(event.slug)
-    assert {k: v for k, v in after.items() if k != "trail"} == {k: v for k, v in before.items() if k != "trail"}
+    assert {k: v for k, v in after.items() if k != "trail"} == {
+        k: v for k, v in before.items() if k != "trail"
+    }
     trail = after["trail"]
     created = Event.objects.get(slug=event.slug).created_at
     assert [(e.when, e.action) for e in trail if e.action == "Tạo giải"] == [(created, "Tạo giải")]
@@ -249,14 +342,24 @@ def _console_festival(django_user_model: Any) -> tuple[Event, Any]:
 
     ensure_catalogue()
     organiser = django_user_model.objects.create_user("ban-to-chuc-dong-ngac")
-    event = event_create(name="Hội làng Đông Ngạc", date=dt.date(2026, 2, 22), game="to-tom-diem",
-                         rules="luat-2005", mode="quang", van_per_round=6, van_per_sitting=2, created_by=organiser)
+    event = event_create(
+        name="Hội làng Đông Ngạc",
+        date=dt.date(2026, 2, 22),
+        game="to-tom-diem",
+        rules="luat-2005",
+        mode="quang",
+        van_per_round=6,
+        van_per_sitting=2,
+        created_by=organiser,
+    )
     for name in ["An", "Bình", "Chi", "Dũng", "Em", "Giang", "Hà", "Khánh", "Lan", "Minh"]:
         check_in(registration=registration_add(event=event, name=name, by=organiser), by=organiser)
     round_seat(event=event, method="random", seed=11, created_by=organiser)
     table = Table.objects.filter(event=event).order_by("number").first()
     trung_quan = django_user_model.objects.create_user("trung-quan-dinh")
-    console = table_open(name="Chiếu giữa sân", event_table=table, trung_quan=trung_quan, created_by=organiser)
+    console = table_open(
+        name="Chiếu giữa sân", event_table=table, trung_quan=trung_quan, created_by=organiser
+    )
     for seq, (seat, flag) in enumerate([(2, "co-trang"), (4, "co-vang")], start=1):
         van_start(table=console)
         signal_send(table=console, seat=seat, signal=flag, by=trung_quan)
@@ -264,8 +367,13 @@ def _console_festival(django_user_model: Any) -> tuple[Event, Any]:
         signal_send(table=console, seat=1, signal="hoi-dai", by=trung_quan)
         console.refresh_from_db()
         winner = console.sitting.seats.get(position=1).name
-        van_finish(table=console, seq=seq, record={"winner": winner, "cuoc": ["tom"]}, by=trung_quan,
-                   idempotency_key=f"tq-{seq}")
+        van_finish(
+            table=console,
+            seq=seq,
+            record={"winner": winner, "cuoc": ["tom"]},
+            by=trung_quan,
+            idempotency_key=f"tq-{seq}",
+        )
     van_start(table=console)  # canh 2, ván 1 under way
     signal_send(table=console, seat=3, signal="tung", by=trung_quan)
     signal_send(table=console, seat="trung_quan", signal="trong-nhac", by=trung_quan)
@@ -290,18 +398,38 @@ def _console_picture(slug: str) -> dict[str, Any]:
 
     c = FestivalTable.objects.select_related("trung_quan", "created_by").get(event_table__event__slug=slug)
     return {
-        "console": (c.name, c.sitting_id, c.event_table.round.number, c.event_table.number, c.trung_quan.username,
-                    c.van_seq, c.dealer, c.turn, c.noc_left, c.van_started_at, c.announcement,
-                    c.created_by.username, c.created_at),
+        "console": (
+            c.name,
+            c.sitting_id,
+            c.event_table.round.number,
+            c.event_table.number,
+            c.trung_quan.username,
+            c.van_seq,
+            c.dealer,
+            c.turn,
+            c.noc_left,
+            c.van_started_at,
+            c.announcement,
+            c.created_by.username,
+            c.created_at,
+        ),
         "display": _shown(table_state(c)),
         "ticker": _shown(recent_signals(c, limit=100)),
-        "timeline": [(v.canh, v.seq, v.result, [(s["seat_name"], s["signal"], s["offset"], s["at"], s["noc_left"])
-                                                 for s in v.signals]) for v in timeline(c)],
+        "timeline": [
+            (
+                v.canh,
+                v.seq,
+                v.result,
+                [(s["seat_name"], s["signal"], s["offset"], s["at"], s["noc_left"]) for s in v.signals],
+            )
+            for v in timeline(c)
+        ],
     }
 
 
-def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(django_user_model: Any,
-                                                                           tmp_path: Path) -> None:
+def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(
+    django_user_model: Any, tmp_path: Path
+) -> None:
     from tournaments.console.models import FestivalTable
     from tournaments.console.services import signal_send, van_finish
     from tournaments.console.services.signals import ensure_catalogue
@@ -323,13 +451,20 @@ def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(djang
     signal_send(table=console, seat=5, signal="co-do", by=console.trung_quan)
     console.refresh_from_db()
     winner = console.sitting.seats.get(position=5).name
-    van = van_finish(table=console, seq=1, record={"winner": winner, "cuoc": ["tom"]}, by=console.trung_quan,
-                     idempotency_key="tq-sau-khoi-phuc").obj
+    van = van_finish(
+        table=console,
+        seq=1,
+        record={"winner": winner, "cuoc": ["tom"]},
+        by=console.trung_quan,
+        idempotency_key="tq-sau-khoi-phuc",
+    ).obj
     assert (van.sitting_id, van.seq) == (before["console"][1], 1)
     assert _console_picture(event.slug)["timeline"][-1][:2] == (2, 1)
 
 
-def test_a_tables_own_sitting_backup_carries_its_trung_quan_console(django_user_model: Any, tmp_path: Path) -> None:
+def test_a_tables_own_sitting_backup_carries_its_trung_quan_console(
+    django_user_model: Any, tmp_path: Path
+) -> None:
     """A Tổ Tôm Điếm table run from the console without an event: its sitting's backup (the
     download of the reports page) holds the console too."""
     from django.test import Client
@@ -342,22 +477,44 @@ def test_a_tables_own_sitting_backup_carries_its_trung_quan_console(django_user_
     ensure_catalogue()
     organiser = django_user_model.objects.create_user("ong-truong-ban")
     trung_quan = django_user_model.objects.create_user("trung-quan-san-dinh")
-    console = table_open(name="Chiếu sân đình", players=["An", "Bình", "Chi", "Dũng", "Em"], trung_quan=trung_quan,
-                         created_by=organiser)
+    console = table_open(
+        name="Chiếu sân đình",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        trung_quan=trung_quan,
+        created_by=organiser,
+    )
     van_start(table=console)
     signal_send(table=console, seat=3, signal="co-trang", by=trung_quan)
     signal_send(table=console, seat=2, signal="hoi-dai", by=trung_quan)
-    van_finish(table=console, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, by=trung_quan, idempotency_key="tq-1")
+    van_finish(
+        table=console,
+        seq=1,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        by=trung_quan,
+        idempotency_key="tq-1",
+    )
     van_start(table=console)
     signal_send(table=console, seat=4, signal="tung-tung", by=trung_quan)
     noc_change(table=console, delta=-5)
 
     def picture() -> Any:
         c = FestivalTable.objects.select_related("trung_quan").get(sitting_id=console.sitting_id)
-        return ((c.name, c.trung_quan.username, c.van_seq, c.dealer, c.turn, c.noc_left, c.van_started_at,
-                 c.announcement, c.created_at),
-                _shown(table_state(c)), _shown(recent_signals(c, limit=100)),
-                [(v.canh, v.seq, v.result, [(s["signal"], s["at"]) for s in v.signals]) for v in timeline(c)])
+        return (
+            (
+                c.name,
+                c.trung_quan.username,
+                c.van_seq,
+                c.dealer,
+                c.turn,
+                c.noc_left,
+                c.van_started_at,
+                c.announcement,
+                c.created_at,
+            ),
+            _shown(table_state(c)),
+            _shown(recent_signals(c, limit=100)),
+            [(v.canh, v.seq, v.result, [(s["signal"], s["at"]) for s in v.signals]) for v in timeline(c)],
+        )
 
     before = picture()
     client = Client()

@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(argv: list[str], env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout
 
@@ -41,18 +43,27 @@ def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
         pytest.fail("bench/serving.py needs wrk (Debian package: make system-deps-test)", pytrace=False)
     env = {**os.environ, "DATABASE_URL": shared_database_url("bench/serving.py --quick")}
     out = _run(["bench/serving.py", "--quick"], env)
-    for endpoint in ("reference GET /items", "reference POST /items", "app GET /api/v1/clubs",
-                     "app scoreboard", "app calculator", "app ván POST"):
+    for endpoint in (
+        "reference GET /items",
+        "reference POST /items",
+        "app GET /api/v1/clubs",
+        "app scoreboard",
+        "app calculator",
+        "app ván POST",
+    ):
         assert endpoint in out, out
     targets = [line for line in out.splitlines() if line.startswith("target: ")]
     assert len(targets) == 5 and all(line.endswith((" met", " MISSED")) for line in targets), out
-    for line in out[out.find("| endpoint"):].strip().splitlines():
+    for line in out[out.find("| endpoint") :].strip().splitlines():
         figure("bench/serving.py --quick", line)
 
 
 @pytest.mark.sqlite
 def test_the_corrections_benchmark_runs_and_its_balances_equal_the_replay() -> None:
-    env = {**os.environ, "DATABASE_URL": os.environ.get("DATABASE_URL", "") if connection.vendor == "postgresql" else ""}
+    env = {
+        **os.environ,
+        "DATABASE_URL": os.environ.get("DATABASE_URL", "") if connection.vendor == "postgresql" else "",
+    }
     out = _run(["bench/corrections.py", "--quick"], env)
     assert "correcting ván 1 of 100:" in out, out
     assert "balances after the correction == replay of the corrected history: True" in out, out

@@ -15,7 +15,12 @@ pytestmark = pytest.mark.django_db
 
 HX_HEADERS = re.compile(r"""<body hx-headers='\{"X-CSRFToken": "([^"]+)"\}'""")
 CALCULATOR = "/tinh-diem/"
-SITTING = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"]}
+SITTING = {
+    "game": "to-tom-5",
+    "rules": "luat-2005",
+    "mode": "quang",
+    "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+}
 
 
 def _token(client: Client) -> str:
@@ -27,13 +32,22 @@ def _token(client: Client) -> str:
 
 
 def _htmx_post(client: Client, **headers: Any) -> Any:
-    return client.post(CALCULATOR, {"game": "to-tom-5", "rules": "luat-2005", "cuoc": "tom", "streak": "1"},
-                       HTTP_HX_REQUEST="true", **headers)
+    return client.post(
+        CALCULATOR,
+        {"game": "to-tom-5", "rules": "luat-2005", "cuoc": "tom", "streak": "1"},
+        HTTP_HX_REQUEST="true",
+        **headers,
+    )
 
 
 def _api_post(client: Client, **headers: Any) -> Any:
-    return client.post("/api/v1/sittings", json.dumps(SITTING), content_type="application/json",
-                       HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()), **headers)
+    return client.post(
+        "/api/v1/sittings",
+        json.dumps(SITTING),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        **headers,
+    )
 
 
 def test_htmx_post_needs_the_token_from_the_page() -> None:

@@ -54,8 +54,11 @@ def plain_server(django_db_setup: Any) -> Iterator[AppServer]:
 def _server_connections() -> list[tuple[int, Any]]:
     """(backend pid, backend start) of every connection the app server holds."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pid, backend_start FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND application_name = %s", [NAME])
+        cursor.execute(
+            "SELECT pid, backend_start FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = %s",
+            [NAME],
+        )
         return list(cursor.fetchall())
 
 
@@ -68,10 +71,18 @@ def test_a_pooled_app_server_reuses_its_connections_and_loses_nothing(pooled_ser
     before = _server_connections()
     assert 1 <= len(before) <= POOL
     tally, keys = Tally(), {}
-    submit_sittings(pooled_server.port, [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
-                    threads=4, tally=tally, keys=keys, headers=token)
+    submit_sittings(
+        pooled_server.port,
+        [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
+        threads=4,
+        tally=tally,
+        keys=keys,
+        headers=token,
+    )
     assert tally.failures == [] and tally.posted == 60
-    assert [p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])] == []
+    assert [
+        p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])
+    ] == []
     # 60 ván from 4 phones at once, yet the server still holds at most POOL connections, and the
     # one opened before the burst is among them: the same connections served every request.
     after = _server_connections()

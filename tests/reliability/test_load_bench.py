@@ -22,20 +22,32 @@ from tests.subprocesses import shared_database_url
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
 ROOT = Path(__file__).resolve().parents[2]
-ROW = re.compile(r"^(bare DRF|ván entry|scoreboard)\s.*?\s+(\d+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)\s+[\d.]+$")
+ROW = re.compile(
+    r"^(bare DRF|ván entry|scoreboard)\s.*?\s+(\d+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)\s+[\d.]+$"
+)
 
 
 def test_the_load_benchmark_answers_every_request_and_prints_its_figures() -> None:
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("bench/load.py runs on PostgreSQL")
     env = {**os.environ, "DATABASE_URL": shared_database_url("bench/load.py")}
-    done = subprocess.run([sys.executable, "bench/load.py", "--seconds", "20"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-    table = done.stdout[done.stdout.find("bench/load.py:"):]
+    done = subprocess.run(
+        [sys.executable, "bench/load.py", "--seconds", "20"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    table = done.stdout[done.stdout.find("bench/load.py:") :]
     assert done.returncode == 0, done.stderr[-3000:]
     for line in table.strip().splitlines():  # into the run's "reliability figures" summary
         figure("bench/load.py 20 s", line)
-    rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for line in table.splitlines() if (m := ROW.match(line))}
+    rows = {
+        m.group(1): (int(m.group(2)), int(m.group(3)))
+        for line in table.splitlines()
+        if (m := ROW.match(line))
+    }
     assert set(rows) == {"bare DRF", "ván entry", "scoreboard"}, table
     assert all(served > 0 for served, _errors in rows.values()), table
     assert [errors for _served, errors in rows.values()] == [0, 0, 0], table

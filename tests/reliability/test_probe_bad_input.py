@@ -70,19 +70,37 @@ def _post(path: str, body: str, token: str | None) -> Any:
 
 def test_odd_json_is_refused_with_400_on_every_probed_endpoint(world: dict[str, Any]) -> None:
     endpoints = {
-        "/api/v1/score": ({"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"], "streak": 1}, {"streak": BIG}, None),
-        "/api/v1/sittings": ({"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                              "players": list(FIVE)}, {"players": [*FIVE[:4], BIG]}, world["keeper"]),
-        f"/api/v1/sittings/{world['sitting']}/van": ({"seq": 1, "winner": "An", "cuoc": ["tom"]}, {"seq": BIG},
-                                                     world["keeper"]),
-        f"/api/v1/tables/{world['table']}/signals": ({"seat": 3, "signal": "tung-tung"}, {"seat": BIG}, world["tq"]),
+        "/api/v1/score": (
+            {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"], "streak": 1},
+            {"streak": BIG},
+            None,
+        ),
+        "/api/v1/sittings": (
+            {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": list(FIVE)},
+            {"players": [*FIVE[:4], BIG]},
+            world["keeper"],
+        ),
+        f"/api/v1/sittings/{world['sitting']}/van": (
+            {"seq": 1, "winner": "An", "cuoc": ["tom"]},
+            {"seq": BIG},
+            world["keeper"],
+        ),
+        f"/api/v1/tables/{world['table']}/signals": (
+            {"seat": 3, "signal": "tung-tung"},
+            {"seat": BIG},
+            world["tq"],
+        ),
     }
     attempts, failures = 0, []
     for path, (valid, big, token) in endpoints.items():
         for what, body in _bodies(valid, big).items():
             attempts += 1
             answer = _post(path, body, token)
-            error = answer.json().get("error") if answer.get("Content-Type", "").startswith("application/json") else None
+            error = (
+                answer.json().get("error")
+                if answer.get("Content-Type", "").startswith("application/json")
+                else None
+            )
             if answer.status_code != 400 or not error:
                 failures.append(f"{path} · {what}: {answer.status_code} {answer.content[:120]!r}")
     figure("odd JSON bodies: attempts / not a 400 with an error", f"{attempts} / {len(failures)}")
@@ -102,12 +120,23 @@ def test_the_messages_say_what_is_wrong(world: dict[str, Any]) -> None:
 def test_ids_beyond_64_bits_in_urls_answer_404(world: dict[str, Any]) -> None:
     client = Client(raise_request_exception=False)
     auth = {"HTTP_AUTHORIZATION": f"Token {world['keeper']}"}
-    reads = [f"/api/v1/sittings/{BIG}", f"/api/v1/sittings/{BIG}/balances", f"/api/v1/sittings/{BIG}/history",
-             f"/api/v1/sittings/{BIG}/van", f"/api/v1/tables/{BIG}/signals", f"/api/v1/sittings/{10**30}",
-             f"/so-diem/{BIG}/", f"/so-diem/{BIG}/nhat-ky/"]
-    writes = [f"/api/v1/sittings/{BIG}/van", f"/api/v1/sittings/{BIG}/van/1/correct",
-              f"/api/v1/sittings/{world['sitting']}/van/{BIG}/correct", f"/api/v1/tables/{BIG}/signals",
-              f"/api/v1/sittings/{BIG}/settle-up"]
+    reads = [
+        f"/api/v1/sittings/{BIG}",
+        f"/api/v1/sittings/{BIG}/balances",
+        f"/api/v1/sittings/{BIG}/history",
+        f"/api/v1/sittings/{BIG}/van",
+        f"/api/v1/tables/{BIG}/signals",
+        f"/api/v1/sittings/{10**30}",
+        f"/so-diem/{BIG}/",
+        f"/so-diem/{BIG}/nhat-ky/",
+    ]
+    writes = [
+        f"/api/v1/sittings/{BIG}/van",
+        f"/api/v1/sittings/{BIG}/van/1/correct",
+        f"/api/v1/sittings/{world['sitting']}/van/{BIG}/correct",
+        f"/api/v1/tables/{BIG}/signals",
+        f"/api/v1/sittings/{BIG}/settle-up",
+    ]
     attempts, failures = 0, []
     client.force_login(Token.objects.get(key=world["keeper"]).user)
     for path in reads:
@@ -117,7 +146,9 @@ def test_ids_beyond_64_bits_in_urls_answer_404(world: dict[str, Any]) -> None:
             failures.append(f"GET {path}: {answer.status_code}")
     for path in writes:
         attempts += 1
-        answer = _post(path, json.dumps({"seq": 1, "winner": "An", "cuoc": ["tom"], "reason": "x"}), world["keeper"])
+        answer = _post(
+            path, json.dumps({"seq": 1, "winner": "An", "cuoc": ["tom"], "reason": "x"}), world["keeper"]
+        )
         if answer.status_code != 404 or "error" not in answer.json():
             failures.append(f"POST {path}: {answer.status_code}")
     figure("ids ≥ 2^63 in URLs: attempts / not a 404", f"{attempts} / {len(failures)}")

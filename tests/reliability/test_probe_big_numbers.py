@@ -60,8 +60,13 @@ def keeper_client(django_user_model: Any) -> tuple[Client, str]:
 def _post(client: Client, token: str, url: str, body: dict[str, Any]) -> Any:
     import json
 
-    return client.post(url, json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
-                       HTTP_AUTHORIZATION=f"Token {token}")
+    return client.post(
+        url,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )
 
 
 def _ledger_check(capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
@@ -73,18 +78,35 @@ def _ledger_check(capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
     return status, capsys.readouterr().out.strip().splitlines()
 
 
-READS = ["/api/v1/sittings/{pk}", "/api/v1/sittings/{pk}/balances", "/api/v1/sittings/{pk}/history",
-         "/api/v1/sittings/{pk}/van", "/so-diem/{pk}/", "/so-diem/{pk}/in-xuat/", "/so-diem/{pk}/xuat/so-cai.csv",
-         "/so-diem/{pk}/xuat/so-cai.xlsx", "/so-diem/{pk}/xuat/cac-van.csv", "/so-diem/{pk}/bieu-do.json",
-         "/so-diem/{pk}/xuat/sao-ke/1.csv", "/so-diem/{pk}/bao-cao.pdf"]
+READS = [
+    "/api/v1/sittings/{pk}",
+    "/api/v1/sittings/{pk}/balances",
+    "/api/v1/sittings/{pk}/history",
+    "/api/v1/sittings/{pk}/van",
+    "/so-diem/{pk}/",
+    "/so-diem/{pk}/in-xuat/",
+    "/so-diem/{pk}/xuat/so-cai.csv",
+    "/so-diem/{pk}/xuat/so-cai.xlsx",
+    "/so-diem/{pk}/xuat/cac-van.csv",
+    "/so-diem/{pk}/bieu-do.json",
+    "/so-diem/{pk}/xuat/sao-ke/1.csv",
+    "/so-diem/{pk}/bao-cao.pdf",
+]
 
 
-@pytest.mark.parametrize("main", [2**62, 10**30, 2**31, MAX_VAN_POINTS + 1], ids=["2^62", "10^30", "2^31", "10^9+1"])
-def test_the_probes_sitting_never_breaks(main: int, keeper_client: tuple[Client, str],
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "main", [2**62, 10**30, 2**31, MAX_VAN_POINTS + 1], ids=["2^62", "10^30", "2^31", "10^9+1"]
+)
+def test_the_probes_sitting_never_breaks(
+    main: int, keeper_client: tuple[Client, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     client, token = keeper_client
-    opened = _post(client, token, "/api/v1/sittings", {"game": "to-tom-5", "rules": _rules(main), "mode": "quang",
-                                                       "players": list(FIVE)})
+    opened = _post(
+        client,
+        token,
+        "/api/v1/sittings",
+        {"game": "to-tom-5", "rules": _rules(main), "mode": "quang", "players": list(FIVE)},
+    )
     assert opened.status_code in (201, 400), opened.content
     if opened.status_code == 400:  # refused at the door (the body's parser or the engine's bounds)
         assert opened.json()["error"]
@@ -98,7 +120,10 @@ def test_the_probes_sitting_never_breaks(main: int, keeper_client: tuple[Client,
             answer = _post(client, token, url, {"seq": 1, **TOM})
             if answer.status_code != 400 or "vượt giới hạn" not in answer.json().get("error", ""):
                 failures.append(f"{url} attempt {attempt}: {answer.status_code} {answer.content[:200]!r}")
-    assert not Van.objects.filter(sitting_id=pk).exists() and not LedgerTransaction.objects.filter(sitting_id=pk).exists()
+    assert (
+        not Van.objects.filter(sitting_id=pk).exists()
+        and not LedgerTransaction.objects.filter(sitting_id=pk).exists()
+    )
     # Every read of the sitting still answers.
     for url in READS:
         attempts += 1
@@ -151,7 +176,9 @@ def test_a_van_that_would_take_a_balance_beyond_the_bound_is_refused_before_anyt
     figure("ván recorded before the balance bound refused one", refused[0] - 1)
 
 
-def test_ledger_check_reports_a_ledger_it_cannot_sum_instead_of_crashing(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ledger_check_reports_a_ledger_it_cannot_sum_instead_of_crashing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # A ledger written before the bounds were checked: three balanced transactions moving 2^62 from
     # Bình to An (the database takes them: each sums to zero). On SQLite An's balance is a sum
     # beyond 64 bits.
@@ -160,10 +187,28 @@ def test_ledger_check_reports_a_ledger_it_cannot_sum_instead_of_crashing(capsys:
     with transaction.atomic():
         for _ in range(3):
             txn = LedgerTransaction.objects.create(sitting=sitting, kind="van", reason="cũ")
-            Posting.objects.bulk_create([
-                Posting(transaction=txn, sitting=sitting, account="player", seat=binh, amount=-(2**62), line=1, why="x"),
-                Posting(transaction=txn, sitting=sitting, account="player", seat=an, amount=2**62, line=1, why="x"),
-            ])
+            Posting.objects.bulk_create(
+                [
+                    Posting(
+                        transaction=txn,
+                        sitting=sitting,
+                        account="player",
+                        seat=binh,
+                        amount=-(2**62),
+                        line=1,
+                        why="x",
+                    ),
+                    Posting(
+                        transaction=txn,
+                        sitting=sitting,
+                        account="player",
+                        seat=an,
+                        amount=2**62,
+                        line=1,
+                        why="x",
+                    ),
+                ]
+            )
     clean = open_sitting()
     record_all(clean, [TOM])
     status, lines = _ledger_check(capsys)

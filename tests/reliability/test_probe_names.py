@@ -33,7 +33,9 @@ INVISIBLE = ["\u200b", "\u200b\u200c\u200d", "\ufeff", "\u2060\u00ad", "\u202e\u
 @pytest.fixture
 def api(django_user_model: Any) -> APIClient:
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=django_user_model.objects.create_user('ghi')).key}")
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=django_user_model.objects.create_user('ghi')).key}"
+    )
     return client
 
 
@@ -42,8 +44,11 @@ def _post(api: APIClient, url: str, body: dict[str, Any]) -> Any:
 
 
 def _sitting(api: APIClient, players: list[str], **extra: Any) -> Any:
-    return _post(api, "/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                                           "players": players, **extra})
+    return _post(
+        api,
+        "/api/v1/sittings",
+        {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": players, **extra},
+    )
 
 
 def test_one_name_written_two_ways_is_one_seat_not_two(api: APIClient) -> None:
@@ -63,7 +68,9 @@ def test_one_name_written_two_ways_is_one_seat_not_two(api: APIClient) -> None:
             accepted.append(f"{what}: {answer.status_code} {answer.json().get('seats')}")
         elif "cùng tên" not in answer.json()["error"]:
             accepted.append(f"{what}: refused for another reason: {answer.json()['error']}")
-    figure("one name written two ways as two seats: attempts / accepted", f"{len(same_name)} / {len(accepted)}")
+    figure(
+        "one name written two ways as two seats: attempts / accepted", f"{len(same_name)} / {len(accepted)}"
+    )
     assert not accepted, "\n".join(accepted)
     # Accents count: Binh, Bình and Bính are three people.
     ok = _sitting(api, ["Binh", "Bình", "Bính", "Dũng", "Em"])
@@ -113,7 +120,9 @@ def test_names_are_stored_composed_and_clean_and_found_again(api: APIClient, dja
     assert Seat.objects.filter(name=NFD).count() == 0
 
 
-def test_clubs_and_registrations_people_read_as_one_are_refused(api: APIClient, django_user_model: Any) -> None:
+def test_clubs_and_registrations_people_read_as_one_are_refused(
+    api: APIClient, django_user_model: Any
+) -> None:
     from tournaments.services.events import event_create, registration_add
 
     assert _post(api, "/api/v1/clubs", {"name": "Làng Bình Đà"}).status_code == 201

@@ -82,8 +82,10 @@ def test_those_who_take_part_and_a_public_event_still_see_everything(probe: Any)
                 continue  # a stream never ends in the test client; the table needs a PIN or a role
             answer = client.get(url)
             probe.check(answer.status_code == 200, f"{small.event.name} {what}: {answer.status_code}")
-        probe.check(small.seat_names()[0].encode() in client.get(f"/man-hinh/{festival.pk}/").content,
-                    f"{small.event.name}: the display does not name the players")
+        probe.check(
+            small.seat_names()[0].encode() in client.get(f"/man-hinh/{festival.pk}/").content,
+            f"{small.event.name}: the display does not name the players",
+        )
 
 
 @pytest.mark.django_db
@@ -93,9 +95,13 @@ def test_the_channel_manager_refuses_a_private_tables_channel(probe: Any) -> Non
     private, public = small_event(prefix="K", is_public=False, game=DIEM), small_event(prefix="M", game=DIEM)
     hidden, shown = _festival(private), _festival(public)
     channels = DisplayChannels()
-    probe.check(not channels.can_read_channel(None, channel_for(hidden.pk)), "a visitor may read a private channel")
+    probe.check(
+        not channels.can_read_channel(None, channel_for(hidden.pk)), "a visitor may read a private channel"
+    )
     probe.check(channels.can_read_channel(private.organiser, channel_for(hidden.pk)), "the organiser may not")
-    probe.check(channels.can_read_channel(None, channel_for(shown.pk)), "a visitor may not read a public channel")
+    probe.check(
+        channels.can_read_channel(None, channel_for(shown.pk)), "a visitor may not read a public channel"
+    )
     for name in ("ban-999999", "user-1", "ban-1 ", "", f"ban-{hidden.pk}x"):
         probe.check(not channels.can_read_channel(None, name), f"an unknown channel is readable: {name!r}")
 
@@ -130,7 +136,11 @@ def test_the_sse_stream_of_a_private_table_is_404_through_daphne(app_server: App
     probe.check(status == 404 and b"tung-tung" not in body, f"private stream: {status} {body[:200]!r}")
     # With the last event's id to resume from, the stored signal would be replayed at once.
     status, body = _stream_head(app_server, f"/su-kien/ban/{hidden.pk}/?lastEventId=ban-{hidden.pk}%3A0")
-    probe.check(status == 404 and b"tung-tung" not in body, f"private stream resumed: {status} {body[:200]!r}")
+    probe.check(
+        status == 404 and b"tung-tung" not in body, f"private stream resumed: {status} {body[:200]!r}"
+    )
     status, body = _stream_head(app_server, f"/su-kien/ban/{shown.pk}/?lastEventId=ban-{shown.pk}%3A0")
-    probe.check(status == 200 and b"stream-open" in body and b"tung-tung" in body,
-                f"public stream: {status} {body[:300]!r}")
+    probe.check(
+        status == 200 and b"stream-open" in body and b"tung-tung" in body,
+        f"public stream: {status} {body[:300]!r}",
+    )

@@ -37,15 +37,27 @@ def _client(user: Any) -> Client:
 
 
 def _tom_points(rules: str) -> int:
-    answer = Client().post("/api/v1/score", {"game": "to-tom-5", "rules": rules, "cuoc": ["tom"]},
-                           content_type="application/json")
+    answer = Client().post(
+        "/api/v1/score",
+        {"game": "to-tom-5", "rules": rules, "cuoc": ["tom"]},
+        content_type="application/json",
+    )
     assert answer.status_code == 200, answer.content
     return answer.json()["points"]
 
 
 def _save(client: Client, name: str, main_tom: int, *, owner: str = "", prefix: str = "") -> Any:
-    return client.post(f"{prefix}/le-lang/moi/", {"name": name, "preset": "luat-2005", "main_tom": str(main_tom),
-                                                  "dich_tom": "1", "tu_tru_cong_dich": "on", "owner": owner})
+    return client.post(
+        f"{prefix}/le-lang/moi/",
+        {
+            "name": name,
+            "preset": "luat-2005",
+            "main_tom": str(main_tom),
+            "dich_tom": "1",
+            "tu_tru_cong_dich": "on",
+            "owner": owner,
+        },
+    )
 
 
 @pytest.fixture
@@ -56,7 +68,9 @@ def demo(django_user_model: Any) -> dict[str, Any]:
     return {"club": club, "organiser": organiser, "set": VillageRuleSet.objects.get(slug=DEMO["slug"])}
 
 
-def test_nobody_but_the_owners_managers_changes_a_village_rule_set(demo: dict[str, Any], django_user_model: Any) -> None:
+def test_nobody_but_the_owners_managers_changes_a_village_rule_set(
+    demo: dict[str, Any], django_user_model: Any
+) -> None:
     village = demo["set"]
     before = _tom_points(village.slug)
 
@@ -70,8 +84,12 @@ def test_nobody_but_the_owners_managers_changes_a_village_rule_set(demo: dict[st
     other_organiser = django_user_model.objects.create_user("chu-so-lang-khac")
     other_club = Club.objects.create(name="Làng khác", slug="lang-khac")
     ClubRole.objects.create(user=other_organiser, club=other_club, role=ClubRoleKind.ORGANISER)
-    names = [village.name, village.name.upper(), unicodedata.normalize("NFD", village.name),
-             village.name.replace(" ", " \u200b")]
+    names = [
+        village.name,
+        village.name.upper(),
+        unicodedata.normalize("NFD", village.name),
+        village.name.replace(" ", " \u200b"),
+    ]
     attempts, replaced = 0, []
     for user in (new_account, keeper, player, other_organiser):
         client = _client(user)
@@ -100,8 +118,9 @@ def test_the_owners_change_is_a_new_version_and_open_sittings_keep_theirs(demo: 
 
     village = demo["set"]
     before = _tom_points(village.slug)
-    opened = sitting_open(game="to-tom-5", rules=village.slug, mode="quang", players=list(FIVE),
-                          idempotency_key=new_key()).obj
+    opened = sitting_open(
+        game="to-tom-5", rules=village.slug, mode="quang", players=list(FIVE), idempotency_key=new_key()
+    ).obj
     first = record_all(opened, [{"winner": "An", "cuoc": ["tom"]}])[0]
     assert first.points == before
 
@@ -118,13 +137,16 @@ def test_the_owners_change_is_a_new_version_and_open_sittings_keep_theirs(demo: 
     second = record_all(opened, [{"winner": "Bình", "cuoc": ["tom"]}])[0]
     assert second.points == before
     call_command("ledger_check", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    newer = sitting_open(game="to-tom-5", rules=village.slug, mode="quang", players=list(FIVE),
-                         idempotency_key=new_key()).obj
+    newer = sitting_open(
+        game="to-tom-5", rules=village.slug, mode="quang", players=list(FIVE), idempotency_key=new_key()
+    ).obj
     assert record_all(newer, [{"winner": "An", "cuoc": ["tom"]}])[0].points == before + 30
 
     # A version is never edited nor deleted, by the app or by SQL.
-    for attempt in (lambda: VillageRuleSetVersion.objects.filter(pk=versions[0].pk).update(overrides={}),
-                    lambda: VillageRuleSetVersion.objects.filter(pk=versions[0].pk).delete()):
+    for attempt in (
+        lambda: VillageRuleSetVersion.objects.filter(pk=versions[0].pk).update(overrides={}),
+        lambda: VillageRuleSetVersion.objects.filter(pk=versions[0].pk).delete(),
+    ):
         with pytest.raises(DatabaseError), transaction.atomic():
             attempt()
     assert VillageRuleSetVersion.objects.get(pk=versions[0].pk).overrides == DEMO["overrides"]

@@ -26,7 +26,9 @@ DOORS = {"admin": "/admin/login/", "site": "/dang-nhap/", "console": "/trung-qua
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("quan-tri", password=PASSWORD, is_staff=True, is_superuser=True)
+    return django_user_model.objects.create_user(
+        "quan-tri", password=PASSWORD, is_staff=True, is_superuser=True
+    )
 
 
 def _try(door: str, password: str, username: str = "quan-tri") -> Any:
@@ -41,8 +43,9 @@ def test_the_right_password_still_opens_the_admin(staff: Any) -> None:
     assert _let_in(_try("admin", PASSWORD))
 
 
-@pytest.mark.parametrize("first, then", [("admin", "admin"), ("site", "admin"), ("admin", "site"),
-                                         ("console", "admin")])
+@pytest.mark.parametrize(
+    "first, then", [("admin", "admin"), ("site", "admin"), ("admin", "site"), ("console", "admin")]
+)
 def test_thirty_wrong_passwords_lock_every_door(staff: Any, probe: Any, first: str, then: str) -> None:
     for n in range(1, 31):
         response = _try(first, f"sai-{n}")
@@ -50,8 +53,13 @@ def test_thirty_wrong_passwords_lock_every_door(staff: Any, probe: Any, first: s
         if n > LIMIT:
             probe.check("tạm khóa" in response.content.decode(), f"try {n} at {first} not told it is locked")
     response = _try(then, PASSWORD)
-    probe.check(not _let_in(response), f"right password at {then} after 30 wrong at {first}: "
-                f"{response.status_code} {response.get('Location', '')}")
-    probe.check("tạm khóa" in response.content.decode(), f"right password at {then}: not told the name is locked")
+    probe.check(
+        not _let_in(response),
+        f"right password at {then} after 30 wrong at {first}: "
+        f"{response.status_code} {response.get('Location', '')}",
+    )
+    probe.check(
+        "tạm khóa" in response.content.decode(), f"right password at {then}: not told the name is locked"
+    )
     # Another capitalisation is the same name.
     probe.check(not _let_in(_try(then, PASSWORD, username="QUAN-TRI")), "another capitalisation got in")

@@ -24,20 +24,30 @@ def _storm(server: AppServer, *, sittings: int, van_each: int, threads: int, see
     opened = [open_for(script, keeper=keeper) for script in plan]
     tally, keys = Tally(), {}
     with LossyProxy(server.port, drop=DROP, seed=seed) as proxy:
-        seconds = submit_sittings(proxy.port, [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
-                                  threads=threads, tally=tally, keys=keys, headers=token)
+        seconds = submit_sittings(
+            proxy.port,
+            [(s.pk, script.van) for s, script in zip(opened, plan, strict=True)],
+            threads=threads,
+            tally=tally,
+            keys=keys,
+            headers=token,
+        )
     total = sittings * van_each
     figure("ván posted (sittings × ván)", f"{total} ({sittings} × {van_each}, {threads} phones)")
-    figure("answers dropped by the proxy after commit",
-           f"{proxy.counts.dropped} of {proxy.counts.dropped + proxy.counts.forwarded} "
-           f"({proxy.counts.dropped / max(1, proxy.counts.dropped + proxy.counts.forwarded):.0%})")
+    figure(
+        "answers dropped by the proxy after commit",
+        f"{proxy.counts.dropped} of {proxy.counts.dropped + proxy.counts.forwarded} "
+        f"({proxy.counts.dropped / max(1, proxy.counts.dropped + proxy.counts.forwarded):.0%})",
+    )
     figure("attempts / answers replayed from the key", f"{tally.attempts} / {tally.replayed}")
     figure("throughput through the proxy", f"{tally.posted / seconds:.0f} ván/s ({seconds:.1f} s)")
     assert tally.failures == []
     assert tally.statuses == {201: tally.attempts - tally.no_answer}
     assert tally.posted == total
     assert proxy.counts.dropped > 0 and tally.replayed > 0  # the storm did hit, and keys answered it
-    problems = [p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])]
+    problems = [
+        p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])
+    ]
     assert problems == []
     figure("lost / duplicated / ledger differences", "0 / 0 / 0")
 

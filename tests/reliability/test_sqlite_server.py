@@ -80,8 +80,14 @@ def _fivexx(statuses: Counter[int] | dict[int, int]) -> int:
 def _ledger_check(sitting_ids: list[int]) -> str:
     """``manage.py ledger_check`` on the server's database, as an operator would run it."""
     args = [sys.executable, "manage.py", "ledger_check", *(f"--sitting={pk}" for pk in sitting_ids)]
-    done = subprocess.run(args, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url()},
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        args,
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database_url()},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.strip().splitlines()[-1]
 
@@ -102,8 +108,14 @@ def test_four_phones_fifty_van_each_get_no_5xx_and_every_van_is_recorded_once(ap
             key = new_key()
             keys[sitting_id].append(key)
             for _ in range(20):  # a 5xx is retried with the same key, as the phone's queue does
-                status, data = post_until_answered(app_server.port, f"/api/v1/sittings/{sitting_id}/van",
-                                                   {"seq": seq, **record}, key, tally, headers=token)
+                status, data = post_until_answered(
+                    app_server.port,
+                    f"/api/v1/sittings/{sitting_id}/van",
+                    {"seq": seq, **record},
+                    key,
+                    tally,
+                    headers=token,
+                )
                 if status < 500:
                     break
             with tally.lock:
@@ -111,21 +123,29 @@ def test_four_phones_fifty_van_each_get_no_5xx_and_every_van_is_recorded_once(ap
                 if status != 201:
                     tally.failures.append(f"sitting {sitting_id} ván {seq}: {status} {str(data)[:200]}")
 
-    threads = [threading.Thread(target=phone, args=(s.pk, script.van)) for s, script in zip(opened, plan, strict=True)]
+    threads = [
+        threading.Thread(target=phone, args=(s.pk, script.van))
+        for s, script in zip(opened, plan, strict=True)
+    ]
     started = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=300)
     seconds = time.monotonic() - started
-    figure("ván posted (phones × ván)", f"{PHONES * VAN_EACH} ({PHONES} × {VAN_EACH}) in {seconds:.1f} s, "
-           f"{PHONES * VAN_EACH / seconds:.0f} ván/s")
+    figure(
+        "ván posted (phones × ván)",
+        f"{PHONES * VAN_EACH} ({PHONES} × {VAN_EACH}) in {seconds:.1f} s, "
+        f"{PHONES * VAN_EACH / seconds:.0f} ván/s",
+    )
     figure("answers by status", dict(sorted(tally.statuses.items())))
     figure("5xx answers", f"{_fivexx(tally.statuses)} of {tally.attempts - tally.no_answer}")
     assert _fivexx(tally.statuses) == 0, tally.statuses
     assert tally.failures == []
     assert tally.statuses == {201: PHONES * VAN_EACH}
-    problems = [p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])]
+    problems = [
+        p for s, script in zip(opened, plan, strict=True) for p in ledger_problems(s, script, keys[s.pk])
+    ]
     assert problems == []
     summary = _ledger_check([s.pk for s in opened])
     figure("manage.py ledger_check", summary)
@@ -165,8 +185,14 @@ def test_ten_racing_corrections_of_one_van_one_wins_the_others_get_409(app_serve
     def corrector(record: dict[str, Any]) -> None:
         body = {**record, "reason": "ghi nhầm người ù", "replaces": seen.pk}
         start.wait(timeout=30)
-        answer = post_until_answered(app_server.port, f"/api/v1/sittings/{sitting.pk}/van/2/correct", body,
-                                     new_key(), tally, headers=token)
+        answer = post_until_answered(
+            app_server.port,
+            f"/api/v1/sittings/{sitting.pk}/van/2/correct",
+            body,
+            new_key(),
+            tally,
+            headers=token,
+        )
         with tally.lock:
             answers.append(answer)
 
@@ -183,9 +209,12 @@ def test_ten_racing_corrections_of_one_van_one_wins_the_others_get_409(app_serve
     assert all("đã được sửa" in data["error"] for status, data in answers if status == 409)
     versions = list(Van.objects.filter(sitting=sitting, seq=2).order_by("pk").values_list("pk", "is_current"))
     assert versions == [(seen.pk, False), (won["van"]["id"], True)]  # one correction, no more
-    current = list(Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("record", flat=True))
-    winner_record = next(r for r in corrections if r["winner"] == won["van"]["winner"]
-                         and r["cuoc"] == won["van"]["cuoc"])
+    current = list(
+        Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("record", flat=True)
+    )
+    winner_record = next(
+        r for r in corrections if r["winner"] == won["van"]["winner"] and r["cuoc"] == won["van"]["cuoc"]
+    )
     assert current == [script.van[0], winner_record, script.van[2]]
     summary = _ledger_check([sitting.pk])
     figure("manage.py ledger_check", summary)
@@ -247,24 +276,37 @@ def _counter_frozen_at_twenty() -> Iterator[None]:
     that count may be needed for the lock to hold. A trigger, dropped on leaving (the disk freed)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("CREATE FUNCTION sotom_test_frozen() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                           "IF OLD.failures >= 20 THEN RAISE EXCEPTION 'disk full (test)'; END IF; RETURN NEW; END $$")
-            cursor.execute("CREATE TRIGGER sotom_test_frozen BEFORE UPDATE ON scoring_accessthrottle "
-                           "FOR EACH ROW EXECUTE FUNCTION sotom_test_frozen()")
+            cursor.execute(
+                "CREATE FUNCTION sotom_test_frozen() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                "IF OLD.failures >= 20 THEN RAISE EXCEPTION 'disk full (test)'; END IF; RETURN NEW; END $$"
+            )
+            cursor.execute(
+                "CREATE TRIGGER sotom_test_frozen BEFORE UPDATE ON scoring_accessthrottle "
+                "FOR EACH ROW EXECUTE FUNCTION sotom_test_frozen()"
+            )
         else:
-            cursor.execute("CREATE TRIGGER sotom_test_frozen BEFORE UPDATE ON scoring_accessthrottle "
-                           "WHEN OLD.failures >= 20 BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END")
+            cursor.execute(
+                "CREATE TRIGGER sotom_test_frozen BEFORE UPDATE ON scoring_accessthrottle "
+                "WHEN OLD.failures >= 20 BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END"
+            )
     try:
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("DROP TRIGGER sotom_test_frozen" + (" ON scoring_accessthrottle; DROP FUNCTION "
-                           "sotom_test_frozen()" if connection.vendor == "postgresql" else ""))
+            cursor.execute(
+                "DROP TRIGGER sotom_test_frozen"
+                + (
+                    " ON scoring_accessthrottle; DROP FUNCTION sotom_test_frozen()"
+                    if connection.vendor == "postgresql"
+                    else ""
+                )
+            )
 
 
 @pytest.mark.parametrize("fault", ["none", "nothing written after the twentieth count"])
 def test_sixty_wrong_pins_at_once_lock_the_table_after_exactly_twenty_for_fifteen_minutes(
-        app_server: AppServer, django_user_model: Any, fault: str) -> None:
+    app_server: AppServer, django_user_model: Any, fault: str
+) -> None:
     from tournaments.services.tokens import pin_key, token_issue
 
     organiser = django_user_model.objects.create_user("bantochuc-pin", password="mat-khau-dai-123")
@@ -294,12 +336,18 @@ def test_sixty_wrong_pins_at_once_lock_the_table_after_exactly_twenty_for_fiftee
     assert _fivexx(statuses) == 0, [page[:300] for status, page in answers if status >= 500][:2]
     assert statuses == {422: 20, 429: 40}
     assert all("Mã PIN không đúng" in _error_of(page) for status, page in answers if status == 422)
-    assert all("Nhập sai 20 lần liền: tạm khóa" in _error_of(page) for status, page in answers if status == 429)
+    assert all(
+        "Nhập sai 20 lần liền: tạm khóa" in _error_of(page) for status, page in answers if status == 429
+    )
 
     row = AccessThrottle.objects.get(key=pin_key(table))
-    figure("the table's counter after the burst", f"{row.failures} failures, locked for "
-           f"{(row.locked_until - timezone.now()).total_seconds() / 60:.1f} min" if row.locked_until else
-           f"{row.failures} failures, not locked")
+    figure(
+        "the table's counter after the burst",
+        f"{row.failures} failures, locked for "
+        f"{(row.locked_until - timezone.now()).total_seconds() / 60:.1f} min"
+        if row.locked_until
+        else f"{row.failures} failures, not locked",
+    )
     assert row.failures == 20
     assert row.locked_until is not None
     assert timedelta(minutes=14) < row.locked_until - timezone.now() <= timedelta(minutes=15)
@@ -310,12 +358,17 @@ def test_sixty_wrong_pins_at_once_lock_the_table_after_exactly_twenty_for_fiftee
     status, page = device.type_pin(token.pin)
     assert status == 429 and "Nhập sai 20 lần liền: tạm khóa" in _error_of(page)
     rows = AccessThrottle.objects.filter(key=pin_key(table))
-    rows.update(locked_until=F("locked_until") - timedelta(minutes=14), updated_at=F("updated_at") - timedelta(minutes=14))
+    rows.update(
+        locked_until=F("locked_until") - timedelta(minutes=14),
+        updated_at=F("updated_at") - timedelta(minutes=14),
+    )
     status, page = device.type_pin(token.pin)
     assert status == 429 and "thử lại sau 1 phút" in _error_of(page)
     # Fifteen minutes after the twentieth wrong PIN: the right PIN lets the device in.
-    rows.update(locked_until=F("locked_until") - timedelta(minutes=1, seconds=1),
-                updated_at=F("updated_at") - timedelta(minutes=1, seconds=1))
+    rows.update(
+        locked_until=F("locked_until") - timedelta(minutes=1, seconds=1),
+        updated_at=F("updated_at") - timedelta(minutes=1, seconds=1),
+    )
     status, _page = device.type_pin(token.pin)
     figure("the right PIN after 15 minutes", status)
     assert status == 302
@@ -324,7 +377,9 @@ def test_sixty_wrong_pins_at_once_lock_the_table_after_exactly_twenty_for_fiftee
 
 # -- (d) the other writers of a festival at once, through the pages ---------------------------------
 
-VAN_FORM = re.compile(r'name="seq" value="(\d+)".*?name="canh" value="(\d+)".*?name="key" value="(\w+)"', re.S)
+VAN_FORM = re.compile(
+    r'name="seq" value="(\d+)".*?name="canh" value="(\d+)".*?name="key" value="(\w+)"', re.S
+)
 PASSWORD = "mat-khau-dai-123"
 
 
@@ -351,7 +406,9 @@ class Crowd:
         while form := VAN_FORM.search(page := phone.open(table_path)):
             seq, canh, key = form.groups()
             winner = re.findall(r'name="winner" value="([^"]+)"', page)[0]
-            status, answer = phone.submit({"seq": seq, "canh": canh, "key": key, "winner": winner, "cuoc": ["tom"]})
+            status, answer = phone.submit(
+                {"seq": seq, "canh": canh, "key": key, "winner": winner, "cuoc": ["tom"]}
+            )
             self.note("ván entered on the table page", status, answer)
 
     def sign_in(self, signer: Browser, username: str, password: str, what: str) -> None:
@@ -363,9 +420,14 @@ class Crowd:
         """The Trung Quân's tablet gives signals through the API."""
         self.start.wait(timeout=60)
         for i in range(SIGNALS_EACH):
-            status, _h, data = request(HOST, self.port, "POST", f"/api/v1/tables/{table_id}/signals",
-                                       {"seat": 1 + i % 5, "signal": "tung-tung"},
-                                       {**token, "Idempotency-Key": new_key()})
+            status, _h, data = request(
+                HOST,
+                self.port,
+                "POST",
+                f"/api/v1/tables/{table_id}/signals",
+                {"seat": 1 + i % 5, "signal": "tung-tung"},
+                {**token, "Idempotency-Key": new_key()},
+            )
             self.note("Trung Quân signal", status, str(data))
 
     def display(self, table_id: int) -> None:
@@ -402,7 +464,9 @@ def _run(threads: list[threading.Thread], displays: list[threading.Thread], crow
         t.join(timeout=30)
 
 
-def test_a_festival_writing_through_its_pages_at_once_gets_no_5xx(app_server: AppServer, django_user_model: Any) -> None:
+def test_a_festival_writing_through_its_pages_at_once_gets_no_5xx(
+    app_server: AppServer, django_user_model: Any
+) -> None:
     from rest_framework.authtoken.models import Token
 
     from tests.factories import FIVE
@@ -416,7 +480,9 @@ def test_a_festival_writing_through_its_pages_at_once_gets_no_5xx(app_server: Ap
     event, tables = festival(name="Hội làng ghi cùng lúc")
     console.ensure_catalogue()
     trung_quan = django_user_model.objects.create_user("trung-quan-hoi")
-    board = console.table_open(name="Chiếu sân đình", players=list(FIVE), trung_quan=trung_quan, created_by=trung_quan)
+    board = console.table_open(
+        name="Chiếu sân đình", players=list(FIVE), trung_quan=trung_quan, created_by=trung_quan
+    )
     tq_token = {"Authorization": f"Token {Token.objects.get_or_create(user=trung_quan)[0].key}"}
     crowd = Crowd(app_server.port, len(tables) * PHONES_PER_TABLE + 2 * SIGN_INS + TABLETS + DISPLAYS)
     threads = []
@@ -426,10 +492,16 @@ def test_a_festival_writing_through_its_pages_at_once_gets_no_5xx(app_server: Ap
             phone = Browser(app_server.port, f"/giai/{event.slug}/chieu/{table.pk}/ma-pin/")
             phone.open()
             assert phone.type_pin(pin)[0] == 302
-            threads.append(threading.Thread(target=crowd.enter_van, args=(phone, f"/giai/{event.slug}/chieu/{table.pk}/")))
+            threads.append(
+                threading.Thread(
+                    target=crowd.enter_van, args=(phone, f"/giai/{event.slug}/chieu/{table.pk}/")
+                )
+            )
     for i in range(SIGN_INS):  # scorekeepers signing in, and someone guessing the first one's password
-        for username, password, what in ((f"thu-ky-{i}", PASSWORD, "sign-in (right password)"),
-                                         ("thu-ky-0", f"sai-{i}", "sign-in (wrong password)")):
+        for username, password, what in (
+            (f"thu-ky-{i}", PASSWORD, "sign-in (right password)"),
+            ("thu-ky-0", f"sai-{i}", "sign-in (wrong password)"),
+        ):
             signer = Browser(app_server.port, "/dang-nhap/")
             signer.open()
             threads.append(threading.Thread(target=crowd.sign_in, args=(signer, username, password, what)))
@@ -442,16 +514,24 @@ def test_a_festival_writing_through_its_pages_at_once_gets_no_5xx(app_server: Ap
     figure("signal events each display received", [got["signal"] for _conn, got in crowd.streams])
     assert crowd.errors == []
     assert [got["signal"] for _conn, got in crowd.streams] == [TABLETS * SIGNALS_EACH] * DISPLAYS
-    assert set(crowd.seen["ván entered on the table page"]) <= {200, 422}  # 422: another phone took the number
+    assert set(crowd.seen["ván entered on the table page"]) <= {
+        200,
+        422,
+    }  # 422: another phone took the number
     assert crowd.seen["sign-in (right password)"] == {302: SIGN_INS}
     assert crowd.seen["sign-in (wrong password)"] == {200: SIGN_INS}
     assert crowd.seen["Trung Quân signal"] == {201: TABLETS * SIGNALS_EACH}
     assert crowd.seen["audience display stream"] == {200: DISPLAYS}
     for table in tables:  # the round's eight ván entered once each, whichever phone got there first
-        numbers = sorted(Van.objects.filter(sitting__event_canh__table=table, is_current=True)
-                         .values_list("seq", flat=True))
+        numbers = sorted(
+            Van.objects.filter(sitting__event_canh__table=table, is_current=True).values_list(
+                "seq", flat=True
+            )
+        )
         assert numbers == list(range(1, event.van_per_round + 1)), (table.number, numbers)
     figure("ván on the tables", f"{len(tables)} × {event.van_per_round}, each number once")
-    summary = _ledger_check(list(TableSitting.objects.filter(table__in=tables).values_list("sitting_id", flat=True)))
+    summary = _ledger_check(
+        list(TableSitting.objects.filter(table__in=tables).values_list("sitting_id", flat=True))
+    )
     figure("manage.py ledger_check", summary)
     assert summary.endswith(" 0 chênh lệch.")

@@ -40,9 +40,11 @@ def worker_factory(django_db_setup: Any) -> Iterator[Any]:
 
     others = [name for reply in app.control.ping(timeout=0.5) for name in reply]
     if others:
-        pytest.fail(f"Another Celery worker consumes the suite's broker ({others}): it would run the recomputes "
-                    "these tests kill. Run tests/reliability before tests/tournaments (as `make test` does).",
-                    pytrace=False)
+        pytest.fail(
+            f"Another Celery worker consumes the suite's broker ({others}): it would run the recomputes "
+            "these tests kill. Run tests/reliability before tests/tournaments (as `make test` does).",
+            pytrace=False,
+        )
     started: list[Worker] = []
 
     def make(**options: Any) -> Worker:
@@ -58,6 +60,7 @@ def worker_factory(django_db_setup: Any) -> Iterator[Any]:
 
 def _settled(event: Event) -> Leaderboard:
     """Wait until the stored board was built from the event's current ledger; return it."""
+
     def check() -> Leaderboard | None:
         board = Leaderboard.objects.get(event=event)
         return board if board.ledger_seq == Event.objects.get(pk=event.pk).ledger_seq else None
@@ -72,13 +75,23 @@ def _assert_fresh(event: Event) -> None:
 
 
 def _next_start(worker: Worker, event: Event, seen: int) -> tuple[Mark, int]:
-    marks = wait_for(lambda: [m for m in worker.read_marks(event.pk)[seen:] if m.what == "start"], timeout=20,
-                     what="a recompute to start")
+    marks = wait_for(
+        lambda: [m for m in worker.read_marks(event.pk)[seen:] if m.what == "start"],
+        timeout=20,
+        what="a recompute to start",
+    )
     return marks[0], len(worker.read_marks(event.pk))
 
 
-def _kill_rounds(worker: Worker, event: Event, tables: list[Any], kills: int, rng: random.Random,
-                 kill: Any, rerun_within: float = 30) -> tuple[dict[str, int], float]:
+def _kill_rounds(
+    worker: Worker,
+    event: Event,
+    tables: list[Any],
+    kills: int,
+    rng: random.Random,
+    kill: Any,
+    rerun_within: float = 30,
+) -> tuple[dict[str, int], float]:
     """Each round: a ván (one coalesced recompute), a kill at a random point of it, a check.
     Answers where the kills landed and the longest time from a kill to a right board."""
     landed = {"before reading": 0, "before writing": 0, "while writing": 0, "after it ended": 0}
@@ -98,8 +111,15 @@ def _kill_rounds(worker: Worker, event: Event, tables: list[Any], kills: int, rn
         # ending in between would count as killed and then be missed by the rerun check below.
         done = {m.what for m in worker.read_marks(event.pk) if m.task == start.task and m.pid == start.pid}
         ended = "end" in done
-        landed["after it ended" if ended else "while writing" if "write" in done
-               else "before writing" if elapsed > HOLD else "before reading"] += 1
+        landed[
+            "after it ended"
+            if ended
+            else "while writing"
+            if "write" in done
+            else "before writing"
+            if elapsed > HOLD
+            else "before reading"
+        ] += 1
         _assert_fresh(event)
         stale_for = max(stale_for, time.monotonic() - killed_at)
         if not ended:
@@ -136,9 +156,12 @@ def _pool_kills(worker_factory: Any, kills: int, seed: int) -> None:
         assert killed or any(m.what == "end" and m.task == start.task for m in worker.read_marks(event.pk))
 
     landed, stale_for = _kill_rounds(worker, event, tables, kills, rng, kill)
-    figure("pool process SIGKILLs during recomputes", f"{kills} ({_where(landed)}; "
-           f"WorkerLostError reported {worker.lost_worker_reports()}×; board right again "
-           f"{stale_for:.1f} s after a kill at most)")
+    figure(
+        "pool process SIGKILLs during recomputes",
+        f"{kills} ({_where(landed)}; "
+        f"WorkerLostError reported {worker.lost_worker_reports()}×; board right again "
+        f"{stale_for:.1f} s after a kill at most)",
+    )
     figure("stored board == recompute from scratch after each", f"{kills}/{kills}")
     assert kills - landed["after it ended"] >= 1
 
@@ -170,9 +193,11 @@ def _worker_kills(worker_factory: Any, kills: int, seed: int) -> None:
 
     # The killed task itself comes back once the visibility timeout has passed (workers look every 5 s).
     landed, stale_for = _kill_rounds(worker, event, tables, kills, rng, kill, rerun_within=visibility + 20)
-    figure("whole-worker SIGKILL + restart during recomputes",
-           f"{kills} ({_where(landed)}; restart {max(restarts):.1f} s at most; board right again "
-           f"{stale_for:.1f} s after a kill at most; visibility timeout {visibility:.0f} s)")
+    figure(
+        "whole-worker SIGKILL + restart during recomputes",
+        f"{kills} ({_where(landed)}; restart {max(restarts):.1f} s at most; board right again "
+        f"{stale_for:.1f} s after a kill at most; visibility timeout {visibility:.0f} s)",
+    )
     # The new worker catches the board up as it starts: within its restart and one recompute.
     assert stale_for < max(restarts) + 10, f"the board stayed wrong {stale_for:.1f} s after the kill"
     figure("stored board == recompute from scratch after each", f"{kills}/{kills}")

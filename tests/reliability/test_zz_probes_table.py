@@ -63,6 +63,14 @@ def test_every_test_the_threat_model_names_exists() -> None:
         elif test and not re.search(rf"^def {test}\(", file.read_text("utf-8"), re.M):
             missing.append(f"{path}::{test}")
     assert not missing, f"the threat model names tests that do not exist: {missing}"
-    for actor in ("Organiser", "Scorekeeper by account", "Scorekeeper by PIN", "Scorekeeper by QR link",
-                  "Trung Quân", "Player", "Public display", "API client"):
+    for actor in (
+        "Organiser",
+        "Scorekeeper by account",
+        "Scorekeeper by PIN",
+        "Scorekeeper by QR link",
+        "Trung Quân",
+        "Player",
+        "Public display",
+        "API client",
+    ):
         assert f"**{actor}" in section, f"the threat model has no line for {actor}"

@@ -53,8 +53,13 @@ class Script:
     _state: Any = None
 
     def request(self, van: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self.game, "rules": self.rules, "mode": self.mode,
-                               "players": self.players, "van": self.van if van is None else van}
+        out: dict[str, Any] = {
+            "game": self.game,
+            "rules": self.rules,
+            "mode": self.mode,
+            "players": self.players,
+            "van": self.van if van is None else van,
+        }
         if self.gom is not None:
             out["gom"] = self.gom
         return out
@@ -69,7 +74,9 @@ class Script:
                 record = _candidate(rng, self.players)
                 try:
                     parsed = parse_van(record, self.players, len(self.van) + 1)
-                    settled = settle_van(self._state, parsed, game=table.game, rules=table.rules, mode=table.mode)
+                    settled = settle_van(
+                        self._state, parsed, game=table.game, rules=table.rules, mode=table.mode
+                    )
                 except EngineError:
                     continue
                 self._state = settled.state

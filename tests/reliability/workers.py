@@ -49,16 +49,37 @@ class Worker:
         from totom_site.celery import app
 
         self.name = f"reliability-{os.getpid()}-{time.monotonic_ns()}@localhost"
-        env = {**os.environ, "DATABASE_URL": database_url(), "RELIABILITY_MARKS": str(self.marks),
-               "RELIABILITY_HOLD": str(self.hold)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "RELIABILITY_MARKS": str(self.marks),
+            "RELIABILITY_HOLD": str(self.hold),
+        }
         if self.visibility_timeout is not None:
             env["RELIABILITY_VISIBILITY_TIMEOUT"] = str(self.visibility_timeout)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "tests.reliability.worker_app", "worker",
-                 f"--pool={self.pool}", "--concurrency=1", "-l", "WARNING", "-n", self.name,
-                 "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "tests.reliability.worker_app",
+                    "worker",
+                    f"--pool={self.pool}",
+                    "--concurrency=1",
+                    "-l",
+                    "WARNING",
+                    "-n",
+                    self.name,
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
         while not app.control.ping(destination=[self.name], timeout=0.5):
@@ -122,5 +143,3 @@ def _ppid(pid: int) -> int | None:
     except OSError:
         return None
     return int(stat.rsplit(")", 1)[1].split()[1])
-
-

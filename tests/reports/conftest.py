@@ -31,8 +31,13 @@ def sitting(keeper: Any) -> Any:
 
     s = open_sitting(title="Canh bài đình làng Đông Ngạc", created_by=keeper)
     first = record_all(s, [{"winner": "Chi", "cuoc": ["tom"]}])[0]
-    van_correct(van=first.pk, record=RECORDS[0], reason="ghi nhầm người ù", corrected_by=None,
-                idempotency_key=new_key())
+    van_correct(
+        van=first.pk,
+        record=RECORDS[0],
+        reason="ghi nhầm người ù",
+        corrected_by=None,
+        idempotency_key=new_key(),
+    )
     record_all(s, RECORDS[1:])
     return s
 
@@ -49,8 +54,21 @@ def pdf_page_png(data: bytes, page: int = 1, dpi: int = 60) -> Image.Image:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "in.pdf"
         source.write_bytes(data)
-        subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), str(source),
-                        str(Path(tmp) / "page")], check=True)
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-png",
+                "-r",
+                str(dpi),
+                "-f",
+                str(page),
+                "-l",
+                str(page),
+                str(source),
+                str(Path(tmp) / "page"),
+            ],
+            check=True,
+        )
         png = next(Path(tmp).glob("page*.png"))
         return Image.open(io.BytesIO(png.read_bytes())).convert("RGB")
 

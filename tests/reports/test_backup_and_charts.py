@@ -40,7 +40,9 @@ def test_the_chart_data_is_each_players_balance_after_every_van(client, sitting)
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(live_server, phone, keeper) -> None:
+def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(
+    live_server, phone, keeper
+) -> None:
     from tests.conftest import sign_in
     from tests.factories import open_sitting, record_all
 

@@ -36,10 +36,15 @@ def played(seated, django_user_model):  # noqa: F811 - the imported fixture
 
 def test_the_standings_xlsx_holds_the_csv_rows_with_numbers_and_a_village_sheet(client, played) -> None:
     event, _, _ = played
-    csv_rows = list(csv.reader(io.StringIO(
-        client.get(f"/giai/{event.slug}/xuat/bang-xep-hang.csv").content.decode("utf-8-sig"))))
+    csv_rows = list(
+        csv.reader(
+            io.StringIO(client.get(f"/giai/{event.slug}/xuat/bang-xep-hang.csv").content.decode("utf-8-sig"))
+        )
+    )
     response = client.get(f"/giai/{event.slug}/xuat/bang-xep-hang.xlsx")
-    assert response["Content-Disposition"] == f'attachment; filename="{event.slug}-bang-xep-hang-tam-tinh.xlsx"'
+    assert (
+        response["Content-Disposition"] == f'attachment; filename="{event.slug}-bang-xep-hang-tam-tinh.xlsx"'
+    )
     book = load_workbook(io.BytesIO(response.content), read_only=True)
     assert book.sheetnames == ["Bang xep hang", "Lang - doi"]
     players = [list(r) for r in book["Bang xep hang"].iter_rows(values_only=True)]
@@ -56,18 +61,31 @@ def test_the_standings_xlsx_holds_the_csv_rows_with_numbers_and_a_village_sheet(
 def test_the_standings_pdf_is_printable_and_says_it_is_provisional(client, played) -> None:
     event, _, _ = played
     text = pdf_text(client.get(f"/giai/{event.slug}/xuat/bang-xep-hang.pdf").content)
-    for phrase in ("Bảng xếp hạng · Hội làng Xuân Ất Tỵ", "mùng 6 tháng Giêng", "Kết quả tạm tính", "Giáp Đông",
-                   "Giáp Đoài", "Luật Tổ Tôm 2005", "Theo làng / giáp / đội", "Dũng", "Khánh"):
+    for phrase in (
+        "Bảng xếp hạng · Hội làng Xuân Ất Tỵ",
+        "mùng 6 tháng Giêng",
+        "Kết quả tạm tính",
+        "Giáp Đông",
+        "Giáp Đoài",
+        "Luật Tổ Tôm 2005",
+        "Theo làng / giáp / đội",
+        "Dũng",
+        "Khánh",
+    ):
         assert phrase in text, phrase
 
 
 def test_a_players_statement_as_xlsx_and_pdf(client, played) -> None:
     event, tables, organiser = played
     winner = tables[1].sitting.seats.get(position=3)
-    assert client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.pdf").status_code == 302  # sign in first
+    assert (
+        client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.pdf").status_code == 302
+    )  # sign in first
     client.force_login(organiser)
-    book = load_workbook(io.BytesIO(
-        client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.xlsx").content), read_only=True)
+    book = load_workbook(
+        io.BytesIO(client.get(f"/giai/{event.slug}/xuat/sao-ke/{winner.player_id}.xlsx").content),
+        read_only=True,
+    )
     rows = list(book.active.iter_rows(values_only=True))
     assert list(rows[0]) == ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
     assert rows[-1][0] == "Tổng" and rows[-1][4] == sum(r[4] for r in rows[1:-1])
@@ -103,7 +121,9 @@ def test_the_event_backup_holds_people_rounds_sittings_and_a_balanced_ledger(cli
     assert [t["sitting"] for t in doc["event"]["rounds"][0]["tables"]] == [t.sitting_id for t in tables]
     assert {s["id"] for s in doc["sittings"]} == {t.sitting_id for t in tables}
     assert sum(len([v for v in s["van"] if v["is_current"]]) for s in doc["sittings"]) == 4
-    assert all(sum(p["amount"] for p in t["postings"]) == 0 for s in doc["sittings"] for t in s["transactions"])
+    assert all(
+        sum(p["amount"] for p in t["postings"]) == 0 for s in doc["sittings"] for t in s["transactions"]
+    )
     assert doc["event"]["rules"] in doc["rule_sets"]
     assert len(doc["players"]) == 10
 
@@ -117,7 +137,9 @@ def test_the_event_chart_follows_the_players_points_over_the_van(client, played)
     winner = tables[1].sitting.seats.get(position=3)
     chosen = client.get(f"/giai/{event.slug}/bieu-do.json?nguoi={winner.player_id}").json()["datasets"]
     assert [d["label"] for d in chosen] == [winner.name]
-    assert chosen[0]["data"][-1] == balances(seats[winner.player_id][0].sitting).players[winner.name] == 72 - 4
+    assert (
+        chosen[0]["data"][-1] == balances(seats[winner.player_id][0].sitting).players[winner.name] == 72 - 4
+    )
     for line in data["datasets"]:
         table, name = seats[line["player"]]
         assert line["data"][-1] == balances(table.sitting).players[name]

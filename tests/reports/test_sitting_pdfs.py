@@ -18,14 +18,25 @@ def _ink(image) -> float:
     return sum(grey.histogram()[:200]) / (grey.width * grey.height)
 
 
-def test_the_sitting_report_prints_every_van_with_its_breakdown_and_the_integrity_line(client, sitting) -> None:
+def test_the_sitting_report_prints_every_van_with_its_breakdown_and_the_integrity_line(
+    client, sitting
+) -> None:
     response = client.get(f"/so-diem/{sitting.pk}/bao-cao.pdf")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content)
-    for phrase in ("Báo cáo canh bài: Canh bài đình làng Đông Ngạc", "Luật Tổ Tôm 2005", "Thập Điều",
-                   "Dũng ù: Thập Điều", "Thông", "Bình đánh ra quân ù", "Hòa", "ghi nhầm người ù",
-                   "Mọi bút toán cân (tổng bằng 0)", "Tổng kết theo hội"):
+    for phrase in (
+        "Báo cáo canh bài: Canh bài đình làng Đông Ngạc",
+        "Luật Tổ Tôm 2005",
+        "Thập Điều",
+        "Dũng ù: Thập Điều",
+        "Thông",
+        "Bình đánh ra quân ù",
+        "Hòa",
+        "ghi nhầm người ù",
+        "Mọi bút toán cân (tổng bằng 0)",
+        "Tổng kết theo hội",
+    ):
         assert phrase in text, phrase
     # Thập Điều under luật 2005: bội tam, 3 × 4 + 3 dịch × 2 = 18, paid by each of the four others.
     assert "bội tam: 3 × 4 + 3 dịch × 2" in text
@@ -51,8 +62,14 @@ def test_the_score_sheet_has_the_seats_the_rules_a_grid_and_a_qr_code_to_the_sit
     assert pdf_pages(data) == 1
     text = pdf_text(data)
     assert "Bảng điểm · Canh bài đình làng Đông Ngạc" in text
-    for phrase in ("1. An", "2. Bình", "4. Dũng", "Thập Điều 18/3", "Suông 4 điểm, dịch 2 điểm",
-                   "Quét để mở sổ điểm"):
+    for phrase in (
+        "1. An",
+        "2. Bình",
+        "4. Dũng",
+        "Thập Điều 18/3",
+        "Suông 4 điểm, dịch 2 điểm",
+        "Quét để mở sổ điểm",
+    ):
         assert phrase in text, phrase
     assert f"http://testserver/so-diem/{sitting.pk}/" in "".join(text.split())  # the address, as printed
     assert "12" in text.split() and "13" not in text.split()  # 12 ván rows, as asked

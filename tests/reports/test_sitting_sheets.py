@@ -16,8 +16,18 @@ from scoring.selectors.ledger import balances
 #: The reports are as private as the sitting: signed in as ``keeper``, who opened it.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("signed_in")]
 
-LEDGER_HEADER = ["Bút toán", "Loại", "Ván", "Dòng", "Tài khoản", "Điểm", "Vì sao", "Đảo bút toán số", "Lúc",
-                 "Người ghi"]
+LEDGER_HEADER = [
+    "Bút toán",
+    "Loại",
+    "Ván",
+    "Dòng",
+    "Tài khoản",
+    "Điểm",
+    "Vì sao",
+    "Đảo bút toán số",
+    "Lúc",
+    "Người ghi",
+]
 
 
 def read_csv(data: bytes) -> list[list[str]]:
@@ -44,7 +54,9 @@ def test_the_ledger_csv_has_every_posting_and_a_zero_total(client, sitting) -> N
     assert any(r[4] == "Chi" and r[6].startswith("An trả Chi") for r in body)
 
 
-def test_the_ledger_xlsx_keeps_numbers_as_numbers_with_the_balances_on_a_second_sheet(client, sitting) -> None:
+def test_the_ledger_xlsx_keeps_numbers_as_numbers_with_the_balances_on_a_second_sheet(
+    client, sitting
+) -> None:
     book = read_xlsx(client.get(f"/so-diem/{sitting.pk}/xuat/so-cai.xlsx").content)
     assert book.sheetnames == ["So cai", "So du"]
     rows = list(book["So cai"].iter_rows(values_only=True))
@@ -64,7 +76,9 @@ def test_the_van_list_has_one_row_per_van_and_sums_to_the_balances(client, sitti
     if fmt == "csv":
         rows = read_csv(data)
     else:  # an empty cell reads back as None
-        rows = [["" if v is None else v for v in r] for r in read_xlsx(data).active.iter_rows(values_only=True)]
+        rows = [
+            ["" if v is None else v for v in r] for r in read_xlsx(data).active.iter_rows(values_only=True)
+        ]
     header = rows[0]
     assert header[:7] == ["Ván", "Kết quả", "Người ù", "Cước", "Điểm", "Ù liền", "Diễn giải"]
     names = ["An", "Bình", "Chi", "Dũng", "Em"]

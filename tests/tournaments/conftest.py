@@ -26,14 +26,21 @@ from tests.subprocesses import shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
-    ("An", "Giáp Đông"), ("Bình", "Giáp Đông"), ("Chi", "Giáp Đông"), ("Dũng", "Giáp Đông"), ("Em", "Giáp Đông"),
-    ("Giang", "Giáp Đoài"), ("Hà", "Giáp Đoài"), ("Khánh", "Giáp Đoài"), ("Lan", "Giáp Đoài"), ("Minh", "Giáp Đoài"),
+    ("An", "Giáp Đông"),
+    ("Bình", "Giáp Đông"),
+    ("Chi", "Giáp Đông"),
+    ("Dũng", "Giáp Đông"),
+    ("Em", "Giáp Đông"),
+    ("Giang", "Giáp Đoài"),
+    ("Hà", "Giáp Đoài"),
+    ("Khánh", "Giáp Đoài"),
+    ("Lan", "Giáp Đoài"),
+    ("Minh", "Giáp Đoài"),
 ]
 
 
 def _database_url() -> str:
     return shared_database_url("Các bài kiểm tra Celery")
-
 
 
 @pytest.fixture(scope="session")
@@ -56,9 +63,26 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
     env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker}
     log = tempfile.NamedTemporaryFile(prefix="celery-worker-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "totom_site", "worker", "--pool=solo", "--concurrency=1",
-         "-l", "WARNING", "-n", name, "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "totom_site",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "-l",
+            "WARNING",
+            "-n",
+            name,
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 40
@@ -105,8 +129,14 @@ def make_event() -> Callable[..., Any]:
     from tournaments.services.events import check_in, event_create, registration_add
 
     def make(*, checked_in: int = 10, **options: Any) -> Any:
-        fields = {"name": "Hội làng Xuân Ất Tỵ", "date": dt.date(2025, 2, 3), "game": "to-tom-5",
-                  "rules": "luat-2005", "mode": "quang", **options}
+        fields = {
+            "name": "Hội làng Xuân Ất Tỵ",
+            "date": dt.date(2025, 2, 3),
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            **options,
+        }
         event = event_create(**fields)
         for i, (name, team) in enumerate(PLAYERS):
             reg = registration_add(event=event, name=name, team=team)

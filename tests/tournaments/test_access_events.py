@@ -35,14 +35,19 @@ def signed_in(user: Any) -> Client:
 def _van(client, event: Event, table: Table, key: str) -> Any:
     table.refresh_from_db()
     seq = table.sitting.van.filter(is_current=True).count() + 1
-    return client.post(f"/giai/{event.slug}/chieu/{table.pk}/", {
-        "seq": seq, "canh": table.sitting_id, "key": key, "winner": seat_names(table)[0], "cuoc": ["tom"]}, **HTMX)
+    return client.post(
+        f"/giai/{event.slug}/chieu/{table.pk}/",
+        {"seq": seq, "canh": table.sitting_id, "key": key, "winner": seat_names(table)[0], "cuoc": ["tom"]},
+        **HTMX,
+    )
 
 
 # -- role management on the organiser's page ----------------------------------------------------------
 
 
-def test_the_organiser_grants_and_revokes_roles_by_account_name(client, own, organiser, django_user_model) -> None:
+def test_the_organiser_grants_and_revokes_roles_by_account_name(
+    client, own, organiser, django_user_model
+) -> None:
     event, (t1, _t2) = own
     for name in ("thuky", "trungquan", "phobantochuc"):
         django_user_model.objects.create_user(name)
@@ -58,7 +63,9 @@ def test_the_organiser_grants_and_revokes_roles_by_account_name(client, own, org
     assert (grant.role, grant.table, grant.granted_by) == (EventRoleKind.SCOREKEEPER, t1, organiser)
     assert grant.history.get().history_user == organiser  # the audit: who granted, when
 
-    client.post(add, {"username": "TrungQuan", "role": "trung_quan", "table": ""}, **HTMX)  # names ignore case
+    client.post(
+        add, {"username": "TrungQuan", "role": "trung_quan", "table": ""}, **HTMX
+    )  # names ignore case
     assert EventRole.objects.get(user__username="trungquan").table is None
     client.post(add, {"username": "phobantochuc", "role": "to_chuc"}, **HTMX)
     assert set(event.organisers.values_list("username", flat=True)) == {"bantochuc", "phobantochuc"}
@@ -86,8 +93,9 @@ def test_without_htmx_the_page_reloads_with_the_outcome(client, own, organiser, 
     event, _ = own
     django_user_model.objects.create_user("thuky")
     client.force_login(organiser)
-    answer = client.post(f"/giai/{event.slug}/quan-ly/vai-tro/", {"username": "thuky", "role": "ghi_diem"},
-                         follow=True)
+    answer = client.post(
+        f"/giai/{event.slug}/quan-ly/vai-tro/", {"username": "thuky", "role": "ghi_diem"}, follow=True
+    )
     assert answer.redirect_chain[-1][0] == f"/giai/{event.slug}/quan-ly/#roles"
     assert "Đã cấp vai trò Thư ký ghi điểm cho “thuky” cho cả giải." in answer.content.decode()
 
@@ -97,7 +105,9 @@ def test_only_organisers_manage_roles(client, own, django_user_model) -> None:
     scorekeeper = django_user_model.objects.create_user("thuky")
     EventRole.objects.create(user=scorekeeper, event=event, role=EventRoleKind.SCOREKEEPER)
     add = f"/giai/{event.slug}/quan-ly/vai-tro/"
-    assert client.post(add, {"username": "thuky", "role": "to_chuc"})["Location"].startswith("/dang-nhap/?next=")
+    assert client.post(add, {"username": "thuky", "role": "to_chuc"})["Location"].startswith(
+        "/dang-nhap/?next="
+    )
     client.force_login(scorekeeper)
     assert client.post(add, {"username": "thuky", "role": "to_chuc"}).status_code == 403
     assert not event.organisers.filter(pk=scorekeeper.pk).exists()
@@ -106,7 +116,9 @@ def test_only_organisers_manage_roles(client, own, django_user_model) -> None:
 # -- scorekeepers at their table ------------------------------------------------------------------------
 
 
-def test_a_scorekeeper_for_table_1_enters_van_there_and_is_refused_at_table_2(client, own, django_user_model) -> None:
+def test_a_scorekeeper_for_table_1_enters_van_there_and_is_refused_at_table_2(
+    client, own, django_user_model
+) -> None:
     event, (t1, t2) = own
     thuky = django_user_model.objects.create_user("thuky")
     role = EventRole.objects.create(user=thuky, event=event, role=EventRoleKind.SCOREKEEPER, table=t1)
@@ -120,7 +132,9 @@ def test_a_scorekeeper_for_table_1_enters_van_there_and_is_refused_at_table_2(cl
     assert client.get(f"/giai/{event.slug}/chieu/{t2.pk}/").status_code == 403
     assert _van(client, event, t2, "k2").status_code == 403 and not t2.sitting.van.exists()
     assert client.get(f"/giai/{event.slug}/quan-ly/").status_code == 403
-    assert client.post(f"/giai/{event.slug}/chieu/{t1.pk}/dong/").status_code == 403  # closing is the organiser's
+    assert (
+        client.post(f"/giai/{event.slug}/chieu/{t1.pk}/dong/").status_code == 403
+    )  # closing is the organiser's
     role.delete()
     assert client.get(f"/giai/{event.slug}/chieu/{t1.pk}/").status_code == 403  # revoked: at once
 
@@ -137,29 +151,48 @@ def test_an_event_wide_scorekeeper_enters_at_every_table(client, own, django_use
 
 def test_another_events_organiser_is_refused_everywhere_in_this_event(client, own, django_user_model) -> None:
     event, (t1, _t2) = own
-    other = event_create(name="Hội làng bên", date=dt.date(2025, 2, 4), game="to-tom-5", rules="luat-2005",
-                         mode="quang")
+    other = event_create(
+        name="Hội làng bên", date=dt.date(2025, 2, 4), game="to-tom-5", rules="luat-2005", mode="quang"
+    )
     stranger = django_user_model.objects.create_user("ban-to-chuc-lang-ben")
     other.organisers.add(stranger)
     EventRole.objects.create(user=stranger, event=other, role=EventRoleKind.SCOREKEEPER)
     reg = Registration.objects.filter(event=event).first()
     client.force_login(stranger)
     base = f"/giai/{event.slug}"
-    gets = [f"{base}/quan-ly/", f"{base}/quan-ly/the-diem-danh/", f"{base}/quan-ly/qr/{reg.pk}/",
-            f"{base}/quan-ly/sao-luu.json", f"{base}/quan-ly/bang-diem/vong-1.pdf",
-            f"{base}/quan-ly/bang-diem/chieu-{t1.pk}.pdf", f"{base}/chieu/{t1.pk}/",
-            f"{base}/xuat/sao-ke/{reg.player_id}.csv", f"{base}/xuat/sao-ke/{reg.player_id}.xlsx",
-            f"{base}/xuat/sao-ke/{reg.player_id}.pdf"]
-    posts = [f"{base}/quan-ly/dang-ky/", f"{base}/quan-ly/diem-danh/{reg.pk}/", f"{base}/quan-ly/rut/{reg.pk}/",
-             f"{base}/quan-ly/xep-vong/", f"{base}/quan-ly/tinh-lai/", f"{base}/quan-ly/ket-thuc/",
-             f"{base}/quan-ly/vai-tro/", f"{base}/chieu/{t1.pk}/", f"{base}/chieu/{t1.pk}/dong/",
-             f"{base}/chieu/{t1.pk}/thay-nguoi/", f"{base}/chieu/{t1.pk}/ma-ghi/",
-             f"{base}/chieu/{t1.pk}/mo-khoa-pin/"]
+    gets = [
+        f"{base}/quan-ly/",
+        f"{base}/quan-ly/the-diem-danh/",
+        f"{base}/quan-ly/qr/{reg.pk}/",
+        f"{base}/quan-ly/sao-luu.json",
+        f"{base}/quan-ly/bang-diem/vong-1.pdf",
+        f"{base}/quan-ly/bang-diem/chieu-{t1.pk}.pdf",
+        f"{base}/chieu/{t1.pk}/",
+        f"{base}/xuat/sao-ke/{reg.player_id}.csv",
+        f"{base}/xuat/sao-ke/{reg.player_id}.xlsx",
+        f"{base}/xuat/sao-ke/{reg.player_id}.pdf",
+    ]
+    posts = [
+        f"{base}/quan-ly/dang-ky/",
+        f"{base}/quan-ly/diem-danh/{reg.pk}/",
+        f"{base}/quan-ly/rut/{reg.pk}/",
+        f"{base}/quan-ly/xep-vong/",
+        f"{base}/quan-ly/tinh-lai/",
+        f"{base}/quan-ly/ket-thuc/",
+        f"{base}/quan-ly/vai-tro/",
+        f"{base}/chieu/{t1.pk}/",
+        f"{base}/chieu/{t1.pk}/dong/",
+        f"{base}/chieu/{t1.pk}/thay-nguoi/",
+        f"{base}/chieu/{t1.pk}/ma-ghi/",
+        f"{base}/chieu/{t1.pk}/mo-khoa-pin/",
+    ]
     for url in gets:
         assert client.get(url).status_code == 403, url
     for url in posts:
-        assert client.post(url, {"username": "ban-to-chuc-lang-ben", "role": "to_chuc", "name": "X"}).status_code \
-            == 403, url
+        assert (
+            client.post(url, {"username": "ban-to-chuc-lang-ben", "role": "to_chuc", "name": "X"}).status_code
+            == 403
+        ), url
     event.refresh_from_db()
     assert event.finished_at is None and not event.organisers.filter(pk=stranger.pk).exists()
     assert not t1.sitting.van.exists() and not t1.tokens.exists()
@@ -180,8 +213,16 @@ def test_a_private_event_is_404_for_outsiders_and_open_to_whom_takes_part(
     reg = Registration.objects.select_related("player").get(event=event, player__name="An")
     reg.player.user = player_account
     reg.player.save(update_fields=["user"])
-    pages = ["/", "man-chieu/", "bang-day-du/", "bieu-do/", "bieu-do.json", "xuat/bang-xep-hang.csv",
-             "xuat/bang-xep-hang.xlsx", f"xuat/sao-ke/{reg.player_id}.csv"]
+    pages = [
+        "/",
+        "man-chieu/",
+        "bang-day-du/",
+        "bieu-do/",
+        "bieu-do.json",
+        "xuat/bang-xep-hang.csv",
+        "xuat/bang-xep-hang.xlsx",
+        f"xuat/sao-ke/{reg.player_id}.csv",
+    ]
     for client in (Client(), signed_in(outsider)):
         for page in pages:
             assert client.get(f"/giai/{event.slug}/{page}").status_code == 404, page

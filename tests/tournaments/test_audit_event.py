@@ -44,11 +44,16 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 @pytest.fixture
 def people(django_user_model: Any) -> SimpleNamespace:
     def make(username: str, first: str = "", last: str = "") -> Any:
-        return django_user_model.objects.create_user(username, password="mat-khau-dai-123", first_name=first,
-                                                     last_name=last)
+        return django_user_model.objects.create_user(
+            username, password="mat-khau-dai-123", first_name=first, last_name=last
+        )
 
-    return SimpleNamespace(organiser=make("ban-to-chuc", "Lan", "Trần"), keeper=make("thu-ky", "Hùng", "Lê"),
-                           second=make("pho-ban", "Minh", "Đỗ"), outsider=make("nguoi-ngoai"))
+    return SimpleNamespace(
+        organiser=make("ban-to-chuc", "Lan", "Trần"),
+        keeper=make("thu-ky", "Hùng", "Lê"),
+        second=make("pho-ban", "Minh", "Đỗ"),
+        outsider=make("nguoi-ngoai"),
+    )
 
 
 @pytest.fixture
@@ -64,8 +69,15 @@ def acting_as() -> Iterator[Callable[[Any], None]]:
 
 
 def small_event(people: SimpleNamespace, **options: Any) -> Any:
-    return event_create(name="Hội làng Xuân", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
-                        mode="quang", created_by=people.organiser, **options)
+    return event_create(
+        name="Hội làng Xuân",
+        date=dt.date(2025, 2, 3),
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        created_by=people.organiser,
+        **options,
+    )
 
 
 def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, people, acting_as):
@@ -82,16 +94,23 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
     round_seat(event=event, method="random", seed=11, created_by=people.organiser)
     table = Table.objects.get(event=event)
     granted = clock.minutes(4)
-    role = EventRole.objects.create(user=people.keeper, event=event, role=EventRoleKind.SCOREKEEPER,
-                                    granted_by=people.organiser)
+    role = EventRole.objects.create(
+        user=people.keeper, event=event, role=EventRoleKind.SCOREKEEPER, granted_by=people.organiser
+    )
     issued = clock.minutes(5)
     token = token_issue(table=table, label="cô Hoa", created_by=people.organiser)
     by_token = clock.minutes(6)  # a device that typed the table's PIN: no account
-    event_van_record(table=table, seq=1, record={"winner": seat_names(table)[0], "cuoc": ["tom"]},
-                     idempotency_key=None)
+    event_van_record(
+        table=table, seq=1, record={"winner": seat_names(table)[0], "cuoc": ["tom"]}, idempotency_key=None
+    )
     by_keeper = clock.minutes(7)
-    event_van_record(table=table, seq=2, record={"winner": seat_names(table)[1], "cuoc": ["tom"]},
-                     idempotency_key=None, entered_by=people.keeper)
+    event_van_record(
+        table=table,
+        seq=2,
+        record={"winner": seat_names(table)[1], "cuoc": ["tom"]},
+        idempotency_key=None,
+        entered_by=people.keeper,
+    )
     revoked_role = clock.minutes(8)
     role.delete()
     revoked_token = clock.minutes(9)
@@ -163,7 +182,12 @@ def test_the_event_trail_downloads_as_csv(client, clock, people):
     assert response.status_code == 200 and response.content.startswith(b"\xef\xbb\xbf")
     table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert table[0] == ["Thời gian", "Người làm", "Việc", "Đối tượng", "Chi tiết"]
-    assert table[-1][:4] == [created, "Lan Trần", "Tạo giải", "Hội làng Xuân"]  # outside a request: its creator
+    assert table[-1][:4] == [
+        created,
+        "Lan Trần",
+        "Tạo giải",
+        "Hội làng Xuân",
+    ]  # outside a request: its creator
 
 
 def test_the_event_trail_costs_a_fixed_number_of_queries(seated, people, django_assert_max_num_queries):
@@ -171,12 +195,17 @@ def test_the_event_trail_costs_a_fixed_number_of_queries(seated, people, django_
     for table in tables:
         token_issue(table=table, label=f"chiếu {table.number}")
         for seq in range(1, 4):
-            event_van_record(table=table, seq=seq, record={"winner": seat_names(table)[seq], "cuoc": ["tom"]},
-                             idempotency_key=None)
+            event_van_record(
+                table=table,
+                seq=seq,
+                record={"winner": seat_names(table)[seq], "cuoc": ["tom"]},
+                idempotency_key=None,
+            )
     with django_assert_max_num_queries(22):
         entries = event_audit(event, limit=50)
     assert [e.who for e in entries if e.action.startswith("Ghi ván")] == ["mã ghi điểm chiếu 2"] * 3 + [
-        "mã ghi điểm chiếu 1"] * 3
+        "mã ghi điểm chiếu 1"
+    ] * 3
 
 
 def test_the_organisers_page_actions_are_recorded_with_who_did_them(client, people):
@@ -185,15 +214,22 @@ def test_the_organisers_page_actions_are_recorded_with_who_did_them(client, peop
     event = small_event(people)
     client.force_login(people.organiser)
     for name in FIVE:
-        assert client.post(f"/giai/{event.slug}/quan-ly/dang-ky/",
-                           {"name": name, "team": "Giáp Đông", "check_in": "on"}).status_code == 200
+        assert (
+            client.post(
+                f"/giai/{event.slug}/quan-ly/dang-ky/", {"name": name, "team": "Giáp Đông", "check_in": "on"}
+            ).status_code
+            == 200
+        )
     round_seat(event=event, method="random", seed=11, created_by=people.organiser)
     late = registration_add(event=event, name="Người đến muộn")
     assert client.post(f"/giai/{event.slug}/quan-ly/diem-danh/{late.pk}/").status_code == 200
     assert client.post(f"/giai/{event.slug}/quan-ly/rut/{late.pk}/").status_code == 200
     table = Table.objects.get(event=event)
     token = token_issue(table=table, label="cô Hoa", created_by=people.organiser)
-    assert client.post(f"/giai/{event.slug}/chieu/{table.pk}/ma-ghi/{token.pk}/thu-hoi/").status_code in (200, 302)
+    assert client.post(f"/giai/{event.slug}/chieu/{table.pk}/ma-ghi/{token.pk}/thu-hoi/").status_code in (
+        200,
+        302,
+    )
     assert client.post(f"/giai/{event.slug}/chieu/{table.pk}/dong/").status_code in (200, 302)
 
     who = {e.action: e.who for e in event_audit(event, limit=100)}

@@ -56,7 +56,9 @@ def test_each_card_shows_a_whole_qr_code_and_a_readable_link(organiser_phone, li
             assert box["width"] >= 120 and abs(box["width"] - box["height"]) < 1, (media, box)
             _whole_code_drawn(svg)
             link = card.locator(".link")
-            lines = link.bounding_box()["height"] / float(link.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+            lines = link.bounding_box()["height"] / float(
+                link.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+            )
             assert lines <= 4, (media, lines)  # the link wrapped one character a line
             assert card.locator(".big-name").bounding_box()["width"] >= 150
     page.emulate_media(media="print")

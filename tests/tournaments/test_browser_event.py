@@ -19,8 +19,9 @@ def organiser_phone(phone, live_server, django_user_model):
     user = django_user_model.objects.create_user("ong-truong-ban", password="mat-khau-dai-123")
     client = Client()
     client.force_login(user)
-    phone.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                                "url": live_server.url}])
+    phone.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     return phone
 
 
@@ -111,8 +112,14 @@ def test_the_table_clock_counts_down_live_and_offers_to_close_when_time_is_up(or
     from tournaments.services.events import check_in, event_create, registration_add
     from tournaments.services.rounds import round_seat
 
-    event = event_create(name="Giải giờ", date=timezone.localdate(), game="to-tom-5", rules="luat-2005",
-                         round_format="gio", minutes_per_round=5)
+    event = event_create(
+        name="Giải giờ",
+        date=timezone.localdate(),
+        game="to-tom-5",
+        rules="luat-2005",
+        round_format="gio",
+        minutes_per_round=5,
+    )
     event.organisers.add(get_user_model().objects.get(username="ong-truong-ban"))
     for name, team in NAMES:
         check_in(registration=registration_add(event=event, name=name, team=team))

@@ -15,8 +15,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def organiser_page(phone, live_server, own, organiser):
     client = Client()
     client.force_login(organiser)
-    phone.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                                "url": live_server.url}])
+    phone.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     return phone
 
 
@@ -39,12 +40,16 @@ def test_a_van_with_no_winner_is_refused_on_the_table_page(organiser_page, live_
     expect(page.locator("#table [role=alert]")).to_have_text("Hãy chọn người ù (hoặc Hòa).")
 
 
-@pytest.mark.parametrize(("prefix", "duplicate", "no_winner"), [
-    ("", "Giải đã có người tên 'An'", "Hãy chọn người ù (hoặc Hòa)."),
-    ("/en", "The event already has a player named 'An'", "Choose who won (or Draw)."),
-])
-def test_refusals_sit_beside_their_field_in_both_languages(organiser_page, live_server, own, prefix, duplicate,
-                                                           no_winner) -> None:
+@pytest.mark.parametrize(
+    ("prefix", "duplicate", "no_winner"),
+    [
+        ("", "Giải đã có người tên 'An'", "Hãy chọn người ù (hoặc Hòa)."),
+        ("/en", "The event already has a player named 'An'", "Choose who won (or Draw)."),
+    ],
+)
+def test_refusals_sit_beside_their_field_in_both_languages(
+    organiser_page, live_server, own, prefix, duplicate, no_winner
+) -> None:
     """The refusal is beside the field it is about (tied to it for a screen reader), in the page's
     language, and the typed name stays to be corrected (issue 19, item 3)."""
     event, (table, _other) = own

@@ -12,7 +12,9 @@ from tournaments.models import Registration
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_pasted_list_is_previewed_with_its_duplicates_then_registered(phone, live_server, own, organiser) -> None:
+def test_a_pasted_list_is_previewed_with_its_duplicates_then_registered(
+    phone, live_server, own, organiser
+) -> None:
     event, _tables = own
     before = Registration.objects.filter(event=event).count()
     sign_in(phone.context, live_server.url, organiser)
@@ -22,7 +24,12 @@ def test_a_pasted_list_is_previewed_with_its_duplicates_then_registered(phone, l
     phone.get_by_role("button", name="Xem trước").tap()
     rows = phone.locator("[data-testid=list-preview] tbody tr")
     expect(rows).to_have_count(4)
-    assert [rows.nth(i).get_attribute("data-status") for i in range(4)] == ["registered", "new", "twice", "new"]
+    assert [rows.nth(i).get_attribute("data-status") for i in range(4)] == [
+        "registered",
+        "new",
+        "twice",
+        "new",
+    ]
     expect(rows.nth(0)).to_contain_text("đã đăng ký giải này")
     expect(rows.nth(2)).to_contain_text("đã có ở dòng trên")
     assert Registration.objects.filter(event=event).count() == before  # a preview writes nothing
@@ -38,8 +45,16 @@ def test_an_uploaded_csv_is_previewed_in_english(phone, live_server, own, organi
     sign_in(phone.context, live_server.url, organiser)
     phone.goto(f"{live_server.url}/en/giai/{event.slug}/quan-ly/")
     phone.locator("[data-testid=player-list] > summary").tap()
-    phone.set_input_files("#list-file", files=[{"name": "ds.csv", "mimeType": "text/csv",
-                                                 "buffer": "Tên,Làng\nCúc,Tây\nAn,Đông\n".encode("utf-8-sig")}])
+    phone.set_input_files(
+        "#list-file",
+        files=[
+            {
+                "name": "ds.csv",
+                "mimeType": "text/csv",
+                "buffer": "Tên,Làng\nCúc,Tây\nAn,Đông\n".encode("utf-8-sig"),
+            }
+        ],
+    )
     phone.locator("[data-testid=player-list] button[value=preview]").tap()
     rows = phone.locator("[data-testid=list-preview] tbody tr")
     expect(rows).to_have_count(2)

@@ -50,4 +50,6 @@ def test_with_every_table_closed_the_next_round_is_one_click(phone, live_server,
     expect(phone.locator("#rounds [data-testid=open-tables]")).to_have_count(0)
     phone.locator("#rounds button[type=submit]").tap()
     expect(phone.locator("#rounds h3")).to_have_count(2)
-    expect(phone.locator("#rounds [data-testid=open-tables]")).to_contain_text("Round 2 still has 2 tables playing")
+    expect(phone.locator("#rounds [data-testid=open-tables]")).to_contain_text(
+        "Round 2 still has 2 tables playing"
+    )

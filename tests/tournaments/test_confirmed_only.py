@@ -33,8 +33,13 @@ def confirmed_only(make_event) -> tuple[Event, list[Any], Any]:
 
 
 def _record(table: Any, seq: int, winner: str, by: Any, cuoc: list[str] | None = None) -> Van:
-    return event_van_record(table=table, seq=seq, record={"winner": winner, "cuoc": cuoc or ["tom"]},
-                            idempotency_key=None, entered_by=by).obj
+    return event_van_record(
+        table=table,
+        seq=seq,
+        record={"winner": winner, "cuoc": cuoc or ["tom"]},
+        idempotency_key=None,
+        entered_by=by,
+    ).obj
 
 
 def _reviewer(sitting: Sitting, name: str) -> Any:
@@ -62,7 +67,9 @@ def _no_queue(monkeypatch) -> None:
 
 
 @pytest.mark.usefixtures("_no_queue")
-def test_provisional_van_count_only_once_confirmed(confirmed_only, django_capture_on_commit_callbacks) -> None:
+def test_provisional_van_count_only_once_confirmed(
+    confirmed_only, django_capture_on_commit_callbacks
+) -> None:
     event, (t1, t2), keeper = confirmed_only
     assert all(ts.sitting.needs_confirmation for ts in TableSitting.objects.filter(event=event))
     a, b = seat_names(t1)[:2]
@@ -103,8 +110,13 @@ def test_a_corrected_van_waits_again_and_a_closed_table_still_counts(
     update_leaderboard(event_id=event.pk)
     assert Leaderboard.objects.get(event=event).van_count == 2
     first = Van.objects.get(sitting_id=t1.sitting_id, seq=1, is_current=True)
-    event_van_correct(van=first, record={"winner": c, "cuoc": ["leo"]}, reason="nhầm người", corrected_by=keeper,
-                      idempotency_key=None)
+    event_van_correct(
+        van=first,
+        record={"winner": c, "cuoc": ["leo"]},
+        reason="nhầm người",
+        corrected_by=keeper,
+        idempotency_key=None,
+    )
     update_leaderboard(event_id=event.pk)
     board = Leaderboard.objects.get(event=event)
     assert board.van_count == 1 and _line(board.rows, c)[2] == 0  # the correction is provisional
@@ -134,9 +146,20 @@ def test_the_scoreboard_says_how_many_van_wait(client, make_event) -> None:
 
 def test_the_event_form_offers_both_options(client) -> None:
     client.force_login(UserFactory(username="ban-to-chuc"))
-    fields = {"name": "Hội làng Cổ Loa", "date": "2025-02-03", "lunar": "", "kind": "hoi", "game": "to-tom-5",
-              "rules": "luat-2005", "mode": "quang", "round_format": "van", "van_per_round": 6,
-              "minutes_per_round": 45, "tie_breaks": "points,wins,best_win", "is_public": "on"}
+    fields = {
+        "name": "Hội làng Cổ Loa",
+        "date": "2025-02-03",
+        "lunar": "",
+        "kind": "hoi",
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        "round_format": "van",
+        "van_per_round": 6,
+        "minutes_per_round": 45,
+        "tie_breaks": "points,wins,best_win",
+        "is_public": "on",
+    }
     form = client.get("/giai-moi/").content.decode()
     assert "Mỗi ván cần người thứ hai xác nhận" in form and "Bảng xếp hạng chỉ tính ván đã xác nhận" in form
     refused = client.post("/giai-moi/", {**fields, "count_confirmed_only": "on"})

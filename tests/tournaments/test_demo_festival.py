@@ -21,8 +21,13 @@ def test_the_demo_festival_has_every_part_once_and_the_worker_ranks_it(capsys) -
     out = capsys.readouterr().out
     event = Event.objects.get(slug="hoi-lang-dong-ngac")
     console = FestivalTable.objects.get(event_table__event=event)
-    for path in ("/giai/hoi-lang-dong-ngac/", "/giai/hoi-lang-dong-ngac/quan-ly/", f"/trung-quan/{console.pk}/",
-                 f"/man-hinh/{console.pk}/", "/so-diem/"):
+    for path in (
+        "/giai/hoi-lang-dong-ngac/",
+        "/giai/hoi-lang-dong-ngac/quan-ly/",
+        f"/trung-quan/{console.pk}/",
+        f"/man-hinh/{console.pk}/",
+        "/so-diem/",
+    ):
         assert f"  {path} " in out  # the pages to open first
     regs = Registration.objects.filter(event=event)
     assert regs.count() == 10 and not regs.exclude(status=RegistrationStatus.CHECKED_IN).exists()

@@ -37,8 +37,9 @@ def test_no_van_is_recorded_once_the_results_are_final(client, own, organiser) -
     url = f"/giai/{event.slug}/chieu/{t1.pk}/"
     page = client.get(url).content.decode()
     assert 'data-testid="finished"' in page and 'name="winner"' not in page
-    stale = client.post(url, {"seq": 2, "canh": t1.sitting_id, "key": "late", "winner": winner, "cuoc": ["tom"]},
-                        **HTMX)
+    stale = client.post(
+        url, {"seq": 2, "canh": t1.sitting_id, "key": "late", "winner": winner, "cuoc": ["tom"]}, **HTMX
+    )
     assert stale.status_code == 422 and FINAL in stale.content.decode()
     assert Van.objects.filter(sitting=t1.sitting).count() == 1
 
@@ -53,6 +54,11 @@ def test_the_console_of_a_chieu_is_refused_once_the_results_are_final(own, organ
     console = table_open(name="Chiếu giữa sân", event_table=table, trung_quan=organiser)
     event_finish(event=Event.objects.get(pk=diem.pk))
     with pytest.raises(EventFinished):
-        van_finish(table=console, seq=1, record={"winner": seat_names(table)[0], "cuoc": ["tom"]}, by=organiser,
-                   idempotency_key="tq")
+        van_finish(
+            table=console,
+            seq=1,
+            record={"winner": seat_names(table)[0], "cuoc": ["tom"]},
+            by=organiser,
+            idempotency_key="tq",
+        )
     assert not Van.objects.filter(sitting=table.sitting).exists()

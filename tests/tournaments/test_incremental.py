@@ -53,16 +53,28 @@ def _random_van(rng: random.Random, table: Table) -> None:
     table.refresh_from_db()
     names = seat_names(table)
     seq = table.sitting.van.filter(is_current=True).count() + 1
-    record = {"result": "hoa"} if rng.random() < 0.15 else {"winner": rng.choice(names), "cuoc": rng.choice(CUOC)}
+    record = (
+        {"result": "hoa"} if rng.random() < 0.15 else {"winner": rng.choice(names), "cuoc": rng.choice(CUOC)}
+    )
     event_van_record(table=table, seq=seq, record=record, idempotency_key=None)
 
 
 def _random_correction(rng: random.Random, event) -> None:
-    van = rng.choice(list(Van.objects.filter(sitting__event_canh__event=event, is_current=True,
-                                             sitting__ended_at__isnull=True).order_by("pk")))
+    van = rng.choice(
+        list(
+            Van.objects.filter(
+                sitting__event_canh__event=event, is_current=True, sitting__ended_at__isnull=True
+            ).order_by("pk")
+        )
+    )
     names = list(van.sitting.seats.order_by("position").values_list("name", flat=True))
-    event_van_correct(van=van, record={"winner": rng.choice(names), "cuoc": rng.choice(CUOC)},
-                      reason="ghi nhầm", corrected_by=None, idempotency_key=None)
+    event_van_correct(
+        van=van,
+        record={"winner": rng.choice(names), "cuoc": rng.choice(CUOC)},
+        reason="ghi nhầm",
+        corrected_by=None,
+        idempotency_key=None,
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -73,14 +85,17 @@ def test_incremental_equals_full_after_random_changes(seated, seed) -> None:
     for step in range(14):
         roll = rng.random()
         open_tables = list(Table.objects.filter(event=event, closed_at__isnull=True))
-        has_van = TableSitting.objects.filter(event=event, sitting__van__isnull=False,
-                                              sitting__ended_at__isnull=True).exists()
+        has_van = TableSitting.objects.filter(
+            event=event, sitting__van__isnull=False, sitting__ended_at__isnull=True
+        ).exists()
         if roll < 0.55 and open_tables:
             _random_van(rng, rng.choice(open_tables))
         elif roll < 0.7 and has_van:
             _random_correction(rng, event)
         elif roll < 0.78:
-            reg = registration_add(event=event, name=f"Người mới {seed}-{step}", team=rng.choice(["Giáp Nam", ""]))
+            reg = registration_add(
+                event=event, name=f"Người mới {seed}-{step}", team=rng.choice(["Giáp Nam", ""])
+            )
             check_in(registration=reg)
         elif roll < 0.84:
             registration_withdraw(registration=rng.choice(list(Registration.objects.filter(event=event))))
@@ -116,8 +131,12 @@ def test_only_the_changed_canh_are_rebuilt(seated, monkeypatch, django_assert_ma
         update_leaderboard(event_id=event.pk)
     t1_seats = sorted(t1.sitting.seats.values_list("id", flat=True))
     assert plan_tallies == [t1_seats, t1_seats]  # t2's players were never read again
-    assert SeatTally.objects.filter(seat_id__in=t1_seats, stamp=TableSitting.objects.get(sitting=t1.sitting)
-                                    .changed_seq).count() == 5
+    assert (
+        SeatTally.objects.filter(
+            seat_id__in=t1_seats, stamp=TableSitting.objects.get(sitting=t1.sitting).changed_seq
+        ).count()
+        == 5
+    )
     assert _stored(event) == _full(event)
 
 
@@ -128,8 +147,12 @@ def test_a_van_written_outside_the_tournaments_services_is_picked_up(
     rebuild_leaderboard(event_id=event.pk)
     with_signal = seat_names(t1)
     with django_capture_on_commit_callbacks(execute=True):  # the scorekeeper's own page, straight to scoring:
-        van_record(sitting=t1.sitting, seq=1, record={"winner": with_signal[2], "cuoc": ["chi_nay"]},
-                   idempotency_key=None)  # the sitting_changed hook stamps the canh after commit
+        van_record(
+            sitting=t1.sitting,
+            seq=1,
+            record={"winner": with_signal[2], "cuoc": ["chi_nay"]},
+            idempotency_key=None,
+        )  # the sitting_changed hook stamps the canh after commit
     _assert_same_as_full(event)
     assert {r["name"]: r["points"] for r in Leaderboard.objects.get(event=event).rows}[with_signal[2]] == 144
 

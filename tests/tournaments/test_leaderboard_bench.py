@@ -38,8 +38,14 @@ def test_the_leaderboard_benchmark_runs_and_its_board_equals_a_full_rebuild(tmp_
             cursor.execute("VACUUM INTO %s", [str(copy)])
         url = f"sqlite:///{copy}"
     env = {**os.environ, "DATABASE_URL": url}
-    done = subprocess.run([sys.executable, "bench/leaderboard.py", "--quick", "--here"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "bench/leaderboard.py", "--quick", "--here"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     out = done.stdout
     database = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"
@@ -49,5 +55,5 @@ def test_the_leaderboard_benchmark_runs_and_its_board_equals_a_full_rebuild(tmp_
     assert "stored board == full rebuild: True" in out
     ratio = RATIO.search(out)
     assert ratio is not None and float(ratio.group(1)) > 0, out
-    for line in out[out.find("(a)"):].strip().splitlines():  # into the run's figures
+    for line in out[out.find("(a)") :].strip().splitlines():  # into the run's figures
         figure(f"bench/leaderboard.py --quick on {database}", line.strip())

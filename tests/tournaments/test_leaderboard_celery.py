@@ -95,7 +95,9 @@ def test_the_version_never_goes_backwards(seated) -> None:
     def poll() -> None:
         try:
             while not stop.is_set():
-                seen.append(tuple(Leaderboard.objects.filter(event=event).values_list("version", "ledger_seq").get()))
+                seen.append(
+                    tuple(Leaderboard.objects.filter(event=event).values_list("version", "ledger_seq").get())
+                )
                 time.sleep(0.02)
         finally:
             connections.close_all()

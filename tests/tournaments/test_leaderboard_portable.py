@@ -68,13 +68,28 @@ def _no_queue(request, monkeypatch) -> None:
 
 
 def _rows(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["rank"], r["tied"], r["name"], r["team"], r["withdrawn"], r["points"], r["van"], r["wins"],
-             r["best_win"], r["cuoc"]) for r in rows]
+    return [
+        (
+            r["rank"],
+            r["tied"],
+            r["name"],
+            r["team"],
+            r["withdrawn"],
+            r["points"],
+            r["van"],
+            r["wins"],
+            r["best_win"],
+            r["cuoc"],
+        )
+        for r in rows
+    ]
 
 
 def _team_rows(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["rank"], r["name"], r["players"], r["points"], r["van"], r["wins"], r["best_win"], r["cuoc"])
-            for r in rows]
+    return [
+        (r["rank"], r["name"], r["players"], r["points"], r["van"], r["wins"], r["best_win"], r["cuoc"])
+        for r in rows
+    ]
 
 
 def _same_as_full(event: Event) -> Leaderboard:
@@ -102,8 +117,13 @@ def _festival(event: Event, tables: list[Table]) -> Leaderboard:
     event_van_record_draw(t1, 3)
     _same_as_full(event)
     van = Van.objects.get(sitting=t2.sitting, seq=1, is_current=True)
-    event_van_correct(van=van, record={"winner": b[4], "cuoc": ["tom"]}, reason="ghi nhầm người ù",
-                      corrected_by=None, idempotency_key=None)
+    event_van_correct(
+        van=van,
+        record={"winner": b[4], "cuoc": ["tom"]},
+        reason="ghi nhầm người ù",
+        corrected_by=None,
+        idempotency_key=None,
+    )
     record(t1, 4, a[0], ["leo"])
     _same_as_full(event)
     sitting_settle_up(sitting=t1.sitting, settled_by=None, idempotency_key=None)
@@ -163,10 +183,19 @@ def test_a_recompute_reads_one_snapshot_and_does_not_hold_up_a_writer(seated) ->
 
 
 def _manage(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": shared_database_url("recompute_leaderboards"),
-           "CELERY_BROKER_URL": "memory://"}
-    return subprocess.run([sys.executable, "manage.py", "recompute_leaderboards", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "DATABASE_URL": shared_database_url("recompute_leaderboards"),
+        "CELERY_BROKER_URL": "memory://",
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", "recompute_leaderboards", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -29,7 +29,9 @@ def organiser(django_user_model):
 @pytest.fixture
 def queued(monkeypatch) -> list[tuple[int, dict]]:
     calls: list[tuple[int, dict]] = []
-    monkeypatch.setattr(leaderboard_module, "queue_recompute", lambda event_id, **kw: calls.append((event_id, kw)))
+    monkeypatch.setattr(
+        leaderboard_module, "queue_recompute", lambda event_id, **kw: calls.append((event_id, kw))
+    )
     return calls
 
 
@@ -48,11 +50,23 @@ def _csv(response) -> list[list[str]]:
 
 def test_an_organiser_creates_an_event_from_the_form(client, organiser) -> None:
     client.force_login(organiser)
-    response = client.post("/giai-moi/", {
-        "name": "Hội làng Đông Ngạc", "date": "2025-02-03", "lunar": "", "kind": "hoi", "game": "to-tom-5",
-        "rules": "luat-2005", "mode": "quang", "round_format": "van", "van_per_round": 6,
-        "minutes_per_round": 45, "tie_breaks": "points,wins,best_win", "is_public": "on",
-    })
+    response = client.post(
+        "/giai-moi/",
+        {
+            "name": "Hội làng Đông Ngạc",
+            "date": "2025-02-03",
+            "lunar": "",
+            "kind": "hoi",
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "round_format": "van",
+            "van_per_round": 6,
+            "minutes_per_round": 45,
+            "tie_breaks": "points,wins,best_win",
+            "is_public": "on",
+        },
+    )
     event = Event.objects.get(slug="hoi-lang-dong-ngac")
     assert response.status_code == 302 and response["Location"] == "/giai/hoi-lang-dong-ngac/quan-ly/"
     assert event.lunar_label == "mùng 6 tháng Giêng năm Ất Tỵ"
@@ -61,11 +75,21 @@ def test_an_organiser_creates_an_event_from_the_form(client, organiser) -> None:
 
 def test_the_event_form_explains_a_rule_set_of_another_game(client, organiser) -> None:
     client.force_login(organiser)
-    response = client.post("/giai-moi/", {
-        "name": "Giải Chắn", "date": "2025-02-03", "kind": "hoi", "game": "chan", "rules": "luat-2005",
-        "mode": "quang", "round_format": "van", "van_per_round": 6, "minutes_per_round": 45,
-        "tie_breaks": "points,wins,best_win",
-    })
+    response = client.post(
+        "/giai-moi/",
+        {
+            "name": "Giải Chắn",
+            "date": "2025-02-03",
+            "kind": "hoi",
+            "game": "chan",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "round_format": "van",
+            "van_per_round": 6,
+            "minutes_per_round": 45,
+            "tie_breaks": "points,wins,best_win",
+        },
+    )
     assert response.status_code == 422
     assert not Event.objects.filter(name="Giải Chắn").exists()
 
@@ -81,7 +105,9 @@ def test_only_organisers_manage_an_event(client, seated, django_user_model) -> N
 def test_register_and_check_in_from_the_organiser_page(client, own_event, organiser) -> None:
     event, _ = own_event
     client.force_login(organiser)
-    response = client.post(f"/giai/{event.slug}/quan-ly/dang-ky/", {"name": "Phúc", "team": "Giáp Nam"}, **HTMX)
+    response = client.post(
+        f"/giai/{event.slug}/quan-ly/dang-ky/", {"name": "Phúc", "team": "Giáp Nam"}, **HTMX
+    )
     assert response.status_code == 200 and 'data-player="Phúc"' in response.content.decode()
     reg = Registration.objects.get(event=event, player__name="Phúc")
     assert reg.status == RegistrationStatus.REGISTERED
@@ -108,11 +134,16 @@ def test_a_player_checks_in_by_their_personal_link(client, make_event) -> None:
 def test_seating_a_round_and_recording_at_a_table(client, own_event, organiser) -> None:
     event, (t1, _t2) = own_event
     client.force_login(organiser)
-    asked = client.post(f"/giai/{event.slug}/quan-ly/xep-vong/", {"method": "rotation", "remainder": "bye"}, **HTMX)
+    asked = client.post(
+        f"/giai/{event.slug}/quan-ly/xep-vong/", {"method": "rotation", "remainder": "bye"}, **HTMX
+    )
     assert asked.status_code == 409 and "Vòng 1 còn 2 chiếu đang chơi (chiếu 1, 2)" in asked.content.decode()
     assert not Table.objects.filter(event=event, round__number=2).exists()  # round 1's tables are still open
-    response = client.post(f"/giai/{event.slug}/quan-ly/xep-vong/",
-                           {"method": "rotation", "remainder": "bye", "even_if_open": "1"}, **HTMX)
+    response = client.post(
+        f"/giai/{event.slug}/quan-ly/xep-vong/",
+        {"method": "rotation", "remainder": "bye", "even_if_open": "1"},
+        **HTMX,
+    )
     assert response.status_code == 200 and "Vòng 2" in response.content.decode()
     assert Table.objects.filter(event=event, round__number=2).count() == 2
     url = f"/giai/{event.slug}/chieu/{t1.pk}/"
@@ -123,11 +154,15 @@ def test_seating_a_round_and_recording_at_a_table(client, own_event, organiser) 
     assert done.status_code == 200
     assert f"{winner} ù 8" in done.content.decode()
     assert t1.sitting.van.count() == 1
-    again = client.post(url, {"seq": 1, "key": "k2", "winner": winner, "cuoc": ["tom"]}, **HTMX)  # a double tap
+    again = client.post(
+        url, {"seq": 1, "key": "k2", "winner": winner, "cuoc": ["tom"]}, **HTMX
+    )  # a double tap
     assert again.status_code == 200 and t1.sitting.van.count() == 1
 
 
-def test_the_scoreboard_is_served_from_the_stored_leaderboard(client, seated, django_assert_num_queries) -> None:
+def test_the_scoreboard_is_served_from_the_stored_leaderboard(
+    client, seated, django_assert_num_queries
+) -> None:
     event, (t1, _t2) = seated
     record(t1, 1, seat_names(t1)[0], ["chi_nay"])
     rebuild_leaderboard(event_id=event.pk)

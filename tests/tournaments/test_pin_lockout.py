@@ -52,8 +52,9 @@ def table_url(event: Event, table: Table) -> str:
 
 
 @pytest.mark.django_db
-def test_twenty_wrong_pins_lock_the_table_even_for_the_right_pin_until_the_lock_runs_out(client, own,
-                                                                                          organiser) -> None:
+def test_twenty_wrong_pins_lock_the_table_even_for_the_right_pin_until_the_lock_runs_out(
+    client, own, organiser
+) -> None:
     event, (t1, _t2) = own
     token = token_issue(table=t1, created_by=organiser)
     url = pin_url(event, t1)
@@ -96,7 +97,10 @@ def test_the_organiser_lifts_the_lock_from_the_table_page_and_it_is_recorded(cli
     lifted = client.post(f"{table_url(event, t1)}mo-khoa-pin/", follow=True)
     assert "Đã mở khóa mã PIN của chiếu 1 (đã sai 20 lần)." in lifted.content.decode()
     entry = LogEntry.objects.get(object_id=str(t1.pk))
-    assert entry.user == organiser and "Mở khóa mã PIN của chiếu 1 (đang bị khóa, đã sai 20 lần)" in entry.change_message
+    assert (
+        entry.user == organiser
+        and "Mở khóa mã PIN của chiếu 1 (đang bị khóa, đã sai 20 lần)" in entry.change_message
+    )
     assert "Mở khóa mã PIN" not in client.get(table_url(event, t1)).content.decode()
     assert scorekeeper.post(pin_url(event, t1), {"pin": token.pin}).status_code == 302
 
@@ -126,14 +130,19 @@ def test_revoking_a_token_ends_every_session_using_it_at_once(own, organiser) ->
     for device in (by_pin, by_link):
         assert device.get(table_url(event, t1)).status_code == 403
         t1.refresh_from_db()
-        answer = device.post(table_url(event, t1), {"seq": 1, "canh": t1.sitting_id, "key": "k",
-                                                   "winner": "An", "cuoc": []}, **HTMX)
+        answer = device.post(
+            table_url(event, t1),
+            {"seq": 1, "canh": t1.sitting_id, "key": "k", "winner": "An", "cuoc": []},
+            **HTMX,
+        )
         assert answer.status_code == 403
     assert not t1.sitting.van.exists()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_forty_wrong_pins_at_once_check_exactly_twenty_and_lock_the_table(own, organiser, monkeypatch) -> None:
+def test_forty_wrong_pins_at_once_check_exactly_twenty_and_lock_the_table(
+    own, organiser, monkeypatch
+) -> None:
     """40 threads each with its own connection (PostgreSQL, or the SQLite file), all guessing at the same moment."""
     event, (t1, _t2) = own
     token = token_issue(table=t1, created_by=organiser)
@@ -198,8 +207,9 @@ def test_the_lock_runs_out_fifteen_minutes_after_the_twentieth_wrong_pin(client,
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("crash", ["checking the PIN", "counting the wrong PIN"])
-def test_a_crash_on_the_twentieth_try_still_locks_the_table_for_fifteen_minutes_only(own, organiser, monkeypatch,
-                                                                                      crash) -> None:
+def test_a_crash_on_the_twentieth_try_still_locks_the_table_for_fifteen_minutes_only(
+    own, organiser, monkeypatch, crash
+) -> None:
     """The twentieth wrong PIN's request dies (its database write failed, the server was killed)
     after it was admitted: the table is locked all the same, and the lock runs out on time. (Before,
     nothing locked it, and every later try, the right PIN too, was refused for ever.)"""
@@ -231,7 +241,8 @@ def test_a_crash_on_the_twentieth_try_still_locks_the_table_for_fifteen_minutes_
 
 @pytest.mark.django_db
 def test_a_row_left_at_the_limit_without_a_lock_is_locked_for_fifteen_minutes_from_its_last_update(
-        client, own, organiser) -> None:
+    client, own, organiser
+) -> None:
     """What the crash left under the old code (20 failures, no lock) runs out too."""
     event, (t1, _t2) = own
     token = token_issue(table=t1, created_by=organiser)
@@ -257,7 +268,9 @@ def test_nineteen_wrong_then_the_right_pin_leaves_the_table_open(client, own, or
 
 
 @pytest.mark.django_db
-def test_the_right_pin_on_the_twentieth_try_lifts_the_lock_it_placed_but_not_one_placed_by_a_later_try() -> None:
+def test_the_right_pin_on_the_twentieth_try_lifts_the_lock_it_placed_but_not_one_placed_by_a_later_try() -> (
+    None
+):
     # The twentieth try locks when admitted; it was right: open again, the count starts again.
     key = f"pin:table:{uuid.uuid4()}"
     for _ in range(19):
@@ -305,9 +318,17 @@ class _Model:
 
 @pytest.mark.django_db
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(st.tuples(st.sampled_from(["try"] * 6 + ["wrong", "wrong", "right", "crash", "wait"]),
-                                st.integers(0, 40)), max_size=70))
-def test_any_interleaving_of_tries_answers_crashes_and_waiting_locks_after_twenty_for_fifteen_minutes(steps) -> None:
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["try"] * 6 + ["wrong", "wrong", "right", "crash", "wait"]), st.integers(0, 40)
+        ),
+        max_size=70,
+    )
+)
+def test_any_interleaving_of_tries_answers_crashes_and_waiting_locks_after_twenty_for_fifteen_minutes(
+    steps,
+) -> None:
     """Tries admitted and then answered wrong, answered right, or never answered (the request
     crashed), in any order, with the clock moving: the key refuses tries exactly when twenty were
     admitted since the count last started and fifteen minutes have not passed since the twentieth."""

@@ -92,7 +92,8 @@ def test_rotation_avoids_repeated_opponents_when_possible(count, size, seed) -> 
     assert repeated_pairs(round2.tables, meetings(round1)) == 0
     # Plain random draws of the same players do meet again (so the test can fail).
     assert any(
-        repeated_pairs(draw_random(players, size=size, seed=s).tables, meetings(round1)) > 0 for s in range(10)
+        repeated_pairs(draw_random(players, size=size, seed=s).tables, meetings(round1)) > 0
+        for s in range(10)
     )
 
 
@@ -123,7 +124,9 @@ def test_rotation_cannot_avoid_every_repeat_of_ten_on_two_tables_but_minimises()
     seed=st.integers(min_value=0, max_value=2**32),
     earlier=st.integers(min_value=0, max_value=2),
 )
-def test_everyone_is_seated_or_given_a_bye_exactly_once(count, size, spread, remainder, method, seed, earlier):
+def test_everyone_is_seated_or_given_a_bye_exactly_once(
+    count, size, spread, remainder, method, seed, earlier
+):
     min_size = max(2, size - spread)
     players = [p * 7 + 1 for p in range(count)]
     try:
@@ -132,10 +135,14 @@ def test_everyone_is_seated_or_given_a_bye_exactly_once(count, size, spread, rem
         with pytest.raises(SeatingError):
             seat_round(method, players, size=size, min_size=min_size, remainder=remainder, seed=seed)
         return
-    history = [t for n in range(earlier) for t in draw_random(players, size=size, min_size=min_size,
-                                                                remainder=remainder, seed=seed + n).tables]
-    seating = seat_round(method, players, size=size, min_size=min_size, remainder=remainder, seed=seed,
-                         history=history)
+    history = [
+        t
+        for n in range(earlier)
+        for t in draw_random(players, size=size, min_size=min_size, remainder=remainder, seed=seed + n).tables
+    ]
+    seating = seat_round(
+        method, players, size=size, min_size=min_size, remainder=remainder, seed=seed, history=history
+    )
     placed = Counter(p for t in seating.tables for p in t) + Counter(seating.byes)
     assert placed == Counter(players)
     for table in seating.tables:

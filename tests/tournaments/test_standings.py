@@ -60,8 +60,13 @@ def test_a_correction_and_a_settle_up_leave_the_standings_right(seated) -> None:
     names = seat_names(t1)
     _record(t1, 1, names[0], ["tom"])
     van = t1.sitting.van.get(seq=1)
-    event_van_correct(van=van, record={"winner": names[2], "cuoc": ["chi_nay"]}, reason="ghi nhầm người ù",
-                      corrected_by=None, idempotency_key=None)
+    event_van_correct(
+        van=van,
+        record={"winner": names[2], "cuoc": ["chi_nay"]},
+        reason="ghi nhầm người ù",
+        corrected_by=None,
+        idempotency_key=None,
+    )
     sitting_settle_up(sitting=t1.sitting, settled_by=None, idempotency_key=None)
     rebuild_leaderboard(event_id=event.pk)
     rows = _by_name(Leaderboard.objects.get(event=event).rows)
@@ -124,8 +129,9 @@ def test_recomputes_are_coalesced_to_one_per_second(queued, seated) -> None:
     _record(t1, 1, seat_names(t1)[0], ["tom"])
     _record(t2, 1, seat_names(t2)[0], ["tom"])
     # Straight through the scoring service: the sitting_changed signal bumps the event too.
-    van_record(sitting=t1.sitting, seq=2, record={"winner": seat_names(t1)[1], "cuoc": ["tom"]},
-               idempotency_key=None)
+    van_record(
+        sitting=t1.sitting, seq=2, record={"winner": seat_names(t1)[1], "cuoc": ["tom"]}, idempotency_key=None
+    )
     assert queued == [event.pk]
     assert Event.objects.get(pk=event.pk).ledger_seq == start + 3
     Event.objects.filter(pk=event.pk).update(recompute_due_at=timezone.now() - timedelta(milliseconds=1))
@@ -137,8 +143,12 @@ def test_a_replayed_request_changes_nothing(seated, queued) -> None:
     event, (t1, _t2) = seated
     start = Event.objects.get(pk=event.pk).ledger_seq
     for _ in range(2):
-        event_van_record(table=t1, seq=1, record={"winner": seat_names(t1)[0], "cuoc": ["tom"]},
-                         idempotency_key="phone-1-van-1")
+        event_van_record(
+            table=t1,
+            seq=1,
+            record={"winner": seat_names(t1)[0], "cuoc": ["tom"]},
+            idempotency_key="phone-1-van-1",
+        )
     assert Event.objects.get(pk=event.pk).ledger_seq == start + 1
 
 
@@ -156,7 +166,11 @@ def _line(name: str, points: int, wins: int = 0, best: int = 0, van: int = 4) ->
     ],
 )
 def test_tie_breaks_are_configurable(tie_breaks, order, ranks) -> None:
-    lines = [_line("An", 40, wins=1, best=40), _line("Bình", 40, wins=2, best=40), _line("Chi", 10, wins=3, best=8)]
+    lines = [
+        _line("An", 40, wins=1, best=40),
+        _line("Bình", 40, wins=2, best=40),
+        _line("Chi", 10, wins=3, best=8),
+    ]
     ranked = rank_lines(lines, tie_breaks)
     assert [r["name"] for r in ranked] == order
     assert [r["rank"] for r in ranked] == ranks

@@ -30,8 +30,9 @@ def _no_queue(monkeypatch) -> None:
 def _van(client, url: str, table: Table, winner: str, key: str):
     table.refresh_from_db()
     seq = table.sitting.van.filter(is_current=True).count() + 1
-    return client.post(url, {"seq": seq, "canh": table.sitting_id, "key": key, "winner": winner, "cuoc": ["tom"]},
-                       **HTMX)
+    return client.post(
+        url, {"seq": seq, "canh": table.sitting_id, "key": key, "winner": winner, "cuoc": ["tom"]}, **HTMX
+    )
 
 
 def test_a_scorekeeper_enters_van_with_the_qr_link_until_it_is_revoked(client, own, organiser) -> None:

@@ -31,8 +31,13 @@ def _record(table: Table, winner_index: int = 0, *, key: str | None = None, sitt
     table.refresh_from_db()
     names = seat_names(table)
     seq = table.sitting.van.filter(is_current=True).count() + 1
-    return event_van_record(table=table, seq=seq, record={"winner": names[winner_index], "cuoc": ["tom"]},
-                            idempotency_key=key, sitting=sitting)
+    return event_van_record(
+        table=table,
+        seq=seq,
+        record={"winner": names[winner_index], "cuoc": ["tom"]},
+        idempotency_key=key,
+        sitting=sitting,
+    )
 
 
 def _seated(make_event, **options) -> tuple[object, list[Table]]:
@@ -66,18 +71,30 @@ def test_a_stale_page_cannot_record_into_a_finished_canh_but_a_double_tap_replay
     last = _record(t1, key="dien-thoai-1-van-2", sitting=old)  # this ván fills canh 1
     t1.refresh_from_db()
     assert t1.sitting_id != old
-    again = event_van_record(table=t1, seq=2, record={"winner": seat_names(t1)[4], "cuoc": ["tom"]},
-                             idempotency_key="dien-thoai-1-van-2", sitting=old)
+    again = event_van_record(
+        table=t1,
+        seq=2,
+        record={"winner": seat_names(t1)[4], "cuoc": ["tom"]},
+        idempotency_key="dien-thoai-1-van-2",
+        sitting=old,
+    )
     assert again.answer.replayed and again.obj.pk == last.obj.pk
     with pytest.raises(CanhMoved, match="sang canh mới"):
-        event_van_record(table=t1, seq=3, record={"winner": seat_names(t1)[0], "cuoc": ["tom"]},
-                         idempotency_key="dien-thoai-2", sitting=old)
+        event_van_record(
+            table=t1,
+            seq=3,
+            record={"winner": seat_names(t1)[0], "cuoc": ["tom"]},
+            idempotency_key="dien-thoai-2",
+            sitting=old,
+        )
     assert Sitting.objects.get(pk=old).van.count() == 2
 
 
 def test_a_timed_round_stores_the_end_time_and_the_organiser_closes_the_table(make_event) -> None:
     event, (t1, t2) = _seated(make_event, round_format="gio", minutes_per_round=30)
-    assert t1.ends_at is not None and abs(t1.ends_at - timezone.now() - timedelta(minutes=30)) < timedelta(minutes=1)
+    assert t1.ends_at is not None and abs(t1.ends_at - timezone.now() - timedelta(minutes=30)) < timedelta(
+        minutes=1
+    )
     _record(t1)
     Table.objects.filter(pk=t1.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     _record(t1, 1)  # the ván in play at the bell is still recorded
@@ -106,7 +123,9 @@ def test_a_substitute_takes_the_seat_before_the_first_van(make_event) -> None:
     t1.refresh_from_db()
     assert seat_names(t1) == before[:2] + ["Phúc"] + before[3:]  # the same seat, under the substitute's name
     assert t1.sitting_id != old and Sitting.objects.get(pk=old).ended_at is not None
-    assert list(TableSitting.objects.filter(table=t1).values_list("number", "sitting_id")) == [(1, t1.sitting_id)]
+    assert list(TableSitting.objects.filter(table=t1).values_list("number", "sitting_id")) == [
+        (1, t1.sitting_id)
+    ]
     assert Registration.objects.get(pk=late.pk).status == RegistrationStatus.CHECKED_IN
     assert absent.player_id in Round.objects.get(pk=t1.round_id).byes
     _record(t1, 2)

@@ -43,21 +43,41 @@ class World:
     def api(self, who: str | None) -> APIClient:
         api = APIClient()
         if who is not None:
-            api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=self.users[who])[0].key}")
+            api.credentials(
+                HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=self.users[who])[0].key}"
+            )
         return api
 
 
 @pytest.fixture
 def world(django_user_model: Any) -> World:
-    users = {name: django_user_model.objects.create_user(name, password=PASSWORD)
-             for name in ("chu-so-dong", "thu-ky-dong", "an", "thu-ky-doai", "nguoi-ngoai")}
+    users = {
+        name: django_user_model.objects.create_user(name, password=PASSWORD)
+        for name in ("chu-so-dong", "thu-ky-dong", "an", "thu-ky-doai", "nguoi-ngoai")
+    }
     dong = club_open(name="Làng Đông", organiser=users["chu-so-dong"]).obj
     doai = club_open(name="Làng Đoài", organiser=users["thu-ky-doai"]).obj
-    role_grant(club=dong, username="thu-ky-dong", role=ClubRoleKind.SCOREKEEPER, granted_by=users["chu-so-dong"])
-    ours = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=FIVE, club=dong,
-                        created_by=users["thu-ky-dong"], idempotency_key=None).obj
-    theirs = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=FIVE, club=doai,
-                          created_by=users["thu-ky-doai"], idempotency_key=None).obj
+    role_grant(
+        club=dong, username="thu-ky-dong", role=ClubRoleKind.SCOREKEEPER, granted_by=users["chu-so-dong"]
+    )
+    ours = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=FIVE,
+        club=dong,
+        created_by=users["thu-ky-dong"],
+        idempotency_key=None,
+    ).obj
+    theirs = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=FIVE,
+        club=doai,
+        created_by=users["thu-ky-doai"],
+        idempotency_key=None,
+    ).obj
     an = Player.objects.get(club=dong, name="An")
     player_link(club=dong, player_id=an.pk, username="an", linked_by=users["chu-so-dong"])
     return World(users, ours, theirs)
@@ -69,8 +89,12 @@ def van_form() -> dict[str, Any]:
 
 
 def api_van(api: APIClient, sitting: Sitting) -> Any:
-    return api.post(f"/api/v1/sittings/{sitting.pk}/van", {"seq": 1, **TOM}, format="json",
-                    HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    return api.post(
+        f"/api/v1/sittings/{sitting.pk}/van",
+        {"seq": 1, **TOM},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+    )
 
 
 # -- a visitor ------------------------------------------------------------------------------------
@@ -79,9 +103,19 @@ def api_van(api: APIClient, sitting: Sitting) -> Any:
 def test_a_visitor_is_sent_to_sign_in_and_comes_back(world: World) -> None:
     visitor = world.client(None)
     pk = world.ours.pk
-    for url in ("/so-diem/", "/so-diem/moi/", f"/so-diem/{pk}/", f"/so-diem/{pk}/thanh-toan/",
-                f"/so-diem/{pk}/van/1/sua/", f"/so-diem/{pk}/in-xuat/", f"/so-diem/{pk}/bao-cao.pdf",
-                f"/so-diem/{pk}/xuat/so-cai.csv", f"/so-diem/{pk}/xuat/sao-ke/1.pdf", "/le-lang/moi/", "/lang/"):
+    for url in (
+        "/so-diem/",
+        "/so-diem/moi/",
+        f"/so-diem/{pk}/",
+        f"/so-diem/{pk}/thanh-toan/",
+        f"/so-diem/{pk}/van/1/sua/",
+        f"/so-diem/{pk}/in-xuat/",
+        f"/so-diem/{pk}/bao-cao.pdf",
+        f"/so-diem/{pk}/xuat/so-cai.csv",
+        f"/so-diem/{pk}/xuat/sao-ke/1.pdf",
+        "/le-lang/moi/",
+        "/lang/",
+    ):
         response = visitor.get(url)
         assert (response.status_code, response["Location"]) == (302, f"/dang-nhap/?next={url}"), url
     # A write goes nowhere and comes back to the sitting's page after signing in.
@@ -98,22 +132,39 @@ def test_a_visitor_is_sent_to_sign_in_and_comes_back(world: World) -> None:
 def test_a_visitor_gets_401_json_from_the_api_but_the_public_parts_stay_open(world: World) -> None:
     api = world.api(None)
     pk = world.ours.pk
-    for url in ("/api/v1/sittings", f"/api/v1/sittings/{pk}", f"/api/v1/sittings/{pk}/balances",
-                f"/api/v1/sittings/{pk}/history", f"/api/v1/sittings/{pk}/van", "/api/v1/players"):
+    for url in (
+        "/api/v1/sittings",
+        f"/api/v1/sittings/{pk}",
+        f"/api/v1/sittings/{pk}/balances",
+        f"/api/v1/sittings/{pk}/history",
+        f"/api/v1/sittings/{pk}/van",
+        "/api/v1/players",
+    ):
         refused = api.get(url)
         assert refused.status_code == 401, url
         assert refused["WWW-Authenticate"].startswith("Token")
         assert refused.json()["error"].startswith("Cần đăng nhập")
     assert api_van(api, world.ours).status_code == 401
-    assert api.post("/api/v1/clubs", {"name": "Làng Mới"}, format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 401
+    assert (
+        api.post("/api/v1/clubs", {"name": "Làng Mới"}, format="json", HTTP_IDEMPOTENCY_KEY="k").status_code
+        == 401
+    )
     wrong_token = APIClient()
     wrong_token.credentials(HTTP_AUTHORIZATION="Token khong-dung")
-    assert wrong_token.get(f"/api/v1/sittings/{pk}").json()["error"].startswith("Mã đăng nhập (token) không đúng")
+    assert (
+        wrong_token.get(f"/api/v1/sittings/{pk}")
+        .json()["error"]
+        .startswith("Mã đăng nhập (token) không đúng")
+    )
     # Names and numbers, nothing personal: anyone.
     assert {c["slug"] for c in api.get("/api/v1/clubs").json()} == {"lang-dong", "lang-doai"}
     assert api.get("/api/v1/rule-sets?game=chan").status_code == 200
-    assert api.post("/api/v1/score", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"]},
-                    format="json").json()["points"] == 8
+    assert (
+        api.post(
+            "/api/v1/score", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"]}, format="json"
+        ).json()["points"]
+        == 8
+    )
     for page in ("/", "/tinh-diem/", "/kiem-bai/", "/le-lang/"):
         assert Client().get(page).status_code == 200, page
 
@@ -149,11 +200,17 @@ def test_the_clubs_own_scorekeeper_records_on_the_page_and_through_the_api(world
     page = keeper.get(f"/so-diem/{pk}/")
     assert page.status_code == 200 and "Lưu ván 1" in page.content.decode()
     assert keeper.post(f"/so-diem/{pk}/van/", van_form()).status_code == 302
-    answer = world.api("chu-so-dong").post(f"/api/v1/sittings/{pk}/van", {"seq": 2, "result": "hoa"},
-                                            format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
+    answer = world.api("chu-so-dong").post(
+        f"/api/v1/sittings/{pk}/van",
+        {"seq": 2, "result": "hoa"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+    )
     assert answer.status_code == 201  # the club's organiser keeps score too
-    assert [(v.seq, v.entered_by.username) for v in Van.objects.order_by("seq")] == [(1, "thu-ky-dong"),
-                                                                                      (2, "chu-so-dong")]
+    assert [(v.seq, v.entered_by.username) for v in Van.objects.order_by("seq")] == [
+        (1, "thu-ky-dong"),
+        (2, "chu-so-dong"),
+    ]
 
 
 def test_a_seated_player_with_an_account_sees_the_sitting_but_records_nothing(world: World) -> None:
@@ -162,12 +219,15 @@ def test_a_seated_player_with_an_account_sees_the_sitting_but_records_nothing(wo
     page = an.get(f"/so-diem/{pk}/").content.decode()
     assert 'data-testid="read-only"' in page and 'id="van-form"' not in page and "Sửa ván" not in page
     assert an.get(f"/so-diem/{pk}/xuat/sao-ke/1.csv").status_code == 200  # their own statement
-    assert "data-testid=\"settle\"" not in an.get(f"/so-diem/{pk}/thanh-toan/").content.decode()
+    assert 'data-testid="settle"' not in an.get(f"/so-diem/{pk}/thanh-toan/").content.decode()
     assert api.get(f"/api/v1/sittings/{pk}/balances").status_code == 200
     assert an.post(f"/so-diem/{pk}/van/", van_form()).status_code == 403
     assert an.post(f"/so-diem/{pk}/xem-truoc/", TOM, HTTP_HX_REQUEST="true").status_code == 403
     assert api_van(api, world.ours).status_code == 403
-    assert api.post(f"/api/v1/sittings/{pk}/settle-up", format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 403
+    assert (
+        api.post(f"/api/v1/sittings/{pk}/settle-up", format="json", HTTP_IDEMPOTENCY_KEY="k").status_code
+        == 403
+    )
     assert an.get(f"/so-diem/{world.theirs.pk}/").status_code == 403  # not seated there
     assert not Van.objects.exists()
 
@@ -212,14 +272,26 @@ def test_opening_a_sitting_in_a_club_needs_a_role_there(world: World) -> None:
     new = Sitting.objects.latest("pk")
     assert (new.club.slug, new.created_by.username) == ("lang-dong", "thu-ky-dong")
     sitting = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE}
-    assert api.post("/api/v1/sittings", {**sitting, "club": "lang-doai"}, format="json",
-                    HTTP_IDEMPOTENCY_KEY="k-2").status_code == 403
+    assert (
+        api.post(
+            "/api/v1/sittings", {**sitting, "club": "lang-doai"}, format="json", HTTP_IDEMPOTENCY_KEY="k-2"
+        ).status_code
+        == 403
+    )
     doai_ids = list(Player.objects.filter(club__slug="lang-doai").values_list("pk", flat=True))
-    seated_elsewhere = api.post("/api/v1/sittings", {**sitting, "players": doai_ids}, format="json",
-                                HTTP_IDEMPOTENCY_KEY="k-3")
+    seated_elsewhere = api.post(
+        "/api/v1/sittings", {**sitting, "players": doai_ids}, format="json", HTTP_IDEMPOTENCY_KEY="k-3"
+    )
     assert seated_elsewhere.status_code == 403 and "mã số người chơi" in seated_elsewhere.json()["error"]
-    assert api.post("/api/v1/players", {"name": "Cụ Tư", "club": "lang-doai"}, format="json",
-                    HTTP_IDEMPOTENCY_KEY="k-4").status_code == 403
+    assert (
+        api.post(
+            "/api/v1/players",
+            {"name": "Cụ Tư", "club": "lang-doai"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="k-4",
+        ).status_code
+        == 403
+    )
 
 
 def test_whoever_creates_a_club_through_the_api_is_its_organiser(world: World) -> None:
@@ -229,15 +301,17 @@ def test_whoever_creates_a_club_through_the_api_is_its_organiser(world: World) -
     assert (created.status_code, again["Idempotent-Replayed"]) == (201, "true")
     roles = ClubRole.objects.filter(club__slug="lang-moc")
     assert [(r.user.username, r.role, r.granted_by.username) for r in roles] == [
-        ("nguoi-ngoai", ClubRoleKind.ORGANISER, "nguoi-ngoai")]
+        ("nguoi-ngoai", ClubRoleKind.ORGANISER, "nguoi-ngoai")
+    ]
 
 
 # -- signing in, up and out ------------------------------------------------------------------------
 
 
 def _sign_in(client: Client, username: str, password: str) -> Any:
-    return client.post("/dang-nhap/?next=/so-diem/", {"username": username, "password": password,
-                                                      "next": "/so-diem/"})
+    return client.post(
+        "/dang-nhap/?next=/so-diem/", {"username": username, "password": password, "next": "/so-diem/"}
+    )
 
 
 def test_twenty_wrong_passwords_lock_the_name_and_then_even_the_right_one_is_refused(world: World) -> None:
@@ -270,11 +344,14 @@ def test_signing_up_signs_in_and_signing_out_signs_out() -> None:
     page = client.get("/dang-ky/?next=/so-diem/")
     assert page.status_code == 200 and "Đăng ký tài khoản" in page.content.decode()
     mismatch = client.post("/dang-ky/", {"username": "ba-tu", "password1": PASSWORD, "password2": "khac"})
-    assert mismatch.status_code == 400 and "Hai lần nhập mật khẩu không giống nhau." in mismatch.content.decode()
+    assert (
+        mismatch.status_code == 400 and "Hai lần nhập mật khẩu không giống nhau." in mismatch.content.decode()
+    )
     common = client.post("/dang-ky/", {"username": "ba-tu", "password1": "password", "password2": "password"})
     assert "Mật khẩu này quá phổ biến." in common.content.decode()
-    done = client.post("/dang-ky/", {"username": "ba-tu", "password1": PASSWORD, "password2": PASSWORD,
-                                     "next": "/so-diem/"})
+    done = client.post(
+        "/dang-ky/", {"username": "ba-tu", "password1": PASSWORD, "password2": PASSWORD, "next": "/so-diem/"}
+    )
     assert done["Location"] == "/so-diem/"
     listed = client.get("/so-diem/")
     assert listed.status_code == 200 and "Đăng xuất (ba-tu)" in listed.content.decode()
@@ -298,15 +375,20 @@ def test_make_runs_demo_account_owns_the_demo_village_and_sitting(capsys: Any) -
     assert "thu-ky / mật khẩu so-tom-demo" in capsys.readouterr().out
     client = Client()
     assert _sign_in(client, "thu-ky", "so-tom-demo")["Location"] == "/so-diem/"
-    rows = {row["sitting"].title or str(row["sitting"]): row for row in client.get("/so-diem/").context["rows"]}
+    rows = {
+        row["sitting"].title or str(row["sitting"]): row for row in client.get("/so-diem/").context["rows"]
+    }
     # The club book's season of the demo village (issue 23): its own canh, each with its ván.
     from scoring.services.demo_book import CANH, TITLE, VAN_PER_CANH
 
     season = {title: rows.pop(title)["van_count"] for title in list(rows) if title.startswith(TITLE)}
     assert list(season.values()) == [VAN_PER_CANH] * CANH
     assert {title: row["van_count"] for title, row in rows.items()} == {
-        "Canh bài mẫu ở đình làng": 4, "Canh rằm tháng Giêng theo lệ làng": 5, "Canh mùng 2 Tết (đã thanh toán)": 3,
-        "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 1": 2, "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 2": 3,
+        "Canh bài mẫu ở đình làng": 4,
+        "Canh rằm tháng Giêng theo lệ làng": 5,
+        "Canh mùng 2 Tết (đã thanh toán)": 3,
+        "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 1": 2,
+        "Hội làng Đông Ngạc xuân Bính Ngọ · Vòng 1 · Chiếu 2": 3,
     }
     first = rows["Canh bài mẫu ở đình làng"]["sitting"]
     assert "Lưu ván 5" in client.get(f"/so-diem/{first.pk}/").content.decode()
@@ -335,8 +417,13 @@ def test_a_table_pin_on_this_phone_keeps_score_there_with_the_csrf_token_and_now
     body = json.dumps({"seq": 1, "winner": seat_names(table)[0], "cuoc": ["tom"]})
 
     def post(sitting_id: int, **headers: Any) -> Any:
-        return phone.post(f"/api/v1/sittings/{sitting_id}/van", body, content_type="application/json",
-                          HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()), **headers)
+        return phone.post(
+            f"/api/v1/sittings/{sitting_id}/van",
+            body,
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            **headers,
+        )
 
     refused = post(table.sitting_id)
     assert refused.status_code == 403 and "CSRF" in refused.json()["error"]

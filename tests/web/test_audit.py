@@ -56,12 +56,16 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 @pytest.fixture
 def people(django_user_model: Any) -> SimpleNamespace:
     def make(username: str, first: str = "", last: str = "", **extra: Any) -> Any:
-        return django_user_model.objects.create_user(username, password="mat-khau-dai-123", first_name=first,
-                                                     last_name=last, **extra)
+        return django_user_model.objects.create_user(
+            username, password="mat-khau-dai-123", first_name=first, last_name=last, **extra
+        )
 
     return SimpleNamespace(
-        organiser=make("chu-so", "Lan", "Trần"), keeper=make("thu-ky", "Hùng", "Lê"), player=make("an"),
-        outsider=make("nguoi-ngoai"), staff=make("quan-tri", is_staff=True),
+        organiser=make("chu-so", "Lan", "Trần"),
+        keeper=make("thu-ky", "Hùng", "Lê"),
+        player=make("an"),
+        outsider=make("nguoi-ngoai"),
+        staff=make("quan-tri", is_staff=True),
     )
 
 
@@ -69,7 +73,9 @@ def people(django_user_model: Any) -> SimpleNamespace:
 def club(people: SimpleNamespace) -> Any:
     club = ClubFactory(name="Làng Đông", slug="lang-dong")
     ClubRole.objects.create(user=people.organiser, club=club, role=ClubRoleKind.ORGANISER)
-    ClubRole.objects.create(user=people.keeper, club=club, role=ClubRoleKind.SCOREKEEPER, granted_by=people.organiser)
+    ClubRole.objects.create(
+        user=people.keeper, club=club, role=ClubRoleKind.SCOREKEEPER, granted_by=people.organiser
+    )
     return club
 
 
@@ -90,7 +96,10 @@ def rows(response: Any) -> list[dict[str, str]]:
     body = response.content.decode()
     found = []
     for row in re.findall(r'<tr data-testid="audit-row">(.*?)</tr>', body, re.S):
-        cells = [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        cells = [
+            htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
         found.append(dict(zip(("time", "who", "action", "object", "detail"), cells, strict=True)))
     return found
 
@@ -99,19 +108,39 @@ def seated_player(sitting: Sitting, user: Any) -> None:
     Player.objects.filter(seats__sitting=sitting, name="An").update(user=user)
 
 
-def test_a_sitting_s_trail_shows_entries_corrections_and_reviews_with_who_and_when(client, clock, people, club):
+def test_a_sitting_s_trail_shows_entries_corrections_and_reviews_with_who_and_when(
+    client, clock, people, club
+):
     opened_at = clock.minutes(0)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, needs_confirmation=True, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        needs_confirmation=True,
+        idempotency_key=None,
+    ).obj
     seated_player(sitting, people.player)
     entered_at = clock.minutes(5)
-    van_record(sitting=sitting, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, entered_by=people.keeper,
-               idempotency_key=None)
+    van_record(
+        sitting=sitting,
+        seq=1,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        entered_by=people.keeper,
+        idempotency_key=None,
+    )
     rejected_at = clock.minutes(6)
     van_reject(sitting=sitting, seq=1, reviewer=people.player, reason="Chi ù mới đúng")
     corrected_at = clock.minutes(8)
-    van_correct(van=sitting.van.get(seq=1), record={"winner": "Chi", "cuoc": ["tom"]}, reason="ghi nhầm người ù",
-                corrected_by=people.keeper, idempotency_key=None)
+    van_correct(
+        van=sitting.van.get(seq=1),
+        record={"winner": "Chi", "cuoc": ["tom"]},
+        reason="ghi nhầm người ù",
+        corrected_by=people.keeper,
+        idempotency_key=None,
+    )
     confirmed_at = clock.minutes(9)
     van_confirm(sitting=sitting, seq=1, reviewer=people.player)
 
@@ -132,8 +161,15 @@ def test_a_sitting_s_trail_shows_entries_corrections_and_reviews_with_who_and_wh
 
 
 def test_the_sitting_page_links_its_trail_only_for_those_who_may_audit(client, people, club):
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        idempotency_key=None,
+    ).obj
     link = f'href="/so-diem/{sitting.pk}/nhat-ky/"'
     client.force_login(people.organiser)
     assert link in client.get(f"/so-diem/{sitting.pk}/").content.decode()
@@ -144,8 +180,15 @@ def test_the_sitting_page_links_its_trail_only_for_those_who_may_audit(client, p
 
 
 def test_only_auditors_see_a_sitting_s_trail(client, people, club):
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        idempotency_key=None,
+    ).obj
     seated_player(sitting, people.player)
     url = f"/so-diem/{sitting.pk}/nhat-ky/"
 
@@ -166,15 +209,30 @@ def test_only_auditors_see_a_sitting_s_trail(client, people, club):
 def test_the_club_trail_shows_roles_granted_and_revoked_and_sittings_opened(client, clock, people, acting_as):
     club = ClubFactory(name="Làng Đoài", slug="lang-doai")
     granted_at = clock.minutes(0)
-    ClubRole.objects.create(user=people.organiser, club=club, role=ClubRoleKind.ORGANISER)  # outside a request
+    ClubRole.objects.create(
+        user=people.organiser, club=club, role=ClubRoleKind.ORGANISER
+    )  # outside a request
     keeper_at = clock.minutes(2)
-    role = ClubRole.objects.create(user=people.keeper, club=club, role=ClubRoleKind.SCOREKEEPER,
-                                   granted_by=people.organiser)
+    role = ClubRole.objects.create(
+        user=people.keeper, club=club, role=ClubRoleKind.SCOREKEEPER, granted_by=people.organiser
+    )
     opened_at = clock.minutes(3)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, idempotency_key=None).obj
-    van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["tom"]}, entered_by=people.keeper,
-               idempotency_key=None)
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        idempotency_key=None,
+    ).obj
+    van_record(
+        sitting=sitting,
+        seq=1,
+        record={"winner": "An", "cuoc": ["tom"]},
+        entered_by=people.keeper,
+        idempotency_key=None,
+    )
     revoked_at = clock.minutes(7)
     acting_as(people.organiser)  # as the role pages do: the request's user is the history's
     role.delete()
@@ -224,11 +282,23 @@ def test_rule_set_changes_show_to_staff_with_what_changed(client, clock, people,
 
 def test_the_trail_downloads_as_csv_that_excel_opens(client, clock, people, club):
     clock.minutes(0)
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        idempotency_key=None,
+    ).obj
     entered_at = clock.minutes(1)
-    van_record(sitting=sitting, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, entered_by=people.keeper,
-               idempotency_key=None)
+    van_record(
+        sitting=sitting,
+        seq=1,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        entered_by=people.keeper,
+        idempotency_key=None,
+    )
     client.force_login(people.organiser)
     response = client.get(f"/so-diem/{sitting.pk}/nhat-ky/?dinh-dang=csv")
 
@@ -245,11 +315,23 @@ def test_the_trail_downloads_as_csv_that_excel_opens(client, clock, people, club
 def test_long_trails_are_paged_and_each_page_costs_the_same_few_queries(
     client, people, club, django_assert_max_num_queries
 ):
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people.keeper, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people.keeper,
+        idempotency_key=None,
+    ).obj
     for seq in range(1, 56):
-        van_record(sitting=sitting, seq=seq, record={"winner": PLAYERS[seq % 5], "cuoc": ["tom"]},
-                   entered_by=people.keeper, idempotency_key=None)
+        van_record(
+            sitting=sitting,
+            seq=seq,
+            record={"winner": PLAYERS[seq % 5], "cuoc": ["tom"]},
+            entered_by=people.keeper,
+            idempotency_key=None,
+        )
     with django_assert_max_num_queries(8):
         first = sitting_audit(sitting, limit=50)
     assert [e.action for e in first[:2]] == ["Ghi ván 55", "Ghi ván 54"]

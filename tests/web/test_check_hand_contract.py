@@ -59,12 +59,16 @@ def test_api_matches_the_cli() -> None:
     _, cli = run_cli("check_hand", request)
     assert response.json() == cli
     assert set(cli["cuoc"]) == {"thap_dieu", "leo", "tom"}
-    bad = APIClient().post("/api/v1/check-hand", {"game": "to-tom-5", "hand": "7v 7v 7v 7v 7v"}, format="json")
+    bad = APIClient().post(
+        "/api/v1/check-hand", {"game": "to-tom-5", "hand": "7v 7v 7v 7v 7v"}, format="json"
+    )
     assert bad.status_code == 200 and bad.json()["verdict"] == "sai_so_quan"
 
 
 @pytest.mark.django_db
 def test_kiem_bai_page_shows_verdict_for_a_posted_hand(client) -> None:
-    page = client.post("/kiem-bai/", {"game": "to-tom-5", "hand": TOM_HAND, "declared": ["tom"]}).content.decode()
+    page = client.post(
+        "/kiem-bai/", {"game": "to-tom-5", "hand": TOM_HAND, "declared": ["tom"]}
+    ).content.decode()
     assert 'data-testid="verdict"' in page and "Bài ù hợp lệ" in page
     assert "Tôm" in page

@@ -17,7 +17,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people(django_user_model: Any) -> dict[str, Any]:
-    return {name: django_user_model.objects.create_user(name) for name in ("chu-so", "thu-ky", "an", "nguoi-ngoai")}
+    return {
+        name: django_user_model.objects.create_user(name)
+        for name in ("chu-so", "thu-ky", "an", "nguoi-ngoai")
+    }
 
 
 def signed_in(user: Any) -> Client:
@@ -32,8 +35,15 @@ def club(people: dict[str, Any]) -> Club:
     response = signed_in(people["chu-so"]).post("/lang/", {"name": "Làng Đông", "kind": "lang", "key": "k-1"})
     assert response["Location"] == "/lang/lang-dong/"
     club = Club.objects.get(slug="lang-dong")
-    sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=["An", "Bình", "Chi", "Dũng", "Em"],
-                 club=club, created_by=people["chu-so"], idempotency_key=None)
+    sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        club=club,
+        created_by=people["chu-so"],
+        idempotency_key=None,
+    )
     return club
 
 
@@ -45,7 +55,9 @@ def roles(club: Club) -> set[tuple[str, str]]:
     return set(ClubRole.objects.filter(club=club).values_list("user__username", "role"))
 
 
-def test_the_creator_of_a_club_is_its_organiser_and_sees_it_in_their_list(people: dict[str, Any], club: Club) -> None:
+def test_the_creator_of_a_club_is_its_organiser_and_sees_it_in_their_list(
+    people: dict[str, Any], club: Club
+) -> None:
     assert roles(club) == {("chu-so", ClubRoleKind.ORGANISER)}
     page = signed_in(people["chu-so"]).get("/lang/").content.decode()
     assert "Làng Đông" in page and "Chủ sổ" in page
@@ -55,8 +67,9 @@ def test_the_creator_of_a_club_is_its_organiser_and_sees_it_in_their_list(people
 
 def test_an_organiser_grants_and_revokes_roles_with_htmx(people: dict[str, Any], club: Club) -> None:
     organiser = signed_in(people["chu-so"])
-    granted = organiser.post("/lang/lang-dong/vai-tro/", {"username": "thu-ky", "role": "ghi_diem"},
-                             HTTP_HX_REQUEST="true")
+    granted = organiser.post(
+        "/lang/lang-dong/vai-tro/", {"username": "thu-ky", "role": "ghi_diem"}, HTTP_HX_REQUEST="true"
+    )
     html = granted.content.decode()
     assert granted.status_code == 200 and html.lstrip().startswith('<div id="members">')
     assert "Đã cấp cho thu-ky vai trò Thư ký ghi điểm." in html
@@ -64,14 +77,18 @@ def test_an_organiser_grants_and_revokes_roles_with_htmx(people: dict[str, Any],
     role = ClubRole.objects.get(club=club, user__username="thu-ky")
     assert role.granted_by == people["chu-so"]
     assert role.history.get().history_user == people["chu-so"]  # who did it, for the audit
-    again = organiser.post("/lang/lang-dong/vai-tro/", {"username": "THU-KY", "role": "ghi_diem"},
-                           HTTP_HX_REQUEST="true")
+    again = organiser.post(
+        "/lang/lang-dong/vai-tro/", {"username": "THU-KY", "role": "ghi_diem"}, HTTP_HX_REQUEST="true"
+    )
     assert "thu-ky đã có vai trò Thư ký ghi điểm từ trước." in again.content.decode()
-    unknown = organiser.post("/lang/lang-dong/vai-tro/", {"username": "khong-co", "role": "ghi_diem"},
-                             HTTP_HX_REQUEST="true")
+    unknown = organiser.post(
+        "/lang/lang-dong/vai-tro/", {"username": "khong-co", "role": "ghi_diem"}, HTTP_HX_REQUEST="true"
+    )
     assert unknown.status_code == 400 and "Không có tài khoản nào tên 'khong-co'" in text(unknown)
     # The new scorekeeper can open sittings in the club now.
-    assert [c.slug for c in signed_in(people["thu-ky"]).get("/so-diem/moi/").context["clubs"]] == ["lang-dong"]
+    assert [c.slug for c in signed_in(people["thu-ky"]).get("/so-diem/moi/").context["clubs"]] == [
+        "lang-dong"
+    ]
     revoked = organiser.post(f"/lang/lang-dong/vai-tro/{role.pk}/bo/")  # without JavaScript: back to the page
     assert revoked["Location"] == "/lang/lang-dong/"
     assert "Đã bỏ vai trò Thư ký ghi điểm của thu-ky." in organiser.get("/lang/lang-dong/").content.decode()
@@ -93,8 +110,9 @@ def test_linking_a_player_lets_them_see_their_sittings(people: dict[str, Any], c
     an = Player.objects.get(club=club, name="An")
     sitting = an.seats.get().sitting
     assert signed_in(people["an"]).get(f"/so-diem/{sitting.pk}/").status_code == 403
-    linked = signed_in(people["chu-so"]).post(f"/lang/lang-dong/nguoi-choi/{an.pk}/tai-khoan/", {"username": "an"},
-                                              HTTP_HX_REQUEST="true")
+    linked = signed_in(people["chu-so"]).post(
+        f"/lang/lang-dong/nguoi-choi/{an.pk}/tai-khoan/", {"username": "an"}, HTTP_HX_REQUEST="true"
+    )
     assert "Đã gắn An với tài khoản an" in linked.content.decode()
     assert signed_in(people["an"]).get(f"/so-diem/{sitting.pk}/").status_code == 200
     signed_in(people["chu-so"]).post(f"/lang/lang-dong/nguoi-choi/{an.pk}/tai-khoan/", {"username": ""})
@@ -111,7 +129,8 @@ def test_only_organisers_change_roles_and_only_members_see_them(people: dict[str
         refused = client.post("/lang/lang-dong/vai-tro/", {"username": "nguoi-ngoai", "role": "to_chuc"})
         assert refused.status_code == 403 and "Chỉ chủ sổ" in refused.content.decode()
     assert Client().post("/lang/lang-dong/vai-tro/", {"username": "x", "role": "to_chuc"})["Location"] == (
-        "/dang-nhap/?next=/lang/lang-dong/")
+        "/dang-nhap/?next=/lang/lang-dong/"
+    )
     assert roles(club) == {("chu-so", "to_chuc"), ("thu-ky", "ghi_diem")}
     assert Client().get("/lang/khong-co/").status_code == 302
     assert signed_in(people["chu-so"]).get("/lang/khong-co/").status_code == 404

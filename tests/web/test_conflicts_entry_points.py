@@ -25,11 +25,23 @@ from scoring.engine.settlement import replay
 
 pytestmark = [pytest.mark.django_db]
 
-GAMES = {"to-tom-5": ["luat-2005", "hoi-50"], "to-tom-4": ["luat-2005"], "tai-ban": ["tai-ban"], "chan": ["chan"]}
-PLAYERS = {"to-tom-5": ["An", "Bình", "Chi", "Dũng", "Em"], "to-tom-4": ["An", "Bình", "Chi", "Dũng"],
-           "tai-ban": ["An", "Bình", "Chi"], "chan": ["An", "Bình", "Chi", "Dũng"]}
-PROPS = settings(max_examples=60, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+GAMES = {
+    "to-tom-5": ["luat-2005", "hoi-50"],
+    "to-tom-4": ["luat-2005"],
+    "tai-ban": ["tai-ban"],
+    "chan": ["chan"],
+}
+PLAYERS = {
+    "to-tom-5": ["An", "Bình", "Chi", "Dũng", "Em"],
+    "to-tom-4": ["An", "Bình", "Chi", "Dũng"],
+    "tai-ban": ["An", "Bình", "Chi"],
+    "chan": ["An", "Bình", "Chi", "Dũng"],
+}
+PROPS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @st.composite
@@ -66,7 +78,9 @@ def engine(call: Any) -> tuple[int, Any]:
 
 @PROPS
 @given(request=wins())
-def test_a_cuoc_set_is_refused_or_scored_alike_by_the_engine_the_cli_and_the_api(request: dict[str, Any]) -> None:
+def test_a_cuoc_set_is_refused_or_scored_alike_by_the_engine_the_cli_and_the_api(
+    request: dict[str, Any],
+) -> None:
     by_engine = engine(lambda: score_request(request))
     by_cli = cli("score", request)
     answer = APIClient().post("/api/v1/score", request, format="json")
@@ -80,8 +94,13 @@ def test_a_cuoc_set_is_refused_or_scored_alike_by_the_engine_the_cli_and_the_api
 def test_a_replayed_van_is_refused_or_settled_alike_by_the_engine_and_the_cli(win: dict[str, Any]) -> None:
     game = win["game"]
     players = PLAYERS[game]
-    request = {"game": game, "rules": win["rules"], "mode": "quang", "players": players,
-               "van": [{"result": "hoa"}, {"winner": players[1], "cuoc": win["cuoc"]}]}
+    request = {
+        "game": game,
+        "rules": win["rules"],
+        "mode": "quang",
+        "players": players,
+        "van": [{"result": "hoa"}, {"winner": players[1], "cuoc": win["cuoc"]}],
+    }
     by_engine = engine(lambda: replay(request))
     by_cli = cli("replay", request)
     assert by_engine == by_cli, request

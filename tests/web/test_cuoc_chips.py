@@ -26,7 +26,9 @@ def text(response: Any) -> str:
 
 
 def chip(html: str, name: str, slug: str) -> str:
-    found = re.search(rf'<label class="chip[^"]*" data-[a-z]+="{slug}"><input type="checkbox" name="{name}"[^>]*>', html)
+    found = re.search(
+        rf'<label class="chip[^"]*" data-[a-z]+="{slug}"><input type="checkbox" name="{name}"[^>]*>', html
+    )
     assert found, slug
     return found.group(0)
 
@@ -51,8 +53,12 @@ def test_the_calculator_greys_out_what_cannot_go_with_bach_dinh_and_says_why(cli
     assert "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ" in why(html, "cuoc", "thap_dieu")
     assert "aria-disabled" not in chip(html, "cuoc", "tom") and why(html, "cuoc", "tom") == ""
     assert "aria-disabled" not in chip(html, "cuoc", "bach_dinh")  # a chosen chip stays choosable
-    english = text(client.post("/en/tinh-diem/", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["bach_dinh"]}))
-    assert "Bạch Định needs all 21 cards black; Thập Điều needs exactly 10 red cards" in why(english, "cuoc", "thap_dieu")
+    english = text(
+        client.post("/en/tinh-diem/", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["bach_dinh"]})
+    )
+    assert "Bạch Định needs all 21 cards black; Thập Điều needs exactly 10 red cards" in why(
+        english, "cuoc", "thap_dieu"
+    )
 
 
 def test_the_calculator_ships_the_engines_table_among_its_chips(client: Any) -> None:
@@ -61,20 +67,29 @@ def test_the_calculator_ships_the_engines_table_among_its_chips(client: Any) -> 
     engine = conflict_table("chan", load_rules("chan"))
     assert frozenset({"bach_dinh", "tam_do"}) in table
     assert table[frozenset({"bach_dinh", "tam_do"})] == next(
-        c.why.render() for c in engine.conflicts if set(c.cuoc) == {"bach_dinh", "tam_do"})
+        c.why.render() for c in engine.conflicts if set(c.cuoc) == {"bach_dinh", "tam_do"}
+    )
     assert {frozenset(c.cuoc) for c in engine.conflicts} == set(table)
 
 
 def test_the_calculator_answers_an_impossible_selection_with_the_engines_refusal(client: Any) -> None:
-    html = text(client.post("/tinh-diem/", {"game": "tai-ban", "rules": "tai-ban", "cuoc": ["tai_ban", "suu_ban"]}))
+    html = text(
+        client.post("/tinh-diem/", {"game": "tai-ban", "rules": "tai-ban", "cuoc": ["tai_ban", "suu_ban"]})
+    )
     assert "Không bài ù Tài Bàn nào có cùng lúc Tài Bàn và Sửu Bàn" in html
     assert 'data-testid="points"' not in html
 
 
 @pytest.fixture
 def sitting(keeper: Any) -> Sitting:
-    return sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
-                        idempotency_key=None).obj
+    return sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
 
 
 @pytest.mark.usefixtures("signed_in")

@@ -55,7 +55,8 @@ def test_every_engine_message_code_has_its_english_with_the_same_placeholders() 
 
 
 _ERROR_NAMES = {
-    name for name, value in vars(engine_errors).items()
+    name
+    for name, value in vars(engine_errors).items()
     if isinstance(value, type) and issubclass(value, engine_errors.EngineError)
 }
 
@@ -65,7 +66,9 @@ def test_every_raise_site_of_the_engine_gives_a_message_code() -> None:
     bad = []
     for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in _ERROR_NAMES and node.args):
+            if not (
+                isinstance(node, ast.Call) and getattr(node.func, "id", None) in _ERROR_NAMES and node.args
+            ):
                 continue
             first = node.args[0]
             if isinstance(first, ast.JoinedStr | ast.Constant | ast.BinOp):
@@ -74,10 +77,14 @@ def test_every_raise_site_of_the_engine_gives_a_message_code() -> None:
 
 
 CONFLICT = {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["bach_dinh", "thap_dieu"]}
-VI = "Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định và Thập Điều: Bạch Định cần cả 21 quân đen; " \
-     "Thập Điều cần đúng 10 quân đỏ."
-EN = "No winning Tổ Tôm Bí Ngũ hand can hold both Bạch Định and Thập Điều: Bạch Định needs all 21 cards black; " \
-     "Thập Điều needs exactly 10 red cards."
+VI = (
+    "Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định và Thập Điều: Bạch Định cần cả 21 quân đen; "
+    "Thập Điều cần đúng 10 quân đỏ."
+)
+EN = (
+    "No winning Tổ Tôm Bí Ngũ hand can hold both Bạch Định and Thập Điều: Bạch Định needs all 21 cards black; "
+    "Thập Điều needs exactly 10 red cards."
+)
 
 
 @pytest.mark.django_db
@@ -85,17 +92,30 @@ EN = "No winning Tổ Tôm Bí Ngũ hand can hold both Bạch Định and Thập
     ("body", "vi", "en"),
     [
         (CONFLICT, VI, EN),
-        ({"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tomm"]},
-         "Không có cước 'tomm'. Có phải ý bạn là: 'tom'?", "No cước 'tomm'. Did you mean: 'tom'?"),
+        (
+            {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tomm"]},
+            "Không có cước 'tomm'. Có phải ý bạn là: 'tom'?",
+            "No cước 'tomm'. Did you mean: 'tom'?",
+        ),
         ({"game": "to-tom-6", "rules": "luat-2005"}, "Không có trò chơi 'to-tom-6'.", "No game 'to-tom-6'."),
-        ({"game": "to-tom-5", "rules": {"preset": "luat-2005", "cuoc": {"tom": {"main": 2**62}}}},
-         "Luật: 'cuoc.tom.main' phải là số nguyên từ 0 đến 100000 (nhận được 4611686018427387904).",
-         "Rules: 'cuoc.tom.main' must be a whole number from 0 to 100000 (got 4611686018427387904)."),
-        ({"game": "to-tom-5", "rules": "luat-2005", "streak": "2"},
-         "'streak' phải là số nguyên từ 1 đến 1000 (nhận được '2').",
-         "'streak' must be a whole number from 1 to 1000 (got '2')."),
-        ([{"game": "to-tom-5", "rules": "luat-2005"}, {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["leo"] * 5}],
-         "Phần tử số 1: Lèo có 5 lần", "Item 1: Lèo is given 5 times"),
+        (
+            {"game": "to-tom-5", "rules": {"preset": "luat-2005", "cuoc": {"tom": {"main": 2**62}}}},
+            "Luật: 'cuoc.tom.main' phải là số nguyên từ 0 đến 100000 (nhận được 4611686018427387904).",
+            "Rules: 'cuoc.tom.main' must be a whole number from 0 to 100000 (got 4611686018427387904).",
+        ),
+        (
+            {"game": "to-tom-5", "rules": "luat-2005", "streak": "2"},
+            "'streak' phải là số nguyên từ 1 đến 1000 (nhận được '2').",
+            "'streak' must be a whole number from 1 to 1000 (got '2').",
+        ),
+        (
+            [
+                {"game": "to-tom-5", "rules": "luat-2005"},
+                {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["leo"] * 5},
+            ],
+            "Phần tử số 1: Lèo có 5 lần",
+            "Item 1: Lèo is given 5 times",
+        ),
     ],
 )
 def test_api_answers_in_the_language_asked_for(body: Any, vi: str, en: str) -> None:
@@ -111,14 +131,29 @@ def test_api_answers_in_the_language_asked_for(body: Any, vi: str, en: str) -> N
 
 @pytest.mark.django_db
 def test_the_api_s_van_entry_refuses_an_impossible_win_in_either_language(keeper_api: APIClient) -> None:
-    sitting = keeper_api.post("/api/v1/sittings", {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-                              "players": ["An", "Bình", "Chi", "Dũng", "Em"]}, format="json",
-                              HTTP_IDEMPOTENCY_KEY="s-1").json()
+    sitting = keeper_api.post(
+        "/api/v1/sittings",
+        {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+        },
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="s-1",
+    ).json()
     van = {"seq": 1, "winner": "An", "cuoc": ["bach_dinh", "thap_dieu"]}
-    answer = keeper_api.post(f"/api/v1/sittings/{sitting['id']}/van", van, format="json", HTTP_IDEMPOTENCY_KEY="v-1")
+    answer = keeper_api.post(
+        f"/api/v1/sittings/{sitting['id']}/van", van, format="json", HTTP_IDEMPOTENCY_KEY="v-1"
+    )
     assert answer.status_code == 400 and answer.json()["error"] == "Ván 1: " + VI
-    answer = keeper_api.post(f"/api/v1/sittings/{sitting['id']}/van", van, format="json", HTTP_IDEMPOTENCY_KEY="v-2",
-                             HTTP_ACCEPT_LANGUAGE="en")
+    answer = keeper_api.post(
+        f"/api/v1/sittings/{sitting['id']}/van",
+        van,
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="v-2",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
     assert answer.status_code == 400 and answer.json()["error"] == "Ván 1: " + EN
     assert not keeper_api.get(f"/api/v1/sittings/{sitting['id']}/van").json()
 

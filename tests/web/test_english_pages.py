@@ -116,10 +116,22 @@ def club(people: dict[str, Any]) -> Club:
 @pytest.fixture
 def sitting(club: Club, people: dict[str, Any]) -> Sitting:
     """A sitting of the club opened by its scorekeeper, with one ván recorded."""
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, club=club,
-                           created_by=people["thu-ky"], idempotency_key=None).obj
-    van_record(sitting=sitting, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, entered_by=people["thu-ky"],
-               idempotency_key=None)
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        club=club,
+        created_by=people["thu-ky"],
+        idempotency_key=None,
+    ).obj
+    van_record(
+        sitting=sitting,
+        seq=1,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        entered_by=people["thu-ky"],
+        idempotency_key=None,
+    )
     return sitting
 
 
@@ -129,7 +141,14 @@ def sitting(club: Club, people: dict[str, Any]) -> Sitting:
 def test_the_login_page_in_english(client) -> None:
     english(
         client.get("/en/dang-nhap/"),
-        ["<h1>Log in</h1>", "Username", "Password", "No account yet?", ">Register</a>", "Scoreboards and the audience"],
+        [
+            "<h1>Log in</h1>",
+            "Username",
+            "Password",
+            "No account yet?",
+            ">Register</a>",
+            "Scoreboards and the audience",
+        ],
         ["Đăng nhập", "Tên đăng nhập", "Mật khẩu", "Chưa có tài khoản?", "Đăng ký"],
     )
 
@@ -137,12 +156,25 @@ def test_the_login_page_in_english(client) -> None:
 def test_the_sign_up_page_in_english_and_its_errors(client) -> None:
     english(
         client.get("/en/dang-ky/"),
-        ["<h1>Create an account</h1>", "Username", "Password again", "Up to 150 characters",
-         "Create the account and log in", "Already have an account?"],
-        ["Đăng ký tài khoản", "Tên đăng nhập", "Nhập lại mật khẩu", "Đăng ký và đăng nhập", "Đã có tài khoản?"],
+        [
+            "<h1>Create an account</h1>",
+            "Username",
+            "Password again",
+            "Up to 150 characters",
+            "Create the account and log in",
+            "Already have an account?",
+        ],
+        [
+            "Đăng ký tài khoản",
+            "Tên đăng nhập",
+            "Nhập lại mật khẩu",
+            "Đăng ký và đăng nhập",
+            "Đã có tài khoản?",
+        ],
     )
-    refused = client.post("/en/dang-ky/", {"username": "moi", "password1": "mat-khau-dai-123",
-                                           "password2": "mat-khau-khac-456"})
+    refused = client.post(
+        "/en/dang-ky/", {"username": "moi", "password1": "mat-khau-dai-123", "password2": "mat-khau-khac-456"}
+    )
     assert refused.status_code == 400
     assert "The two passwords don't match." in htmllib.unescape(refused.content.decode())
 
@@ -150,29 +182,71 @@ def test_the_sign_up_page_in_english_and_its_errors(client) -> None:
 def test_my_villages_and_clubs_in_english(people: dict[str, Any], club: Club) -> None:
     english(
         as_user(people["chu-so"]).get("/en/lang/"),
-        ["<h1>My villages and clubs</h1>", "Start a new village or club", "Start it and be its organiser",
-         ">Name</label>", ">Kind</label>", "Log out (chu-so)"],
+        [
+            "<h1>My villages and clubs</h1>",
+            "Start a new village or club",
+            "Start it and be its organiser",
+            ">Name</label>",
+            ">Kind</label>",
+            "Log out (chu-so)",
+        ],
         ["Làng và câu lạc bộ của tôi", "Lập làng hoặc câu lạc bộ mới", "Lập và làm chủ sổ", "Đăng xuất"],
         "Làng Đông",
     )
 
 
-def test_a_club_page_in_english_for_its_organiser(people: dict[str, Any], club: Club, sitting: Sitting) -> None:
+def test_a_club_page_in_english_for_its_organiser(
+    people: dict[str, Any], club: Club, sitting: Sitting
+) -> None:
     english(
         as_user(people["chu-so"]).get(f"/en/lang/{club.slug}/"),
-        ["Members and roles", "Grant a role", ">Grant</button>", "The village's players", ">Link</button>",
-         "granted by chu-so", f'href="/en/lang/{club.slug}/nhat-ky/"', ">Audit log</a>", "last organiser"],
-        ["Thành viên và vai trò", "Cấp vai trò", "Người chơi của làng", "Gắn", "cấp bởi", "Nhật ký", "chủ sổ cuối"],
+        [
+            "Members and roles",
+            "Grant a role",
+            ">Grant</button>",
+            "The village's players",
+            ">Link</button>",
+            "granted by chu-so",
+            f'href="/en/lang/{club.slug}/nhat-ky/"',
+            ">Audit log</a>",
+            "last organiser",
+        ],
+        [
+            "Thành viên và vai trò",
+            "Cấp vai trò",
+            "Người chơi của làng",
+            "Gắn",
+            "cấp bởi",
+            "Nhật ký",
+            "chủ sổ cuối",
+        ],
         "Làng Đông",
     )
 
 
-def test_a_sitting_s_audit_log_in_english_for_the_club_organiser(people: dict[str, Any], sitting: Sitting) -> None:
+def test_a_sitting_s_audit_log_in_english_for_the_club_organiser(
+    people: dict[str, Any], sitting: Sitting
+) -> None:
     text = english(
         as_user(people["chu-so"]).get(f"/en/so-diem/{sitting.pk}/nhat-ky/"),
-        ["Audit log ·", "<th>Time</th>", "<th>Who</th>", "<th>Action</th>", "<th>Item</th>", "<th>Details</th>",
-         "Download (CSV, opens in Excel)", "Who did what and when (Vietnam time)"],
-        ["Nhật ký", "<th>Thời gian</th>", "<th>Người làm</th>", "<th>Việc</th>", "<th>Đối tượng</th>", "Tải về"],
+        [
+            "Audit log ·",
+            "<th>Time</th>",
+            "<th>Who</th>",
+            "<th>Action</th>",
+            "<th>Item</th>",
+            "<th>Details</th>",
+            "Download (CSV, opens in Excel)",
+            "Who did what and when (Vietnam time)",
+        ],
+        [
+            "Nhật ký",
+            "<th>Thời gian</th>",
+            "<th>Người làm</th>",
+            "<th>Việc</th>",
+            "<th>Đối tượng</th>",
+            "Tải về",
+        ],
         str(sitting),
     )
     assert text.count('data-testid="audit-row"') >= 2  # the sitting opened, ván 1 recorded
@@ -180,15 +254,37 @@ def test_a_sitting_s_audit_log_in_english_for_the_club_organiser(people: dict[st
 
 def test_an_event_s_roles_panel_in_english_for_its_organiser(people: dict[str, Any]) -> None:
     cache.clear()
-    event: Event = event_create(name="Hội làng Xuân", date=dt.date(2025, 2, 3), game="to-tom-5", rules="luat-2005",
-                                created_by=people["chu-so"])
+    event: Event = event_create(
+        name="Hội làng Xuân",
+        date=dt.date(2025, 2, 3),
+        game="to-tom-5",
+        rules="luat-2005",
+        created_by=people["chu-so"],
+    )
     event_role_grant(event=event, username="thu-ky", role="ghi_diem", by=people["chu-so"])
     text = english(
         as_user(people["chu-so"]).get(f"/en/giai/{event.slug}/quan-ly/"),
-        ['<h2>Roles</h2>', "Grant a role", "Scorekeepers and Trung Quân", ">Username</label>", ">At chiếu</label>",
-         "The whole tournament (every chiếu)", "whole tournament", "granted by", "Revoke this role?", ">Revoke</button>"],
-        ["Cấp vai trò", "Thư ký ghi điểm và Trung Quân", "Tên tài khoản", "Ở chiếu", "Cả giải", "cấp bởi",
-         "Thu hồi vai trò này?"],
+        [
+            "<h2>Roles</h2>",
+            "Grant a role",
+            "Scorekeepers and Trung Quân",
+            ">Username</label>",
+            ">At chiếu</label>",
+            "The whole tournament (every chiếu)",
+            "whole tournament",
+            "granted by",
+            "Revoke this role?",
+            ">Revoke</button>",
+        ],
+        [
+            "Cấp vai trò",
+            "Thư ký ghi điểm và Trung Quân",
+            "Tên tài khoản",
+            "Ở chiếu",
+            "Cả giải",
+            "cấp bởi",
+            "Thu hồi vai trò này?",
+        ],
         "Hội làng Xuân",
     )
     assert "No roles granted yet." not in text  # thu-ky's grant is listed

@@ -7,7 +7,9 @@ import pytest
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", ["/", "/so-diem/", "/tinh-diem/", "/en/", "/api/v1/rule-sets", "/khong-co-trang-nay/"])
+@pytest.mark.parametrize(
+    "url", ["/", "/so-diem/", "/tinh-diem/", "/en/", "/api/v1/rule-sets", "/khong-co-trang-nay/"]
+)
 def test_every_answer_varies_on_hx_request(client, url: str) -> None:
     response = client.get(url)
     assert "HX-Request" in response.get("Vary", ""), (url, response.status_code, response.get("Vary"))

@@ -13,12 +13,22 @@ from tests.web.test_conflicts_entry_points import cli
 pytestmark = [pytest.mark.django_db]
 
 IMPOSSIBLE = [
-    ("to-tom-5", "luat-2005", ["bach_dinh", "thap_dieu"], "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ"),
+    (
+        "to-tom-5",
+        "luat-2005",
+        ["bach_dinh", "thap_dieu"],
+        "Bạch Định cần cả 21 quân đen; Thập Điều cần đúng 10 quân đỏ",
+    ),
     ("to-tom-5", "luat-2005", ["kinh_cu", "kinh_tu_co"], "Kính Cụ cần 20 quân đen và 1 Ông Cụ"),
     ("to-tom-5", "luat-2005", ["kinh_cu", "leo"], "Lèo cần Cửu Vạn, Bát Sách, Chi Chi (3 quân đỏ)"),
     ("to-tom-5", "luat-2005", ["bach_dinh", "leo"], "Bạch Định cần cả 21 quân đen"),
     ("to-tom-5", "luat-2005", ["chi_nay", "kinh_tu_co"], "Kính Tứ Cố cần 17 quân đen và 4 Ông Cụ"),
-    ("tai-ban", "tai-ban", ["tai_ban", "suu_ban"], "Sửu Bàn cần từ 9 lưng trở lên, không có khàn trong bài chia"),
+    (
+        "tai-ban",
+        "tai-ban",
+        ["tai_ban", "suu_ban"],
+        "Sửu Bàn cần từ 9 lưng trở lên, không có khàn trong bài chia",
+    ),
     ("tai-ban", "tai-ban", ["suong", "tai_ban"], "Tài Bàn cần từ 19 lưng trở lên, có khàn trong bài chia"),
     ("chan", "chan", ["leo"] * 5, "một ván ù Chắn có nhiều nhất 4 lần"),
     ("chan", "chan", ["bach_dinh", "tam_do"], "Bạch Định cần cả 20 quân đen; Tám Đỏ cần đúng 8 quân đỏ"),
@@ -49,16 +59,29 @@ def test_the_worked_examples_still_score(request_: dict[str, Any], points: int) 
 
 
 def test_a_replayed_van_with_bach_dinh_and_thap_dieu_makes_nobody_pay() -> None:
-    request = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"],
-               "van": [{"winner": "An", "cuoc": ["bach_dinh", "thap_dieu"]}]}
+    request = {
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "mode": "quang",
+        "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+        "van": [{"winner": "An", "cuoc": ["bach_dinh", "thap_dieu"]}],
+    }
     code, answer = cli("replay", request)
-    assert code == 2 and answer["error"].startswith("Ván 1: Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định")
+    assert code == 2 and answer["error"].startswith(
+        "Ván 1: Không bài ù Tổ Tôm Bí Ngũ nào có cùng lúc Bạch Định"
+    )
 
 
 @pytest.mark.parametrize("ga_trong", [{"regime": "none"}, {"amounts": {"dau_van": 0}}])
 def test_chan_without_ga_nuoi_puts_nothing_in_the_pot(ga_trong: dict[str, Any]) -> None:
-    request = {"game": "chan", "rules": "chan", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng"],
-               "ga_trong": ga_trong, "van": [{"winner": "An", "cuoc": ["tam_do", "leo"]}]}
+    request = {
+        "game": "chan",
+        "rules": "chan",
+        "mode": "quang",
+        "players": ["An", "Bình", "Chi", "Dũng"],
+        "ga_trong": ga_trong,
+        "van": [{"winner": "An", "cuoc": ["tam_do", "leo"]}],
+    }
     code, answer = cli("replay", request)
     assert code == 0
     assert answer["balances"] == {"An": 30, "Bình": -10, "Chi": -10, "Dũng": -10}

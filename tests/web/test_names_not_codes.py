@@ -20,7 +20,9 @@ def test_the_rule_columns_are_headed_by_names_only(client) -> None:
 
 
 def test_the_calculator_shows_no_rules_hash(client) -> None:
-    page = client.post("/tinh-diem/", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"]}).content.decode()
+    page = client.post(
+        "/tinh-diem/", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"]}
+    ).content.decode()
     assert "Luật Tổ Tôm 2005" in page
     assert load_rules("luat-2005").fingerprint not in page
 
@@ -30,10 +32,18 @@ def test_the_calculator_shows_no_rules_hash(client) -> None:
 def test_a_van_with_no_outcome_is_refused_in_words_of_the_form(client, keeper, prefix, words) -> None:
     from scoring.services.sittings import sitting_open
 
-    sitting = sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=["An", "Bình", "Chi", "Dũng", "Em"],
-                           created_by=keeper, idempotency_key=None).obj
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
     context = client.get(f"/so-diem/{sitting.pk}/").context
-    answer = client.post(f"{prefix}/so-diem/{sitting.pk}/van/", {"key": context["key"], "seq": context["seq"]})
+    answer = client.post(
+        f"{prefix}/so-diem/{sitting.pk}/van/", {"key": context["key"], "seq": context["seq"]}
+    )
     page = answer.content.decode()
     assert answer.status_code == 400 and words in page
     assert "'winner'" not in page and "&#x27;winner&#x27;" not in page

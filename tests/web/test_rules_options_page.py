@@ -21,7 +21,10 @@ def test_the_table_shows_each_choice_with_the_default_named(client: Any) -> None
     page = text(client.get("/le-lang/"))
     for label, default in [
         ("Cước tính điểm chính (Cửu Khôi + Thập Điều)", "cước cho ván nhiều điểm nhất (mặc định)"),
-        ("Hai cước bằng điểm chính (Hội 50), khi tính tiếng ù cao nhất", "cước cho ván nhiều điểm hơn (mặc định)"),
+        (
+            "Hai cước bằng điểm chính (Hội 50), khi tính tiếng ù cao nhất",
+            "cước cho ván nhiều điểm hơn (mặc định)",
+        ),
         ("Tôm, Lèo lặp lại", "mỗi Tôm, mỗi Lèo đều tính (mặc định)"),
         ("Gà đầu hội khi đánh quăng", "góp một lần trước ván đầu (mặc định)"),
         ("Tài Bàn: ba quân giống nhau không nói là khàn", "tính như phỗng (mặc định)"),
@@ -53,8 +56,11 @@ def _save(client: Any, preset: str, name: str, **choices: str) -> Any:
 
 
 def score(client: Any, rules: str, cuoc: list[str], streak: int = 1, game: str = "to-tom-5") -> Any:
-    return client.post("/api/v1/score", {"game": game, "rules": rules, "cuoc": cuoc, "streak": streak},
-                       content_type="application/json").json()
+    return client.post(
+        "/api/v1/score",
+        {"game": game, "rules": rules, "cuoc": cuoc, "streak": streak},
+        content_type="application/json",
+    ).json()
 
 
 def test_a_village_that_counts_the_highest_tieng_scores_cuu_khoi_thap_dieu_26(client: Any) -> None:
@@ -77,14 +83,18 @@ def test_khoi_beside_a_higher_cuoc_by_the_seed_s_printed_figure(client: Any) -> 
 
 def test_a_village_without_ga_nuoi_and_one_counting_lèo_once(client: Any) -> None:
     _save(client, "chan", "Chiếu Không Gà", chan_ga_nuoi="none", tom_leo_repeat="once")
-    assert VillageRuleSet.objects.get(slug="chieu-khong-ga").overrides == {"chan_ga_nuoi": "none",
-                                                                          "tom_leo_repeat": "once"}
+    assert VillageRuleSet.objects.get(slug="chieu-khong-ga").overrides == {
+        "chan_ga_nuoi": "none",
+        "tom_leo_repeat": "once",
+    }
     assert score(client, "chieu-khong-ga", ["leo", "leo"], game="chan")["points"] == 5
     assert score(client, "chan", ["leo", "leo"], game="chan")["points"] == 7
 
 
 def test_a_choice_the_engine_does_not_know_is_refused_and_nothing_saved(client: Any) -> None:
-    response = client.post("/le-lang/moi/", {"name": "Làng Lạ", "preset": "luat-2005", "main_cuoc": "ngau_nhien"})
+    response = client.post(
+        "/le-lang/moi/", {"name": "Làng Lạ", "preset": "luat-2005", "main_cuoc": "ngau_nhien"}
+    )
     assert response.status_code == 400
     assert "Luật: 'main_cuoc' phải là một trong 'most_points', 'highest'" in text(response)
     assert not VillageRuleSet.objects.exists()

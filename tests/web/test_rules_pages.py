@@ -43,7 +43,9 @@ def test_saving_a_village_rule_set_stores_only_the_changes_and_scores_with_them(
     village = VillageRuleSet.objects.get(slug="lang-dinh-bang")
     assert village.overrides == {"cuoc": {"kinh_cu": {"main": 24}}}
     answer = client.post(
-        "/api/v1/score", {"game": "to-tom-5", "rules": "lang-dinh-bang", "cuoc": ["kinh_cu"]}, content_type="application/json"
+        "/api/v1/score",
+        {"game": "to-tom-5", "rules": "lang-dinh-bang", "cuoc": ["kinh_cu"]},
+        content_type="application/json",
     ).json()
     assert answer["points"] == 24
     assert "Làng Đình Bảng" in client.get("/le-lang/").content.decode()

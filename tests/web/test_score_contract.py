@@ -43,7 +43,12 @@ def test_cli_answers_every_golden_case_as_one_batch() -> None:
 
 
 def test_cli_single_request_matches_the_documented_response() -> None:
-    request = {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen_bi_tu", "thap_dieu", "chi_nay"], "streak": 1}
+    request = {
+        "game": "to-tom-5",
+        "rules": "luat-2005",
+        "cuoc": ["xuyen_bi_tu", "thap_dieu", "chi_nay"],
+        "streak": 1,
+    }
     status, answer = run_cli("score", request)
     assert status == 0
     assert answer["points"] == 46
@@ -88,7 +93,9 @@ def test_api_batch_and_error() -> None:
     client = APIClient()
     ok = client.post("/api/v1/score", [c["request"] for c in CASES[:3]], format="json")
     assert [a["points"] for a in ok.json()] == [c["points"] for c in CASES[:3]]
-    bad = client.post("/api/v1/score", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen"]}, format="json")
+    bad = client.post(
+        "/api/v1/score", {"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["xuyen"]}, format="json"
+    )
     assert bad.status_code == 400
     assert "xuyen" in bad.json()["error"]
 

@@ -22,8 +22,14 @@ HOA = "__hoa__"
 
 @pytest.fixture
 def sitting(keeper: Any) -> Sitting:
-    return sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper,
-                        idempotency_key=None).obj
+    return sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
 
 
 def form_of(client: Any, sitting: Sitting) -> dict[str, Any]:
@@ -52,10 +58,17 @@ def test_starting_a_sitting_through_the_form_seats_players_in_order_and_reuses_n
     page = client.get("/so-diem/moi/?game=to-tom-5")
     assert page.status_code == 200
     assert text(page).count('name="player"') == 5
-    response = client.post("/so-diem/moi/", {
-        "key": "k-open-1", "game": "to-tom-5", "rules": "luat-2005", "mode": "gom",
-        "player": PLAYERS, "title": "Canh bài đình làng",
-    })
+    response = client.post(
+        "/so-diem/moi/",
+        {
+            "key": "k-open-1",
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "gom",
+            "player": PLAYERS,
+            "title": "Canh bài đình làng",
+        },
+    )
     assert response.status_code == 302
     sitting = Sitting.objects.get()
     assert response["Location"] == f"/so-diem/{sitting.pk}/"
@@ -69,10 +82,17 @@ def test_starting_a_sitting_through_the_form_seats_players_in_order_and_reuses_n
 
 
 def test_start_form_errors_are_vietnamese_and_keep_what_was_typed(client) -> None:
-    response = client.post("/so-diem/moi/", {
-        "key": "k-open-2", "game": "to-tom-5", "rules": "luat-2005", "mode": "quang",
-        "player": ["An", "Bình", "Chi", "Dũng", ""], "title": "Tối thứ bảy",
-    })
+    response = client.post(
+        "/so-diem/moi/",
+        {
+            "key": "k-open-2",
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "mode": "quang",
+            "player": ["An", "Bình", "Chi", "Dũng", ""],
+            "title": "Tối thứ bảy",
+        },
+    )
     assert response.status_code == 400
     html = text(response)
     assert "Tổ Tôm Bí Ngũ cần 5 người chơi (nhận được 4)" in html
@@ -83,9 +103,16 @@ def test_start_form_errors_are_vietnamese_and_keep_what_was_typed(client) -> Non
 def test_recording_a_van_through_the_form_shows_the_replayed_balances(client, sitting) -> None:
     hidden = form_of(client, sitting)
     assert hidden["seq"] == 1
-    response = client.post(f"/so-diem/{sitting.pk}/van/", {
-        **hidden, "winner": "An", "cuoc": ["tom"], "discarder": "Bình",
-    }, follow=True)
+    response = client.post(
+        f"/so-diem/{sitting.pk}/van/",
+        {
+            **hidden,
+            "winner": "An",
+            "cuoc": ["tom"],
+            "discarder": "Bình",
+        },
+        follow=True,
+    )
     assert response.status_code == 200
     html = text(response)
     assert "Đã lưu ván 1" in html
@@ -95,8 +122,9 @@ def test_recording_a_van_through_the_form_shows_the_replayed_balances(client, si
 
 def test_preview_shows_points_streak_and_transfers_and_writes_nothing(client, sitting) -> None:
     van_record(sitting=sitting, seq=1, record={"winner": "An", "cuoc": ["leo"]}, idempotency_key=None)
-    response = client.post(f"/so-diem/{sitting.pk}/xem-truoc/", {"winner": "An", "cuoc": ["leo"]},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/so-diem/{sitting.pk}/xem-truoc/", {"winner": "An", "cuoc": ["leo"]}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     html = text(response)
     assert "<html" not in html  # the partial only
@@ -120,7 +148,9 @@ def test_a_repeated_post_with_the_same_key_records_once(client, sitting) -> None
 
 def test_a_stale_sequence_number_is_refused_with_409_and_the_current_state(client, sitting) -> None:
     stale = form_of(client, sitting)
-    van_record(sitting=sitting, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, idempotency_key="other-phone")
+    van_record(
+        sitting=sitting, seq=1, record={"winner": "Bình", "cuoc": ["tom"]}, idempotency_key="other-phone"
+    )
     response = client.post(f"/so-diem/{sitting.pk}/van/", {**stale, "winner": "Em"})
     assert response.status_code == 409
     html = text(response)
@@ -141,14 +171,18 @@ def test_a_correction_requires_a_reason_then_supersedes_the_van(client, sitting)
     assert refused.status_code == 400
     assert "Hãy ghi lý do sửa ván." in text(refused)
     assert Van.objects.count() == 1
-    done = client.post(f"/so-diem/{sitting.pk}/van/1/sua/", {**body, "reason": "ghi nhầm người ù"}, follow=True)
+    done = client.post(
+        f"/so-diem/{sitting.pk}/van/1/sua/", {**body, "reason": "ghi nhầm người ù"}, follow=True
+    )
     html = text(done)
     assert "Đã sửa ván 1" in html
     assert 'data-testid="superseded"' in html and "ghi nhầm người ù" in html
     assert shown_balances(html) == expected([{"winner": "Dũng", "cuoc": ["tom"]}])
 
 
-def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_applied(client, sitting) -> None:
+def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_applied(
+    client, sitting
+) -> None:
     """Two scorekeepers open the correction of ván 1; the first saves. The second's form names the
     version it was drawn from, so its save is refused (409) with the ván as it now stands, instead
     of silently replacing the first correction; saved again from that page, it goes in."""
@@ -177,7 +211,10 @@ def test_a_correction_form_drawn_before_someone_else_corrected_is_refused_not_ap
         ({"winner": "An", "fault": "danh_u_den"}, "cần 'discarder'"),
         ({"winner": "Giáp"}, "không có người chơi 'Giáp'"),
         ({"winner": "An", "chiu": ["An"]}, "đã chịu (bỏ ván)"),
-        ({"winner": HOA, "ga_kind_1": "nhai", "ga_player_1": "Em", "ga_count_1": "hai"}, "phải là một số nguyên"),
+        (
+            {"winner": HOA, "ga_kind_1": "nhai", "ga_player_1": "Em", "ga_count_1": "hai"},
+            "phải là một số nguyên",
+        ),
         ({}, "Chưa có kết quả ván: hãy chọn người ù, hoặc Hòa, hoặc người báo."),
     ],
 )
@@ -210,7 +247,9 @@ def test_settling_up_records_the_fewest_transfers_and_ends_the_sitting(client, s
     html = text(page)
     assert html.count("→ An") == 4
     assert not Sitting.objects.get().ended_at  # the preview wrote nothing
-    done = client.post(f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"], "confirm": "1"}, follow=True)
+    done = client.post(
+        f"/so-diem/{sitting.pk}/thanh-toan/", {"key": page.context["key"], "confirm": "1"}, follow=True
+    )
     html = text(done)
     assert "Đã thanh toán và kết thúc canh bài." in html
     assert "Lưu ván" not in html  # read-only now
@@ -221,13 +260,21 @@ def test_settling_up_records_the_fewest_transfers_and_ends_the_sitting(client, s
 
 
 def test_gom_sitting_shows_pool_hoi_summary_and_integrity_line(client, keeper) -> None:
-    s = sitting_open(game="to-tom-5", rules="luat-2005", mode="gom", players=PLAYERS, created_by=keeper,
-                     idempotency_key=None).obj
+    s = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="gom",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
     vans = [{"winner": "An", "cuoc": ["tom"]}, {"winner": "An", "cuoc": ["leo"]}]
     for seq, record in enumerate(vans, start=1):
         van_record(sitting=s, seq=seq, record=record, idempotency_key=None)
     html = client.get(f"/so-diem/{s.pk}/").content.decode()
-    answer = replay({"game": "to-tom-5", "rules": "luat-2005", "mode": "gom", "players": PLAYERS, "van": vans})
+    answer = replay(
+        {"game": "to-tom-5", "rules": "luat-2005", "mode": "gom", "players": PLAYERS, "van": vans}
+    )
     assert shown_balances(html) == answer["balances"]
     assert re.search(r'data-testid="pool">Điểm làng: <b>(\d+)</b>', html).group(1) == str(answer["pool"])
     assert "Mọi bút toán cân (tổng bằng 0)" in html
@@ -262,8 +309,9 @@ def test_unreadable_cards_are_refused_in_vietnamese(client, sitting) -> None:
 def test_htmx_save_of_a_stale_number_swaps_in_the_current_sitting_with_409(client, sitting) -> None:
     stale = form_of(client, sitting)
     van_record(sitting=sitting, seq=1, record={"result": "hoa"}, idempotency_key=None)
-    response = client.post(f"/so-diem/{sitting.pk}/van/", {**stale, "winner": "An", "cuoc": ["leo"]},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/so-diem/{sitting.pk}/van/", {**stale, "winner": "An", "cuoc": ["leo"]}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 409
     html = text(response)
     assert html.lstrip().startswith('<div id="sitting"')  # the partial htmx swaps in

@@ -67,10 +67,16 @@ def event_for(request: Request, slug: str, *, manage: bool = False) -> Event:
     event = Event.objects.select_related("rules").filter(slug=slug).first()
     user = request.user
     visible = event is not None and (
-        event.is_public or (user.has_perm("tournaments.view_event", event) and scope_allows_event(request, event)))
+        event.is_public
+        or (user.has_perm("tournaments.view_event", event) and scope_allows_event(request, event))
+    )
     if event is None or not visible:
-        raise exceptions.NotFound(gettext("Không có giải “%(slug)s” (hoặc giải không công khai).") % {"slug": slug})
-    if manage and not (user.has_perm("tournaments.manage_event", event) and scope_allows_event(request, event)):
+        raise exceptions.NotFound(
+            gettext("Không có giải “%(slug)s” (hoặc giải không công khai).") % {"slug": slug}
+        )
+    if manage and not (
+        user.has_perm("tournaments.manage_event", event) and scope_allows_event(request, event)
+    ):
         raise exceptions.PermissionDenied(gettext("Chỉ ban tổ chức giải mới làm được việc này."))
     return event
 
@@ -79,13 +85,17 @@ def event_for(request: Request, slug: str, *, manage: bool = False) -> Event:
 Refusals = Mapping[type[EngineError], Callable[[Any], tuple[int, dict[str, Any]]]]
 
 
-def keyed_write(request: Request, call: Callable[[str], Written[Any]], refusals: Refusals | None = None) -> Response:
+def keyed_write(
+    request: Request, call: Callable[[str], Written[Any]], refusals: Refusals | None = None
+) -> Response:
     """Run a write with the request's ``Idempotency-Key`` and answer it (``Idempotent-Replayed: true``
     for a repeat); a user error is a 400 unless ``refusals`` maps its type to another status."""
     key = request.headers.get("Idempotency-Key")
     if not key:
-        return error(gettext("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."),
-                     status.HTTP_400_BAD_REQUEST)
+        return error(
+            gettext("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."),
+            status.HTTP_400_BAD_REQUEST,
+        )
     try:
         written = call(key)
     except IdempotencyMismatch as exc:

@@ -52,23 +52,36 @@ LISTED = 100
 class EventsView(EventsApiView):
     needs = {"GET": PUBLIC}
 
-    @extend_schema(operation_id="events_list", summary="Các giải người gọi được xem (mới nhất trước)",
-                   parameters=[sc.LANGUAGE], tags=TAGS,
-                   responses=sc.answers({200: sc.Event.__class__(many=True)}, 401, 429))
+    @extend_schema(
+        operation_id="events_list",
+        summary="Các giải người gọi được xem (mới nhất trước)",
+        parameters=[sc.LANGUAGE],
+        tags=TAGS,
+        responses=sc.answers({200: sc.Event.__class__(many=True)}, 401, 429),
+    )
     def get(self, request: Request) -> Response:
         events = visible_events(request.user)
         scope = credential_scope(request)
         if scope is not None:  # a platform token: public events and its own
             own = getattr(scope, "event_id", None)
-            events = events.filter(is_public=True) | events.filter(pk=own) if own else events.filter(is_public=True)
+            events = (
+                events.filter(is_public=True) | events.filter(pk=own)
+                if own
+                else events.filter(is_public=True)
+            )
         return Response([event_json(e) for e in events_listed(events).order_by("-date", "-id")[:LISTED]])
 
 
 class EventDetailView(EventsApiView):
     needs = {"GET": PUBLIC}
 
-    @extend_schema(operation_id="events_detail", summary="Một giải: thể thức, số người đăng ký, các vòng",
-                   parameters=[sc.LANGUAGE], tags=TAGS, responses=sc.answers({200: sc.EventDetail}, 401, 404, 429))
+    @extend_schema(
+        operation_id="events_detail",
+        summary="Một giải: thể thức, số người đăng ký, các vòng",
+        parameters=[sc.LANGUAGE],
+        tags=TAGS,
+        responses=sc.answers({200: sc.EventDetail}, 401, 404, 429),
+    )
     def get(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug)
         manage = request.user.has_perm("tournaments.manage_event", event)
@@ -81,7 +94,9 @@ class StandingsView(EventsApiView):
     @extend_schema(
         operation_id="events_standings",
         summary="Bảng xếp hạng như đã lưu (như trang bảng điểm), với độ mới: số lần sổ, lúc tính, có đang chờ tính lại",
-        parameters=[sc.LANGUAGE], tags=TAGS, responses=sc.answers({200: sc.Standings}, 401, 404, 429),
+        parameters=[sc.LANGUAGE],
+        tags=TAGS,
+        responses=sc.answers({200: sc.Standings}, 401, 404, 429),
     )
     def get(self, request: Request, slug: str) -> Response:
         return Response(standings_json(event_for(request, slug)))
@@ -90,15 +105,23 @@ class StandingsView(EventsApiView):
 class TablesView(EventsApiView):
     needs = {"GET": PUBLIC}
 
-    @extend_schema(operation_id="events_tables", summary="Các chiếu (mọi vòng, hoặc ?round=N): người ngồi, các canh, số ván",
-                   parameters=[sc.ROUND, sc.LANGUAGE], tags=TAGS,
-                   responses=sc.answers({200: sc.Table.__class__(many=True)}, *READ))
+    @extend_schema(
+        operation_id="events_tables",
+        summary="Các chiếu (mọi vòng, hoặc ?round=N): người ngồi, các canh, số ván",
+        parameters=[sc.ROUND, sc.LANGUAGE],
+        tags=TAGS,
+        responses=sc.answers({200: sc.Table.__class__(many=True)}, *READ),
+    )
     def get(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug)
         raw = request.query_params.get("round")
-        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 5 and 1 <= int(raw) <= sc.MAX_ROUND):
-            return error(gettext("'round' phải là số vòng (nhận được %(value)r).") % {"value": raw},
-                         status.HTTP_400_BAD_REQUEST)
+        if raw is not None and not (
+            raw.isascii() and raw.isdigit() and len(raw) <= 5 and 1 <= int(raw) <= sc.MAX_ROUND
+        ):
+            return error(
+                gettext("'round' phải là số vòng (nhận được %(value)r).") % {"value": raw},
+                status.HTTP_400_BAD_REQUEST,
+            )
         return Response(tables_json(event, round_number=int(raw) if raw is not None else None))
 
 
@@ -112,8 +135,10 @@ def _bool(body: dict[str, Any], key: str) -> bool:
 def _closed(body: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(body) - allowed)
     if unknown:
-        raise EngineError(gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
-                          % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(allowed))})
+        raise EngineError(
+            gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
+            % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(allowed))}
+        )
 
 
 def _string(body: dict[str, Any], key: str) -> str:
@@ -128,11 +153,17 @@ class RegistrationsView(EventsApiView):
     scoped = frozenset({"POST"})  # event_for(manage=True) asks the token's scope
 
     @extend_schema(
-        operation_id="events_registrations_create", summary="Đăng ký một người chơi (ban tổ chức), có thể điểm danh luôn",
-        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE], request=sc.RegistrationCreate, tags=TAGS,
+        operation_id="events_registrations_create",
+        summary="Đăng ký một người chơi (ban tổ chức), có thể điểm danh luôn",
+        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE],
+        request=sc.RegistrationCreate,
+        tags=TAGS,
         responses=sc.answers({201: sc.Registration}, *WRITE, 409),
-        examples=[OpenApiExample("Đăng ký", value={"name": "Cụ Lý", "team": "Giáp Đông", "check_in": True},
-                                 request_only=True)],
+        examples=[
+            OpenApiExample(
+                "Đăng ký", value={"name": "Cụ Lý", "team": "Giáp Đông", "check_in": True}, request_only=True
+            )
+        ],
     )
     def post(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug, manage=True)
@@ -144,9 +175,18 @@ class RegistrationsView(EventsApiView):
                 raise EngineError(gettext("Hãy nhập tên người chơi."))
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
-        return keyed_write(request, lambda key: registration_add_once(
-            event=event, name=name.strip()[:80], team=team, checked_in=checked_in, by=request.user,
-            idempotency_key=key), {ResultsFinal: _final})
+        return keyed_write(
+            request,
+            lambda key: registration_add_once(
+                event=event,
+                name=name.strip()[:80],
+                team=team,
+                checked_in=checked_in,
+                by=request.user,
+                idempotency_key=key,
+            ),
+            {ResultsFinal: _final},
+        )
 
 
 def _final(exc: ResultsFinal) -> tuple[int, dict[str, Any]]:
@@ -154,8 +194,10 @@ def _final(exc: ResultsFinal) -> tuple[int, dict[str, Any]]:
 
 
 def _open(exc: PreviousRoundOpen) -> tuple[int, dict[str, Any]]:
-    return status.HTTP_409_CONFLICT, {"round": exc.round_number,
-                                      "tables": [{"id": t.pk, "number": t.number} for t in exc.tables]}
+    return status.HTTP_409_CONFLICT, {
+        "round": exc.round_number,
+        "tables": [{"id": t.pk, "number": t.number} for t in exc.tables],
+    }
 
 
 class RoundsView(EventsApiView):
@@ -165,9 +207,13 @@ class RoundsView(EventsApiView):
     @extend_schema(
         operation_id="events_rounds_create",
         summary="Xếp chỗ vòng tiếp theo (ban tổ chức); từ chối (409) khi vòng trước còn chiếu đang chơi, trừ khi force",
-        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE], request=sc.RoundCreate, tags=TAGS,
+        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE],
+        request=sc.RoundCreate,
+        tags=TAGS,
         responses=sc.answers({201: sc.Round}, *WRITE, 409, bodies={409: sc.RoundOpen}),
-        examples=[OpenApiExample("Bốc thăm", value={"method": "random", "remainder": "bye"}, request_only=True)],
+        examples=[
+            OpenApiExample("Bốc thăm", value={"method": "random", "remainder": "bye"}, request_only=True)
+        ],
     )
     def post(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug, manage=True)
@@ -177,14 +223,30 @@ class RoundsView(EventsApiView):
             method = body.get("method", Method.RANDOM.value)
             remainder = body.get("remainder", Remainder.BYE.value)
             if method not in [m.value for m in Method] or remainder not in [r.value for r in Remainder]:
-                raise EngineError(gettext("Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
-                                          "'remainder' là bye hoặc smaller."))
+                raise EngineError(
+                    gettext(
+                        "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
+                        "'remainder' là bye hoặc smaller."
+                    )
+                )
             seed = body.get("seed")
-            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31):
+            if seed is not None and (
+                isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31
+            ):
                 raise EngineError(gettext("'seed' phải là một số nguyên từ 0 đến 2147483647."))
             force = _bool(body, "force")
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
-        return keyed_write(request, lambda key: round_seat_once(
-            event=event, method=method, remainder=remainder, seed=seed, force=force, by=request.user,
-            idempotency_key=key), {PreviousRoundOpen: _open, ResultsFinal: _final})
+        return keyed_write(
+            request,
+            lambda key: round_seat_once(
+                event=event,
+                method=method,
+                remainder=remainder,
+                seed=seed,
+                force=force,
+                by=request.user,
+                idempotency_key=key,
+            ),
+            {PreviousRoundOpen: _open, ResultsFinal: _final},
+        )

@@ -35,9 +35,13 @@ from tournaments.services.van import CanhMoved, EventFinished
 __all__ = ["SittingImportView"]
 
 EXAMPLE = {
-    "game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": ["An", "Bình", "Chi", "Dũng", "Em"],
+    "game": "to-tom-5",
+    "rules": "luat-2005",
+    "mode": "quang",
+    "players": ["An", "Bình", "Chi", "Dũng", "Em"],
     "van": [{"winner": "An", "cuoc": ["tom"], "discarder": "Bình"}, {"winner": "Chi", "cuoc": ["leo"]}],
-    "club": "lang-dong", "platform": "Chiếu Online",
+    "club": "lang-dong",
+    "platform": "Chiếu Online",
 }
 REFUSALS: Any = {
     BadVan: lambda exc: (status.HTTP_422_UNPROCESSABLE_ENTITY, {"van": exc.seq}),
@@ -52,11 +56,15 @@ REFUSALS: Any = {
 def _table(request: Request, body: dict[str, Any]) -> Table:
     value = body.get("table")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
-        raise EngineError(gettext("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables)."))
+        raise EngineError(
+            gettext("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables).")
+        )
     table = Table.objects.select_related("event").filter(pk=value).first()
     event = body.get("event")
     if event not in (None, "") and (not isinstance(event, str) or table is None or table.event.slug != event):
-        raise EngineError(gettext("Chiếu số %(n)s không thuộc giải '%(event)s'.") % {"n": value, "event": event})
+        raise EngineError(
+            gettext("Chiếu số %(n)s không thuộc giải '%(event)s'.") % {"n": value, "event": event}
+        )
     if table is None:
         raise LookupError(gettext("Không có chiếu số %(n)s.") % {"n": value})
     return table
@@ -69,8 +77,12 @@ class SittingImportView(EventsApiView):
     @extend_schema(
         operation_id="sittings_import",
         summary="Nhập cả một canh bài chơi trực tuyến (như manage.py replay), vào một làng hoặc một chiếu của giải",
-        description=__doc__, parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE], request=sc.ImportRequest,
-        responses=sc.answers({201: sc.Imported}, 400, 401, 403, 404, 409, 415, 422, 429, bodies={422: sc.BadVan}),
+        description=__doc__,
+        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE],
+        request=sc.ImportRequest,
+        responses=sc.answers(
+            {201: sc.Imported}, 400, 401, 403, 404, 409, 415, 422, 429, bodies={422: sc.BadVan}
+        ),
         examples=[OpenApiExample("Canh của làng", value=EXAMPLE, request_only=True)],
         tags=["Sổ điểm / ledger"],
     )
@@ -81,35 +93,65 @@ class SittingImportView(EventsApiView):
         try:
             body = _body(request)
             if body.get("table") not in (None, "") and body.get("club") not in (None, ""):
-                raise EngineError(gettext("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai."))
+                raise EngineError(
+                    gettext("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai.")
+                )
             event = body.get("event")
-            if event is not None and (not isinstance(event, str) or (event and body.get("table") in (None, ""))):
-                raise EngineError(gettext("'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một "
-                                          "làng."))
+            if event is not None and (
+                not isinstance(event, str) or (event and body.get("table") in (None, ""))
+            ):
+                raise EngineError(
+                    gettext(
+                        "'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một làng."
+                    )
+                )
             if body.get("table") not in (None, ""):
                 table = _table(request, body)
             else:
                 club = _club(body.get("club"))
                 if club is None:
-                    raise EngineError(gettext(
-                        "Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table')."))
+                    raise EngineError(
+                        gettext(
+                            "Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table')."
+                        )
+                    )
         except LookupError as exc:
             return error(str(exc.args[0]), status.HTTP_404_NOT_FOUND)
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
         user = request.user
-        if club is not None and not (user.has_perm("scoring.open_sitting", club)
-                                     and (scope is None or scope.allows_club(club.pk))):
-            return error(gettext("Bạn không nhập được canh bài vào '%(club)s': chỉ chủ sổ và thư ký ghi điểm của nơi "
-                                 "đó (hoặc mã nền tảng ghi của nơi đó) mới nhập được.") % {"club": club.name},
-                         status.HTTP_403_FORBIDDEN)
+        if club is not None and not (
+            user.has_perm("scoring.open_sitting", club) and (scope is None or scope.allows_club(club.pk))
+        ):
+            return error(
+                gettext(
+                    "Bạn không nhập được canh bài vào '%(club)s': chỉ chủ sổ và thư ký ghi điểm của nơi "
+                    "đó (hoặc mã nền tảng ghi của nơi đó) mới nhập được."
+                )
+                % {"club": club.name},
+                status.HTTP_403_FORBIDDEN,
+            )
         if table is not None:
-            allowed = user.has_perm("tournaments.keep_score_at", table) and scope_allows_event(request, table.event)
+            allowed = user.has_perm("tournaments.keep_score_at", table) and scope_allows_event(
+                request, table.event
+            )
             if not allowed:
                 if not (table.event.is_public or user.has_perm("tournaments.view_event", table.event)):
-                    return error(gettext("Không có chiếu số %(n)s.") % {"n": table.pk}, status.HTTP_404_NOT_FOUND)
-                return error(gettext("Chỉ ban tổ chức và thư ký ghi điểm của giải (hoặc mã nền tảng ghi của giải) mới "
-                                     "nhập được canh bài vào chiếu này."), status.HTTP_403_FORBIDDEN)
+                    return error(
+                        gettext("Không có chiếu số %(n)s.") % {"n": table.pk}, status.HTTP_404_NOT_FOUND
+                    )
+                return error(
+                    gettext(
+                        "Chỉ ban tổ chức và thư ký ghi điểm của giải (hoặc mã nền tảng ghi của giải) mới "
+                        "nhập được canh bài vào chiếu này."
+                    ),
+                    status.HTTP_403_FORBIDDEN,
+                )
         token = request.auth if scope is not None else None
-        return keyed_write(request, lambda key: sitting_import(
-            body=body, by=user, idempotency_key=key, club=club, table=table, token=token), REFUSALS)
+        return keyed_write(
+            request,
+            lambda key: sitting_import(
+                body=body, by=user, idempotency_key=key, club=club, table=table, token=token
+            ),
+            REFUSALS,
+        )

@@ -41,10 +41,16 @@ NOT_AUTHENTICATED = gettext_lazy('Cần đăng nhập: gửi tiêu đề "Author
 SignalIn = sc.shape(
     "SignalCreate",
     {
-        "seat": sc.raw({"oneOf": [{"type": "integer", "minimum": 1, "maximum": 5},
-                                  {"type": "string", "enum": ["trung_quan"]}]},
-                       help_text='Chỗ ngồi 1–5 (ngược chiều kim đồng hồ), hoặc "trung_quan" (cũng nhận "tq" và số '
-                       'viết bằng chữ số, ví dụ "3").'),
+        "seat": sc.raw(
+            {
+                "oneOf": [
+                    {"type": "integer", "minimum": 1, "maximum": 5},
+                    {"type": "string", "enum": ["trung_quan"]},
+                ]
+            },
+            help_text='Chỗ ngồi 1–5 (ngược chiều kim đồng hồ), hoặc "trung_quan" (cũng nhận "tq" và số '
+            'viết bằng chữ số, ví dụ "3").',
+        ),
         "signal": serializers.CharField(help_text='Mã hiệu, ví dụ "tung-tung" (phỗng), "co-do" (ù).'),
     },
 )
@@ -55,8 +61,10 @@ SignalOut = sc.shape(
         "table": serializers.IntegerField(),
         "sitting": serializers.IntegerField(help_text="Canh bài (mỗi canh đánh lại từ ván 1)"),
         "van_seq": serializers.IntegerField(help_text="Ván đang chơi (của canh)"),
-        "seat": sc.raw({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["trung_quan"]}]},
-                       help_text='1–5 hoặc "trung_quan"'),
+        "seat": sc.raw(
+            {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["trung_quan"]}]},
+            help_text='1–5 hoặc "trung_quan"',
+        ),
         "seat_name": serializers.CharField(),
         "signal": serializers.CharField(),
         "label": serializers.CharField(help_text="Tên hiệu: “Tùng tùng”"),
@@ -76,8 +84,13 @@ IDEMPOTENCY_KEY = sc.idempotency_key(
     description="Khóa do thiết bị tạo cho mỗi lần bấm (ví dụ một UUID). Gửi lại cùng khóa (mạng chập chờn) "
     "thì nhận lại câu trả lời cũ và không có hiệu trùng; cùng khóa mà nội dung khác thì bị từ chối (422).",
 )
-VAN = OpenApiParameter("van", {"type": "string", "pattern": "^[0-9]+$"}, OpenApiParameter.QUERY, required=False,
-                       description="Chỉ các hiệu của ván số này trong canh đang chơi")
+VAN = OpenApiParameter(
+    "van",
+    {"type": "string", "pattern": "^[0-9]+$"},
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Chỉ các hiệu của ván số này trong canh đang chơi",
+)
 
 
 DESCRIPTION = (
@@ -126,8 +139,9 @@ class TableSignalsView(ContractView):
         responses=sc.answers({201: SignalOut}, 400, 401, 403, 404, 409, 415, 422),
         examples=[
             OpenApiExample("Phỗng ở chỗ 3", value={"seat": 3, "signal": "tung-tung"}, request_only=True),
-            OpenApiExample("Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"},
-                           request_only=True),
+            OpenApiExample(
+                "Trống cái khai hội", value={"seat": "trung_quan", "signal": "khai-hoi"}, request_only=True
+            ),
         ],
         tags=["Tổ Tôm Điếm"],
     )
@@ -137,10 +151,17 @@ class TableSignalsView(ContractView):
             return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         self.check_object_permissions(request, table)
         if not isinstance(request.data, dict):
-            return _error(gettext('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.'), 400)
+            return _error(
+                gettext('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.'), 400
+            )
         try:
-            written = signal_send(table=table, seat=request.data.get("seat"), signal=request.data.get("signal"),
-                                  by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
+            written = signal_send(
+                table=table,
+                seat=request.data.get("seat"),
+                signal=request.data.get("signal"),
+                by=request.user,
+                idempotency_key=request.headers.get("Idempotency-Key"),
+            )
         except IdempotencyMismatch as exc:
             return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
         except ResultsFinal as exc:  # the table's event is finished
@@ -155,15 +176,20 @@ class TableSignalsView(ContractView):
     @extend_schema(
         operation_id="table_signals_list",
         summary="Các hiệu đã đánh ở một chiếu, mọi canh (theo thứ tự; ?van=N: ván N của canh đang chơi)",
-        parameters=[VAN], auth=[],
-        responses={200: SignalOut.__class__(many=True),
-                   400: OpenApiResponse(sc.Error, description="'van' không phải số ván"),
-                   401: OpenApiResponse(sc.Error, description="Token gửi kèm bị sai (không cần gửi token)"),
-                   404: OpenApiResponse(sc.Error, description="Không có chiếu này")},
+        parameters=[VAN],
+        auth=[],
+        responses={
+            200: SignalOut.__class__(many=True),
+            400: OpenApiResponse(sc.Error, description="'van' không phải số ván"),
+            401: OpenApiResponse(sc.Error, description="Token gửi kèm bị sai (không cần gửi token)"),
+            404: OpenApiResponse(sc.Error, description="Không có chiếu này"),
+        },
         tags=["Tổ Tôm Điếm"],
     )
     def get(self, request: Request, table_id: int) -> Response:
-        table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
+        table = (
+            FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
+        )
         if table is None or not visible(request.user, table):  # a private event's table is not public
             return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
         rows = table.signals.select_related("signal").order_by("id")

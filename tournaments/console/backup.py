@@ -19,31 +19,75 @@ __all__ = ["PART", "console_backup", "console_restore", "signal_catalogue"]
 def console_backup(c: FestivalTable) -> dict[str, Any]:
     """The console's state (canh, ván, cái, lượt, nọc, announcement) and its signals, in order."""
     return {
-        "name": c.name, "sitting": c.sitting_id, "trung_quan": user_name(c.trung_quan), "van_seq": c.van_seq,
-        "dealer": c.dealer, "turn": c.turn, "noc_left": c.noc_left, "van_started_at": iso(c.van_started_at),
-        "announcement": c.announcement, "created_by": user_name(c.created_by), "created_at": iso(c.created_at),
-        "signals": [{"sitting": e.sitting_id, "van_seq": e.van_seq, "seat": e.seat, "signal": e.signal.slug,
-                     "noc_left": e.noc_left, "created_by": user_name(e.created_by), "created_at": iso(e.created_at),
-                     "idempotency_key": e.idempotency_key} for e in sorted(c.signals.all(), key=lambda e: e.pk)],
+        "name": c.name,
+        "sitting": c.sitting_id,
+        "trung_quan": user_name(c.trung_quan),
+        "van_seq": c.van_seq,
+        "dealer": c.dealer,
+        "turn": c.turn,
+        "noc_left": c.noc_left,
+        "van_started_at": iso(c.van_started_at),
+        "announcement": c.announcement,
+        "created_by": user_name(c.created_by),
+        "created_at": iso(c.created_at),
+        "signals": [
+            {
+                "sitting": e.sitting_id,
+                "van_seq": e.van_seq,
+                "seat": e.seat,
+                "signal": e.signal.slug,
+                "noc_left": e.noc_left,
+                "created_by": user_name(e.created_by),
+                "created_at": iso(e.created_at),
+                "idempotency_key": e.idempotency_key,
+            }
+            for e in sorted(c.signals.all(), key=lambda e: e.pk)
+        ],
     }
 
 
 def signal_catalogue(consoles: Iterable[FestivalTable]) -> dict[str, Any]:
     """The drum and flag signals the consoles used (a village's own ones may exist nowhere else)."""
     used = {e.signal for c in consoles for e in c.signals.all()}
-    return {s.slug: {"label": s.label, "display": s.display, "meaning": s.meaning, "kind": s.kind, "pattern": s.pattern,
-                     "icon": s.icon, "color": s.color, "effect": s.effect, "order": s.order, "is_active": s.is_active,
-                     "club": s.club.slug if s.club_id else None} for s in sorted(used, key=lambda s: s.slug)}
+    return {
+        s.slug: {
+            "label": s.label,
+            "display": s.display,
+            "meaning": s.meaning,
+            "kind": s.kind,
+            "pattern": s.pattern,
+            "icon": s.icon,
+            "color": s.color,
+            "effect": s.effect,
+            "order": s.order,
+            "is_active": s.is_active,
+            "club": s.club.slug if s.club_id else None,
+        }
+        for s in sorted(used, key=lambda s: s.slug)
+    }
 
 
-def console_restore(c: Mapping[str, Any], table: Any, catalogue: Mapping[str, Any], restorer: Restorer) -> None:
+def console_restore(
+    c: Mapping[str, Any], table: Any, catalogue: Mapping[str, Any], restorer: Restorer
+) -> None:
     """A chiếu's Trung Quân console: its state and signals. A signal missing from this database
     (a village's own) is added as the file describes it."""
-    console = insert(FestivalTable(
-        sitting_id=c["sitting"], event_table=table, name=c["name"], trung_quan=restorer.user(c.get("trung_quan")),
-        van_seq=c["van_seq"], dealer=c.get("dealer"), turn=c.get("turn"), noc_left=c["noc_left"],
-        van_started_at=when(c.get("van_started_at")), announcement=c.get("announcement"),
-        created_by=restorer.user(c.get("created_by")), created_at=when(c["created_at"])))
+    console = insert(
+        FestivalTable(
+            sitting_id=c["sitting"],
+            event_table=table,
+            name=c["name"],
+            trung_quan=restorer.user(c.get("trung_quan")),
+            van_seq=c["van_seq"],
+            dealer=c.get("dealer"),
+            turn=c.get("turn"),
+            noc_left=c["noc_left"],
+            van_started_at=when(c.get("van_started_at")),
+            announcement=c.get("announcement"),
+            created_by=restorer.user(c.get("created_by")),
+            created_at=when(c["created_at"]),
+        )
+    )
     signals: dict[str, Any] = {}
     for e in c.get("signals", []):
         slug = e["signal"]
@@ -52,20 +96,39 @@ def console_restore(c: Mapping[str, Any], table: Any, catalogue: Mapping[str, An
             if found is None:
                 if slug not in catalogue:
                     raise BackupError(f"Bản sao lưu dùng hiệu '{slug}' mà không mô tả nó.")
-                found = Signal.objects.create(slug=slug, **{**catalogue[slug], "club": restorer.club(catalogue[slug]["club"])})
+                found = Signal.objects.create(
+                    slug=slug, **{**catalogue[slug], "club": restorer.club(catalogue[slug]["club"])}
+                )
             signals[slug] = found
-        insert(SignalEvent(table=console, sitting_id=e["sitting"], van_seq=e["van_seq"], seat=e["seat"],
-                            signal=signals[slug], noc_left=e["noc_left"], created_by=restorer.user(e.get("created_by")),
-                            created_at=when(e["created_at"]), idempotency_key=e.get("idempotency_key", "")))
+        insert(
+            SignalEvent(
+                table=console,
+                sitting_id=e["sitting"],
+                van_seq=e["van_seq"],
+                seat=e["seat"],
+                signal=signals[slug],
+                noc_left=e["noc_left"],
+                created_by=restorer.user(e.get("created_by")),
+                created_at=when(e["created_at"]),
+                idempotency_key=e.get("idempotency_key", ""),
+            )
+        )
 
 
 def _sitting_part(sitting: Sitting) -> dict[str, Any]:
     """A Tổ Tôm Điếm table of its own (no event) run from the Trung Quân console: its state and
     signals go with its sitting. (An event's chiếu is in the event's backup, with all its canh.)"""
-    console = (FestivalTable.objects.filter(sitting=sitting, event_table__isnull=True)
-               .select_related("trung_quan", "created_by")
-               .prefetch_related("signals__signal__club", "signals__created_by").first())
-    return {"console": console_backup(console), "signal_catalogue": signal_catalogue([console])} if console else {}
+    console = (
+        FestivalTable.objects.filter(sitting=sitting, event_table__isnull=True)
+        .select_related("trung_quan", "created_by")
+        .prefetch_related("signals__signal__club", "signals__created_by")
+        .first()
+    )
+    return (
+        {"console": console_backup(console), "signal_catalogue": signal_catalogue([console])}
+        if console
+        else {}
+    )
 
 
 def _restore(document: Mapping[str, Any], restorer: Restorer) -> None:

@@ -91,7 +91,11 @@ class DealerChoice:
 
 
 def _check_players(n_players: int) -> None:
-    if isinstance(n_players, bool) or not isinstance(n_players, int) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+    if (
+        isinstance(n_players, bool)
+        or not isinstance(n_players, int)
+        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+    ):
         raise DealerError(f"Số người chơi phải từ {MIN_PLAYERS} đến {MAX_PLAYERS} (nhận được {n_players!r}).")
 
 
@@ -134,7 +138,11 @@ def _mot_quan(count: int, n_players: int, chooser: int) -> DealerChoice:
     seat = _seat_at(chooser, count, n_players)
     relation = _relation_mot_quan(count, n_players)
     return DealerChoice(
-        BatCaiMethod.MOT_QUAN, count, seat, part, relation,
+        BatCaiMethod.MOT_QUAN,
+        count,
+        seat,
+        part,
+        relation,
         f"Quân bắt cái đếm {count}: đếm ngược chiều kim đồng hồ từ chỗ nhấc nọc, dừng ở phần thứ {part}; "
         f"cái về chỗ {seat} ({relation}).",
     )
@@ -150,7 +158,9 @@ def _hai_quan(total: int, n_players: int, chooser: int) -> DealerChoice:
         why = f"tổng {total} còn {rest} (nhất nhị tại vị): phần đầu tiên và người bên phải người cho cái"
     else:
         seat, part, relation = _seat_at(chooser, rest, n_players), rest, "tiến"
-        why = f"tổng {total} còn {rest} (cái tiến): phần thứ {rest} và người thứ {rest} bên phải người cho cái"
+        why = (
+            f"tổng {total} còn {rest} (cái tiến): phần thứ {rest} và người thứ {rest} bên phải người cho cái"
+        )
     return DealerChoice(BatCaiMethod.HAI_QUAN, total, seat, part, relation, f"{why}; cái về chỗ {seat}.")
 
 
@@ -167,7 +177,11 @@ def _chan(count: int, n_players: int, chooser: int) -> DealerChoice:
     else:
         relation = "tiến" if offset == 1 else "tụt" if offset == n_players - 1 else f"thứ {offset + 1}"
     return DealerChoice(
-        BatCaiMethod.CHAN, count, seat, None, relation,
+        BatCaiMethod.CHAN,
+        count,
+        seat,
+        None,
+        relation,
         f"Quân cái đếm {count}: đếm xuôi chiều kim đồng hồ, người bắt cái là 1, dừng ở chỗ {seat} ({relation}); "
         "người ấy lấy phần có quân cái lật ngửa.",
     )

@@ -40,16 +40,25 @@ class Signal(models.Model):
     meaning = models.CharField("ý nghĩa", max_length=200)
     kind = models.CharField("loại", max_length=10, choices=SignalKind.choices)
     pattern = models.CharField(
-        "nhịp trống", max_length=20, blank=True,
+        "nhịp trống",
+        max_length=20,
+        blank=True,
         help_text="T = tùng, C = cắc, R = hồi dài, B = trống cái, dấu cách = nghỉ. Để trống: không có tiếng.",
     )
     icon = models.CharField("biểu tượng", max_length=8, blank=True)
     color = models.CharField("màu cờ", max_length=9, blank=True, help_text="Mã màu như #d0202a (cho cờ).")
-    effect = models.CharField("tác dụng", max_length=10, choices=SignalEffect.choices, default=SignalEffect.NONE)
+    effect = models.CharField(
+        "tác dụng", max_length=10, choices=SignalEffect.choices, default=SignalEffect.NONE
+    )
     order = models.PositiveSmallIntegerField("thứ tự", default=100)
     club = models.ForeignKey(
-        "scoring.Club", verbose_name="lệ làng của", on_delete=models.CASCADE, null=True, blank=True,
-        related_name="festival_signals", help_text="Để trống: hiệu chung cho mọi làng.",
+        "scoring.Club",
+        verbose_name="lệ làng của",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="festival_signals",
+        help_text="Để trống: hiệu chung cho mọi làng.",
     )
     is_active = models.BooleanField("đang dùng", default=True)
 
@@ -74,12 +83,20 @@ class FestivalTable(models.Model):
         "scoring.Sitting", verbose_name="canh bài", on_delete=models.PROTECT, related_name="festival_table"
     )
     event_table = models.OneToOneField(
-        "tournaments.Table", verbose_name="chiếu của giải", on_delete=models.SET_NULL, null=True, blank=True,
+        "tournaments.Table",
+        verbose_name="chiếu của giải",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="festival_table",
     )
     name = models.CharField("tên chiếu", max_length=160)
     trung_quan = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="Trung Quân", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="Trung Quân",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="festival_tables",
     )
     #: The ván under way (the sitting's next ván number).
@@ -91,7 +108,11 @@ class FestivalTable(models.Model):
     #: The last win announced (winner, cước, points, balances), shown until the next ván starts.
     announcement = models.JSONField("thông báo", null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người mở", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người mở",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("mở lúc", auto_now_add=True)
@@ -127,7 +148,9 @@ class SignalEvent(models.Model):
     table = models.ForeignKey(FestivalTable, on_delete=models.CASCADE, related_name="signals")
     #: The canh (sitting) under way: an event's chiếu plays several, each from ván 1, each with its
     #: own seating, so a signal is read against its own canh's ván and seats.
-    sitting = models.ForeignKey("scoring.Sitting", verbose_name="canh bài", on_delete=models.PROTECT, related_name="+")
+    sitting = models.ForeignKey(
+        "scoring.Sitting", verbose_name="canh bài", on_delete=models.PROTECT, related_name="+"
+    )
     van_seq = models.PositiveIntegerField("ván số")
     #: 1–5 a player's seat (counter-clockwise), 0 the Trung Quân.
     seat = models.PositiveSmallIntegerField("chỗ")
@@ -135,7 +158,11 @@ class SignalEvent(models.Model):
     noc_left = models.PositiveSmallIntegerField("nọc còn")
     created_at = models.DateTimeField("lúc", auto_now_add=True, db_index=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người gửi", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người gửi",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     idempotency_key = models.CharField("khóa chống gửi lặp", max_length=255, blank=True)
@@ -148,7 +175,8 @@ class SignalEvent(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(seat__lte=5), name="console_signalevent_seat"),
             models.UniqueConstraint(
-                fields=["table", "idempotency_key"], condition=~models.Q(idempotency_key=""),
+                fields=["table", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
                 name="console_signalevent_key_once",
             ),
         ]

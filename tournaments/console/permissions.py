@@ -49,7 +49,9 @@ def tables_run_by(user: Any) -> QuerySet[FestivalTable]:
         return rows if everything else rows.none()
     organised = FestivalTable.objects.filter(event_table__event__organisers=user).values("pk")
     return rows.filter(
-        Q(trung_quan=user) | Q(pk__in=organised) | Q(_trung_quan_role(user, "event_table__event_id", "event_table_id"))
+        Q(trung_quan=user)
+        | Q(pk__in=organised)
+        | Q(_trung_quan_role(user, "event_table__event_id", "event_table_id"))
     )
 
 

@@ -68,7 +68,8 @@ def canh_seat_names(sitting_ids: Iterable[int]) -> dict[int, dict[int, str]]:
     """Each canh's seat names (players move one place round from canh to canh). 1 query."""
     found: dict[int, dict[int, str]] = {pk: {TRUNG_QUAN: TRUNG_QUAN_NAME} for pk in sitting_ids}
     for sitting_id, position, name in Seat.objects.filter(sitting_id__in=found).values_list(
-            "sitting_id", "position", "name"):
+        "sitting_id", "position", "name"
+    ):
         found[sitting_id][position] = name
     return found
 
@@ -112,11 +113,21 @@ Given = tuple[int, int, int]
 
 def _brief(pk: int, sig: Signal) -> dict[str, Any]:
     """A signal as a seat of the display shows it (the state is sent on every event: keep it small)."""
-    return {"id": pk, "signal": sig.slug, "label": sig.label, "display": sig.display, "meaning": sig.meaning,
-            "icon": sig.icon, "color": sig.color, "kind": sig.kind}
+    return {
+        "id": pk,
+        "signal": sig.slug,
+        "label": sig.label,
+        "display": sig.display,
+        "meaning": sig.meaning,
+        "icon": sig.icon,
+        "color": sig.color,
+        "kind": sig.kind,
+    }
 
 
-def _seat_state(position: int, name: str, given: Iterable[Given], catalogue: dict[int, Signal]) -> dict[str, Any]:
+def _seat_state(
+    position: int, name: str, given: Iterable[Given], catalogue: dict[int, Signal]
+) -> dict[str, Any]:
     bat_thuc, last, flags, u, chiu = 0, None, {}, False, False
     for pk, seat, signal_id in given:
         if seat != position:
@@ -130,9 +141,21 @@ def _seat_state(position: int, name: str, given: Iterable[Given], catalogue: dic
         u = u or sig.effect == SignalEffect.U
         chiu = chiu or sig.effect == SignalEffect.CHIU
         if sig.kind == SignalKind.FLAG:
-            flags[sig.slug] = {"signal": sig.slug, "display": sig.display, "label": sig.label, "color": sig.color}
-    return {"position": position, "name": name, "bat_thuc": bat_thuc, "u": u, "chiu": chiu,
-            "flags": list(flags.values()), "last": _brief(*last) if last else None}
+            flags[sig.slug] = {
+                "signal": sig.slug,
+                "display": sig.display,
+                "label": sig.label,
+                "color": sig.color,
+            }
+    return {
+        "position": position,
+        "name": name,
+        "bat_thuc": bat_thuc,
+        "u": u,
+        "chiu": chiu,
+        "flags": list(flags.values()),
+        "last": _brief(*last) if last else None,
+    }
 
 
 def table_state(
@@ -141,7 +164,8 @@ def table_state(
     """Everything a display shows, as JSON. 5 queries (4 given the seat names)."""
     names = names if names is not None else seat_names(table)
     given: list[Given] = list(
-        table.signals.filter(sitting_id=table.sitting_id, van_seq=table.van_seq).order_by("id")
+        table.signals.filter(sitting_id=table.sitting_id, van_seq=table.van_seq)
+        .order_by("id")
         .values_list("id", "seat", "signal_id")
     )
     catalogue = Signal.objects.in_bulk({g[2] for g in given})
@@ -196,8 +220,11 @@ def _table_canh(table: FestivalTable) -> list[int]:
     if table.event_table_id:
         from tournaments.models import TableSitting
 
-        found = list(TableSitting.objects.filter(table_id=table.event_table_id).order_by("number")
-                     .values_list("sitting_id", flat=True))
+        found = list(
+            TableSitting.objects.filter(table_id=table.event_table_id)
+            .order_by("number")
+            .values_list("sitting_id", flat=True)
+        )
         if table.sitting_id in found:
             return found
     return [table.sitting_id]
@@ -219,8 +246,12 @@ def timeline(table: FestivalTable) -> list[TimelineVan]:
         row["at"] = ev.created_at
         by_van.setdefault(key, []).append(row)
     results = {
-        (v.sitting_id, v.seq): {"winner": v.winner.name if v.winner_id else None, "outcome": v.get_outcome_display(),
-                                "cuoc": cuoc_names(v.cuoc), "points": v.points}
+        (v.sitting_id, v.seq): {
+            "winner": v.winner.name if v.winner_id else None,
+            "outcome": v.get_outcome_display(),
+            "cuoc": cuoc_names(v.cuoc),
+            "points": v.points,
+        }
         for v in Van.objects.filter(sitting_id__in=canh, is_current=True).select_related("winner")
     }
     order = {pk: n for n, pk in enumerate(canh, start=1)}

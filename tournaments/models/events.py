@@ -71,7 +71,11 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, verbose_name="ban tổ chức", related_name="organised_events", blank=True
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người tạo", on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người tạo",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("tạo lúc", auto_now_add=True)
@@ -89,7 +93,9 @@ class Event(models.Model):
     #: The standings count confirmed ván only (provisional ones are shown as such, not counted).
     count_confirmed_only = models.BooleanField("bảng xếp hạng chỉ tính ván đã xác nhận", default=False)
     history = HistoricalRecords(
-        verbose_name="lịch sử giải", excluded_fields=["ledger_seq", "recompute_due_at"], m2m_fields=[organisers]
+        verbose_name="lịch sử giải",
+        excluded_fields=["ledger_seq", "recompute_due_at"],
+        m2m_fields=[organisers],
     )
 
     class Meta:
@@ -121,15 +127,33 @@ class Registration(models.Model):
     created_at = models.DateTimeField("đăng ký lúc", auto_now_add=True)
     #: Who registered, checked in and withdrew the player (None: nobody signed in, e.g. the
     #: player's own check-in link, or before these were recorded).
-    registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người đăng ký", null=True, blank=True,
-                                      on_delete=models.SET_NULL, related_name="+")
-    checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người điểm danh", null=True,
-                                      blank=True, on_delete=models.SET_NULL, related_name="+")
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người đăng ký",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người điểm danh",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     #: Checked in through the player's own link (the QR code at the gate), not by an organiser.
     checked_in_own_link = models.BooleanField("tự điểm danh bằng mã QR", default=False)
     withdrawn_at = models.DateTimeField("rút lúc", null=True, blank=True)
-    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người cho rút", null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+")
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người cho rút",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     #: The event's :attr:`Event.ledger_seq` at the registration's last change the standings read.
     changed_seq = models.BigIntegerField("đổi ở lần sổ thay đổi số", default=0)
 

@@ -21,16 +21,27 @@ class EventRole(models.Model):
     """``user`` holds ``role`` in ``event``: at every table, or only at ``table``."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="tài khoản", on_delete=models.CASCADE, related_name="event_roles"
+        settings.AUTH_USER_MODEL,
+        verbose_name="tài khoản",
+        on_delete=models.CASCADE,
+        related_name="event_roles",
     )
     event = models.ForeignKey(Event, verbose_name="giải", on_delete=models.CASCADE, related_name="roles")
     role = models.CharField("vai trò", max_length=12, choices=EventRoleKind.choices)
     table = models.ForeignKey(
-        Table, verbose_name="chiếu (để trống: mọi chiếu)", on_delete=models.CASCADE, null=True, blank=True,
+        Table,
+        verbose_name="chiếu (để trống: mọi chiếu)",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
         related_name="roles",
     )
     granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người cấp", on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người cấp",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("cấp lúc", auto_now_add=True)
@@ -42,11 +53,13 @@ class EventRole(models.Model):
         ordering = ("event", "role", "table", "user")
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "event", "role"], condition=models.Q(table__isnull=True),
+                fields=["user", "event", "role"],
+                condition=models.Q(table__isnull=True),
                 name="tournaments_eventrole_once_event_wide",
             ),
             models.UniqueConstraint(
-                fields=["user", "event", "role", "table"], condition=models.Q(table__isnull=False),
+                fields=["user", "event", "role", "table"],
+                condition=models.Q(table__isnull=False),
                 name="tournaments_eventrole_once_per_table",
             ),
         ]

@@ -17,12 +17,18 @@ class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField("vòng số")
     method = models.CharField(
-        "cách xếp chỗ", max_length=10,
-        choices=[(Method.RANDOM.value, "Bốc thăm"), (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
-                 (Method.STANDINGS.value, "Theo bảng điểm"), (Method.RATING.value, "Theo trình độ")],
+        "cách xếp chỗ",
+        max_length=10,
+        choices=[
+            (Method.RANDOM.value, "Bốc thăm"),
+            (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
+            (Method.STANDINGS.value, "Theo bảng điểm"),
+            (Method.RATING.value, "Theo trình độ"),
+        ],
     )
     remainder = models.CharField(
-        "người dư", max_length=8,
+        "người dư",
+        max_length=8,
         choices=[(Remainder.BYE.value, "Nghỉ vòng này"), (Remainder.SMALLER.value, "Chiếu ít người hơn")],
         default=Remainder.BYE.value,
     )
@@ -37,7 +43,9 @@ class Round(models.Model):
         ordering = ("event", "number")
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="tournaments_round_number_once"),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="tournaments_round_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="tournaments_round_number_positive"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -60,8 +68,14 @@ class Table(models.Model):
     ends_at = models.DateTimeField("hết giờ lúc", null=True, blank=True)
     #: Closed by the organiser (every canh settled up): no more ván.
     closed_at = models.DateTimeField("đóng lúc", null=True, blank=True)
-    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người đóng", null=True, blank=True,
-                                  on_delete=models.SET_NULL, related_name="+")
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người đóng",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = "chiếu"
@@ -80,8 +94,9 @@ class TableSitting(models.Model):
 
     #: Indexed by ``tournaments_canh_number_once`` (table, number), which starts with it.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="canh", db_index=False)
-    sitting = models.OneToOneField(Sitting, verbose_name="canh bài", on_delete=models.PROTECT,
-                                   related_name="event_canh")
+    sitting = models.OneToOneField(
+        Sitting, verbose_name="canh bài", on_delete=models.PROTECT, related_name="event_canh"
+    )
     #: Denormalised from the table: the event's sittings are one indexed look-up (by
     #: ``tournaments_canh_changed`` (event, changed_seq), which starts with it).
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", db_index=False)
@@ -125,13 +140,23 @@ class ScorekeeperToken(models.Model):
     pin = models.CharField("mã PIN", max_length=6, default=new_pin)
     label = models.CharField("người giữ", max_length=80, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name="người cấp", on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name="người cấp",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField("cấp lúc", auto_now_add=True)
     revoked_at = models.DateTimeField("thu hồi lúc", null=True, blank=True)
-    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name="người thu hồi", null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name="người thu hồi",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = "mã ghi điểm"

@@ -80,6 +80,9 @@ class BearerScheme(OpenApiAuthenticationExtension):
     name = "bearerAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {"type": "http", "scheme": "bearer",
-                "description": "Mã nền tảng (một làng hoặc một giải; chỉ đọc hoặc đọc và ghi), tạo trên trang "
-                               "“Kết nối nền tảng” của làng hoặc của ban tổ chức giải."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "Mã nền tảng (một làng hoặc một giải; chỉ đọc hoặc đọc và ghi), tạo trên trang "
+            "“Kết nối nền tảng” của làng hoặc của ban tổ chức giải.",
+        }

@@ -54,24 +54,40 @@ class PlatformToken(models.Model):
     """Lets an online platform call the API for one club or one event (``Authorization: Bearer …``),
     acting as the account that created it, within that scope only."""
 
-    club = models.ForeignKey(Club, verbose_name=_("làng / câu lạc bộ"), on_delete=models.CASCADE, null=True,
-                             blank=True, related_name="+")
-    event = models.ForeignKey(Event, verbose_name=_("giải"), on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="+")
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("làng / câu lạc bộ"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("giải"), on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     label = models.CharField(_("nền tảng"), max_length=80)
     access = models.CharField(_("quyền"), max_length=4, choices=Access.choices, default=Access.READ)
     #: The first characters of the token, to tell tokens apart on the page (not a secret).
     prefix = models.CharField(_("đầu mã"), max_length=16)
     #: SHA-256 of the token (hex): the token itself is never stored.
     digest = models.CharField(_("mã băm"), max_length=64)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("người tạo"), on_delete=models.PROTECT,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("người tạo"), on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("dùng lần cuối"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("thu hồi lúc"), null=True, blank=True)
-    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("người thu hồi"), null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    history = HistoricalRecords(verbose_name=_("lịch sử mã nền tảng"), excluded_fields=["last_used_at", "digest"])
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("người thu hồi"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    history = HistoricalRecords(
+        verbose_name=_("lịch sử mã nền tảng"), excluded_fields=["last_used_at", "digest"]
+    )
 
     class Meta:
         verbose_name = _("mã nền tảng")
@@ -114,20 +130,34 @@ PING = "ping"
 class Webhook(models.Model):
     """A URL told of the chosen events of one club or one event, each delivery signed with ``secret``."""
 
-    club = models.ForeignKey(Club, verbose_name=_("làng / câu lạc bộ"), on_delete=models.CASCADE, null=True,
-                             blank=True, related_name="+")
-    event = models.ForeignKey(Event, verbose_name=_("giải"), on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="+")
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("làng / câu lạc bộ"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("giải"), on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     url = models.URLField(_("địa chỉ nhận"), max_length=500)
     #: Values of :class:`HookEvent`.
     events = models.JSONField(_("sự kiện"), default=list)
     secret = models.CharField(_("khóa ký"), max_length=80)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("người tạo"), on_delete=models.PROTECT,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("người tạo"), on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
     disabled_at = models.DateTimeField(_("tắt lúc"), null=True, blank=True)
-    disabled_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("người tắt"), null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    disabled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("người tắt"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     history = HistoricalRecords(verbose_name=_("lịch sử webhook"), excluded_fields=["secret"])
 
     class Meta:
@@ -163,8 +193,9 @@ class WebhookDelivery(models.Model):
     uuid = models.UUIDField(_("mã lần gửi"), default=uuid.uuid4, unique=True, editable=False)
     kind = models.CharField(_("sự kiện"), max_length=40)
     body = models.TextField(_("nội dung"))
-    status = models.CharField(_("trạng thái"), max_length=8, choices=DeliveryStatus.choices,
-                              default=DeliveryStatus.PENDING)
+    status = models.CharField(
+        _("trạng thái"), max_length=8, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
     attempts = models.PositiveSmallIntegerField(_("số lần gửi"), default=0)
     response_code = models.PositiveSmallIntegerField(_("mã trả lời"), null=True, blank=True)
     error = models.CharField(_("lỗi"), max_length=300, blank=True)
@@ -190,12 +221,25 @@ class SittingImport(models.Model):
 
     sitting = models.OneToOneField(Sitting, on_delete=models.PROTECT, related_name="+")
     platform = models.CharField(_("nền tảng"), max_length=80)
-    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("người nhập"), null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
-    token = models.ForeignKey(PlatformToken, verbose_name=_("mã nền tảng"), null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
-    table = models.ForeignKey(Table, verbose_name=_("chiếu"), null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("người nhập"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    token = models.ForeignKey(
+        PlatformToken,
+        verbose_name=_("mã nền tảng"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("chiếu"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     van_count = models.PositiveIntegerField(_("số ván"))
     #: The id of the last ván the import wrote: ván recorded later, one by one, are announced as usual.
     last_van_id = models.BigIntegerField(_("ván cuối"), null=True, blank=True)

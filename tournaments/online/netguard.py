@@ -72,14 +72,19 @@ def check_url(url: str) -> Target:
     port = port or (443 if parts.scheme == "https" else 80)
     addresses = _resolve(parts.hostname, port)
     if not addresses:
-        raise UnsafeUrl(gettext("Không tìm thấy máy %(host)s (tên miền không phân giải được).")
-                        % {"host": parts.hostname})
+        raise UnsafeUrl(
+            gettext("Không tìm thấy máy %(host)s (tên miền không phân giải được).") % {"host": parts.hostname}
+        )
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         inside = [a for a in addresses if not _public(a)]
         if inside:
-            raise UnsafeUrl(gettext(
-                "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ (%(address)s): chỉ gửi được đến địa chỉ công "
-                "khai trên Internet.") % {"address": inside[0]})
+            raise UnsafeUrl(
+                gettext(
+                    "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ (%(address)s): chỉ gửi được đến địa chỉ công "
+                    "khai trên Internet."
+                )
+                % {"address": inside[0]}
+            )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, addresses)
 

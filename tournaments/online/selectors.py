@@ -61,31 +61,78 @@ def owner_entries(n: int, *, club: Club | None = None, event: Event | None = Non
     hooks = list(hooks_of(club=club, event=event).order_by("-created_at", "-id"))
     revoked = sorted((t for t in tokens if t.revoked_at), key=lambda t: (t.revoked_at, t.pk), reverse=True)
     disabled = sorted((h for h in hooks if h.disabled_at), key=lambda h: (h.disabled_at, h.pk), reverse=True)
-    out = [AuditEntry(t.created_at, person(t.created_by),
-                      gettext("Tạo mã nền tảng %(name)s") % {"name": _token_name(t)}, subject, "", _rank(0, t.pk))
-           for t in tokens[:n]]
-    out += [AuditEntry(t.revoked_at, person(t.revoked_by),  # type: ignore[arg-type]
-                       gettext("Thu hồi mã nền tảng %(name)s") % {"name": _token_name(t)}, subject, "",
-                       _rank(1, t.pk)) for t in revoked[:n]]
-    out += [AuditEntry(h.created_at, person(h.created_by), gettext("Đăng ký webhook %(url)s") % {"url": h.url},
-                       subject, ", ".join(h.events), _rank(2, h.pk)) for h in hooks[:n]]
-    out += [AuditEntry(h.disabled_at, person(h.disabled_by), gettext("Tắt webhook %(url)s") % {"url": h.url},  # type: ignore[arg-type]
-                       subject, "", _rank(3, h.pk)) for h in disabled[:n]]
+    out = [
+        AuditEntry(
+            t.created_at,
+            person(t.created_by),
+            gettext("Tạo mã nền tảng %(name)s") % {"name": _token_name(t)},
+            subject,
+            "",
+            _rank(0, t.pk),
+        )
+        for t in tokens[:n]
+    ]
+    out += [
+        AuditEntry(
+            t.revoked_at,
+            person(t.revoked_by),  # type: ignore[arg-type]
+            gettext("Thu hồi mã nền tảng %(name)s") % {"name": _token_name(t)},
+            subject,
+            "",
+            _rank(1, t.pk),
+        )
+        for t in revoked[:n]
+    ]
+    out += [
+        AuditEntry(
+            h.created_at,
+            person(h.created_by),
+            gettext("Đăng ký webhook %(url)s") % {"url": h.url},
+            subject,
+            ", ".join(h.events),
+            _rank(2, h.pk),
+        )
+        for h in hooks[:n]
+    ]
+    out += [
+        AuditEntry(
+            h.disabled_at,
+            person(h.disabled_by),
+            gettext("Tắt webhook %(url)s") % {"url": h.url},  # type: ignore[arg-type]
+            subject,
+            "",
+            _rank(3, h.pk),
+        )
+        for h in disabled[:n]
+    ]
     return out
 
 
 def import_entries(sittings: QuerySet[Any], n: int, labeller: Labeller | None) -> list[AuditEntry]:
     """A sitting imported whole: who imported it, from which platform, through which token."""
-    rows = list(SittingImport.objects.filter(sitting_id__in=sittings).select_related("imported_by", "token", "sitting")
-                .order_by("-created_at", "-id")[:n])
+    rows = list(
+        SittingImport.objects.filter(sitting_id__in=sittings)
+        .select_related("imported_by", "token", "sitting")
+        .order_by("-created_at", "-id")[:n]
+    )
     labels = dict(labeller({r.sitting_id for r in rows})) if labeller is not None and rows else {}
     out = []
     for row in rows:
         action = gettext("Nhập cả canh bài từ nền tảng %(platform)s (%(count)s ván)") % {
-            "platform": row.platform, "count": row.van_count}
+            "platform": row.platform,
+            "count": row.van_count,
+        }
         detail = gettext("bằng mã nền tảng %(name)s") % {"name": _token_name(row.token)} if row.token else ""
-        out.append(AuditEntry(row.created_at, person(row.imported_by), action,
-                              labels.get(row.sitting_id) or str(row.sitting), detail, _rank(4, row.pk)))
+        out.append(
+            AuditEntry(
+                row.created_at,
+                person(row.imported_by),
+                action,
+                labels.get(row.sitting_id) or str(row.sitting),
+                detail,
+                _rank(4, row.pk),
+            )
+        )
     return out
 
 

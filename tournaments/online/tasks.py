@@ -9,8 +9,14 @@ from celery import shared_task
 from tournaments.online.services.webhooks import attempt
 
 
-@shared_task(name="online.deliver_webhook", bind=True, acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True, max_retries=None)
+@shared_task(
+    name="online.deliver_webhook",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    max_retries=None,
+)
 def deliver_webhook(self: Any, delivery_id: int) -> None:
     """Send one webhook delivery; on failure, try again later (the service counts the attempts and
     says how long to wait, or that it has given up). Running it again after it was delivered

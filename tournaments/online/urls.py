@@ -17,5 +17,7 @@ for kind, base in PLACES.items():
         path(f"{base}webhook/", views.hook_new, {"kind": kind}, name=f"{kind}_hook_new"),
         path(f"{base}webhook/<int:hook_id>/", views.hook_log, {"kind": kind}, name=f"{kind}_hook_log"),
         path(f"{base}webhook/<int:hook_id>/tat/", views.hook_end, {"kind": kind}, name=f"{kind}_hook_end"),
-        path(f"{base}webhook/<int:hook_id>/gui-thu/", views.hook_test, {"kind": kind}, name=f"{kind}_hook_test"),
+        path(
+            f"{base}webhook/<int:hook_id>/gui-thu/", views.hook_test, {"kind": kind}, name=f"{kind}_hook_test"
+        ),
     ]

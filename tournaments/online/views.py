@@ -42,8 +42,9 @@ class TokenForm(forms.Form):
 
 class WebhookForm(forms.Form):
     url = forms.CharField(label=gettext_lazy("Địa chỉ nhận (URL)"), max_length=500)
-    events = forms.MultipleChoiceField(label=gettext_lazy("Sự kiện"), choices=HookEvent.choices,
-                                       widget=forms.CheckboxSelectMultiple)
+    events = forms.MultipleChoiceField(
+        label=gettext_lazy("Sự kiện"), choices=HookEvent.choices, widget=forms.CheckboxSelectMultiple
+    )
 
 
 @dataclass(frozen=True)
@@ -117,15 +118,21 @@ def _context(request: HttpRequest, owner: Owner, **extra: Any) -> dict[str, Any]
     for token in tokens:
         token.end_url = owner.url("token_end", token.pk)  # type: ignore[attr-defined]
     return {
-        "owner": owner, "urls": owner.urls, "tokens": tokens,
+        "owner": owner,
+        "urls": owner.urls,
+        "tokens": tokens,
         "hooks": [_with_urls(owner, h) for h in hooks_of(**owner.owns)],
         "token_form": extra.pop("token_form", None) or TokenForm(),
         "hook_form": extra.pop("hook_form", None) or WebhookForm(),
-        "api_docs": reverse("api-docs"), "nav": "clubs" if owner.kind == CLUB else "tournaments", **extra,
+        "api_docs": reverse("api-docs"),
+        "nav": "clubs" if owner.kind == CLUB else "tournaments",
+        **extra,
     }
 
 
-def _answer(request: HttpRequest, owner: Owner, partial: str, status: int = 200, **extra: Any) -> HttpResponse:
+def _answer(
+    request: HttpRequest, owner: Owner, partial: str, status: int = 200, **extra: Any
+) -> HttpResponse:
     return page(request, TEMPLATE, _context(request, owner, **extra), partial=partial, status=status)
 
 
@@ -144,8 +151,12 @@ def token_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, owner, "tokens", 422, token_form=form)
     try:
-        token, raw = token_create(label=form.cleaned_data["label"], access=form.cleaned_data["access"],
-                                  created_by=request.user, **owner.owns)
+        token, raw = token_create(
+            label=form.cleaned_data["label"],
+            access=form.cleaned_data["access"],
+            created_by=request.user,
+            **owner.owns,
+        )
     except EngineError as exc:
         return _answer(request, owner, "tokens", 422, token_form=form, token_error=exc.message)
     return _answer(request, owner, "tokens", 201, new_token=raw, new_token_id=token.pk)
@@ -168,8 +179,12 @@ def hook_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, owner, "hooks", 422, hook_form=form)
     try:
-        hook, secret = webhook_create(url=form.cleaned_data["url"], events=form.cleaned_data["events"],
-                                      created_by=request.user, **owner.owns)
+        hook, secret = webhook_create(
+            url=form.cleaned_data["url"],
+            events=form.cleaned_data["events"],
+            created_by=request.user,
+            **owner.owns,
+        )
     except EngineError as exc:
         return _answer(request, owner, "hooks", 422, hook_form=form, hook_error=exc.message)
     return _answer(request, owner, "hooks", 201, new_secret=secret, new_hook_id=hook.pk)
@@ -190,8 +205,15 @@ def hook_end(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpRe
 def _log_context(owner: Owner, hook: Webhook, **extra: Any) -> dict[str, Any]:
     rows = deliveries(hook)
     waiting = any(d.status in (DeliveryStatus.PENDING, DeliveryStatus.RETRYING) for d in rows)
-    return {"owner": owner, "urls": owner.urls, "hook": _with_urls(owner, hook), "deliveries": rows, "waiting": waiting,
-            "nav": "clubs" if owner.kind == CLUB else "tournaments", **extra}
+    return {
+        "owner": owner,
+        "urls": owner.urls,
+        "hook": _with_urls(owner, hook),
+        "deliveries": rows,
+        "waiting": waiting,
+        "nav": "clubs" if owner.kind == CLUB else "tournaments",
+        **extra,
+    }
 
 
 @_signed_in
@@ -213,4 +235,6 @@ def hook_test(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpR
         return page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=422)
     if not getattr(request, "htmx", False):
         return redirect(owner.url("hook_log", hook.pk))
-    return page(request, LOG, _log_context(owner, hook, notice=gettext("Đã xếp một lần gửi thử.")), partial="log")
+    return page(
+        request, LOG, _log_context(owner, hook, notice=gettext("Đã xếp một lần gửi thử.")), partial="log"
+    )

@@ -21,8 +21,15 @@ from tournaments.models import (
 )
 from tournaments.selectors.pages import board_state
 
-__all__ = ["event_detail_json", "event_json", "events_listed", "registration_json", "round_json", "standings_json",
-           "tables_json"]
+__all__ = [
+    "event_detail_json",
+    "event_json",
+    "events_listed",
+    "registration_json",
+    "round_json",
+    "standings_json",
+    "tables_json",
+]
 
 
 def _iso(value: Any) -> str | None:
@@ -36,29 +43,56 @@ def events_listed(events: QuerySet[Event]) -> QuerySet[Event]:
 def event_json(event: Event) -> dict[str, Any]:
     rules = event.rules
     return {
-        "slug": event.slug, "name": event.name, "kind": event.kind, "date": event.date.isoformat(),
-        "lunar_label": event.lunar_label, "game": event.game, "mode": event.mode,
-        "rules": {"preset": rules.preset, "name": rules.spec.get("name") or "", "fingerprint": rules.fingerprint},
-        "is_public": event.is_public, "round_format": event.round_format, "van_per_round": event.van_per_round,
-        "minutes_per_round": event.minutes_per_round, "van_per_sitting": event.van_per_sitting,
-        "tie_breaks": list(event.tie_breaks), "confirmation_required": event.confirmation_required,
-        "count_confirmed_only": event.count_confirmed_only, "finished_at": _iso(event.finished_at),
+        "slug": event.slug,
+        "name": event.name,
+        "kind": event.kind,
+        "date": event.date.isoformat(),
+        "lunar_label": event.lunar_label,
+        "game": event.game,
+        "mode": event.mode,
+        "rules": {
+            "preset": rules.preset,
+            "name": rules.spec.get("name") or "",
+            "fingerprint": rules.fingerprint,
+        },
+        "is_public": event.is_public,
+        "round_format": event.round_format,
+        "van_per_round": event.van_per_round,
+        "minutes_per_round": event.minutes_per_round,
+        "van_per_sitting": event.van_per_sitting,
+        "tie_breaks": list(event.tie_breaks),
+        "confirmation_required": event.confirmation_required,
+        "count_confirmed_only": event.count_confirmed_only,
+        "finished_at": _iso(event.finished_at),
         "rounds": event.round_count if hasattr(event, "round_count") else event.rounds.count(),
     }
 
 
 def event_detail_json(event: Event, *, can_manage: bool) -> dict[str, Any]:
     statuses = Counter(Registration.objects.filter(event=event).values_list("status", flat=True))
-    rounds = (Round.objects.filter(event=event).order_by("number")
-              .annotate(tables_count=Count("tables"), open_count=Count("tables", filter=Q(tables__closed_at=None))))
+    rounds = (
+        Round.objects.filter(event=event)
+        .order_by("number")
+        .annotate(tables_count=Count("tables"), open_count=Count("tables", filter=Q(tables__closed_at=None)))
+    )
     return {
         **event_json(event),
-        "registrations": {"registered": statuses[RegistrationStatus.REGISTERED],
-                          "checked_in": statuses[RegistrationStatus.CHECKED_IN],
-                          "withdrawn": statuses[RegistrationStatus.WITHDRAWN]},
-        "round_list": [{"number": r.number, "method": r.method, "remainder": r.remainder,
-                        "tables": r.tables_count, "open_tables": r.open_count,  # type: ignore[attr-defined]
-                        "created_at": _iso(r.created_at)} for r in rounds],
+        "registrations": {
+            "registered": statuses[RegistrationStatus.REGISTERED],
+            "checked_in": statuses[RegistrationStatus.CHECKED_IN],
+            "withdrawn": statuses[RegistrationStatus.WITHDRAWN],
+        },
+        "round_list": [
+            {
+                "number": r.number,
+                "method": r.method,
+                "remainder": r.remainder,
+                "tables": r.tables_count,
+                "open_tables": r.open_count,  # type: ignore[attr-defined]
+                "created_at": _iso(r.created_at),
+            }
+            for r in rounds
+        ],
         "can_manage": can_manage,
     }
 
@@ -69,13 +103,24 @@ def standings_json(event: Event) -> dict[str, Any]:
     board = Leaderboard.objects.filter(event=event).first() or Leaderboard(event=event)
     state = board_state(_with_board(event, board))
     return {
-        "event": event.slug, "version": board.version, "computed_at": _iso(board.computed_at),
-        "ledger_seq": board.ledger_seq, "event_ledger_seq": event.ledger_seq, "pending": state.pending,
-        "recompute_due_at": _iso(event.recompute_due_at), "provisional": state.provisional,
-        "finished": event.finished_at is not None, "count_confirmed_only": event.count_confirmed_only,
-        "unconfirmed": state.unconfirmed, "van_count": board.van_count, "built_by": board.built_by,
-        "failed_at": _iso(board.failed_at), "failure": board.failure,
-        "tie_breaks": list(event.tie_breaks), "rows": board.rows, "teams": board.teams,
+        "event": event.slug,
+        "version": board.version,
+        "computed_at": _iso(board.computed_at),
+        "ledger_seq": board.ledger_seq,
+        "event_ledger_seq": event.ledger_seq,
+        "pending": state.pending,
+        "recompute_due_at": _iso(event.recompute_due_at),
+        "provisional": state.provisional,
+        "finished": event.finished_at is not None,
+        "count_confirmed_only": event.count_confirmed_only,
+        "unconfirmed": state.unconfirmed,
+        "van_count": board.van_count,
+        "built_by": board.built_by,
+        "failed_at": _iso(board.failed_at),
+        "failure": board.failure,
+        "tie_breaks": list(event.tie_breaks),
+        "rows": board.rows,
+        "teams": board.teams,
     }
 
 
@@ -85,7 +130,9 @@ def _with_board(event: Event, board: Leaderboard) -> Event:
 
 
 def _seats(sitting_id: int, seats: dict[int, list[Seat]]) -> list[dict[str, Any]]:
-    return [{"position": s.position, "name": s.name, "player_id": s.player_id} for s in seats.get(sitting_id, [])]
+    return [
+        {"position": s.position, "name": s.name, "player_id": s.player_id} for s in seats.get(sitting_id, [])
+    ]
 
 
 def tables_json(event: Event, *, round_number: int | None = None) -> list[dict[str, Any]]:
@@ -94,37 +141,74 @@ def tables_json(event: Event, *, round_number: int | None = None) -> list[dict[s
     tables = Table.objects.filter(event=event).select_related("round").order_by("round__number", "number")
     if round_number is not None:
         tables = tables.filter(round__number=round_number)
-    tables = tables.prefetch_related(Prefetch("canh", TableSitting.objects.select_related("sitting").order_by("number")))
+    tables = tables.prefetch_related(
+        Prefetch("canh", TableSitting.objects.select_related("sitting").order_by("number"))
+    )
     found = list(tables)
     sittings = [c.sitting_id for t in found for c in t.canh.all()]
-    counts = dict(Van.objects.filter(sitting_id__in=sittings, is_current=True).values("sitting_id")
-                  .annotate(n=Count("id")).values_list("sitting_id", "n"))
+    counts = dict(
+        Van.objects.filter(sitting_id__in=sittings, is_current=True)
+        .values("sitting_id")
+        .annotate(n=Count("id"))
+        .values_list("sitting_id", "n")
+    )
     seats: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(sitting_id__in=[t.sitting_id for t in found]).order_by("sitting_id", "position"):
+    for seat in Seat.objects.filter(sitting_id__in=[t.sitting_id for t in found]).order_by(
+        "sitting_id", "position"
+    ):
         seats.setdefault(seat.sitting_id, []).append(seat)
     out = []
     for t in found:
-        canh = [{"number": c.number, "sitting_id": c.sitting_id, "van": counts.get(c.sitting_id, 0),
-                 "ended_at": _iso(c.sitting.ended_at)} for c in t.canh.all()]
-        out.append({
-            "id": t.pk, "round": t.round.number, "number": t.number, "sitting_id": t.sitting_id,
-            "seats": _seats(t.sitting_id, seats), "canh": canh, "van": sum(c["van"] for c in canh),
-            "started_at": _iso(t.started_at), "ends_at": _iso(t.ends_at), "closed_at": _iso(t.closed_at),
-            "open": t.closed_at is None,
-        })
+        canh = [
+            {
+                "number": c.number,
+                "sitting_id": c.sitting_id,
+                "van": counts.get(c.sitting_id, 0),
+                "ended_at": _iso(c.sitting.ended_at),
+            }
+            for c in t.canh.all()
+        ]
+        out.append(
+            {
+                "id": t.pk,
+                "round": t.round.number,
+                "number": t.number,
+                "sitting_id": t.sitting_id,
+                "seats": _seats(t.sitting_id, seats),
+                "canh": canh,
+                "van": sum(c["van"] for c in canh),
+                "started_at": _iso(t.started_at),
+                "ends_at": _iso(t.ends_at),
+                "closed_at": _iso(t.closed_at),
+                "open": t.closed_at is None,
+            }
+        )
     return out
 
 
 def registration_json(reg: Registration) -> dict[str, Any]:
-    return {"id": reg.pk, "player_id": reg.player_id, "name": reg.player.name, "team": reg.team,
-            "status": reg.status, "checked_in_at": _iso(reg.checked_in_at), "created_at": _iso(reg.created_at)}
+    return {
+        "id": reg.pk,
+        "player_id": reg.player_id,
+        "name": reg.player.name,
+        "team": reg.team,
+        "status": reg.status,
+        "checked_in_at": _iso(reg.checked_in_at),
+        "created_at": _iso(reg.created_at),
+    }
 
 
 def round_json(rnd: Round) -> dict[str, Any]:
-    names = dict(Registration.objects.filter(event_id=rnd.event_id, player_id__in=rnd.byes)
-                 .values_list("player_id", "player__name"))
+    names = dict(
+        Registration.objects.filter(event_id=rnd.event_id, player_id__in=rnd.byes).values_list(
+            "player_id", "player__name"
+        )
+    )
     return {
-        "number": rnd.number, "method": rnd.method, "remainder": rnd.remainder, "seed": rnd.seed,
+        "number": rnd.number,
+        "method": rnd.method,
+        "remainder": rnd.remainder,
+        "seed": rnd.seed,
         "byes": [{"player_id": p, "name": names.get(p, "")} for p in rnd.byes],
         "tables": tables_json(rnd.event, round_number=rnd.number),
         "created_at": _iso(rnd.created_at),

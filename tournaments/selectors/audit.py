@@ -54,13 +54,28 @@ def register_event_source(source: EventSource) -> None:
     if source not in _event_sources:
         _event_sources.append(source)
 
+
 #: Who checked in a player who used their own link (the QR code at the gate).
 OWN_LINK = "Người chơi (mã QR của mình)"
 #: The options whose changes the trail shows (``ledger_seq`` and the like are bookkeeping).
 OPTIONS = (
-    "name", "slug", "kind", "date", "lunar_label", "game", "rules", "mode", "is_public", "round_format",
-    "van_per_round", "minutes_per_round", "van_per_sitting", "tie_breaks", "finished_at",
-    "confirmation_required", "count_confirmed_only",
+    "name",
+    "slug",
+    "kind",
+    "date",
+    "lunar_label",
+    "game",
+    "rules",
+    "mode",
+    "is_public",
+    "round_format",
+    "van_per_round",
+    "minutes_per_round",
+    "van_per_sitting",
+    "tie_breaks",
+    "finished_at",
+    "confirmation_required",
+    "count_confirmed_only",
 )
 
 
@@ -74,8 +89,11 @@ def _token_name(token: ScorekeeperToken) -> str:
 def token_authors(vans: Sequence[Van]) -> dict[int, str]:
     """Ván entered at a table without an account were entered with one of the table's tokens live
     at that moment: "mã ghi điểm <nhãn>" (or each of them, when several were live). 2 queries."""
-    tables = dict(TableSitting.objects.filter(sitting_id__in={v.sitting_id for v in vans})
-                  .values_list("sitting_id", "table_id"))
+    tables = dict(
+        TableSitting.objects.filter(sitting_id__in={v.sitting_id for v in vans}).values_list(
+            "sitting_id", "table_id"
+        )
+    )
     if not tables:
         return {}
     tokens: dict[int, list[ScorekeeperToken]] = defaultdict(list)
@@ -83,8 +101,11 @@ def token_authors(vans: Sequence[Van]) -> dict[int, str]:
         tokens[token.table_id].append(token)
     found = {}
     for van in vans:
-        live = [t for t in tokens.get(tables.get(van.sitting_id, 0), [])
-                if t.created_at <= van.created_at and (t.revoked_at is None or t.revoked_at > van.created_at)]
+        live = [
+            t
+            for t in tokens.get(tables.get(van.sitting_id, 0), [])
+            if t.created_at <= van.created_at and (t.revoked_at is None or t.revoked_at > van.created_at)
+        ]
         used = [t for t in live if f"token:{t.pk}" == van.entered_grant]  # recorded since issue 20
         live = used or live
         if live:
@@ -150,12 +171,20 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
         who = person(row.history_user)
         changes = _option_changes(row, prev, snapshots)
         if changes:
-            out.append(AuditEntry(row.history_date, who, "Đổi cài đặt giải", event.name, "; ".join(changes), order))
+            out.append(
+                AuditEntry(row.history_date, who, "Đổi cài đặt giải", event.name, "; ".join(changes), order)
+            )
         now, before = organisers[row.history_id], organisers[prev.history_id]
-        out += [AuditEntry(row.history_date, who, f"Thêm {person(u)} vào ban tổ chức", event.name, "", order)
-                for uid, u in now.items() if uid not in before]
-        out += [AuditEntry(row.history_date, who, f"Bỏ {person(u)} khỏi ban tổ chức", event.name, "", order)
-                for uid, u in before.items() if uid not in now]
+        out += [
+            AuditEntry(row.history_date, who, f"Thêm {person(u)} vào ban tổ chức", event.name, "", order)
+            for uid, u in now.items()
+            if uid not in before
+        ]
+        out += [
+            AuditEntry(row.history_date, who, f"Bỏ {person(u)} khỏi ban tổ chức", event.name, "", order)
+            for uid, u in before.items()
+            if uid not in now
+        ]
     if len(rows) < n and not any(r.history_type == "+" for r, _ in rows):
         out.append(AuditEntry(event.created_at, person(event.created_by), "Tạo giải", event.name, "", (6, 0)))
     if event.finished_at is not None:
@@ -164,11 +193,17 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
 
 
 def _role_entries(event: Event, n: int) -> list[AuditEntry]:
-    rows = (EventRole.history.filter(event_id=event.pk)
-            .select_related("history_user", "user", "granted_by", "table__round")
-            .order_by("-history_date", "-history_id")[:n])
-    return [role_entry(r, place=f" (vòng {r.table.round.number}, chiếu {r.table.number})" if r.table else "", rank=7)
-            for r in rows]
+    rows = (
+        EventRole.history.filter(event_id=event.pk)
+        .select_related("history_user", "user", "granted_by", "table__round")
+        .order_by("-history_date", "-history_id")[:n]
+    )
+    return [
+        role_entry(
+            r, place=f" (vòng {r.table.round.number}, chiếu {r.table.number})" if r.table else "", rank=7
+        )
+        for r in rows
+    ]
 
 
 # -- people, rounds, tables, tokens ---------------------------------------------------------------
@@ -176,20 +211,45 @@ def _role_entries(event: Event, n: int) -> list[AuditEntry]:
 
 def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
     regs = Registration.objects.filter(event=event).select_related(
-        "player", "registered_by", "checked_in_by", "withdrawn_by")
+        "player", "registered_by", "checked_in_by", "withdrawn_by"
+    )
     out = []
     for reg in regs.order_by("-created_at", "-id")[:n]:
         notes = [reg.team] if reg.team else []
         if reg.status == RegistrationStatus.WITHDRAWN:
             notes.append("hiện đã rút khỏi giải")
-        out.append(AuditEntry(reg.created_at, person(reg.registered_by), f"Đăng ký {reg.player.name}",
-                              reg.player.name, " · ".join(notes), (8, reg.pk)))
-    out += [AuditEntry(reg.checked_in_at, OWN_LINK if reg.checked_in_own_link else person(reg.checked_in_by),  # type: ignore[arg-type]
-                       f"Điểm danh {reg.player.name}", reg.player.name, reg.team, (9, reg.pk))
-            for reg in regs.filter(checked_in_at__isnull=False).order_by("-checked_in_at", "-id")[:n]]
-    out += [AuditEntry(reg.withdrawn_at, person(reg.withdrawn_by), f"Rút {reg.player.name} khỏi giải",  # type: ignore[arg-type]
-                       reg.player.name, reg.team, (14, reg.pk))
-            for reg in regs.filter(withdrawn_at__isnull=False).order_by("-withdrawn_at", "-id")[:n]]
+        out.append(
+            AuditEntry(
+                reg.created_at,
+                person(reg.registered_by),
+                f"Đăng ký {reg.player.name}",
+                reg.player.name,
+                " · ".join(notes),
+                (8, reg.pk),
+            )
+        )
+    out += [
+        AuditEntry(
+            reg.checked_in_at,
+            OWN_LINK if reg.checked_in_own_link else person(reg.checked_in_by),  # type: ignore[arg-type]
+            f"Điểm danh {reg.player.name}",
+            reg.player.name,
+            reg.team,
+            (9, reg.pk),
+        )
+        for reg in regs.filter(checked_in_at__isnull=False).order_by("-checked_in_at", "-id")[:n]
+    ]
+    out += [
+        AuditEntry(
+            reg.withdrawn_at,
+            person(reg.withdrawn_by),
+            f"Rút {reg.player.name} khỏi giải",  # type: ignore[arg-type]
+            reg.player.name,
+            reg.team,
+            (14, reg.pk),
+        )
+        for reg in regs.filter(withdrawn_at__isnull=False).order_by("-withdrawn_at", "-id")[:n]
+    ]
     return out
 
 
@@ -198,25 +258,56 @@ def _table_name(table: Table) -> str:
 
 
 def _play_entries(event: Event, n: int) -> list[AuditEntry]:
-    rounds = list(Round.objects.filter(event=event).order_by("-created_at", "-id")
-                  .prefetch_related(Prefetch("tables", Table.objects.select_related("sitting__created_by")))[:n])
+    rounds = list(
+        Round.objects.filter(event=event)
+        .order_by("-created_at", "-id")
+        .prefetch_related(Prefetch("tables", Table.objects.select_related("sitting__created_by")))[:n]
+    )
     out = []
     for r in rounds:
         tables = list(r.tables.all())
         # Who seated the round opened its tables' canh (the round has no author of its own).
         who = next((person(t.sitting.created_by) for t in tables if t.sitting.created_by_id), NOBODY)
-        out.append(AuditEntry(r.created_at, who, f"Xếp chỗ vòng {r.number}", f"Vòng {r.number}",
-                              f"{r.get_method_display()} · {len(tables)} chiếu", (10, r.pk)))
+        out.append(
+            AuditEntry(
+                r.created_at,
+                who,
+                f"Xếp chỗ vòng {r.number}",
+                f"Vòng {r.number}",
+                f"{r.get_method_display()} · {len(tables)} chiếu",
+                (10, r.pk),
+            )
+        )
     closed = Table.objects.filter(event=event, closed_at__isnull=False).select_related("round", "closed_by")
-    out += [AuditEntry(t.closed_at, person(t.closed_by), "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
-            for t in closed.order_by("-closed_at", "-id")[:n]]
-    tokens = ScorekeeperToken.objects.filter(table__event=event).select_related("created_by", "revoked_by",
-                                                                                 "table__round")
-    out += [AuditEntry(t.created_at, person(t.created_by), f"Cấp mã ghi điểm {_token_name(t)}", _table_name(t.table),
-                       "", (12, t.pk)) for t in tokens.order_by("-created_at", "-id")[:n]]
-    out += [AuditEntry(t.revoked_at, person(t.revoked_by), f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
-                       _table_name(t.table), "", (13, t.pk))
-            for t in tokens.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:n]]
+    out += [
+        AuditEntry(t.closed_at, person(t.closed_by), "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
+        for t in closed.order_by("-closed_at", "-id")[:n]
+    ]
+    tokens = ScorekeeperToken.objects.filter(table__event=event).select_related(
+        "created_by", "revoked_by", "table__round"
+    )
+    out += [
+        AuditEntry(
+            t.created_at,
+            person(t.created_by),
+            f"Cấp mã ghi điểm {_token_name(t)}",
+            _table_name(t.table),
+            "",
+            (12, t.pk),
+        )
+        for t in tokens.order_by("-created_at", "-id")[:n]
+    ]
+    out += [
+        AuditEntry(
+            t.revoked_at,
+            person(t.revoked_by),
+            f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
+            _table_name(t.table),
+            "",
+            (13, t.pk),
+        )
+        for t in tokens.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:n]
+    ]
     return out
 
 
@@ -230,7 +321,14 @@ def event_audit(event: Event, *, offset: int = 0, limit: int = PAGE_SIZE) -> lis
     n = offset + limit
     sittings = Sitting.objects.filter(event_canh__event=event)
     return merge(
-        [_event_history(event, n), _role_entries(event, n), _registration_entries(event, n), _play_entries(event, n),
-         sitting_entries(sittings, n=n, labeller=_canh_labels), *(source(event, n) for source in _event_sources)],
-        offset=offset, limit=limit,
+        [
+            _event_history(event, n),
+            _role_entries(event, n),
+            _registration_entries(event, n),
+            _play_entries(event, n),
+            sitting_entries(sittings, n=n, labeller=_canh_labels),
+            *(source(event, n) for source in _event_sources),
+        ],
+        offset=offset,
+        limit=limit,
     )

@@ -81,8 +81,11 @@ class BoardState:
         confirmation (it bumps the event's ledger number), so a cached board shows it fresh."""
         if not self.event.confirmation_required:
             return 0
-        return Van.objects.filter(sitting__event_canh__event=self.event, is_current=True,
-                                  status__in=[VanStatus.PROVISIONAL, VanStatus.REJECTED]).count()
+        return Van.objects.filter(
+            sitting__event_canh__event=self.event,
+            is_current=True,
+            status__in=[VanStatus.PROVISIONAL, VanStatus.REJECTED],
+        ).count()
 
     @property
     def tag(self) -> str:
@@ -107,8 +110,15 @@ def cuoc_scorers(rows: list[dict[str, Any]], *, limit: int | None = None) -> lis
     for slug, who in found.items():
         ranked = sorted(who, key=lambda w: (-w[1], w[0]))
         shown = ranked if limit is None else ranked[:limit]
-        out.append({"slug": slug, "name": cuoc_name(slug), "total": sum(n for _, n in who), "who": shown,
-                    "more": len(ranked) - len(shown)})
+        out.append(
+            {
+                "slug": slug,
+                "name": cuoc_name(slug),
+                "total": sum(n for _, n in who),
+                "who": shown,
+                "more": len(ranked) - len(shown),
+            }
+        )
     return sorted(out, key=lambda c: (c["total"], c["name"]))
 
 
@@ -117,20 +127,36 @@ def rounds_with_tables(event: Event) -> list[Round]:
     (issue 19, item 11): the ván played (current versions, every canh of the table) out of the
     round's ván (None for timed rounds), the last ván's time, and who holds its active PINs.
     Three queries whatever the number of tables."""
-    rounds = list(Round.objects.filter(event=event).order_by("-number").prefetch_related("tables__sitting__seats"))
+    rounds = list(
+        Round.objects.filter(event=event).order_by("-number").prefetch_related("tables__sitting__seats")
+    )
     tables = [t for r in rounds for t in r.tables.all()]
     ids = [t.pk for t in tables]
-    played = {row["table_id"]: row for row in TableSitting.objects.filter(table_id__in=ids).values("table_id").annotate(
-        n=Count("sitting__van", filter=Q(sitting__van__is_current=True)), last=Max("sitting__van__created_at"))}
+    played = {
+        row["table_id"]: row
+        for row in TableSitting.objects.filter(table_id__in=ids)
+        .values("table_id")
+        .annotate(
+            n=Count("sitting__van", filter=Q(sitting__van__is_current=True)),
+            last=Max("sitting__van__created_at"),
+        )
+    }
     holders: dict[int, list[str]] = {}
-    for table_id, label in (ScorekeeperToken.objects.filter(table_id__in=ids, revoked_at__isnull=True)
-                            .order_by("created_at").values_list("table_id", "label")):
+    for table_id, label in (
+        ScorekeeperToken.objects.filter(table_id__in=ids, revoked_at__isnull=True)
+        .order_by("created_at")
+        .values_list("table_id", "label")
+    ):
         holders.setdefault(table_id, []).append(label or "?")
     of = event.van_per_round if event.round_format == RoundFormat.VAN else None
     for t in tables:
         row = played.get(t.pk, {})
-        t.progress = {"played": row.get("n", 0), "of": of, "last": row.get("last"),  # type: ignore[attr-defined]
-                      "holders": holders.get(t.pk, [])}
+        t.progress = {
+            "played": row.get("n", 0),
+            "of": of,
+            "last": row.get("last"),  # type: ignore[attr-defined]
+            "holders": holders.get(t.pk, []),
+        }
     return rounds
 
 
@@ -171,8 +197,11 @@ class TableView:
 
     @property
     def can_record(self) -> bool:
-        return not self.closed and not self.finished and not (
-            self.van_limit is not None and self.round_van >= self.van_limit)
+        return (
+            not self.closed
+            and not self.finished
+            and not (self.van_limit is not None and self.round_van >= self.van_limit)
+        )
 
     @property
     def can_substitute(self) -> bool:
@@ -204,9 +233,15 @@ def table_view(table: Table) -> TableView:
         counts.append((c.number, len(van) if c is current else c.sitting.van.filter(is_current=True).count()))
     timed = event.round_format == RoundFormat.TIME
     return TableView(
-        table=table, seats=[(name, points.get(name, 0)) for name in names], van=van, next_seq=len(van) + 1,
-        canh_number=current.number if current else 1, canh=counts, van_per_canh=event.van_per_sitting or None,
-        round_van=sum(n for _, n in counts), van_limit=None if timed else event.van_per_round,
+        table=table,
+        seats=[(name, points.get(name, 0)) for name in names],
+        van=van,
+        next_seq=len(van) + 1,
+        canh_number=current.number if current else 1,
+        canh=counts,
+        van_per_canh=event.van_per_sitting or None,
+        round_van=sum(n for _, n in counts),
+        van_limit=None if timed else event.van_per_round,
         deadline=_deadline(table, event),
     )
 
@@ -216,22 +251,46 @@ def player_statement(event: Event, player_id: int) -> list[dict[str, Any]]:
     their reversals left out, settle-up left out), with a running total. 1 query."""
     rows = (
         Posting.objects.filter(
-            sitting__event_canh__event=event, account=Account.PLAYER, seat__player_id=player_id,
+            sitting__event_canh__event=event,
+            account=Account.PLAYER,
+            seat__player_id=player_id,
             transaction__kind__in=[TransactionKind.GOM, TransactionKind.VAN],
             transaction__reversed_by__isnull=True,
         )
-        .order_by("sitting__event_canh__table__round__number", "sitting__event_canh__table__number",
-                  "sitting__event_canh__number", "transaction__van__seq", "transaction_id", "line")
-        .values_list("sitting__event_canh__table__round__number", "sitting__event_canh__table__number",
-                     "sitting__event_canh__number", "transaction__van__seq", "transaction__created_at", "amount",
-                     "why")
+        .order_by(
+            "sitting__event_canh__table__round__number",
+            "sitting__event_canh__table__number",
+            "sitting__event_canh__number",
+            "transaction__van__seq",
+            "transaction_id",
+            "line",
+        )
+        .values_list(
+            "sitting__event_canh__table__round__number",
+            "sitting__event_canh__table__number",
+            "sitting__event_canh__number",
+            "transaction__van__seq",
+            "transaction__created_at",
+            "amount",
+            "why",
+        )
     )
     total = 0
     out = []
     for round_no, table_no, canh_no, seq, at, amount, why in rows:
         total += amount
-        out.append({"round": round_no, "table": table_no, "canh": canh_no, "van": seq, "at": at,
-                    "amount": amount, "total": total, "why": why})
+        out.append(
+            {
+                "round": round_no,
+                "table": table_no,
+                "canh": canh_no,
+                "van": seq,
+                "at": at,
+                "amount": amount,
+                "total": total,
+                "why": why,
+            }
+        )
     return out
 
 

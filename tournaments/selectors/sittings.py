@@ -20,4 +20,6 @@ def sitting_rounds(event: Event) -> dict[int, int]:
 
 def event_sittings(event: Event) -> list[Sitting]:
     ids = sitting_rounds(event)
-    return list(Sitting.objects.filter(pk__in=ids).select_related("rules", "club", "created_by").order_by("id"))
+    return list(
+        Sitting.objects.filter(pk__in=ids).select_related("rules", "club", "created_by").order_by("id")
+    )

@@ -38,8 +38,18 @@ from scoring.models import Player, TransactionKind, VanStatus
 from tournaments.models import Event, Registration, RegistrationStatus, TableSitting, TieBreak
 
 __all__ = [
-    "NO_TEAM", "Line", "Standings", "compute_standings", "fetch", "id_chunks", "in_list", "line_row", "rank_lines",
-    "rank_rows", "registered_lines", "team_lines",
+    "NO_TEAM",
+    "Line",
+    "Standings",
+    "compute_standings",
+    "fetch",
+    "id_chunks",
+    "in_list",
+    "line_row",
+    "rank_lines",
+    "rank_rows",
+    "registered_lines",
+    "team_lines",
 ]
 
 #: The team label of players registered without one.
@@ -70,8 +80,18 @@ class Line:
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Line:
         """The line a stored row was ranked from."""
-        return cls(row["key"], row["name"], row["team"], row["withdrawn"], row["points"], row["van"], row["wins"],
-                   row["best_win"], row["players"], Counter(row["cuoc"]))
+        return cls(
+            row["key"],
+            row["name"],
+            row["team"],
+            row["withdrawn"],
+            row["points"],
+            row["van"],
+            row["wins"],
+            row["best_win"],
+            row["players"],
+            Counter(row["cuoc"]),
+        )
 
 
 #: The value each tie-break ranks a row by (smaller first).
@@ -101,9 +121,18 @@ def _cuoc_sorted(cuoc: Counter[str]) -> dict[str, int]:
 def line_row(line: Line) -> dict[str, Any]:
     """A line as a stored row, not yet ranked (see :func:`rank_rows`)."""
     return {
-        "rank": 0, "tied": False, "key": line.key, "name": line.name, "team": line.team,
-        "withdrawn": line.withdrawn, "points": line.points, "van": line.van, "wins": line.wins,
-        "best_win": line.best_win, "per_van": line.per_van, "players": line.players,
+        "rank": 0,
+        "tied": False,
+        "key": line.key,
+        "name": line.name,
+        "team": line.team,
+        "withdrawn": line.withdrawn,
+        "points": line.points,
+        "van": line.van,
+        "wins": line.wins,
+        "best_win": line.best_win,
+        "per_van": line.per_van,
+        "players": line.players,
         "cuoc": _cuoc_sorted(line.cuoc),
     }
 
@@ -167,7 +196,7 @@ def id_chunks(ids: Sequence[Any], *, per: int = 1, spare: int = 8) -> Iterator[l
     limit = connection.features.max_query_params or 30_000
     size = max(1, (limit - spare) // per)
     for start in range(0, len(ids), size):
-        yield list(ids[start:start + size])
+        yield list(ids[start : start + size])
 
 
 def registered_lines(event_id: int, players: Iterable[int] | None = None) -> dict[int, Line]:
@@ -254,8 +283,13 @@ WINS = (
 )
 
 
-def _add_points(lines: dict[int, Line], seat_player: dict[int, int], event_id: int, ended: list[int],
-                confirmed_only: bool = False) -> None:
+def _add_points(
+    lines: dict[int, Line],
+    seat_player: dict[int, int],
+    event_id: int,
+    ended: list[int],
+    confirmed_only: bool = False,
+) -> None:
     if confirmed_only:
         for seat_id, total in fetch(COUNTED_POINTS, [event_id, *COUNTED]):
             lines[seat_player[seat_id]].points += total
@@ -281,8 +315,9 @@ def add_wins(lines: dict[Any, Line], groups: Iterable[tuple[Any, str | None, int
             line.cuoc[slug] += n
 
 
-def _add_van(lines: dict[int, Line], event_id: int, seats: list[tuple[int, int, int]],
-             confirmed_only: bool = False) -> dict[int, int]:
+def _add_van(
+    lines: dict[int, Line], event_id: int, seats: list[tuple[int, int, int]], confirmed_only: bool = False
+) -> dict[int, int]:
     """Wins, biggest win and cước by player, and ván played from each sitting's count."""
     only, counted = (ONLY_COUNTED, COUNTED) if confirmed_only else ("", [])
     add_wins(lines, fetch(WINS + only + " GROUP BY 1, 2", [event_id, *counted]))

@@ -78,7 +78,9 @@ def _by_seat(sql: str, seats: list[Tally], after: list[Any] | None = None) -> li
     return rows
 
 
-def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only: bool = False) -> dict[int, Tally]:
+def build_tallies(
+    seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only: bool = False
+) -> dict[int, Tally]:
     """Rebuild these seats' tallies from their own postings and won ván (3 queries, more only
     past the database's limit of parameters; each reads these seats' canh only, through the
     canh's index). ``ended``: settled canh, whose settle-up postings are not play.
@@ -88,7 +90,9 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only
     if not tallies:
         return tallies
     ordered = sorted(tallies.values(), key=lambda t: t.seat_id)
-    points = _by_seat(COUNTED_SEAT_POINTS, ordered, COUNTED) if confirmed_only else _by_seat(SEAT_POINTS, ordered)
+    points = (
+        _by_seat(COUNTED_SEAT_POINTS, ordered, COUNTED) if confirmed_only else _by_seat(SEAT_POINTS, ordered)
+    )
     for seat_id, total in points:
         tallies[seat_id].points += total
     ended = set(ended)
@@ -109,7 +113,9 @@ def build_tallies(seats: Iterable[SeatRef], ended: Iterable[int], confirmed_only
     return tallies
 
 
-CANH_VAN = "SELECT v.sitting_id, COUNT(*) FROM scoring_van v WHERE v.is_current AND v.sitting_id IN {sittings}"
+CANH_VAN = (
+    "SELECT v.sitting_id, COUNT(*) FROM scoring_van v WHERE v.is_current AND v.sitting_id IN {sittings}"
+)
 
 
 def canh_van(sittings: Iterable[int], confirmed_only: bool = False) -> dict[int, int]:
@@ -119,7 +125,9 @@ def canh_van(sittings: Iterable[int], confirmed_only: bool = False) -> dict[int,
     counts = dict.fromkeys(ids, 0)
     only, counted = (ONLY_COUNTED, COUNTED) if confirmed_only else ("", [])
     for chunk in id_chunks(ids, spare=len(counted) + 8):
-        counts.update(fetch(CANH_VAN.format(sittings=in_list(len(chunk))) + only + " GROUP BY 1", [*chunk, *counted]))
+        counts.update(
+            fetch(CANH_VAN.format(sittings=in_list(len(chunk))) + only + " GROUP BY 1", [*chunk, *counted])
+        )
     return counts
 
 
@@ -140,7 +148,16 @@ def merge_lines(
 def tally_rows(tallies: Iterable[Tally], event_id: int) -> list[tuple[Any, ...]]:
     """Rows for the tally upsert, in seat order (writers lock rows in the same order)."""
     return [
-        (t.seat_id, event_id, t.sitting_id, t.player_id, t.stamp, t.points, t.wins, t.best_win,
-         json.dumps(t.cuoc, separators=(",", ":")))
+        (
+            t.seat_id,
+            event_id,
+            t.sitting_id,
+            t.player_id,
+            t.stamp,
+            t.points,
+            t.wins,
+            t.best_win,
+            json.dumps(t.cuoc, separators=(",", ":")),
+        )
         for t in sorted(tallies, key=lambda t: t.seat_id)
     ]

@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 
-
 class EventFinished(ResultsFinal):
     """The event is finished, its results final: nothing that changes them is accepted (HTTP 409)."""
 
@@ -53,8 +52,9 @@ def ensure_running(event: Event | int) -> None:
     finish). Ván are refused by the ledger itself, under the sitting's lock (``Sitting.final_at``)."""
     pk = event.pk if isinstance(event, Event) else event
     if Event.objects.filter(pk=pk, finished_at__isnull=False).exists():
-        raise EventFinished(gettext("Giải đã kết thúc, kết quả đã chốt chính thức: không ghi hay thay đổi "
-                                    "được gì nữa."))
+        raise EventFinished(
+            gettext("Giải đã kết thúc, kết quả đã chốt chính thức: không ghi hay thay đổi được gì nữa.")
+        )
 
 
 def _unique_slug(base: str) -> str:
@@ -125,11 +125,23 @@ def event_create(
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     _check_game(game, the_rules, mode)
     event = Event.objects.create(
-        name=name[:160], slug=_unique_slug(slug or name), kind=kind, date=date,
-        lunar_label=(lunar or "").strip()[:60] or lunar_label(date), game=game, rules=snapshot_for(the_rules),
-        mode=mode, is_public=is_public, round_format=round_format, van_per_round=van_per_round,
-        minutes_per_round=minutes_per_round, van_per_sitting=van_per_sitting, tie_breaks=_tie_breaks(tie_breaks),
-        created_by=created_by, confirmation_required=confirmation_required, count_confirmed_only=count_confirmed_only,
+        name=name[:160],
+        slug=_unique_slug(slug or name),
+        kind=kind,
+        date=date,
+        lunar_label=(lunar or "").strip()[:60] or lunar_label(date),
+        game=game,
+        rules=snapshot_for(the_rules),
+        mode=mode,
+        is_public=is_public,
+        round_format=round_format,
+        van_per_round=van_per_round,
+        minutes_per_round=minutes_per_round,
+        van_per_sitting=van_per_sitting,
+        tie_breaks=_tie_breaks(tie_breaks),
+        created_by=created_by,
+        confirmation_required=confirmation_required,
+        count_confirmed_only=count_confirmed_only,
     )
     if created_by is not None:
         event.organisers.add(created_by)
@@ -143,7 +155,9 @@ def event_finish(*, event: Event) -> Event:
     is made final in the ledger (``Sitting.final_at``), so no page, API or console writes, corrects
     or confirms a ván there any more. The canh are locked first, then the event, in the order a ván
     takes them: a ván being written finishes before, none is written after."""
-    sittings_make_final(sittings=list(TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True)))
+    sittings_make_final(
+        sittings=list(TableSitting.objects.filter(event=event).values_list("sitting_id", flat=True))
+    )
     if Event.objects.filter(pk=event.pk, finished_at__isnull=True).update(finished_at=timezone.now()):
         send_on_commit(event_finished, event_id=event.pk)
     event.refresh_from_db(fields=["finished_at"])
@@ -167,22 +181,38 @@ def registration_add(
     if clash.exists():
         raise EngineError(
             N_("Giải đã có người tên '{name}'; hãy thêm tên làng hoặc giáp để phân biệt, ví dụ '{example}'."),
-            name=player.name, example=f"{player.name} ({team or 'Đông'})",
+            name=player.name,
+            example=f"{player.name} ({team or 'Đông'})",
         )
     earlier = Registration.objects.filter(event=event, player=player).first()
     if earlier is not None:
         if earlier.status != RegistrationStatus.WITHDRAWN:
             raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name)
-        earlier.status, earlier.checked_in_at, earlier.checked_in_by, earlier.checked_in_own_link, earlier.team = (
-            RegistrationStatus.REGISTERED, None, None, False, team)
+        (
+            earlier.status,
+            earlier.checked_in_at,
+            earlier.checked_in_by,
+            earlier.checked_in_own_link,
+            earlier.team,
+        ) = (RegistrationStatus.REGISTERED, None, None, False, team)
         earlier.registered_by = acting_user(by)
-        earlier.save(update_fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link", "team",
-                                    "registered_by"])
+        earlier.save(
+            update_fields=[
+                "status",
+                "checked_in_at",
+                "checked_in_by",
+                "checked_in_own_link",
+                "team",
+                "registered_by",
+            ]
+        )
         ledger_changed(event.pk, registrations=[earlier.pk])
         return earlier
     try:
         with transaction.atomic():
-            reg = Registration.objects.create(event=event, player=player, team=team, registered_by=acting_user(by))
+            reg = Registration.objects.create(
+                event=event, player=player, team=team, registered_by=acting_user(by)
+            )
     except IntegrityError:
         raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name) from None
     ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
@@ -194,7 +224,9 @@ def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = Fal
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
-        status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now(), checked_in_by=acting_user(by),
+        status=RegistrationStatus.CHECKED_IN,
+        checked_in_at=timezone.now(),
+        checked_in_by=acting_user(by),
         checked_in_own_link=own_link,
     )
     reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link"])
@@ -220,7 +252,8 @@ def registration_withdraw(*, registration: Registration, by: User | None = None)
     twice changes nothing (the first time and person are kept)."""
     ensure_running(registration.event_id)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
-        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by))
+        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by)
+    )
     ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them
     registration.refresh_from_db(fields=["status", "withdrawn_at", "withdrawn_by"])
     return registration

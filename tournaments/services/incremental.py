@@ -104,8 +104,9 @@ class _Kept:
 _LAST: dict[int, _Kept] = {}
 
 
-def remember(event_id: int, version: int, computed_at: Any, standings: Standings,
-             tails: dict[Any, str] | None = None) -> None:
+def remember(
+    event_id: int, version: int, computed_at: Any, standings: Standings, tails: dict[Any, str] | None = None
+) -> None:
     _LAST[event_id] = _Kept(version, computed_at, standings.players, standings.teams, tails or {})
 
 
@@ -135,7 +136,9 @@ def _base(event_id: int) -> _Base | None:
     return _Base(seen, base, json.loads(rows), json.loads(teams), van_count, tie, {}, bool(only))
 
 
-def rows_json(rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]) -> tuple[str, dict[Any, str]]:
+def rows_json(
+    rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]
+) -> tuple[str, dict[Any, str]]:
     """The stored text of ranked rows, byte for byte what :func:`dump_json` writes, reusing the
     text after the rank of every row whose figures did not change (``known``, except the keys in
     ``skip``): a pass that changed five players encodes five rows, not two thousand."""
@@ -160,11 +163,14 @@ WITH dirty AS (
     UNION SELECT player_id FROM tournaments_registration WHERE event_id = %(event)s AND changed_seq > %(base)s
 )"""
 
-AFFECTED = CHANGED + """
+AFFECTED = (
+    CHANGED
+    + """
 SELECT w.player_id, p.name, r.team, r.status, (SELECT COUNT(*) FROM dirty)
 FROM who w JOIN scoring_player p ON p.id = w.player_id
 LEFT JOIN tournaments_registration r ON r.event_id = %(event)s AND r.player_id = w.player_id
 """
+)
 
 
 def _affected(event_id: int, base: int) -> dict[int, Line] | None:
@@ -174,21 +180,28 @@ def _affected(event_id: int, base: int) -> dict[int, Line] | None:
     if rows and rows[0][4] > MAX_CANH:
         return None
     return {
-        player_id: Line(player_id, name, (team or NO_TEAM) if status is not None else NO_TEAM,
-                        status == RegistrationStatus.WITHDRAWN)
+        player_id: Line(
+            player_id,
+            name,
+            (team or NO_TEAM) if status is not None else NO_TEAM,
+            status == RegistrationStatus.WITHDRAWN,
+        )
         for player_id, name, team, status, _dirty in rows
     }
 
 
 #: Every seat at the event of the players touched since the base (the same ``who`` as
 #: :data:`AFFECTED`, in the same snapshot), with its canh and its stored tally.
-SEATS = CHANGED + """
+SEATS = (
+    CHANGED
+    + """
 SELECT s.id, s.sitting_id, s.player_id, ts.changed_seq, ts.van, ts.van_stamp,
        CASE WHEN st.ended_at IS NULL THEN 0 ELSE 1 END, t.stamp, t.points, t.wins, t.best_win, t.cuoc
 FROM scoring_seat s JOIN tournaments_tablesitting ts ON ts.sitting_id = s.sitting_id
 JOIN scoring_sitting st ON st.id = s.sitting_id LEFT JOIN tournaments_seattally t ON t.seat_id = s.id
 WHERE ts.event_id = %(event)s AND s.player_id IN (SELECT player_id FROM who)
 """
+)
 
 
 @dataclass(slots=True)
@@ -220,8 +233,9 @@ def _seats(event_id: int, base: int, lines: Container[int]) -> _Seats:
         if is_ended:
             found.ended.add(sitting_id)
         if stamp == changed:
-            found.tallies[seat_id] = Tally(seat_id, sitting_id, player_id, stamp, row[8], row[9], row[10],
-                                           json.loads(row[11]))
+            found.tallies[seat_id] = Tally(
+                seat_id, sitting_id, player_id, stamp, row[8], row[9], row[10], json.loads(row[11])
+            )
     return found
 
 
@@ -275,8 +289,9 @@ def incremental_standings(event_id: int) -> Plan | None:
     rows.extend(line_row(line) for line in lines.values())
     ranked = rank_rows(rows, base.tie_breaks)
     stale_canh = {s: (changed, recount[s]) for s, changed in stale.items()}
-    standings = Standings(ranked, _teams(base, lines, ranked), fresh_van + sum(recount.values()), base.seen,
-                          stale_canh)
+    standings = Standings(
+        ranked, _teams(base, lines, ranked), fresh_van + sum(recount.values()), base.seen, stale_canh
+    )
     text, tails = rows_json(ranked, base.tails, lines)
     return Plan(standings, list(built.values()), text, tails)
 
@@ -347,5 +362,7 @@ def store_canh_van(stale: dict[int, tuple[int, int]]) -> None:
 def store_caches(event_id: int, plan: Plan) -> None:
     """Store the tallies and ván counts this pass rebuilt, in one transaction (tallies in seat
     order, canh in sitting order: two writers lock rows in the same order)."""
-    _cache_write(_statements(TALLY_UPSERT, TALLY_ROW, tally_rows(plan.tallies, event_id))
-                 + _statements(CANH_VAN_UPDATE, CANH_VAN_ROW, _canh_rows(plan.standings.stale_canh)))
+    _cache_write(
+        _statements(TALLY_UPSERT, TALLY_ROW, tally_rows(plan.tallies, event_id))
+        + _statements(CANH_VAN_UPDATE, CANH_VAN_ROW, _canh_rows(plan.standings.stale_canh))
+    )

@@ -21,8 +21,9 @@ def _lock(event: Event) -> Any:
     return lambda: Event.objects.select_for_update().filter(pk=event.pk).exists()
 
 
-def registration_add_once(*, event: Event, name: str, team: str, checked_in: bool, by: Any,
-                          idempotency_key: str) -> Written[Registration]:
+def registration_add_once(
+    *, event: Event, name: str, team: str, checked_in: bool, by: Any, idempotency_key: str
+) -> Written[Registration]:
     """Register a player by name (and check them in, ``checked_in``), once per key."""
 
     def action() -> Answer:
@@ -31,22 +32,35 @@ def registration_add_once(*, event: Event, name: str, team: str, checked_in: boo
             reg = check_in(registration=reg, by=by)
         return Answer(201, registration_json(reg))
 
-    answer = run_once(key=idempotency_key, operation="registration_add", target=event.pk,
-                      payload={"name": name, "team": team, "check_in": checked_in}, action=action, lock=_lock(event))
+    answer = run_once(
+        key=idempotency_key,
+        operation="registration_add",
+        target=event.pk,
+        payload={"name": name, "team": team, "check_in": checked_in},
+        action=action,
+        lock=_lock(event),
+    )
     return Written(None, answer, load=lambda: Registration.objects.get(pk=answer.body["id"]))
 
 
-def round_seat_once(*, event: Event, method: str, remainder: str, seed: int | None, force: bool, by: Any,
-                    idempotency_key: str) -> Written[Round]:
+def round_seat_once(
+    *, event: Event, method: str, remainder: str, seed: int | None, force: bool, by: Any, idempotency_key: str
+) -> Written[Round]:
     """Seat the next round once per key; refused while tables of the previous round are open,
     unless ``force`` (:class:`tournaments.services.rounds.PreviousRoundOpen`)."""
 
     def action() -> Answer:
-        rnd = round_seat(event=event, method=method, remainder=remainder, seed=seed, created_by=by,
-                         refuse_open=not force)
+        rnd = round_seat(
+            event=event, method=method, remainder=remainder, seed=seed, created_by=by, refuse_open=not force
+        )
         return Answer(201, round_json(rnd))
 
-    answer = run_once(key=idempotency_key, operation="round_seat", target=event.pk,
-                      payload={"method": method, "remainder": remainder, "seed": seed, "force": force},
-                      action=action, lock=_lock(event))
+    answer = run_once(
+        key=idempotency_key,
+        operation="round_seat",
+        target=event.pk,
+        payload={"method": method, "remainder": remainder, "seed": seed, "force": force},
+        action=action,
+        lock=_lock(event),
+    )
     return Written(None, answer, load=lambda: Round.objects.get(event=event, number=answer.body["number"]))

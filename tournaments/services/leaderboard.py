@@ -107,8 +107,16 @@ WHERE event_id = %s AND (ledger_seq < %s OR (%s AND ledger_seq = %s)) RETURNING 
 """
 
 
-def store(event_id: int, standings: Standings, *, force: bool, started: float, built_by: str,
-          say: Progress, plan: Plan | None = None) -> Rebuilt:
+def store(
+    event_id: int,
+    standings: Standings,
+    *,
+    force: bool,
+    started: float,
+    built_by: str,
+    say: Progress,
+    plan: Plan | None = None,
+) -> Rebuilt:
     """Write the standings if they are newer than the stored ones (``force``: or as new); one
     statement, which answers the new version. ``plan``: the incremental pass's rows, already
     encoded."""
@@ -119,8 +127,19 @@ def store(event_id: int, standings: Standings, *, force: bool, started: float, b
     else:
         rows_text, tails = rows_json(standings.players, {}, ())
     now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM stores it
-    params = [seen, rows_text, dump_json(standings.teams), standings.van_count, now,
-              duration, built_by, event_id, seen, force, seen]
+    params = [
+        seen,
+        rows_text,
+        dump_json(standings.teams),
+        standings.van_count,
+        now,
+        duration,
+        built_by,
+        event_id,
+        seen,
+        force,
+        seen,
+    ]
     with connection.cursor() as cursor:
         cursor.execute(STORE, params)
         row = cursor.fetchone()
@@ -131,8 +150,9 @@ def store(event_id: int, standings: Standings, *, force: bool, started: float, b
     if row:
         remember(event_id, row[0], row[1], standings, tails)  # the next pass in this process starts here
     say(f"{'đã lưu' if written else 'không lưu (đã có bản mới hơn)'}: phiên bản {version}, {duration} ms")
-    return Rebuilt(event_id, written, version, seen, len(standings.players), standings.van_count, duration,
-                   built_by)
+    return Rebuilt(
+        event_id, written, version, seen, len(standings.players), standings.van_count, duration, built_by
+    )
 
 
 def rebuild_leaderboard(*, event_id: int, force: bool = False, progress: Progress | None = None) -> Rebuilt:
@@ -162,8 +182,15 @@ def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Re
         return store(event_id, full, force=False, started=started, built_by=BuiltBy.FULL, say=say)
     assert plan is not None
     store_caches(event_id, plan)
-    return store(event_id, plan.standings, force=False, started=started, built_by=BuiltBy.INCREMENTAL, say=say,
-                 plan=plan)
+    return store(
+        event_id,
+        plan.standings,
+        force=False,
+        started=started,
+        built_by=BuiltBy.INCREMENTAL,
+        say=say,
+        plan=plan,
+    )
 
 
 def recompute(*, event_id: int, force: bool = False, progress: Progress | None = None) -> Rebuilt:
@@ -180,7 +207,9 @@ def recompute(*, event_id: int, force: bool = False, progress: Progress | None =
         record_failure(event_id, exc)
         raise
     if not done.written:  # a write clears it itself
-        Leaderboard.objects.filter(event_id=event_id, failed_at__lt=started).update(failed_at=None, failure="")
+        Leaderboard.objects.filter(event_id=event_id, failed_at__lt=started).update(
+            failed_at=None, failure=""
+        )
     return done
 
 
@@ -192,8 +221,9 @@ def record_failure(event_id: int, exc: BaseException) -> None:
     try:
         if connection.in_atomic_block and connection.needs_rollback:
             return  # the caller's transaction is broken: the caller reports it
-        Leaderboard.objects.update_or_create(event_id=event_id,
-                                             defaults={"failed_at": timezone.now(), "failure": text})
+        Leaderboard.objects.update_or_create(
+            event_id=event_id, defaults={"failed_at": timezone.now(), "failure": text}
+        )
     except DatabaseError:
         log.exception("could not record the failed leaderboard recompute of event %s", event_id)
 
@@ -230,8 +260,11 @@ def sweep_stale_boards() -> list[int]:
     after the visibility timeout; kombu's filesystem broker of the embedded default: never). The
     worker that replaces it catches every such board up at once, through the usual coalesced
     request (a board whose recompute is already due is left to it)."""
-    stale = list(Event.objects.filter(ledger_seq__gt=F("leaderboard__ledger_seq")).order_by("pk")
-                 .values_list("pk", flat=True))
+    stale = list(
+        Event.objects.filter(ledger_seq__gt=F("leaderboard__ledger_seq"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     for event_id in stale:
         request_recompute(event_id)
     return stale
@@ -240,7 +273,8 @@ def sweep_stale_boards() -> list[int]:
 def _bump(event_id: int) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE tournaments_event SET ledger_seq = ledger_seq + 1 WHERE id = %s RETURNING ledger_seq", [event_id]
+            "UPDATE tournaments_event SET ledger_seq = ledger_seq + 1 WHERE id = %s RETURNING ledger_seq",
+            [event_id],
         )
         row = cursor.fetchone()
     return int(row[0]) if row else 0

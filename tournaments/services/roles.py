@@ -18,8 +18,15 @@ from django.db import IntegrityError, transaction
 from scoring.engine import EngineError
 from tournaments.models import Event, EventRole, EventRoleKind, Table
 
-__all__ = ["ORGANISER", "ROLE_KINDS", "find_account", "organiser_add", "organiser_remove", "role_grant",
-           "role_revoke"]
+__all__ = [
+    "ORGANISER",
+    "ROLE_KINDS",
+    "find_account",
+    "organiser_add",
+    "organiser_remove",
+    "role_grant",
+    "role_revoke",
+]
 
 #: The organisers are the event's M2M, not an EventRole; the form names them with this value.
 ORGANISER = "to_chuc"
@@ -111,4 +118,3 @@ def role_revoke(*, role: EventRole, by: Any) -> None:
     """Revoke a scorekeeper's or Trung Quân's role (at once: every check reads the rows)."""
     _stamp(role, by, f"Thu hồi vai trò: {role.get_role_display()}")
     role.delete()
-

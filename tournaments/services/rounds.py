@@ -39,12 +39,12 @@ from tournaments.signals import round_seated, send_on_commit
 __all__ = ["PreviousRoundOpen", "open_tables", "round_seat"]
 
 
-
 def _present(event: Event) -> list[int]:
     """Checked-in players, in registration order."""
     return list(
         Registration.objects.filter(event=event, status=RegistrationStatus.CHECKED_IN)
-        .order_by("id").values_list("player_id", flat=True)
+        .order_by("id")
+        .values_list("player_id", flat=True)
     )
 
 
@@ -60,8 +60,12 @@ def _by_rating(players: list[int]) -> list[int]:
     a player with no rating counts as the model's newcomer (0); ties keep registration order."""
     from scoring.models import ClubRating
 
-    rated = {pk: mu - 3 * sigma for pk, mu, sigma in ClubRating.objects.filter(
-        player_id__in=players, club_id=F("player__club_id")).values_list("player_id", "mu", "sigma")}
+    rated = {
+        pk: mu - 3 * sigma
+        for pk, mu, sigma in ClubRating.objects.filter(
+            player_id__in=players, club_id=F("player__club_id")
+        ).values_list("player_id", "mu", "sigma")
+    }
     return sorted(players, key=lambda p: -rated.get(p, 0.0))
 
 
@@ -96,7 +100,9 @@ def open_tables(event: Event) -> list[Table]:
     last = Round.objects.filter(event=event).order_by("-number").first()
     if last is None:
         return []
-    return list(Table.objects.filter(round=last, closed_at__isnull=True).select_related("round").order_by("number"))
+    return list(
+        Table.objects.filter(round=last, closed_at__isnull=True).select_related("round").order_by("number")
+    )
 
 
 def _refuse_open(event: Event) -> None:
@@ -107,9 +113,9 @@ def _refuse_open(event: Event) -> None:
     names = ", ".join(str(t.number) for t in tables)
     message = ngettext(
         "Vòng %(round)s còn %(count)s chiếu đang chơi (chiếu %(tables)s): hãy đóng chiếu ấy trước khi xếp "
-        "vòng mới, hoặc xếp luôn nếu chắc chắn (\"force\": true).",
+        'vòng mới, hoặc xếp luôn nếu chắc chắn ("force": true).',
         "Vòng %(round)s còn %(count)s chiếu đang chơi (chiếu %(tables)s): hãy đóng các chiếu ấy trước khi xếp "
-        "vòng mới, hoặc xếp luôn nếu chắc chắn (\"force\": true).",
+        'vòng mới, hoặc xếp luôn nếu chắc chắn ("force": true).',
         len(tables),
     ) % {"round": number, "count": len(tables), "tables": names}
     raise PreviousRoundOpen(message, round_number=number, tables=tables)
@@ -141,8 +147,9 @@ def round_seat(
     event = Event.objects.select_for_update().get(pk=event.pk)  # one round seated at a time
     if refuse_open:
         _refuse_open(event)
-    number = (Round.objects.filter(event=event).order_by("-number").values_list("number", flat=True).first()
-              or 0) + 1
+    number = (
+        Round.objects.filter(event=event).order_by("-number").values_list("number", flat=True).first() or 0
+    ) + 1
     players = _present(event)
     if the_method == Method.STANDINGS:
         players = _by_standings(event, players)
@@ -151,19 +158,37 @@ def round_seat(
     game = get_game(event.game)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     seating = seat_round(
-        the_method, players, size=game.players_max, min_size=game.players_min, remainder=the_remainder,
-        seed=seed, history=_history(event), bye_counts=_bye_counts(event),
+        the_method,
+        players,
+        size=game.players_max,
+        min_size=game.players_min,
+        remainder=the_remainder,
+        seed=seed,
+        history=_history(event),
+        bye_counts=_bye_counts(event),
     )
-    rnd = Round.objects.create(event=event, number=number, method=the_method, remainder=the_remainder,
-                               seed=seed, byes=list(seating.byes))
+    rnd = Round.objects.create(
+        event=event,
+        number=number,
+        method=the_method,
+        remainder=the_remainder,
+        seed=seed,
+        byes=list(seating.byes),
+    )
     people = Player.objects.in_bulk(players)
     rules = event.rules.rules()
     now = timezone.now()
-    ends_at = now + timedelta(minutes=event.minutes_per_round) if event.round_format == RoundFormat.TIME else None
+    ends_at = (
+        now + timedelta(minutes=event.minutes_per_round) if event.round_format == RoundFormat.TIME else None
+    )
     for t, seated in enumerate(seating.tables, start=1):
         sitting = sitting_open(
-            game=event.game, rules=rules, mode=event.mode, players=[people[p] for p in seated],
-            title=f"{event.name} · Vòng {number} · Chiếu {t}", created_by=created_by,
+            game=event.game,
+            rules=rules,
+            mode=event.mode,
+            players=[people[p] for p in seated],
+            title=f"{event.name} · Vòng {number} · Chiếu {t}",
+            created_by=created_by,
             needs_confirmation=event.confirmation_required,
         ).obj
         table = Table.objects.create(round=rnd, number=t, sitting=sitting, event=event, ends_at=ends_at)

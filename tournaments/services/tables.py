@@ -43,7 +43,9 @@ def locked_table(table: Table | int) -> Table:
     """The table's row, locked: writes to one table (its canh roll-over, closing, a substitute)
     are serialised. Lock order everywhere: table, then sitting, then event."""
     pk = table.pk if isinstance(table, Table) else table
-    found = Table.objects.select_for_update(of=("self",)).select_related("event", "round").filter(pk=pk).first()
+    found = (
+        Table.objects.select_for_update(of=("self",)).select_related("event", "round").filter(pk=pk).first()
+    )
     if found is None:
         raise EngineError(f"Không có chiếu số {pk}.")
     return found
@@ -64,10 +66,17 @@ def _seated(sitting_id: int) -> list[Player]:
     return [s.player for s in seats]
 
 
-def _open_canh(table: Table, event: Event, players: list[Player], number: int, by: User | None) -> TableSitting:
+def _open_canh(
+    table: Table, event: Event, players: list[Player], number: int, by: User | None
+) -> TableSitting:
     sitting = sitting_open(
-        game=event.game, rules=event.rules.rules(), mode=event.mode, players=players, created_by=by,
-        needs_confirmation=event.confirmation_required, title=f"{event.name} · Vòng {table.round.number} · Chiếu {table.number}"
+        game=event.game,
+        rules=event.rules.rules(),
+        mode=event.mode,
+        players=players,
+        created_by=by,
+        needs_confirmation=event.confirmation_required,
+        title=f"{event.name} · Vòng {table.round.number} · Chiếu {table.number}"
         + (f" · Canh {number}" if number > 1 else ""),
     ).obj
     return TableSitting.objects.create(table=table, sitting=sitting, event=event, number=number)
@@ -112,9 +121,10 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
 def _substitute_check(table: Table, out_id: int, reg: Registration) -> None:
     if table.closed_at is not None:
         raise EngineError("Chiếu đã đóng; không thay người được nữa.")
-    if TableSitting.objects.filter(table=table).count() > 1 or Van.objects.filter(
-        sitting__event_canh__table=table
-    ).exists():
+    if (
+        TableSitting.objects.filter(table=table).count() > 1
+        or Van.objects.filter(sitting__event_canh__table=table).exists()
+    ):
         raise EngineError("Chiếu đã ghi ván; chỉ thay người được trước ván đầu tiên.")
     if reg.event_id != table.event_id or reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(f"{reg.player.name} không có trong danh sách thi đấu của giải.")
@@ -124,8 +134,9 @@ def _substitute_check(table: Table, out_id: int, reg: Registration) -> None:
         raise EngineError(f"{reg.player.name} đã ngồi ở một chiếu của vòng này.")
 
 
-def table_substitute(*, table: Table | int, out_player: int, substitute: Registration,
-                     by: User | None = None) -> Table:
+def table_substitute(
+    *, table: Table | int, out_player: int, substitute: Registration, by: User | None = None
+) -> Table:
     """A registered player replaces a withdrawn or absent one before the table's first ván.
 
     The scoring app has no service to change a sitting's seats, so the table is seated again:
@@ -152,7 +163,8 @@ def table_substitute(*, table: Table | int, out_player: int, substitute: Registr
         rnd.byes = [p for p in rnd.byes if p != reg.player_id] + [out_player]
         rnd.save(update_fields=["byes"])
         if reg.status != RegistrationStatus.CHECKED_IN:
-            Registration.objects.filter(pk=reg.pk).update(status=RegistrationStatus.CHECKED_IN,
-                                                          checked_in_at=timezone.now())
+            Registration.objects.filter(pk=reg.pk).update(
+                status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now()
+            )
         ledger_changed(event.pk, sittings=[fresh.sitting_id])
     return the_table

@@ -45,27 +45,30 @@ __all__ = [
 WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức."
 
 
-
 @transaction.atomic
 def token_issue(*, table: Table, label: str = "", created_by: User | None = None) -> ScorekeeperToken:
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
         raise EngineError("Chiếu đã đóng; không cấp mã ghi điểm được nữa.")
     ensure_running(table.event_id)
-    taken = set(ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True))
+    taken = set(
+        ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True)
+    )
     if not taken:  # every earlier PIN was revoked: the new one starts a fresh count of wrong tries
         _reset(table)
     pin = new_pin()
     while pin in taken:
         pin = new_pin()
-    return ScorekeeperToken.objects.create(table=table, label=(label or "").strip()[:80], pin=pin,
-                                           created_by=created_by)
+    return ScorekeeperToken.objects.create(
+        table=table, label=(label or "").strip()[:80], pin=pin, created_by=created_by
+    )
 
 
 def token_revoke(*, token: ScorekeeperToken, revoked_by: User | None = None) -> ScorekeeperToken:
     """Revoke the token (at once, for every device that used it). Revoking twice changes nothing."""
     ScorekeeperToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=acting_user(revoked_by))
+        revoked_at=timezone.now(), revoked_by=acting_user(revoked_by)
+    )
     token.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return token
 
@@ -90,9 +93,10 @@ def token_for_pin(table: Table, pin: str) -> ScorekeeperToken | None:
 
 def token_valid(table: Table, token_id: int | None) -> bool:
     """Whether a token remembered by a device (its id) still lets it enter ván at this table."""
-    return bool(token_id) and ScorekeeperToken.objects.filter(
-        pk=token_id, table=table, revoked_at__isnull=True
-    ).exists()
+    return (
+        bool(token_id)
+        and ScorekeeperToken.objects.filter(pk=token_id, table=table, revoked_at__isnull=True).exists()
+    )
 
 
 # -- typing the PIN, counted -------------------------------------------------------------------------
@@ -137,7 +141,8 @@ def pin_lock(table: Table) -> AccessThrottle | None:
 
 def _reset(table: Table) -> int:
     return AccessThrottle.objects.filter(key=pin_key(table)).update(
-        failures=0, locked_until=None, updated_at=timezone.now())
+        failures=0, locked_until=None, updated_at=timezone.now()
+    )
 
 
 @transaction.atomic
@@ -151,7 +156,10 @@ def pin_unlock(*, table: Table, by: User) -> int:
     _reset(table)
     what = "đang bị khóa" if locked else "chưa bị khóa"
     LogEntry.objects.log_actions(
-        by.pk, [table], CHANGE, f"Mở khóa mã PIN của chiếu {table.number} ({what}, đã sai {failures} lần).",
+        by.pk,
+        [table],
+        CHANGE,
+        f"Mở khóa mã PIN của chiếu {table.number} ({what}, đã sai {failures} lần).",
         single_object=True,
     )
     return failures

@@ -29,7 +29,6 @@ from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, 
 __all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record", "on_sitting_changed"]
 
 
-
 class CanhMoved(EngineError):
     """The page recorded into a canh the table has moved on from (a stale page)."""
 
@@ -68,8 +67,14 @@ def event_van_record(
 ) -> Written[Van]:
     """Record ván ``seq`` at an event's table (see :func:`scoring.services.sittings.van_record`),
     in the table's current canh (``sitting``: the canh the page showed; a stale one is refused)."""
-    kwargs: dict[str, Any] = {"seq": seq, "record": record, "idempotency_key": idempotency_key,
-                              "entered_by": entered_by, "cards": cards, "via": via}
+    kwargs: dict[str, Any] = {
+        "seq": seq,
+        "record": record,
+        "idempotency_key": idempotency_key,
+        "entered_by": entered_by,
+        "cards": cards,
+        "via": via,
+    }
     with wrapped(), transaction.atomic():
         the_table = locked_table(table)
         event = the_table.event
@@ -105,8 +110,15 @@ def event_van_correct(
     van_pk = van.pk if isinstance(van, Van) else van
     canh = TableSitting.objects.filter(sitting__van=van_pk).values_list("event_id", "sitting_id").first()
     with wrapped(), transaction.atomic():
-        written = van_correct(van=van_pk, record=record, reason=reason, corrected_by=corrected_by,
-                              idempotency_key=idempotency_key, cards=cards, via=via)
+        written = van_correct(
+            van=van_pk,
+            record=record,
+            reason=reason,
+            corrected_by=corrected_by,
+            idempotency_key=idempotency_key,
+            cards=cards,
+            via=via,
+        )
         if canh is not None and not written.answer.replayed:
             ledger_changed(canh[0], sittings=[canh[1]])
     return written

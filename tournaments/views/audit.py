@@ -24,7 +24,10 @@ def event_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
             raise Http404("Không có giải này.")  # a private event's existence is private too
         return refuse(request, "Chỉ ban tổ chức giải mới xem được nhật ký của giải.")
     return audit_page(
-        request, fetch=lambda offset, limit: event_audit(event, offset=offset, limit=limit),
-        subject=event.name, filename=f"nhat-ky-{event.slug}",
-        back=(reverse("tournaments:manage", args=[event.slug]), event.name), nav="tournaments",
+        request,
+        fetch=lambda offset, limit: event_audit(event, offset=offset, limit=limit),
+        subject=event.name,
+        filename=f"nhat-ky-{event.slug}",
+        back=(reverse("tournaments:manage", args=[event.slug]), event.name),
+        nav="tournaments",
     )

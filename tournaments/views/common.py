@@ -11,8 +11,14 @@ from scoring.htmx import render_htmx
 from scoring.services.van import ResultsFinal
 
 
-def page(request: HttpRequest, template: str, context: dict[str, Any], *, partial: str | None = None,
-         status: int = 200) -> HttpResponse:
+def page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The page, or only its partial for an htmx request (:func:`scoring.htmx.render_htmx`)."""
     return render_htmx(request, template, {"nav": "tournaments", **context}, partial=partial, status=status)
 

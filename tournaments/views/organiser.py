@@ -43,32 +43,58 @@ def event_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             event = event_create(
-                name=data["name"], date=data["date"], lunar=data["lunar"], kind=data["kind"], game=data["game"],
-                rules=data["rules"], mode=data["mode"], round_format=data["round_format"],
-                van_per_round=data["van_per_round"], minutes_per_round=data["minutes_per_round"],
-                van_per_sitting=data["van_per_sitting"] or 0, tie_breaks=data["tie_breaks"].split(","), is_public=data["is_public"], created_by=request.user,
-                confirmation_required=data["confirmation_required"], count_confirmed_only=data["count_confirmed_only"],
+                name=data["name"],
+                date=data["date"],
+                lunar=data["lunar"],
+                kind=data["kind"],
+                game=data["game"],
+                rules=data["rules"],
+                mode=data["mode"],
+                round_format=data["round_format"],
+                van_per_round=data["van_per_round"],
+                minutes_per_round=data["minutes_per_round"],
+                van_per_sitting=data["van_per_sitting"] or 0,
+                tie_breaks=data["tie_breaks"].split(","),
+                is_public=data["is_public"],
+                created_by=request.user,
+                confirmation_required=data["confirmation_required"],
+                count_confirmed_only=data["count_confirmed_only"],
             )
         except EngineError as exc:
             error = exc.message
         else:
             return redirect("tournaments:manage", slug=event.slug)
-    return page(request, "tournaments/event_new.html", {"form": form, "error": error},
-                status=422 if error or form.errors else 200)
+    return page(
+        request,
+        "tournaments/event_new.html",
+        {"form": form, "error": error},
+        status=422 if error or form.errors else 200,
+    )
 
 
 def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
     regs = list(Registration.objects.filter(event=event).select_related("player").order_by("id"))
-    for reg in regs:  # each player's own link, shown and copied as is (it once came out as /diem-danh//TOKEN/)
+    for (
+        reg
+    ) in regs:  # each player's own link, shown and copied as is (it once came out as /diem-danh//TOKEN/)
         reg.check_in_url = _check_in_url(request, event, reg)  # type: ignore[attr-defined]
     present = sum(1 for r in regs if r.status == RegistrationStatus.CHECKED_IN)
     rounds = rounds_with_tables(event)
     return {
-        "event": event, "registrations": regs, "present": present, "rounds": rounds,
-        "open_tables": [t for t in rounds[0].tables.all() if t.closed_at is None] if rounds else [],  # of the last round
-        "state": board_state(event), "done": True, "since": "",
-        "register_form": RegistrationForm(), "seat_form": SeatRoundForm(),
-        **roles_context(event), **extra,
+        "event": event,
+        "registrations": regs,
+        "present": present,
+        "rounds": rounds,
+        "open_tables": [t for t in rounds[0].tables.all() if t.closed_at is None]
+        if rounds
+        else [],  # of the last round
+        "state": board_state(event),
+        "done": True,
+        "since": "",
+        "register_form": RegistrationForm(),
+        "seat_form": SeatRoundForm(),
+        **roles_context(event),
+        **extra,
     }
 
 
@@ -86,8 +112,9 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     error, failed = None, None
     if form.is_valid():
         try:
-            reg = registration_add(event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"],
-                                   by=request.user)
+            reg = registration_add(
+                event=event, name=form.cleaned_data["name"], team=form.cleaned_data["team"], by=request.user
+            )
             if form.cleaned_data["check_in"]:
                 check_in(registration=reg, by=request.user)
         except EngineError as exc:
@@ -95,10 +122,16 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         error = gettext("Hãy nhập tên người chơi.")
     # A refusal is shown beside the name field, with the name kept to be corrected (issue 19, item 3).
-    context = _manage_context(request, event, register_error=error,
-                              register_name=request.POST.get("name", "")[:80] if error else "")
-    return page(request, "tournaments/manage.html", context,
-                partial="players", status=error_status(failed) if failed else 422 if error else 200)
+    context = _manage_context(
+        request, event, register_error=error, register_name=request.POST.get("name", "")[:80] if error else ""
+    )
+    return page(
+        request,
+        "tournaments/manage.html",
+        context,
+        partial="players",
+        status=error_status(failed) if failed else 422 if error else 200,
+    )
 
 
 def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: Any) -> HttpResponse:
@@ -109,8 +142,13 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
         action(registration=reg, by=request.user)
     except EngineError as exc:
         error, failed = exc.message, exc
-    return page(request, "tournaments/manage.html", _manage_context(request, event, players_error=error),
-                partial="players", status=error_status(failed) if failed else 422 if error else 200)
+    return page(
+        request,
+        "tournaments/manage.html",
+        _manage_context(request, event, players_error=error),
+        partial="players",
+        status=error_status(failed) if failed else 422 if error else 200,
+    )
 
 
 @login_required
@@ -133,23 +171,48 @@ def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
     error, failed = None, None
     if form.is_valid():
         try:
-            round_seat(event=event, method=form.cleaned_data["method"], remainder=form.cleaned_data["remainder"],
-                       created_by=request.user, refuse_open=not form.cleaned_data["even_if_open"])
+            round_seat(
+                event=event,
+                method=form.cleaned_data["method"],
+                remainder=form.cleaned_data["remainder"],
+                created_by=request.user,
+                refuse_open=not form.cleaned_data["even_if_open"],
+            )
         except PreviousRoundOpen as exc:
             # The page's own words: the checkbox below, not the API's "force".
-            error, failed = EngineError(
-                N_("Vòng {round} còn {count} chiếu đang chơi (chiếu {tables}): xếp chỗ vòng {next} bây giờ thì người "
-                   "ở các chiếu đó ngồi hai vòng cùng lúc. Hãy đóng các chiếu đó trước, hoặc đánh dấu “vẫn xếp chỗ”."),
-                round=exc.round_number, count=len(exc.tables), tables=", ".join(str(t.number) for t in exc.tables),
-                next=exc.round_number + 1,
-            ).message, exc
+            error, failed = (
+                EngineError(
+                    N_(
+                        "Vòng {round} còn {count} chiếu đang chơi (chiếu {tables}): xếp chỗ vòng {next} bây giờ thì người "
+                        "ở các chiếu đó ngồi hai vòng cùng lúc. Hãy đóng các chiếu đó trước, hoặc đánh dấu “vẫn xếp chỗ”."
+                    ),
+                    round=exc.round_number,
+                    count=len(exc.tables),
+                    tables=", ".join(str(t.number) for t in exc.tables),
+                    next=exc.round_number + 1,
+                ).message,
+                exc,
+            )
         except EngineError as exc:
             error, failed = exc.message, exc
     else:
         error = gettext("Hãy chọn cách xếp chỗ.")
-    status = 409 if isinstance(failed, PreviousRoundOpen) else error_status(failed) if failed else 422 if error else 200
-    return page(request, "tournaments/manage.html", _manage_context(request, event, seat_error=error),
-                partial="rounds", status=status)
+    status = (
+        409
+        if isinstance(failed, PreviousRoundOpen)
+        else error_status(failed)
+        if failed
+        else 422
+        if error
+        else 200
+    )
+    return page(
+        request,
+        "tournaments/manage.html",
+        _manage_context(request, event, seat_error=error),
+        partial="rounds",
+        status=status,
+    )
 
 
 def _since(request: HttpRequest) -> datetime | None:
@@ -170,13 +233,20 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
     event = Event.objects.select_related("leaderboard").get(pk=event.pk)
     state = board_state(event)
     board = state.board
-    done = (since is None or (board.computed_at is not None and board.computed_at >= since)
-            or (board.failed_at is not None and board.failed_at >= since))  # failed: the panel says why
+    done = (
+        since is None
+        or (board.computed_at is not None and board.computed_at >= since)
+        or (board.failed_at is not None and board.failed_at >= since)
+    )  # failed: the panel says why
     context = {"event": event, "state": state, "since": since.isoformat() if since else "", "done": done}
     if not is_htmx(request) and request.method == "POST":
         return redirect("tournaments:manage", slug=event.slug)
-    return page(request, "tournaments/manage.html", {**_manage_context(request, event), **context},
-                partial="recompute")
+    return page(
+        request,
+        "tournaments/manage.html",
+        {**_manage_context(request, event), **context},
+        partial="recompute",
+    )
 
 
 @login_required
@@ -205,12 +275,18 @@ def check_in_cards(request: HttpRequest, slug: str) -> HttpResponse:
     """Printable check-in cards (thẻ điểm danh): each player's name, village and QR code, to hand
     out before the festival; ``?reg=ID`` prints one card."""
     event = organised_event(request, slug)
-    regs = (Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
-            .select_related("player").order_by("team", "player__name"))
+    regs = (
+        Registration.objects.filter(event=event)
+        .exclude(status=RegistrationStatus.WITHDRAWN)
+        .select_related("player")
+        .order_by("team", "player__name")
+    )
     if request.GET.get("reg", "").isdigit():
         regs = regs.filter(pk=int(request.GET["reg"]))
     cards = []
     for reg in regs:
         url = _check_in_url(request, event, reg)
-        cards.append({"reg": reg, "url": url, "qr": qr_svg(url, scale=5, title=f"Điểm danh: {reg.player.name}")})
+        cards.append(
+            {"reg": reg, "url": url, "qr": qr_svg(url, scale=5, title=f"Điểm danh: {reg.player.name}")}
+        )
     return page(request, "tournaments/check_in_cards.html", {"event": event, "cards": cards})

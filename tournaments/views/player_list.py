@@ -40,7 +40,9 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise EngineError(gettext("Tệp không đọc được: hãy lưu tệp dạng CSV UTF-8 hoặc văn bản.")) from None
+            raise EngineError(
+                gettext("Tệp không đọc được: hãy lưu tệp dạng CSV UTF-8 hoặc văn bản.")
+            ) from None
     else:
         text = request.POST.get("names", "")
     rows = []
@@ -55,7 +57,9 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
 
 
 def _preview(event: Event, rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    taken = {name_key(n) for n in Registration.objects.filter(event=event).values_list("player__name", flat=True)}
+    taken = {
+        name_key(n) for n in Registration.objects.filter(event=event).values_list("player__name", flat=True)
+    }
     seen: set[str] = set()
     out = []
     for name, team in rows:
@@ -92,9 +96,17 @@ def register_list(request: HttpRequest, slug: str) -> HttpResponse:
                 refused.append(f"{row['name']}: {exc.message}")
         preview = []
     shown = io.StringIO()  # the previewed list as text, posted again by "register them" (a file is read once)
-    csv.writer(shown, lineterminator="\n").writerows([r["name"], r["team"]] if r["team"] else [r["name"]]
-                                                      for r in preview)
-    context = _manage_context(request, event, list_preview=preview, list_error=error, list_done=done,
-                              list_refused=refused, list_text=shown.getvalue(),
-                              list_new=sum(1 for r in preview if r["status"] == NEW))
+    csv.writer(shown, lineterminator="\n").writerows(
+        [r["name"], r["team"]] if r["team"] else [r["name"]] for r in preview
+    )
+    context = _manage_context(
+        request,
+        event,
+        list_preview=preview,
+        list_error=error,
+        list_done=done,
+        list_refused=refused,
+        list_text=shown.getvalue(),
+        list_new=sum(1 for r in preview if r["status"] == NEW),
+    )
     return page(request, "tournaments/manage.html", context, status=422 if error else 200)

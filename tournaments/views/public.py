@@ -45,6 +45,7 @@ def _board_html(request: HttpRequest, template: str, state: BoardState, limit: i
     polling phone or projector then costs one small query and a cache look-up, not a render.
 
     The page's own query leaves the board's rows out; they are read only to render."""
+
     def key(tag: str) -> str:
         return f"tournaments:board:{state.event.pk}:{tag}:{template}:{limit}:{request.path}"
 
@@ -53,9 +54,14 @@ def _board_html(request: HttpRequest, template: str, state: BoardState, limit: i
         board = Leaderboard.objects.filter(pk=state.board.pk).first() or state.board
         state = BoardState(state.event, board, board.ledger_seq < state.event.ledger_seq)
         context = {
-            "event": state.event, "state": state, "board": board, "rows": board.rows[:limit] if limit else board.rows,
-            "total": len(board.rows), "limited": bool(limit) and len(board.rows) > (limit or 0),
-            "teams": board.teams, "cuoc": cuoc_scorers(board.rows, limit=CUOC_NAMES),
+            "event": state.event,
+            "state": state,
+            "board": board,
+            "rows": board.rows[:limit] if limit else board.rows,
+            "total": len(board.rows),
+            "limited": bool(limit) and len(board.rows) > (limit or 0),
+            "teams": board.teams,
+            "cuoc": cuoc_scorers(board.rows, limit=CUOC_NAMES),
         }
         html = render_to_string(f"{template}#board", context, request)
         cache.set(key(state.tag), html, BOARD_CACHE_SECONDS)
@@ -70,11 +76,18 @@ CSRF_SLOT = "csrf-slot-7d1f0c2b9e"
 def _anonymous_page(request: HttpRequest, template: str, state: BoardState, board_html: str) -> HttpResponse:
     """The whole page for a visitor who is not signed in (no organiser links, no messages):
     rendered once per leaderboard state, language and address, like the board itself."""
-    key = f"tournaments:page:{state.event.pk}:{state.tag}:{template}:{get_language()}:{request.get_full_path()}"
+    key = (
+        f"tournaments:page:{state.event.pk}:{state.tag}:{template}:{get_language()}:{request.get_full_path()}"
+    )
     html = cache.get(key)
     if html is None:
-        context = {"nav": "tournaments", "event": state.event, "board_html": board_html, "organiser": False,
-                   "csrf_token": CSRF_SLOT}
+        context = {
+            "nav": "tournaments",
+            "event": state.event,
+            "board_html": board_html,
+            "organiser": False,
+            "csrf_token": CSRF_SLOT,
+        }
         html = render_to_string(template, context, request)
         cache.set(key, html, BOARD_CACHE_SECONDS)
     response = HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
@@ -114,15 +127,22 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def check_in_link(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's personal link (the QR code): a big button; the POST checks them in."""
-    reg = get_object_or_404(Registration.objects.select_related("player", "event"), event__slug=slug, token=token)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "event"), event__slug=slug, token=token
+    )
     error, failed = None, None
     if request.method == "POST":
         try:
             reg = check_in_by_token(token=token)
         except EngineError as exc:
             error, failed = exc.message, exc
-    return page(request, "tournaments/check_in.html", {"reg": reg, "event": reg.event, "error": error},
-                partial="status", status=error_status(failed))
+    return page(
+        request,
+        "tournaments/check_in.html",
+        {"reg": reg, "event": reg.event, "error": error},
+        partial="status",
+        status=error_status(failed),
+    )
 
 
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:

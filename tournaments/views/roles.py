@@ -37,12 +37,14 @@ def roles_context(event: Event) -> dict[str, Any]:
     return {
         "organisers": list(event.organisers.order_by(get_user_model().USERNAME_FIELD)),
         "event_roles": list(
-            EventRole.objects.filter(event=event).select_related("user", "table__round", "granted_by")
+            EventRole.objects.filter(event=event)
+            .select_related("user", "table__round", "granted_by")
             .order_by("role", "user__username", "table__round__number", "table__number")
         ),
         "role_kinds": ROLE_KINDS,
-        "role_tables": list(Table.objects.filter(event=event).select_related("round").order_by("round__number",
-                                                                                                 "number")),
+        "role_tables": list(
+            Table.objects.filter(event=event).select_related("round").order_by("round__number", "number")
+        ),
     }
 
 

@@ -58,8 +58,9 @@ def _scorekeeper_url(table: Table) -> str | None:
 
 def _table(slug: str, table_id: int) -> tuple[Event, Table]:
     event = get_object_or_404(Event, slug=slug)
-    table = get_object_or_404(Table.objects.select_related("round", "sitting__rules", "event"), event=event,
-                              pk=table_id)
+    table = get_object_or_404(
+        Table.objects.select_related("round", "sitting__rules", "event"), event=event, pk=table_id
+    )
     return event, table
 
 
@@ -96,8 +97,11 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
     """Record the posted ván; the Vietnamese error message if the entry is wrong, and the status."""
     data = request.POST
     winner = data.get("winner", "")
-    record: dict[str, Any] = {"result": "hoa"} if winner == "__hoa__" else {
-        "winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
+    record: dict[str, Any] = (
+        {"result": "hoa"}
+        if winner == "__hoa__"
+        else {"winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
+    )
     if not winner:
         return gettext("Hãy chọn người ù (hoặc Hòa)."), 422
     try:
@@ -107,8 +111,15 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
         return gettext("Thiếu số ván; hãy tải lại trang."), 422
     user = acting_user(request.user)
     try:
-        event_van_record(table=table, seq=seq, record=record, idempotency_key=data.get("key") or None,
-                         entered_by=user, sitting=sitting, via=_via(request, table, access))
+        event_van_record(
+            table=table,
+            seq=seq,
+            record=record,
+            idempotency_key=data.get("key") or None,
+            entered_by=user,
+            sitting=sitting,
+            via=_via(request, table, access),
+        )
     except EngineError as exc:
         return exc.message, error_status(exc)
     return None, 200
@@ -121,16 +132,24 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
         token.link = f"{entry}?ma={token.secret}"  # type: ignore[attr-defined]
         token.qr = qr_svg(token.link, title=f"Chiếu {table.number}: ghi điểm")  # type: ignore[attr-defined]
     context: dict[str, Any] = {
-        "tokens": tokens, "entry_url": entry, "entry_qr": qr_svg(entry, title=f"Chiếu {table.number}"),
+        "tokens": tokens,
+        "entry_url": entry,
+        "entry_qr": qr_svg(entry, title=f"Chiếu {table.number}"),
         "pin_lock": pin_lock(table),
     }
     if view.can_substitute:
         seated = {p for _name, p in table.sitting.seats.values_list("name", "player_id")}
         busy = set(table.round.tables.values_list("sitting__seats__player_id", flat=True))
-        context["out_choices"] = list(table.sitting.seats.order_by("position").values_list("player_id", "name"))
+        context["out_choices"] = list(
+            table.sitting.seats.order_by("position").values_list("player_id", "name")
+        )
         context["in_choices"] = [
-            r for r in Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
-            .select_related("player").order_by("player__name") if r.player_id not in busy | seated
+            r
+            for r in Registration.objects.filter(event=event)
+            .exclude(status=RegistrationStatus.WITHDRAWN)
+            .select_related("player")
+            .order_by("player__name")
+            if r.player_id not in busy | seated
         ]
     return context
 
@@ -152,11 +171,16 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     view = table_view(table)
     game = get_game(event.game)
     context = {
-        "event": event, "table": table, "view": view, "error": error, "organiser": access == ORGANISER,
+        "event": event,
+        "table": table,
+        "view": view,
+        "error": error,
+        "organiser": access == ORGANISER,
         # where the refusal is shown: beside the winner chips when no winner was chosen, else by the button
         "error_on_winner": bool(error) and not request.POST.get("winner"),
         "chips": chips(game, event.rules.rules()) if game.family != "phom" else [],
-        "key": uuid.uuid4().hex, "now": timezone.now(),
+        "key": uuid.uuid4().hex,
+        "now": timezone.now(),
         "scorekeeper_url": _scorekeeper_url(table) if access in (ORGANISER, SCOREKEEPER) else None,
     }
     if access == ORGANISER:
@@ -164,13 +188,20 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     return page(request, "tournaments/table.html", context, partial="table", status=status)
 
 
-def _pin_page(request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int) -> HttpResponse:
+def _pin_page(
+    request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int
+) -> HttpResponse:
     table_url = reverse("tournaments:table", args=[event.slug, table.pk])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
     # A private event's name and scoreboard stay hidden from whoever may not see the event: the PIN
     # form is all a scorekeeper with a PIN needs.
-    context = {"event": event, "table": table, "error": error, "login_url": login_url,
-               "private": not visible(request.user, event)}
+    context = {
+        "event": event,
+        "table": table,
+        "error": error,
+        "login_url": login_url,
+        "private": not visible(request.user, event),
+    }
     return page(request, "tournaments/table_pin.html", context, status=status)
 
 

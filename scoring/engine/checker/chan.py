@@ -45,8 +45,11 @@ def _rank_pairings(kinds: tuple[int, int, int], counts: Sequence[int]) -> list[P
         total = sum(rest)
         if total % 2 or max(rest) * 2 > total:
             continue
-        vm, vs, ms = (rest[0] + rest[1] - rest[2]) // 2, (rest[0] + rest[2] - rest[1]) // 2, (
-            rest[1] + rest[2] - rest[0]) // 2
+        vm, vs, ms = (
+            (rest[0] + rest[1] - rest[2]) // 2,
+            (rest[0] + rest[2] - rest[1]) // 2,
+            (rest[1] + rest[2] - rest[0]) // 2,
+        )
         pairs = [(k, k) for k, c in zip(kinds, chan, strict=True) for _ in range(c)]
         pairs += [(kinds[0], kinds[1])] * vm + [(kinds[0], kinds[2])] * vs + [(kinds[1], kinds[2])] * ms
         out.append((sum(chan), tuple(pairs)))
@@ -115,7 +118,9 @@ def check_chan(
     pairs = _codes([pair for ways in groups for pair in ways[0][1]])
     if n_chan < MIN_CHAN:
         message = f"Bài đủ 10 cặp nhưng chỉ có {n_chan} chắn; Chắn cần ít nhất {MIN_CHAN} chắn."
-        return result(game, cards, Verdict.KHONG_LUNG, message, tron=True, arrangement=pairs, chan_count=n_chan)
+        return result(
+            game, cards, Verdict.KHONG_LUNG, message, tron=True, arrangement=pairs, chan_count=n_chan
+        )
     cuoc = chan_cuoc(counts, n_chan)
     if declared is None:
         verdict, message = Verdict.OK, f"Bài ù hợp lệ: {n_chan} chắn, {cuoc_names(cuoc)}."
@@ -130,8 +135,18 @@ def check_chan(
         verdict, message = diff_message(diff, declared)
         thua, thieu = diff.thua, diff.thieu
     return result(
-        game, cards, verdict, message, tron=True, valid=True, cuoc=cuoc, arrangement=pairs,
-        chan_count=n_chan, thua=thua, thieu=thieu, declared=None if declared is None else tuple(declared),
+        game,
+        cards,
+        verdict,
+        message,
+        tron=True,
+        valid=True,
+        cuoc=cuoc,
+        arrangement=pairs,
+        chan_count=n_chan,
+        thua=thua,
+        thieu=thieu,
+        declared=None if declared is None else tuple(declared),
     )
 
 

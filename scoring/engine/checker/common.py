@@ -55,8 +55,7 @@ def count_problem(game: Game, cards: Sequence[Card], counts: Sequence[int]) -> s
             return f"Sai số quân: có {counts[card.index]} quân {card.name}, mỗi loại chỉ có 4 quân."
     if game.hand_size is not None and len(cards) != game.hand_size:
         return (
-            f"Sai số quân: bài ù {game.name_vi} phải có {game.hand_size} quân, "
-            f"bài này có {len(cards)} quân."
+            f"Sai số quân: bài ù {game.name_vi} phải có {game.hand_size} quân, bài này có {len(cards)} quân."
         )
     return None
 
@@ -68,12 +67,16 @@ def waiting_counts(game: Game, cards: Sequence[Card]) -> list[int]:
     if size is not None and len(cards) != size - 1:
         raise HandError(
             N_("Bài chờ {game} phải có {size} quân (thiếu đúng một quân để ù), bài này có {n} quân."),
-            game=game.name_vi, size=size - 1, n=len(cards),
+            game=game.name_vi,
+            size=size - 1,
+            n=len(cards),
         )
     for card in CARDS:
         if counts[card.index] > 4:
             raise HandError(
-                N_("Bài chờ có {n} quân {card}, mỗi loại chỉ có 4 quân."), n=counts[card.index], card=card.name
+                N_("Bài chờ có {n} quân {card}, mỗi loại chỉ có 4 quân."),
+                n=counts[card.index],
+                card=card.name,
             )
     return counts
 
@@ -98,8 +101,16 @@ def diff_message(diff: XuongDiff, declared: Sequence[str]) -> tuple[Verdict, str
 def result(game: Game, cards: tuple[Card, ...], verdict: Verdict, message: str, **fields: Any) -> CheckResult:
     """A CheckResult with the defaults of a hand that is not a win."""
     return CheckResult(
-        game.slug, cards, fields.pop("tron", False), fields.pop("valid", False), fields.pop("lung", ()),
-        fields.pop("cuoc", ()), verdict, fields.pop("arrangement", ()), message, **fields,
+        game.slug,
+        cards,
+        fields.pop("tron", False),
+        fields.pop("valid", False),
+        fields.pop("lung", ()),
+        fields.pop("cuoc", ()),
+        verdict,
+        fields.pop("arrangement", ()),
+        message,
+        **fields,
     )
 
 

@@ -87,10 +87,15 @@ class LungSlug(StrEnum):
 
 
 _LUNG_NAMES = {
-    LungSlug.TOM: "Tôm", LungSlug.LEO: "Lèo", LungSlug.SUON: "Sườn",
-    LungSlug.YEU_DO_DON: "Yêu Đỏ Đơn", LungSlug.YEU_DO_KEP: "Yêu Đỏ Kép",
-    LungSlug.YEU_DEN_DON: "Yêu Đen Đơn", LungSlug.YEU_DEN_KEP: "Yêu Đen Kép",
-    LungSlug.TRUNG_TAM: "Trùng Tam", LungSlug.TRUNG_TU: "Trùng Tứ",
+    LungSlug.TOM: "Tôm",
+    LungSlug.LEO: "Lèo",
+    LungSlug.SUON: "Sườn",
+    LungSlug.YEU_DO_DON: "Yêu Đỏ Đơn",
+    LungSlug.YEU_DO_KEP: "Yêu Đỏ Kép",
+    LungSlug.YEU_DEN_DON: "Yêu Đen Đơn",
+    LungSlug.YEU_DEN_KEP: "Yêu Đen Kép",
+    LungSlug.TRUNG_TAM: "Trùng Tam",
+    LungSlug.TRUNG_TU: "Trùng Tứ",
 }
 
 #: The seven lưng made of three different kinds, in display order, and whether they are
@@ -160,8 +165,12 @@ class _FamilySpec:
     options: tuple[Phu, ...]
 
 
-def _family(shape: PhuShape, kinds: tuple[int, ...], mults: Iterable[tuple[int, ...]],
-            base_lung: LungSlug | None = None) -> _FamilySpec:
+def _family(
+    shape: PhuShape,
+    kinds: tuple[int, ...],
+    mults: Iterable[tuple[int, ...]],
+    base_lung: LungSlug | None = None,
+) -> _FamilySpec:
     options = []
     for combo in mults:
         lung: tuple[LungSlug, ...] = (base_lung,) if base_lung else ()
@@ -238,6 +247,7 @@ def lung_families(kind: int) -> list[tuple[LungSlug, tuple[int, int, int], bool]
             out.append((slug, kinds, bi_shaped))
     return out
 
+
 #: One option: (packed count, mode signature, catalogue id).
 Option = tuple[int, int, int]
 #: A three-kind family: its kinds' bit shifts and its options by count key ``c0 + 5*c1 + 25*c2``.
@@ -283,7 +293,9 @@ def _largest_first(options: Iterable[Option]) -> tuple[Option, ...]:
     return tuple(sorted(options, key=lambda o: -PHU_CATALOGUE[o[2]].size))
 
 
-def _local_table(field: int, alone: list[list[Option]], local: list[Triple]) -> tuple[tuple[Option, ...], ...]:
+def _local_table(
+    field: int, alone: list[list[Option]], local: list[Triple]
+) -> tuple[tuple[Option, ...], ...]:
     """Options by the counts of this field and the next two (a 12-bit key)."""
     if not local:
         return tuple(_largest_first(a) for a in alone)
@@ -324,7 +336,9 @@ def compile_steps(sig: Callable[[Phu], int]) -> tuple[Steps, ...]:
         local = [t for t in triples[field] if all(field <= sh >> 2 <= field + 2 for sh in t[:3])]
         far = tuple(t for t in triples[field] if t not in local)
         mask = 4095 if local else 15
-        steps.append(Steps(4 * field, mask, _local_table(field, alone[field], local), tuple(chains[field]), far))
+        steps.append(
+            Steps(4 * field, mask, _local_table(field, alone[field], local), tuple(chains[field]), far)
+        )
     return tuple(steps)
 
 

@@ -216,7 +216,14 @@ class ToTomSearch:
         return None
 
     def _make_finder(self) -> Callable[[int, int], list[int] | None]:
-        steps, failed, guard, non_yeu, yeu_tail, nxt = self.steps, self.failed, GUARD, NON_YEU, _yeu_tail, _left
+        steps, failed, guard, non_yeu, yeu_tail, nxt = (
+            self.steps,
+            self.failed,
+            GUARD,
+            NON_YEU,
+            _yeu_tail,
+            _left,
+        )
 
         def find(state: int, need: int) -> list[int] | None:
             if not state & non_yeu:

@@ -75,7 +75,6 @@ def need_after(need: int, psig: int) -> int:
 PHU_INDEX: tuple[int, ...] = tuple(tt_sig(p) & 255 for p in PHU_CATALOGUE)
 
 
-
 def mask_bits(mask: int) -> Iterator[int]:
     """The set bits of a mask, highest first."""
     while mask:

@@ -161,8 +161,10 @@ def check_tai_ban(
         return result(game, cards, Verdict.KHONG_TRON, junk_message(isolated))
     phu = order_phu(search.build(state, best))
     shown = {
-        "tron": True, "lung": tuple(str(s) for p in phu for s in p.lung),
-        "arrangement": tuple(tuple(p.codes()) for p in phu), "lung_count": best,
+        "tron": True,
+        "lung": tuple(str(s) for p in phu for s in p.lung),
+        "arrangement": tuple(tuple(p.codes()) for p in phu),
+        "lung_count": best,
     }
     need = game.min_lung or 9
     if best < need:
@@ -171,8 +173,16 @@ def check_tai_ban(
     cuoc = tai_ban_cuoc(best, dealt_khan)
     verdict, message, thua, thieu = _judge(best, cuoc, declared)
     return result(
-        game, cards, verdict, message, valid=True, cuoc=cuoc, thua=thua, thieu=thieu,
-        declared=None if declared is None else tuple(declared), **shown,
+        game,
+        cards,
+        verdict,
+        message,
+        valid=True,
+        cuoc=cuoc,
+        thua=thua,
+        thieu=thieu,
+        declared=None if declared is None else tuple(declared),
+        **shown,
     )
 
 
@@ -231,6 +241,8 @@ def arrangements_tai_ban(
         phu = order_phu(ids)
         weight = sum(search.weight(p) for p in phu)
         yield Arrangement(
-            tuple(tuple(p.codes()) for p in phu), tuple(str(s) for p in phu for s in p.lung),
-            tai_ban_cuoc(weight, dealt_khan), weight,
+            tuple(tuple(p.codes()) for p in phu),
+            tuple(str(s) for p in phu for s in p.lung),
+            tai_ban_cuoc(weight, dealt_khan),
+            weight,
         )

@@ -132,13 +132,29 @@ def _check_all_readings(
     if not top:
         level = max(lv for lv in range(cap) if search.level(mask, lv))
         phu, lung = show_arrangement(search.build(state, level, search.level(mask, level).bit_length() - 1))
-        return result(game, cards, Verdict.KHONG_LUNG, _no_lung_message(game, level, cap),
-                      tron=True, lung=lung, arrangement=phu)
+        return result(
+            game,
+            cards,
+            Verdict.KHONG_LUNG,
+            _no_lung_message(game, level, cap),
+            tron=True,
+            lung=lung,
+            arrangement=phu,
+        )
     index, verdict, message, diff = _judge(game, cards, counts, top, declared, win_card)
     phu, lung = show_arrangement(search.build(state, cap, index))
     return result(
-        game, cards, verdict, message, tron=True, valid=True, lung=lung,
-        cuoc=cuoc_of(game, counts, index), arrangement=phu, thua=diff.thua, thieu=diff.thieu,
+        game,
+        cards,
+        verdict,
+        message,
+        tron=True,
+        valid=True,
+        lung=lung,
+        cuoc=cuoc_of(game, counts, index),
+        arrangement=phu,
+        thua=diff.thua,
+        thieu=diff.thieu,
         declared=None if declared is None else tuple(declared),
     )
 
@@ -164,7 +180,9 @@ def _targets(counts: Sequence[int], cap: int) -> list[int]:
         return [cap, 0]
     return [
         need_code(cap, bool(t), lo, bool(k))
-        for k in range(int(ktc), -1, -1) for lo in range(leo, -1, -1) for t in range(int(bool(tom)), -1, -1)
+        for k in range(int(ktc), -1, -1)
+        for lo in range(leo, -1, -1)
+        for t in range(int(bool(tom)), -1, -1)
     ] + [0]
 
 
@@ -209,7 +227,8 @@ def _undominated(game: Game, counts: Sequence[int], indexes: list[int]) -> list[
     """Readings whose cước no other reading covers and exceeds (a lesser reading is xướng thiếu)."""
     shown = [(index, Counter(c for c in cuoc_of(game, counts, index) if c != "suong")) for index in indexes]
     return [
-        index for index, mine in shown
+        index
+        for index, mine in shown
         if not any(other != mine and all(other[k] >= n for k, n in mine.items()) for _, other in shown)
     ]
 

@@ -38,7 +38,9 @@ def get_cuoc(slug: str) -> Cuoc:
         return CATALOGUE[key]
     close = difflib.get_close_matches(str(key), list(CATALOGUE), n=3, cutoff=0.6)
     hint = Msg(N_(" Có phải ý bạn là: {names}?"), names=[repr(c) for c in close]) if close else ""
-    raise CuocError(N_("Không có cước '{slug}'.{hint}"), slug=slug if isinstance(slug, str) else shown(slug), hint=hint)
+    raise CuocError(
+        N_("Không có cước '{slug}'.{hint}"), slug=slug if isinstance(slug, str) else shown(slug), hint=hint
+    )
 
 
 def cuoc_for_game(game: str | GameSlug | Game) -> tuple[Cuoc, ...]:

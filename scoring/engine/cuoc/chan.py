@@ -12,22 +12,38 @@ XUONG = Cuoc("xuong", "Xuông", _C, Derivability.CARDS, "Ù thường, không c�
 DIA_U = Cuoc("dia_u", "Địa Ù", _C, Derivability.EVENT, "Ù quân bốc nọc đầu tiên khi chưa ăn, chưa đánh gì.")
 CHI = Cuoc("chi", "Chì", _C, Derivability.EVENT, "Ù quân chính mình bốc từ nọc.")
 CO_THIEN_KHAI = Cuoc(
-    "co_thien_khai", "Có Thiên Khai", _C, Derivability.HISTORY, "Trên tay có 4 quân giống nhau từ lúc chia.",
+    "co_thien_khai",
+    "Có Thiên Khai",
+    _C,
+    Derivability.HISTORY,
+    "Trên tay có 4 quân giống nhau từ lúc chia.",
     needs=needs(quads=1, times=None),
 )
 CO_CHIU = Cuoc(
-    "co_chiu", "Có Chíu", _C, Derivability.HISTORY, "Đã chíu trong ván (không phải Chíu Ù).",
+    "co_chiu",
+    "Có Chíu",
+    _C,
+    Derivability.HISTORY,
+    "Đã chíu trong ván (không phải Chíu Ù).",
     needs=needs(quads=1, times=None),
 )
 CO_BON = Cuoc("co_bon", "Có Bòn", _C, Derivability.HISTORY, "Đã ăn bòn: tách chắn sẵn có để ăn hai chắn.")
 BACH_THU_CHI = Cuoc(
-    "bach_thu_chi", "Bạch Thủ Chi", _C, Derivability.WAIT, "Ù bạch thủ quân Chi Chi.",
+    "bach_thu_chi",
+    "Bạch Thủ Chi",
+    _C,
+    Derivability.WAIT,
+    "Ù bạch thủ quân Chi Chi.",
     needs=needs(cards={"cc": (2, None)}),
 )
 TAM_DO = Cuoc("tam_do", "Tám Đỏ", _C, Derivability.CARDS, "Bài ù có đúng 8 quân đỏ.", needs=needs(red=(8, 8)))
 THAP_THANH = Cuoc("thap_thanh", "Thập Thành", _C, Derivability.CARDS, "Bài ù có 10 chắn.")
 KINH_TU_CHI = Cuoc(
-    "kinh_tu_chi", "Kính Tứ Chi", _C, Derivability.CARDS, "Bài ù có 4 Chi Chi và không quân đỏ nào khác.",
+    "kinh_tu_chi",
+    "Kính Tứ Chi",
+    _C,
+    Derivability.CARDS,
+    "Bài ù có 4 Chi Chi và không quân đỏ nào khác.",
     needs=needs(red=(4, 4), cards={"cc": (4, 4)}),
 )
 HOA_ROI_CUA_PHAT = Cuoc(

@@ -54,8 +54,12 @@ class Needs:
     def empty(self) -> bool:
         """Whether the cước needs nothing of the hand (it combines with anything)."""
         return (
-            self.red is None and not self.cards and not self.each and not self.quads
-            and self.lung is None and self.khan is None
+            self.red is None
+            and not self.cards
+            and not self.each
+            and not self.quads
+            and self.lung is None
+            and self.khan is None
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -100,7 +104,9 @@ _MAX_COUNT = 200
 
 
 def _fail(key: str, what: Msg, value: Any) -> RuleError:
-    return RuleError(N_("Luật: '{key}' phải là {what} (nhận được {value})."), key=key, what=what, value=shown(value))
+    return RuleError(
+        N_("Luật: '{key}' phải là {what} (nhận được {value})."), key=key, what=what, value=shown(value)
+    )
 
 
 def _count(key: str, value: Any, minimum: int = 0) -> int:
@@ -190,7 +196,12 @@ def describe(need: Needs, hand_size: int | None) -> list[Msg | str]:
     parts: list[Msg | str] = []
     red_exact = need.red is not None and need.red[0] == need.red[1]
     pinned = {c: s for c, s in need.cards.items() if s[0] == s[1] and CARD_BY_CODE[c].is_red}
-    if red_exact and need.red is not None and hand_size is not None and sum(s[0] for s in pinned.values()) == need.red[0]:
+    if (
+        red_exact
+        and need.red is not None
+        and hand_size is not None
+        and sum(s[0] for s in pinned.values()) == need.red[0]
+    ):
         # "20 quân đen và 1 Ông Cụ": the red cards are all named
         named = [f"{s[0]} {_card_name(c)}" for c, s in _in_deck_order(pinned)]
         if need.red[0] == 0:
@@ -200,12 +211,25 @@ def describe(need: Needs, hand_size: int | None) -> list[Msg | str]:
         others = {c: s for c, s in need.cards.items() if c not in pinned}
     else:
         if need.red is not None:
-            parts.append(_span_text(need.red, N_("đúng {n} quân đỏ"), N_("ít nhất {n} quân đỏ"),
-                                    N_("từ {lo} đến {hi} quân đỏ")))
+            parts.append(
+                _span_text(
+                    need.red,
+                    N_("đúng {n} quân đỏ"),
+                    N_("ít nhất {n} quân đỏ"),
+                    N_("từ {lo} đến {hi} quân đỏ"),
+                )
+            )
         others = dict(need.cards)
     for code, span in _in_deck_order(others):
-        parts.append(_span_text(span, N_("đúng {n} {card}"), N_("ít nhất {n} {card}"), N_("từ {lo} đến {hi} {card}"),
-                                card=_card_name(code)))
+        parts.append(
+            _span_text(
+                span,
+                N_("đúng {n} {card}"),
+                N_("ít nhất {n} {card}"),
+                N_("từ {lo} đến {hi} {card}"),
+                card=_card_name(code),
+            )
+        )
     if need.each:
         names = [_card_name(c) if n == 1 else f"{n} {_card_name(c)}" for c, n in _in_deck_order(need.each)]
         red = sum(n for c, n in need.each.items() if CARD_BY_CODE[c].is_red)

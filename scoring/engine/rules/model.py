@@ -90,7 +90,9 @@ class CustomCuoc:
 
     def as_cuoc(self, slug: str, family: ScoringFamily) -> Cuoc:
         """The catalogue-shaped entry of this cước (the table only knows it: an event)."""
-        return Cuoc(slug, self.name, FAMILY_GAMES[family], Derivability.EVENT, self.description, needs=self.needs)
+        return Cuoc(
+            slug, self.name, FAMILY_GAMES[family], Derivability.EVENT, self.description, needs=self.needs
+        )
 
 
 #: The Tứ Trụ and Kính Tứ Cố of every Tổ Tôm game: the default tiếng that take gà.
@@ -314,7 +316,10 @@ class RuleSet:
         if value is None:
             raise CuocError(
                 N_("Bộ luật '{preset}' ({rules}) không tính cước '{slug}' ({name})."),
-                preset=self.preset, rules=self.name, slug=slug, name=self.cuoc_name(slug),
+                preset=self.preset,
+                rules=self.name,
+                slug=slug,
+                name=self.cuoc_name(slug),
             )
         return self.resolve(slug, value), value.dich
 
@@ -339,7 +344,11 @@ class RuleSet:
         """(main value, extra dịch) of the streak cước of the ``n``-th win in a row (n ≥ 2)."""
         kind = self.streak_cuoc(n)
         if kind is None or self.thong is None:
-            raise CuocError(N_("Bộ luật '{preset}' không tính Thông/Khôi cho chuỗi {n} ván thắng."), preset=self.preset, n=n)
+            raise CuocError(
+                N_("Bộ luật '{preset}' không tính Thông/Khôi cho chuỗi {n} ván thắng."),
+                preset=self.preset,
+                n=n,
+            )
         if kind == "thong":
             return self.resolve("thong", self.thong), self.thong.dich
         return self.suong + self.dich * (n - self.khoi_main_offset), n - self.khoi_dich_offset
@@ -365,7 +374,9 @@ class RuleSet:
         if self.gom is not None:
             return self.gom
         if "chi_nay" not in self.cuoc:
-            raise RuleError(N_("Bộ luật '{preset}' không có Chi Nẩy để tính gom: hãy đặt 'gom'."), preset=self.preset)
+            raise RuleError(
+                N_("Bộ luật '{preset}' không có Chi Nẩy để tính gom: hãy đặt 'gom'."), preset=self.preset
+            )
         return math.ceil((2 * self.value_of("chi_nay")[0] + self.dich) / n_players)
 
     def ga_trong_applies(self, contribution: GaContribution | str) -> bool:
@@ -388,8 +399,14 @@ class RuleSet:
 def wrong_family(rules: RuleSet, game: Game) -> RuleError:
     """The error for a rule set of another family than the game's."""
     return RuleError(
-        N_("Bộ luật '{preset}' ({rules}) dành cho nhóm '{family}', không dùng được cho trò chơi '{game}' ({name})."),
-        preset=rules.preset, rules=rules.name, family=rules.family.value, game=game.slug.value, name=game.name_vi,
+        N_(
+            "Bộ luật '{preset}' ({rules}) dành cho nhóm '{family}', không dùng được cho trò chơi '{game}' ({name})."
+        ),
+        preset=rules.preset,
+        rules=rules.name,
+        family=rules.family.value,
+        game=game.slug.value,
+        name=game.name_vi,
     )
 
 

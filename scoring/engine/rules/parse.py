@@ -47,7 +47,9 @@ _RESERVED = frozenset({"ga", "khoi", "thong"})
 
 
 def _fail(key: str, what: str | Msg, value: Any) -> RuleError:
-    return RuleError(N_("Luật: '{key}' phải là {what} (nhận được {value})."), key=key, what=what, value=shown(value))
+    return RuleError(
+        N_("Luật: '{key}' phải là {what} (nhận được {value})."), key=key, what=what, value=shown(value)
+    )
 
 
 #: False while a stored snapshot is read back (:meth:`RuleSet.from_dict` ``bounded=False``).
@@ -165,7 +167,9 @@ def parse_cuoc_value(key: str, value: Any, *, table_entry: bool) -> CuocValue:
     data = _mapping(key, value)
     for name in data:
         if name not in ("main", "dich", "boi"):
-            raise _fail(f"{key}.{name}", Msg(N_("một trong {names}"), names=["'main'", "'dich'", "'boi'"]), name)
+            raise _fail(
+                f"{key}.{name}", Msg(N_("một trong {names}"), names=["'main'", "'dich'", "'boi'"]), name
+            )
     main = None if data.get("main") is None else _int(f"{key}.main", data["main"])
     boi = None if data.get("boi") is None else _int(f"{key}.boi", data["boi"], 1, bounds.BOI)
     if table_entry and main is None and boi is None:
@@ -287,7 +291,9 @@ def _check_family(rules: RuleSet) -> None:
         if not CATALOGUE[slug].games & games:
             raise RuleError(
                 N_("Luật: 'cuoc.{slug}' ({name}) không thuộc các trò chơi của bộ luật '{family}'."),
-                slug=slug, name=CATALOGUE[slug].name, family=rules.family.value,
+                slug=slug,
+                name=CATALOGUE[slug].name,
+                family=rules.family.value,
             )
     if rules.family is ScoringFamily.CHAN and rules.chan_fine_cuoc not in rules.cuoc:
         raise RuleError(
@@ -307,7 +313,9 @@ def parse_rules(data: Mapping[str, Any], *, bounded: bool = True) -> RuleSet:
 
 def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
     if not isinstance(data, Mapping):
-        raise RuleError(N_("Luật phải là một bảng (object JSON), nhận được {type}."), type=type(data).__name__)
+        raise RuleError(
+            N_("Luật phải là một bảng (object JSON), nhận được {type}."), type=type(data).__name__
+        )
     _check_keys(data)
     custom = _custom_cuoc("custom_cuoc", data.get("custom_cuoc", {}), frozenset())
     known = frozenset(CATALOGUE) | frozenset(custom)
@@ -315,4 +323,3 @@ def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
     rules = RuleSet(**values)
     _check_family(rules)
     return rules
-

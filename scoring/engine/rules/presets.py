@@ -23,7 +23,9 @@ _MERGED_TABLES = ("cuoc", "subsumes", "ga_trong_amounts", "chan_ga_nuoi_amounts"
 def _unknown_preset(slug: object) -> RuleError:
     valid = [f"'{p}'" for p in PRESETS]
     shown_slug = slug[:60] if isinstance(slug, str) else shown(slug)
-    return RuleError(N_("Không có bộ luật '{slug}'. Các bộ luật có sẵn: {valid}."), slug=shown_slug, valid=valid)
+    return RuleError(
+        N_("Không có bộ luật '{slug}'. Các bộ luật có sẵn: {valid}."), slug=shown_slug, valid=valid
+    )
 
 
 @cache
@@ -90,7 +92,9 @@ def load_rules(spec: str | Mapping[str, Any] | RuleSet) -> RuleSet:
             raise _unknown_preset(spec)
         return _preset(spec)
     if not isinstance(spec, Mapping):
-        raise RuleError(N_("Luật phải là tên bộ luật hoặc một bảng, nhận được {type}."), type=type(spec).__name__)
+        raise RuleError(
+            N_("Luật phải là tên bộ luật hoặc một bảng, nhận được {type}."), type=type(spec).__name__
+        )
     slug = spec.get("preset")
     if slug is None:
         raise RuleError(N_("Luật: thiếu khóa 'preset' (tên bộ luật gốc, ví dụ 'luat-2005')."))

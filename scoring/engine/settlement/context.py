@@ -70,19 +70,31 @@ def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode
     names = tuple(players)
     if not all(isinstance(name, str) and name.strip() and len(name) <= bounds.NAME for name in names):
         raise SettlementError(
-            N_("'players' phải là danh sách tên người chơi (chuỗi không rỗng, tối đa {n} ký tự)."), n=bounds.NAME
+            N_("'players' phải là danh sách tên người chơi (chuỗi không rỗng, tối đa {n} ký tự)."),
+            n=bounds.NAME,
         )
     if len(set(names)) != len(names):
         raise SettlementError(N_("'players' có tên người chơi lặp lại."))
     reserved = sorted(RESERVED_ACCOUNTS & set(names))
     if reserved:
-        raise SettlementError(N_("Tên người chơi '{name}' trùng với tên tài khoản của làng."), name=reserved[0])
+        raise SettlementError(
+            N_("Tên người chơi '{name}' trùng với tên tài khoản của làng."), name=reserved[0]
+        )
     if not game.accepts_players(len(names)):
         if game.players_min == game.players_max:
-            raise GameError(N_("{game} cần {n} người chơi (nhận được {got})."),
-                            game=game.name_vi, n=game.players_min, got=len(names))
-        raise GameError(N_("{game} cần {lo} đến {hi} người chơi (nhận được {got})."),
-                        game=game.name_vi, lo=game.players_min, hi=game.players_max, got=len(names))
+            raise GameError(
+                N_("{game} cần {n} người chơi (nhận được {got})."),
+                game=game.name_vi,
+                n=game.players_min,
+                got=len(names),
+            )
+        raise GameError(
+            N_("{game} cần {lo} đến {hi} người chơi (nhận được {got})."),
+            game=game.name_vi,
+            lo=game.players_min,
+            hi=game.players_max,
+            got=len(names),
+        )
     if rules.family is not game.family:
         raise wrong_family(rules, game)
     if game.family is ScoringFamily.PHOM and mode is Mode.GOM:

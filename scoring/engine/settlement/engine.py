@@ -36,7 +36,8 @@ def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> Table:
         the_mode = Mode(str(mode).strip().lower())
     except ValueError:
         raise SettlementError(
-            N_("'mode' phải là 'quang' (đánh quăng) hoặc 'gom' (đánh gom), nhận được {value}."), value=shown(mode)
+            N_("'mode' phải là 'quang' (đánh quăng) hoặc 'gom' (đánh gom), nhận được {value}."),
+            value=shown(mode),
         ) from None
     return Table(get_game(game), load_rules(rules), the_mode)
 

@@ -124,8 +124,11 @@ def event_contributions(book: Book, table: Table, state: SittingState, van: VanR
         if event.kind not in kinds:
             allowed: Any = sorted(kinds) or Msg(N_("(không có)"))
             raise van_error(
-                van.number, N_("không có loại gà '{kind}' trong {game}. Loại hợp lệ: {allowed}."),
-                kind=event.kind, game=table.game.name_vi, allowed=allowed,
+                van.number,
+                N_("không có loại gà '{kind}' trong {game}. Loại hợp lệ: {allowed}."),
+                kind=event.kind,
+                game=table.game.name_vi,
+                allowed=allowed,
             )
         _event(book, table, state.players, van.chiu, event)
 

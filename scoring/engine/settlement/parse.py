@@ -41,9 +41,13 @@ _GA_KEYS = frozenset({"kind", "player", "count", "chi_chi"})
 
 def _player(value: Any, key: str, players: Sequence[str], number: int) -> str:
     if not isinstance(value, str):
-        raise van_error(number, N_("'{key}' phải là tên một người chơi (nhận được {value})."), key=key, value=shown(value))
+        raise van_error(
+            number, N_("'{key}' phải là tên một người chơi (nhận được {value})."), key=key, value=shown(value)
+        )
     if value not in players:
-        raise van_error(number, N_("không có người chơi '{name}' (khóa '{key}')."), name=value[: bounds.NAME], key=key)
+        raise van_error(
+            number, N_("không có người chơi '{name}' (khóa '{key}')."), name=value[: bounds.NAME], key=key
+        )
     return value
 
 
@@ -64,10 +68,14 @@ def _player_list(data: Mapping[str, Any], key: str, players: Sequence[str], numb
 
 def _cuoc_list(value: Any, key: str, number: int) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise van_error(number, N_("'{key}' phải là một danh sách cước, ví dụ [\"tom\", \"leo\"]."), key=key)
+        raise van_error(number, N_('\'{key}\' phải là một danh sách cước, ví dụ ["tom", "leo"].'), key=key)
     if len(value) > bounds.CUOC_LIST:
         raise van_error(
-            number, N_("'{key}' có nhiều nhất {most} cước (nhận được {n})."), key=key, most=bounds.CUOC_LIST, n=len(value)
+            number,
+            N_("'{key}' có nhiều nhất {most} cước (nhận được {n})."),
+            key=key,
+            most=bounds.CUOC_LIST,
+            n=len(value),
         )
     return tuple(v.strip().lower() for v in value)
 
@@ -77,23 +85,31 @@ def _enum(value: Any, key: str, enum: Callable[[str], Any], choices: Sequence[st
         return enum(str(value).strip().lower())
     except ValueError:
         raise van_error(
-            number, N_("'{key}' không hợp lệ: {value}. Giá trị hợp lệ: {choices}."),
-            key=key, value=shown(value), choices=list(choices),
+            number,
+            N_("'{key}' không hợp lệ: {value}. Giá trị hợp lệ: {choices}."),
+            key=key,
+            value=shown(value),
+            choices=list(choices),
         ) from None
 
 
 def _count(value: Any, key: str, number: int, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
         raise van_error(
-            number, N_("'{key}' phải là số nguyên từ 1 đến {most} (nhận được {value})."),
-            key=key, most=most, value=shown(value),
+            number,
+            N_("'{key}' phải là số nguyên từ 1 đến {most} (nhận được {value})."),
+            key=key,
+            most=most,
+            value=shown(value),
         )
     return value
 
 
 def _ga_event(item: Any, players: Sequence[str], number: int) -> GaEvent:
     if not isinstance(item, Mapping):
-        raise van_error(number, N_("mỗi phần tử của 'ga' phải là một đối tượng {\"kind\", \"player\", \"count\"}."))
+        raise van_error(
+            number, N_('mỗi phần tử của \'ga\' phải là một đối tượng {"kind", "player", "count"}.')
+        )
     unknown = sorted(str(k)[:40] for k in set(item) - _GA_KEYS)
     if unknown:
         raise van_error(number, N_("khóa không hợp lệ trong 'ga': {keys}."), keys=unknown[:5])
@@ -104,8 +120,12 @@ def _ga_event(item: Any, players: Sequence[str], number: int) -> GaEvent:
         raise van_error(number, N_("gà '{kind}' cần 'player'."), kind=kind[:40])
     chi_chi = item.get("chi_chi", False)
     if not isinstance(chi_chi, bool):
-        raise van_error(number, N_("'{key}' phải là true hoặc false (nhận được {value})."), key="ga.chi_chi",
-                        value=shown(chi_chi))
+        raise van_error(
+            number,
+            N_("'{key}' phải là true hoặc false (nhận được {value})."),
+            key="ga.chi_chi",
+            value=shown(chi_chi),
+        )
     return GaEvent(
         kind=kind.strip().lower()[:40],
         player=_player(item["player"], "ga.player", players, number),
@@ -117,7 +137,9 @@ def _ga_event(item: Any, players: Sequence[str], number: int) -> GaEvent:
 def _ga_list(data: Mapping[str, Any], players: Sequence[str], number: int) -> tuple[GaEvent, ...]:
     value = data.get("ga", [])
     if not isinstance(value, list) or len(value) > bounds.CUOC_LIST:
-        raise van_error(number, N_("'ga' phải là một danh sách (tối đa {most} phần tử)."), most=bounds.CUOC_LIST)
+        raise van_error(
+            number, N_("'ga' phải là một danh sách (tối đa {most} phần tử)."), most=bounds.CUOC_LIST
+        )
     return tuple(_ga_event(item, players, number) for item in value)
 
 
@@ -137,8 +159,10 @@ def parse_van(data: Any, players: Sequence[str], number: int) -> VanRecord:
     unknown = sorted(str(k)[:40] for k in set(data) - VAN_KEYS)
     if unknown:
         raise van_error(
-            number, N_("khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
-            keys=unknown[:5], allowed=sorted(VAN_KEYS),
+            number,
+            N_("khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
+            keys=unknown[:5],
+            allowed=sorted(VAN_KEYS),
         )
     fault = data.get("fault")
     regime = data.get("regime")

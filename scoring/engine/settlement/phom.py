@@ -38,7 +38,10 @@ def validate_phom(state: SittingState, van: VanRecord) -> None:
     ]
     if extra:
         raise van_error(
-            van.number, N_("Phỏm không dùng khóa {keys}; chỉ dùng {allowed}."), keys=extra, allowed=list(_PHOM_KEYS)
+            van.number,
+            N_("Phỏm không dùng khóa {keys}; chỉ dùng {allowed}."),
+            keys=extra,
+            allowed=list(_PHOM_KEYS),
         )
     if (van.winner is None) == (not van.ranks):
         raise van_error(van.number, N_("Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."))
@@ -72,7 +75,9 @@ def settle_phom(book: Book, table: Table, state: SittingState, van: VanRecord) -
     if len(stakes) < len(van.ranks) - 1:
         raise RuleError(
             N_("Luật: 'phom_rank_stakes' cần {need} mức cho {n} người chơi (đang có {have})."),
-            need=len(van.ranks) - 1, n=len(van.ranks), have=len(stakes),
+            need=len(van.ranks) - 1,
+            n=len(van.ranks),
+            have=len(stakes),
         )
     for place, player in enumerate(van.ranks[1:], start=2):
         amount = stakes[place - 2]

@@ -40,7 +40,9 @@ def _check_keys(request: Mapping[str, Any]) -> None:
     unknown = sorted(str(k)[:40] for k in set(request) - REPLAY_KEYS)
     if unknown:
         raise SettlementError(
-            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."), keys=unknown[:5], allowed=sorted(REPLAY_KEYS)
+            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
+            keys=unknown[:5],
+            allowed=sorted(REPLAY_KEYS),
         )
     missing = [key for key in _REQUIRED if key not in request]
     if missing:
@@ -56,7 +58,10 @@ def _sub_overrides(request: Mapping[str, Any], key: str, names: Mapping[str, str
     unknown = sorted(str(k)[:40] for k in set(value) - set(names))
     if unknown:
         raise RuleError(
-            N_("'{key}': khóa không hợp lệ {keys}; dùng {names}."), key=key, keys=unknown[:5], names=list(names)
+            N_("'{key}': khóa không hợp lệ {keys}; dùng {names}."),
+            key=key,
+            keys=unknown[:5],
+            names=list(names),
         )
     return {names[k]: v for k, v in value.items()}
 

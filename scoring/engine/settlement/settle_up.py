@@ -31,7 +31,9 @@ def settle_up(balances: Mapping[str, int]) -> list[Transfer]:
     """
     total = sum(balances.values())
     if total != 0:
-        raise SettlementError(N_("Không thể thanh toán: tổng số dư phải bằng 0 (đang là {total})."), total=total)
+        raise SettlementError(
+            N_("Không thể thanh toán: tổng số dư phải bằng 0 (đang là {total})."), total=total
+        )
     open_items = sorted(
         ((name, amount) for name, amount in balances.items() if amount != 0),
         key=lambda item: (-abs(item[1]), item[0]),

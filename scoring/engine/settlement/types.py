@@ -35,6 +35,7 @@ def van_error(number: int, template: str, /, **params: Any) -> SettlementError:
     """A SettlementError naming the ván: "Ván 3: không có người chơi 'Bin' (khóa 'winner')."""
     return SettlementError(N_("Ván {number}: {inner}"), number=number, inner=Msg(template, **params))
 
+
 #: The village pool (điểm làng) of đánh gom.
 POOL = "pool"
 #: The gà trong pot (in Chắn: the gà nuôi pot; one pot per sitting).
@@ -183,19 +184,35 @@ class SittingState:
     def to_json(self) -> dict[str, Any]:
         """A JSON form that :meth:`from_json` reads back equal (the stored snapshot of a sitting)."""
         return {
-            "players": list(self.players), "balances": list(self.balances), "pool": self.pool,
-            "ga_trong": self.ga_trong, "streak_holder": self.streak_holder, "streak": self.streak,
-            "hoi": [h.to_dict() for h in self.hoi], "hoi_open": self.hoi_open, "cheo_do": list(self.cheo_do),
-            "dealer": self.dealer, "van_count": self.van_count, "stake": self.stake,
+            "players": list(self.players),
+            "balances": list(self.balances),
+            "pool": self.pool,
+            "ga_trong": self.ga_trong,
+            "streak_holder": self.streak_holder,
+            "streak": self.streak,
+            "hoi": [h.to_dict() for h in self.hoi],
+            "hoi_open": self.hoi_open,
+            "cheo_do": list(self.cheo_do),
+            "dealer": self.dealer,
+            "van_count": self.van_count,
+            "stake": self.stake,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SittingState:
         return cls(
-            players=tuple(data["players"]), balances=tuple(data["balances"]), pool=data["pool"],
-            ga_trong=data["ga_trong"], streak_holder=data["streak_holder"], streak=data["streak"],
-            hoi=tuple(HoiSpan(**h) for h in data["hoi"]), hoi_open=data["hoi_open"],
-            cheo_do=tuple(data["cheo_do"]), dealer=data["dealer"], van_count=data["van_count"], stake=data["stake"],
+            players=tuple(data["players"]),
+            balances=tuple(data["balances"]),
+            pool=data["pool"],
+            ga_trong=data["ga_trong"],
+            streak_holder=data["streak_holder"],
+            streak=data["streak"],
+            hoi=tuple(HoiSpan(**h) for h in data["hoi"]),
+            hoi_open=data["hoi_open"],
+            cheo_do=tuple(data["cheo_do"]),
+            dealer=data["dealer"],
+            van_count=data["van_count"],
+            stake=data["stake"],
         )
 
     def balance_map(self) -> dict[str, int]:

@@ -39,7 +39,9 @@ def _check_result(van: VanRecord) -> None:
     if van.winner is not None and van.result == "hoa":
         raise van_error(van.number, N_("không thể vừa có người ù ('winner') vừa hòa ('result': \"hoa\")."))
     if van.winner is None and van.result is None and van.bao is None:
-        raise van_error(van.number, N_("thiếu kết quả: ghi 'winner' (người ù), \"result\": \"hoa\" hoặc 'bao'."))
+        raise van_error(
+            van.number, N_("thiếu kết quả: ghi 'winner' (người ù), \"result\": \"hoa\" hoặc 'bao'.")
+        )
     if van.winner is None:
         given = [key for key in _WIN_ONLY if getattr(van, key) not in (None, ())]
         if given:
@@ -52,16 +54,22 @@ def _check_seats(van: VanRecord) -> None:
     for key in ("winner", "discarder", "bao"):
         name = getattr(van, key)
         if name is not None and name in van.chiu:
-            raise van_error(van.number, N_("'{name}' đã chịu (bỏ ván) nên không thể là '{key}'."), name=name, key=key)
+            raise van_error(
+                van.number, N_("'{name}' đã chịu (bỏ ván) nên không thể là '{key}'."), name=name, key=key
+            )
     if van.discarder is not None and van.discarder == van.winner:
-        raise van_error(van.number, N_("người ù '{name}' không thể là người đánh quân ù ('discarder')."), name=van.winner)
+        raise van_error(
+            van.number, N_("người ù '{name}' không thể là người đánh quân ù ('discarder')."), name=van.winner
+        )
     if van.bao is not None and van.bao == van.winner:
         raise van_error(van.number, N_("người bị báo '{name}' không thể ù trong cùng ván."), name=van.bao)
 
 
 def _check_faults(table: Table, van: VanRecord) -> None:
     if van.fault in (Fault.DANH_U_DEN, Fault.DEN_CHONG) and van.discarder is None:
-        raise van_error(van.number, N_("'fault' {fault} cần 'discarder' (người đánh quân ù)."), fault=van.fault.value)
+        raise van_error(
+            van.number, N_("'fault' {fault} cần 'discarder' (người đánh quân ù)."), fault=van.fault.value
+        )
     if van.fault is Fault.XUONG_THUA and van.declared is None:
         raise van_error(van.number, N_("'fault' xuong_thua cần 'declared' (các cước đã xướng)."))
     if (
@@ -70,7 +78,8 @@ def _check_faults(table: Table, van: VanRecord) -> None:
         and van.fault in (Fault.DANH_U_DEN, Fault.DEN_CHONG)
     ):
         raise van_error(
-            van.number, N_("không thể vừa có người báo ngồi đấy vừa có người đánh ù đền: chỉ một người đền thay làng.")
+            van.number,
+            N_("không thể vừa có người báo ngồi đấy vừa có người đánh ù đền: chỉ một người đền thay làng."),
         )
 
 
@@ -80,4 +89,6 @@ def _check_stake(table: Table, state: SittingState, van: VanRecord) -> None:
     if table.family is not ScoringFamily.TAI_BAN:
         raise van_error(van.number, N_("'stake' (mức cược N) chỉ dùng cho Tài Bàn."))
     if table.gom and not needs_opening(table, state):
-        raise van_error(van.number, N_("'stake' chỉ được đặt ở ván mở hội mới (mức cược cố định trong một hội)."))
+        raise van_error(
+            van.number, N_("'stake' chỉ được đặt ở ván mở hội mới (mức cược cố định trong một hội).")
+        )

@@ -14,8 +14,10 @@ class Command(JsonCommand):
     help = (
         "Kiểm bài. Đọc JSON từ stdin, ví dụ "
         '{"game": "to-tom-5", "hand": "7v 3m 3s …", "declared": ["tom"]}; thêm "waits": true với bài '
-        "thiếu một quân để xem bài chờ. Lỗi: mã thoát 2 và {\"error\": ...}."
+        'thiếu một quân để xem bài chờ. Lỗi: mã thoát 2 và {"error": ...}.'
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.answer(lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules)))
+        self.answer(
+            lambda payload: run_batch(payload, lambda r: check_request(r, resolve_rules=resolve_rules))
+        )

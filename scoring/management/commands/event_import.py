@@ -21,7 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Tệp JSON của bản sao lưu ('-': stdin).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        raw = sys.stdin.read() if options["file"] == "-" else Path(options["file"]).read_text(encoding="utf-8")
+        raw = (
+            sys.stdin.read() if options["file"] == "-" else Path(options["file"]).read_text(encoding="utf-8")
+        )
         try:
             restored = backup_restore(document=json.loads(raw))
         except json.JSONDecodeError as exc:
@@ -29,5 +31,7 @@ class Command(BaseCommand):
         except EngineError as exc:
             raise CommandError(exc.message) from exc
         what = f"giải '{restored.event_slug}'" if restored.event_slug else "canh bài"
-        self.stdout.write(f"Đã khôi phục {what}: {restored.sittings} canh bài, {restored.van} ván, "
-                          f"{restored.transactions} bút toán.")
+        self.stdout.write(
+            f"Đã khôi phục {what}: {restored.sittings} canh bài, {restored.van} ván, "
+            f"{restored.transactions} bút toán."
+        )

@@ -24,16 +24,26 @@ def out_of_bounds(sittings: QuerySet[Sitting]) -> list[str]:
     """Every posting and ván of ``sittings`` beyond the ledger's bounds (none is written since the
     bounds are checked; a database written before may hold some)."""
     found = []
-    postings = (Posting.objects.filter(sitting__in=sittings)
-                .filter(Q(amount__gt=MAX_BALANCE) | Q(amount__lt=-MAX_BALANCE)).order_by("id"))
+    postings = (
+        Posting.objects.filter(sitting__in=sittings)
+        .filter(Q(amount__gt=MAX_BALANCE) | Q(amount__lt=-MAX_BALANCE))
+        .order_by("id")
+    )
     for pk, sitting, txn, amount in postings.values_list("pk", "sitting_id", "transaction_id", "amount"):
-        found.append(f"Canh bài #{sitting}: dòng bút toán #{pk} (bút toán #{txn}) ghi {amount} điểm, "
-                     f"vượt giới hạn ±{MAX_BALANCE} của sổ")
-    vans = (Van.objects.filter(sitting__in=sittings)
-            .filter(Q(points__gt=MAX_VAN_POINTS) | Q(points__lt=-MAX_VAN_POINTS)).order_by("id"))
+        found.append(
+            f"Canh bài #{sitting}: dòng bút toán #{pk} (bút toán #{txn}) ghi {amount} điểm, "
+            f"vượt giới hạn ±{MAX_BALANCE} của sổ"
+        )
+    vans = (
+        Van.objects.filter(sitting__in=sittings)
+        .filter(Q(points__gt=MAX_VAN_POINTS) | Q(points__lt=-MAX_VAN_POINTS))
+        .order_by("id")
+    )
     for pk, sitting, seq, points in vans.values_list("pk", "sitting_id", "seq", "points"):
-        found.append(f"Canh bài #{sitting}, ván {seq} (mã {pk}): ghi {points} điểm, "
-                     f"vượt giới hạn {MAX_VAN_POINTS} điểm một ván")
+        found.append(
+            f"Canh bài #{sitting}, ván {seq} (mã {pk}): ghi {points} điểm, "
+            f"vượt giới hạn {MAX_VAN_POINTS} điểm một ván"
+        )
     return found
 
 
@@ -59,7 +69,9 @@ class Command(BaseCommand):
                 with transaction.atomic():  # a savepoint: a failed read leaves the next sitting readable
                     differences += ledger_differences(sitting)
             except (DatabaseError, OverflowError) as exc:
-                differences.append(f"Canh bài #{pk}: không đọc được sổ ({exc}); xem các dòng vượt giới hạn dưới đây")
+                differences.append(
+                    f"Canh bài #{pk}: không đọc được sổ ({exc}); xem các dòng vượt giới hạn dưới đây"
+                )
         differences += out_of_bounds(sittings)
         for line in differences:
             self.stdout.write(line)

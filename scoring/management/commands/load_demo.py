@@ -11,18 +11,24 @@ from scoring.services.demo import DEMO_CLUB, DEMO_PASSWORD, DEMO_USERNAME, load_
 
 
 class Command(BaseCommand):
-    help = ("Nạp dữ liệu mẫu (lệ làng mẫu; với --with-demo-user hoặc khi DEBUG: tài khoản chủ sổ mẫu, "
-            "làng mẫu với vài canh bài, và hội làng mẫu với các chiếu, bàn Trung Quân và bảng điểm). "
-            "Chạy lại không tạo trùng.")
+    help = (
+        "Nạp dữ liệu mẫu (lệ làng mẫu; với --with-demo-user hoặc khi DEBUG: tài khoản chủ sổ mẫu, "
+        "làng mẫu với vài canh bài, và hội làng mẫu với các chiếu, bàn Trung Quân và bảng điểm). "
+        "Chạy lại không tạo trùng."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--with-demo-user", action="store_true",
+            "--with-demo-user",
+            action="store_true",
             help=f"Tạo tài khoản mẫu {DEMO_USERNAME} (mật khẩu {DEMO_PASSWORD}), chủ sổ của làng mẫu và "
-                 "ban tổ chức của hội làng mẫu (luôn tạo khi DEBUG bật).",
+            "ban tổ chức của hội làng mẫu (luôn tạo khi DEBUG bật).",
         )
-        parser.add_argument("--base-url", default="", help="Địa chỉ của ứng dụng (http://máy:cổng), để in đủ "
-                            "địa chỉ các trang nên mở trước.")
+        parser.add_argument(
+            "--base-url",
+            default="",
+            help="Địa chỉ của ứng dụng (http://máy:cổng), để in đủ địa chỉ các trang nên mở trước.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         with_user = bool(options["with_demo_user"] or settings.DEBUG)

@@ -28,7 +28,9 @@ class Command(BaseCommand):
         else:
             club = Club.objects.filter(slug=options["club"] or "").first()
             if club is None:
-                self.stderr.write(f'{{"error": "Không có làng hoặc câu lạc bộ mang mã \'{options["club"]}\'."}}')
+                self.stderr.write(
+                    f'{{"error": "Không có làng hoặc câu lạc bộ mang mã \'{options["club"]}\'."}}'
+                )
                 sys.exit(2)
             clubs = [club]
         failed = False

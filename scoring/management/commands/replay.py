@@ -21,7 +21,7 @@ class Command(JsonCommand):
     help = (
         "Ghi lại cả một canh bài từ JSON trên stdin và in số dư, điểm làng, gà, hội và từng ván. "
         'Ví dụ {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": [...], "van": [...]}; '
-        "hoặc một danh sách. Không lưu gì trừ khi có --save. Lỗi: mã thoát 2 và {\"error\": ...}."
+        'hoặc một danh sách. Không lưu gì trừ khi có --save. Lỗi: mã thoát 2 và {"error": ...}.'
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -37,17 +37,24 @@ def _cell(value: Any) -> str:
 
 
 def games() -> str:
-    rows = ["| game | slug | players | deal (dealer) | hand | minimum lưng | draw when the nọc has | family |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| game | slug | players | deal (dealer) | hand | minimum lưng | draw when the nọc has | family |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for g in GAMES.values():
         players = str(g.players_min) if g.players_min == g.players_max else f"{g.players_min}–{g.players_max}"
-        rows.append(f"| {g.name_vi} | `{g.slug}` | {players} | {_cell(g.deal)} ({_cell(g.dealer_deal)}) | "
-                    f"{_cell(g.hand_size)} | {_cell(g.min_lung)} | {_cell(g.draw_at)} | {g.family} |")
+        rows.append(
+            f"| {g.name_vi} | `{g.slug}` | {players} | {_cell(g.deal)} ({_cell(g.dealer_deal)}) | "
+            f"{_cell(g.hand_size)} | {_cell(g.min_lung)} | {_cell(g.draw_at)} | {g.family} |"
+        )
     return "\n".join(rows)
 
 
 def cuoc() -> str:
-    rows = ["| cước | slug | games | confirmed from | what it is (as the app says it) |", "|---|---|---|---|---|"]
+    rows = [
+        "| cước | slug | games | confirmed from | what it is (as the app says it) |",
+        "|---|---|---|---|---|",
+    ]
     for c in CATALOGUE.values():
         played = ", ".join(f"`{g}`" for g in sorted(c.games))
         marks = " (Tứ Trụ)" if c.tu_tru else (" (streak)" if c.streak else "")
@@ -69,10 +76,17 @@ def presets() -> str:
     head = "| cước | " + " | ".join(f"`{r.preset}`" for r in sets) + " |"
     rows = [head, "|---|" + "---|" * len(sets)]
     rows.append("| S (suông) / D (dịch) | " + " | ".join(f"{r.suong} / {r.dich}" for r in sets) + " |")
-    rows.append("| Tứ Trụ carry their dịch | " + " | ".join("yes" if r.tu_tru_cong_dich else "no" for r in sets) + " |")
+    rows.append(
+        "| Tứ Trụ carry their dịch | "
+        + " | ".join("yes" if r.tu_tru_cong_dich else "no" for r in sets)
+        + " |"
+    )
     rows.append("| Thông | " + " | ".join(_value(r.thong, "S + D") for r in sets) + " |")
-    rows.append("| Khôi: main offset / dịch offset | " + " | ".join(
-        f"{r.khoi_main_offset} / {r.khoi_dich_offset}" if r.has_khoi else "—" for r in sets) + " |")
+    rows.append(
+        "| Khôi: main offset / dịch offset | "
+        + " | ".join(f"{r.khoi_main_offset} / {r.khoi_dich_offset}" if r.has_khoi else "—" for r in sets)
+        + " |"
+    )
     for slug, c in CATALOGUE.items():
         if c.streak:
             continue
@@ -97,11 +111,15 @@ OPTIONS: list[tuple[str, type, str]] = [
 
 def options() -> str:
     sets = [load_rules(slug) for slug in PRESETS]
-    rows = ["| choice | rule-set field | possible values | " + " | ".join(f"`{r.preset}`" for r in sets) + " |",
-            "|---|---|---|" + "---|" * len(sets)]
+    rows = [
+        "| choice | rule-set field | possible values | " + " | ".join(f"`{r.preset}`" for r in sets) + " |",
+        "|---|---|---|" + "---|" * len(sets),
+    ]
     for field, enum, what in OPTIONS:
         values = ", ".join(f"`{m.value}`" for m in enum)  # type: ignore[attr-defined]
-        rows.append(f"| {what} | `{field}` | {values} | " + " | ".join(f"`{getattr(r, field)}`" for r in sets) + " |")
+        rows.append(
+            f"| {what} | `{field}` | {values} | " + " | ".join(f"`{getattr(r, field)}`" for r in sets) + " |"
+        )
     return "\n".join(rows)
 
 

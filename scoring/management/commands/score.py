@@ -14,8 +14,10 @@ class Command(JsonCommand):
     help = (
         "Tính điểm một ván ù. Đọc JSON từ stdin, ví dụ "
         '{"game": "to-tom-5", "rules": "luat-2005", "cuoc": ["tom"], "streak": 1}; '
-        "hoặc một danh sách các yêu cầu. Lỗi: mã thoát 2 và {\"error\": ...}."
+        'hoặc một danh sách các yêu cầu. Lỗi: mã thoát 2 và {"error": ...}.'
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.answer(lambda payload: run_batch(payload, lambda r: score_request(r, resolve_rules=resolve_rules)))
+        self.answer(
+            lambda payload: run_batch(payload, lambda r: score_request(r, resolve_rules=resolve_rules))
+        )

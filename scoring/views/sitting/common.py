@@ -86,8 +86,10 @@ def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict
         "is_phom": family is ScoringFamily.PHOM,
         "is_tai_ban": family is ScoringFamily.TAI_BAN,
         "checks_cards": family is not ScoringFamily.PHOM,
-        "rank_rows": [{"place": i, "value": form.ranks[i - 1] if i <= len(form.ranks) else ""}
-                      for i in range(1, table.sitting.seats.count() + 1)],
+        "rank_rows": [
+            {"place": i, "value": form.ranks[i - 1] if i <= len(form.ranks) else ""}
+            for i in range(1, table.sitting.seats.count() + 1)
+        ],
         "HOA": HOA,
     }
 
@@ -104,8 +106,11 @@ def kiem_bai(table: Table, form: VanForm, record: dict[str, Any], seq: int) -> d
         return {"error": exc.message}
     if verdict is None:
         return None
-    return {"valid": verdict.get("valid", False), "message": verdict.get("message", ""),
-            "cuoc": table.cuoc_names(verdict.get("cuoc", []))}
+    return {
+        "valid": verdict.get("valid", False),
+        "message": verdict.get("message", ""),
+        "cuoc": table.cuoc_names(verdict.get("cuoc", [])),
+    }
 
 
 def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
@@ -121,8 +126,10 @@ def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
     for t in answer.transfers:
         delta[t.from_] -= t.amount
         delta[t.to] += t.amount
-    after = [{"name": name, "balance": signed(value), "delta": delta[name], "shown": signed(delta[name])}
-             for name, value in answer.balances.items()]
+    after = [
+        {"name": name, "balance": signed(value), "delta": delta[name], "shown": signed(delta[name])}
+        for name, value in answer.balances.items()
+    ]
     lines = (answer.breakdown or {}).get("lines", [])
     return {
         "seq": answer.seq,

@@ -50,10 +50,18 @@ def correct_context(
     table = Table.of(sitting)
     context = van_form_context(table, form, key=key, seq=van.seq)
     return {
-        "nav": "sitting", "sitting": sitting, "table": table, "game": table.game, "van": van,
-        "van_summary": describe(table, van.record), "by": van.entered_by.get_username() if van.entered_by else GUEST,
-        "names": [s.name for s in sitting.seats.order_by("position")], "reason": reason,
-        "preview": preview(table, form, seq=van.seq), **context, **extra,
+        "nav": "sitting",
+        "sitting": sitting,
+        "table": table,
+        "game": table.game,
+        "van": van,
+        "van_summary": describe(table, van.record),
+        "by": van.entered_by.get_username() if van.entered_by else GUEST,
+        "names": [s.name for s in sitting.seats.order_by("position")],
+        "reason": reason,
+        "preview": preview(table, form, seq=van.seq),
+        **context,
+        **extra,
     }
 
 
@@ -76,20 +84,31 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     if van is None:
         raise Http404(f"Canh bài số {pk} không có ván số {seq}.")
     n_seats = sitting.seats.count()
-    if sitting.ended_at is not None:  # settled: no correction form to fill in only to be refused (issue 19, item 6)
+    if (
+        sitting.ended_at is not None
+    ):  # settled: no correction form to fill in only to be refused (issue 19, item 6)
         context = {"nav": "sitting", "sitting": sitting, "van": van, "ended_at": sitting.ended_at}
         return render_htmx(request, CORRECT, context, partial="correct", status=409)
     if request.method != "POST":
         form = VanForm.from_record(van.record, van.cards, n_seats)
-        return render_htmx(request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct")
+        return render_htmx(
+            request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct"
+        )
     form = VanForm.from_post(request.POST, n_seats)
     reason = (request.POST.get("reason") or "").strip()
     key = request.POST.get("key") or new_key()
     try:
         record = form.record(Table.of(sitting).game)
         target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
-        van_correct(van=target, record=record, reason=reason, corrected_by=user_of(request),
-                    idempotency_key=posted_key(request), cards=form.cards, via=entry_via(request, sitting))
+        van_correct(
+            van=target,
+            record=record,
+            reason=reason,
+            corrected_by=user_of(request),
+            idempotency_key=posted_key(request),
+            cards=form.cards,
+            via=entry_via(request, sitting),
+        )
     except (IdempotencyMismatch, SequenceConflict) as exc:
         status = 422 if isinstance(exc, IdempotencyMismatch) else 409
         context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)
@@ -128,11 +147,18 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     error, status = None, 200
     if request.method == "POST" and sitting.ended_at is None and request.POST.get("confirm") != "1":
         # Settling up ends the canh for good (no more ván, no corrections): asked first (issue 19, item 6).
-        error, status = gettext("Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, "
-                                "không ghi hay sửa ván được nữa."), 422
+        error, status = (
+            gettext(
+                "Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, "
+                "không ghi hay sửa ván được nữa."
+            ),
+            422,
+        )
     elif request.method == "POST" and sitting.ended_at is None:
         try:
-            sitting_settle_up(sitting=sitting.pk, settled_by=user_of(request), idempotency_key=posted_key(request))
+            sitting_settle_up(
+                sitting=sitting.pk, settled_by=user_of(request), idempotency_key=posted_key(request)
+            )
         except SequenceConflict as exc:
             error, status = exc.message, 409
         except EngineError as exc:
@@ -141,8 +167,14 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
             return _after_write(request, sitting, "Đã thanh toán và kết thúc canh bài.")
         sitting.refresh_from_db()
     context: dict[str, Any] = {
-        "nav": "sitting", "sitting": sitting, "table": table, "game": table.game, "error": error,
-        "ended": sitting.ended_at is not None, "ended_at": sitting.ended_at, "key": new_key(),
+        "nav": "sitting",
+        "sitting": sitting,
+        "table": table,
+        "game": table.game,
+        "error": error,
+        "ended": sitting.ended_at is not None,
+        "ended_at": sitting.ended_at,
+        "key": new_key(),
         "read_only": not can(request, KEEP, sitting),
     }
     if context["ended"]:
@@ -156,4 +188,3 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
         except EngineError as exc:
             context["error"] = context["error"] or exc.message
     return render_htmx(request, SETTLE, context, status=status)
-

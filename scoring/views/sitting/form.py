@@ -92,10 +92,21 @@ class VanForm:
             for i in range(1, GA_ROWS + 1)
         ]
         return cls(
-            winner=one("winner"), cuoc=many("cuoc"), declared=many("declared"), discarder=one("discarder"),
-            chiu=many("chiu"), fault=one("fault"), bao=one("bao"), regime=one("regime"), ga=rows,
-            den_lang=many("den_lang"), dau_ke=one("dau_ke"), stake=one("stake"),
-            ranks=[one(f"rank_{i}") for i in range(1, n_seats + 1)], den=one("den"), cards=one("cards"),
+            winner=one("winner"),
+            cuoc=many("cuoc"),
+            declared=many("declared"),
+            discarder=one("discarder"),
+            chiu=many("chiu"),
+            fault=one("fault"),
+            bao=one("bao"),
+            regime=one("regime"),
+            ga=rows,
+            den_lang=many("den_lang"),
+            dau_ke=one("dau_ke"),
+            stake=one("stake"),
+            ranks=[one(f"rank_{i}") for i in range(1, n_seats + 1)],
+            den=one("den"),
+            cards=one("cards"),
         )
 
     @classmethod
@@ -104,17 +115,26 @@ class VanForm:
         winner = HOA if record.get("result") == "hoa" else str(record.get("winner") or "")
         rows = [
             GaRow(str(e.get("kind", "")), str(e.get("player", "")), str(e.get("count", 1)))
-            for e in record.get("ga") or [] if isinstance(e, Mapping)
+            for e in record.get("ga") or []
+            if isinstance(e, Mapping)
         ][:GA_ROWS]
         ranks = [str(r) for r in record.get("ranks") or []]
         return cls(
-            winner=winner, cuoc=list(record.get("cuoc") or []), declared=list(record.get("declared") or []),
-            discarder=str(record.get("discarder") or ""), chiu=list(record.get("chiu") or []),
-            fault=str(record.get("fault") or ""), bao=str(record.get("bao") or ""),
-            regime=str(record.get("regime") or ""), ga=_ga_rows(rows), den_lang=list(record.get("den_lang") or []),
+            winner=winner,
+            cuoc=list(record.get("cuoc") or []),
+            declared=list(record.get("declared") or []),
+            discarder=str(record.get("discarder") or ""),
+            chiu=list(record.get("chiu") or []),
+            fault=str(record.get("fault") or ""),
+            bao=str(record.get("bao") or ""),
+            regime=str(record.get("regime") or ""),
+            ga=_ga_rows(rows),
+            den_lang=list(record.get("den_lang") or []),
             dau_ke=str(record.get("dau_ke") or ""),
             stake="" if record.get("stake") is None else str(record["stake"]),
-            ranks=ranks + [""] * (n_seats - len(ranks)), den=str(record.get("den") or ""), cards=cards or "",
+            ranks=ranks + [""] * (n_seats - len(ranks)),
+            den=str(record.get("den") or ""),
+            cards=cards or "",
         )
 
     def record(self, game: Game) -> dict[str, Any]:
@@ -185,4 +205,3 @@ def _positive(text: str, what: str) -> int:
 def card_codes(cards: str) -> list[str]:
     """The card codes typed in the cards field (spaces or commas between them)."""
     return [c for c in cards.replace(",", " ").split() if c]
-

@@ -30,7 +30,8 @@ KNOWN_PLAYERS = 300
 def sitting_list(request: HttpRequest) -> HttpResponse:
     """Recent sittings the user may see: game, mode, players, number of ván and last activity."""
     recent = (
-        visible_sittings(request.user).select_related("rules", "club")
+        visible_sittings(request.user)
+        .select_related("rules", "club")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
         .annotate(last_van=Max("van__created_at"), van_count=Count("van", filter=Q(van__is_current=True)))
         .order_by("-created_at", "-id")[:RECENT]
@@ -38,11 +39,17 @@ def sitting_list(request: HttpRequest) -> HttpResponse:
     rows = []
     for s in recent:
         moments = [m for m in (s.created_at, s.last_van, s.ended_at) if m is not None]
-        rows.append({
-            "sitting": s, "game": get_game(s.game).name_vi,
-            "rules": s.rules.spec.get("name") or s.rules.preset, "mode": s.get_mode_display(),
-            "players": [seat.name for seat in s.seats.all()], "van_count": s.van_count, "last": max(moments),
-        })
+        rows.append(
+            {
+                "sitting": s,
+                "game": get_game(s.game).name_vi,
+                "rules": s.rules.spec.get("name") or s.rules.preset,
+                "mode": s.get_mode_display(),
+                "players": [seat.name for seat in s.seats.all()],
+                "van_count": s.van_count,
+                "last": max(moments),
+            }
+        )
     return render_htmx(request, "scoring/sitting_list.html", {"nav": "sitting", "rows": rows})
 
 
@@ -85,10 +92,19 @@ def _form_state(data: Any, user: Any) -> dict[str, Any]:
     club_slug = data.get("club") or ""
     club = next((c for c in clubs if c.slug == club_slug), None)
     return {
-        "nav": "sitting", "games": list(GAMES.values()), "game": game, "rules_choices": choices,
-        "rules_slug": rules_slug, "modes": [(m.value, m.label) for m in modes], "mode": mode,
-        "gom": _gom_amount(rules_slug, game), "players": players, "title": (data.get("title") or "").strip(),
-        "clubs": clubs, "club": club, "known": _known_players(user, club),
+        "nav": "sitting",
+        "games": list(GAMES.values()),
+        "game": game,
+        "rules_choices": choices,
+        "rules_slug": rules_slug,
+        "modes": [(m.value, m.label) for m in modes],
+        "mode": mode,
+        "gom": _gom_amount(rules_slug, game),
+        "players": players,
+        "title": (data.get("title") or "").strip(),
+        "clubs": clubs,
+        "club": club,
+        "known": _known_players(user, club),
         "club_refused": bool(club_slug) and club is None,
         "key": data.get("key") or new_key(),
     }
@@ -103,14 +119,21 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
         return render_htmx(request, NEW, _form_state(request.GET, request.user), partial="new-form")
     state = _form_state(request.POST, request.user)
     if state["club_refused"]:
-        state["error"] = ("Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
-                          "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống.")
+        state["error"] = (
+            "Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
+            "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống."
+        )
         return render_htmx(request, NEW, state, partial="new-form", status=403)
     try:
         written = sitting_open(
-            game=state["game"].slug.value, rules=state["rules_slug"], mode=state["mode"],
-            players=[p for p in state["players"] if p], title=state["title"], club=state["club"],
-            created_by=request.user, idempotency_key=state["key"],
+            game=state["game"].slug.value,
+            rules=state["rules_slug"],
+            mode=state["mode"],
+            players=[p for p in state["players"] if p],
+            title=state["title"],
+            club=state["club"],
+            created_by=request.user,
+            idempotency_key=state["key"],
         )
     except IdempotencyMismatch as exc:
         state.update(error=exc.message, key=new_key())

@@ -39,7 +39,11 @@ CORRECT = "scoring/sitting_correct.html"
 
 
 def page_context(
-    sitting: Sitting, *, form: VanForm | None = None, key: str | None = None, seq: int | None = None,
+    sitting: Sitting,
+    *,
+    form: VanForm | None = None,
+    key: str | None = None,
+    seq: int | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """The sitting page's context; a fresh form (new key, next number) unless given."""
@@ -76,17 +80,30 @@ def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
         shown = preview(table, form, seq=seq)
     status = 400 if "error" in shown else 200
     if getattr(request, "htmx", False):
-        return render_htmx(request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status)
+        return render_htmx(
+            request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status
+        )
     if seq is not None:
         from scoring.views.sitting.correct import correct_context  # the correction page, prefilled
 
         van = Van.objects.filter(sitting=sitting, seq=seq, is_current=True).first()
         if van is not None:
-            context = correct_context(sitting, van, form=form, key=request.POST.get("key") or new_key(),
-                                      reason=request.POST.get("reason", ""), preview=shown)
+            context = correct_context(
+                sitting,
+                van,
+                form=form,
+                key=request.POST.get("key") or new_key(),
+                reason=request.POST.get("reason", ""),
+                preview=shown,
+            )
             return render_htmx(request, CORRECT, context, status=status)
-    context = page_context(sitting, form=form, key=request.POST.get("key") or None,
-                           seq=_seq_or_none(request.POST.get("seq")), preview=shown)
+    context = page_context(
+        sitting,
+        form=form,
+        key=request.POST.get("key") or None,
+        seq=_seq_or_none(request.POST.get("seq")),
+        preview=shown,
+    )
     return render_htmx(request, DETAIL, context, status=status)
 
 
@@ -110,20 +127,36 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
         key = posted_key(request)
         seq = posted_seq(request.POST.get("seq"))
         record = form.record(table.game)
-        written = van_record(sitting=sitting.pk, seq=seq, record=record, idempotency_key=key,
-                             entered_by=user_of(request), cards=form.cards, via=entry_via(request, sitting))
+        written = van_record(
+            sitting=sitting.pk,
+            seq=seq,
+            record=record,
+            idempotency_key=key,
+            entered_by=user_of(request),
+            cards=form.cards,
+            via=entry_via(request, sitting),
+        )
     except IdempotencyMismatch as exc:
         return _refused(request, sitting, form, exc.message, 422)
     except SequenceConflict as exc:
         return _refused(request, sitting, form, exc.message, 409, taken=exc.state.get("van"))
     except EngineError as exc:
         sitting.refresh_from_db()
-        context = page_context(sitting, form=form, key=key, seq=_seq_or_none(request.POST.get("seq")),
-                               error=exc.message, preview=preview(table, form, seq=None))
+        context = page_context(
+            sitting,
+            form=form,
+            key=key,
+            seq=_seq_or_none(request.POST.get("seq")),
+            error=exc.message,
+            preview=preview(table, form, seq=None),
+        )
         return render_htmx(request, DETAIL, context, partial="sitting", status=400)
     van = written.obj
-    notice = (f"Ván {van.seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì."
-              if written.answer.replayed else f"Đã lưu ván {van.seq}: {describe(table, van.record)}.")
+    notice = (
+        f"Ván {van.seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì."
+        if written.answer.replayed
+        else f"Đã lưu ván {van.seq}: {describe(table, van.record)}."
+    )
     if getattr(request, "htmx", False):
         sitting.refresh_from_db()
         return render_htmx(request, DETAIL, page_context(sitting, notice=notice), partial="sitting")
@@ -132,7 +165,11 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(
-    request: HttpRequest, sitting: Sitting, form: VanForm, message: str, status: int,
+    request: HttpRequest,
+    sitting: Sitting,
+    form: VanForm,
+    message: str,
+    status: int,
     taken: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """Show the sitting as it stands now with the message; the taps are kept, under a new key and
@@ -141,8 +178,16 @@ def _refused(
     table = Table.of(sitting)
     shown = None
     if taken:
-        shown = {"seq": taken["seq"], "summary": describe(table, taken["record"]),
-                 "by": taken.get("entered_by") or "khách (chưa đăng nhập)"}
-    context = page_context(sitting, form=form, error=message, conflict=shown,
-                           preview=preview(table, form, seq=None) if sitting.ended_at is None else {"idle": True})
+        shown = {
+            "seq": taken["seq"],
+            "summary": describe(table, taken["record"]),
+            "by": taken.get("entered_by") or "khách (chưa đăng nhập)",
+        }
+    context = page_context(
+        sitting,
+        form=form,
+        error=message,
+        conflict=shown,
+        preview=preview(table, form, seq=None) if sitting.ended_at is None else {"idle": True},
+    )
     return render_htmx(request, DETAIL, context, partial="sitting", status=status)

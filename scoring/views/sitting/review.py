@@ -39,8 +39,11 @@ PARTIAL = "scoring/_van_review.html"
 
 def _partial(request: HttpRequest, sitting: Sitting, seq: int, status: int, **extra: Any) -> HttpResponse:
     """The review partial of ván ``seq`` as it stands now."""
-    van = Van.objects.select_related("winner", "entered_by", "confirmed_by", "sitting").filter(
-        sitting=sitting, seq=seq, is_current=True).first()
+    van = (
+        Van.objects.select_related("winner", "entered_by", "confirmed_by", "sitting")
+        .filter(sitting=sitting, seq=seq, is_current=True)
+        .first()
+    )
     if van is None:
         raise Http404(f"Canh bài số {sitting.pk} không có ván số {seq}.")
     return render(request, PARTIAL, {"v": van_json(van, []), "sitting": sitting, **extra}, status=status)
@@ -65,16 +68,26 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
             return response
         return login
     if not can(request, REVIEW, sitting):
-        raise PermissionDenied("Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "
-                               "mới được xác nhận hay bác ván.")
+        raise PermissionDenied(
+            "Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "
+            "mới được xác nhận hay bác ván."
+        )
     try:
         key = posted_key(request)
         via = review_via(request, sitting)
         if reject:
-            written = van_reject(sitting=sitting.pk, seq=seq, reviewer=request.user,
-                                 reason=request.POST.get("reason", ""), idempotency_key=key, via=via)
+            written = van_reject(
+                sitting=sitting.pk,
+                seq=seq,
+                reviewer=request.user,
+                reason=request.POST.get("reason", ""),
+                idempotency_key=key,
+                via=via,
+            )
         else:
-            written = van_confirm(sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key, via=via)
+            written = van_confirm(
+                sitting=sitting.pk, seq=seq, reviewer=request.user, idempotency_key=key, via=via
+            )
     except NoSuchVan as exc:
         raise Http404(exc.message) from None
     except ReviewRefused as exc:

@@ -26,8 +26,9 @@ def ensure_catalogue() -> int:
     """Create the seeded signals that are missing (the data migration's rows); returns how many."""
     made = 0
     for row in SIGNALS:
-        _, created = Signal.objects.get_or_create(slug=row["slug"], defaults={k: v for k, v in row.items()
-                                                                               if k != "slug"})
+        _, created = Signal.objects.get_or_create(
+            slug=row["slug"], defaults={k: v for k, v in row.items() if k != "slug"}
+        )
         made += created
     return made
 
@@ -42,8 +43,10 @@ def parse_seat(value: Any) -> int:
             value = int(text)
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= SEATS:
         return value
-    raise ConsoleError(gettext('Chỗ ngồi phải là số từ 1 đến %(n)s hoặc "trung_quan" (nhận được %(value)r).')
-                       % {"n": SEATS, "value": value})
+    raise ConsoleError(
+        gettext('Chỗ ngồi phải là số từ 1 đến %(n)s hoặc "trung_quan" (nhận được %(value)r).')
+        % {"n": SEATS, "value": value}
+    )
 
 
 def _find_signal(table: FestivalTable, slug: Any) -> Signal:
@@ -52,18 +55,24 @@ def _find_signal(table: FestivalTable, slug: Any) -> Signal:
     found = signals_for(table).filter(slug=slug.strip().lower()).first()
     if found is None:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
-        raise ConsoleError(gettext("Không có hiệu '%(slug)s'. Các hiệu của chiếu này: %(known)s.")
-                           % {"slug": slug, "known": known})
+        raise ConsoleError(
+            gettext("Không có hiệu '%(slug)s'. Các hiệu của chiếu này: %(known)s.")
+            % {"slug": slug, "known": known}
+        )
     return found
 
 
 def _check_who(signal: Signal, seat: int) -> None:
     if signal.kind == SignalKind.BIG_DRUM and seat != TRUNG_QUAN:
-        raise ConsoleError(gettext('%(signal)s là trống cái của Trung Quân: hãy gửi với chỗ "trung_quan".')
-                           % {"signal": signal.label})
+        raise ConsoleError(
+            gettext('%(signal)s là trống cái của Trung Quân: hãy gửi với chỗ "trung_quan".')
+            % {"signal": signal.label}
+        )
     if signal.kind != SignalKind.BIG_DRUM and seat == TRUNG_QUAN:
-        raise ConsoleError(gettext("%(signal)s là hiệu của người chơi: hãy chọn chỗ từ 1 đến %(n)s.")
-                           % {"signal": signal.label, "n": SEATS})
+        raise ConsoleError(
+            gettext("%(signal)s là hiệu của người chơi: hãy chọn chỗ từ 1 đến %(n)s.")
+            % {"signal": signal.label, "n": SEATS}
+        )
 
 
 def signal_send(
@@ -93,8 +102,14 @@ def signal_send(
         _check_who(the_signal, the_seat)
         open_for_play(t)
         event = box["event"] = SignalEvent.objects.create(
-            table=t, sitting_id=t.sitting_id, van_seq=t.van_seq, seat=the_seat, signal=the_signal, noc_left=t.noc_left,
-            created_by=acting_user(by), idempotency_key=key or "",
+            table=t,
+            sitting_id=t.sitting_id,
+            van_seq=t.van_seq,
+            seat=the_seat,
+            signal=the_signal,
+            noc_left=t.noc_left,
+            created_by=acting_user(by),
+            idempotency_key=key or "",
         )
         names = seat_names(t)
         body = signal_json(event, names)
@@ -102,8 +117,14 @@ def signal_send(
         return Answer(201, body)
 
     slug = signal.strip().lower() if isinstance(signal, str) else signal
-    answer = run_once(key=key, operation="console_signal", target=pk,
-                      payload={"seat": the_seat, "signal": slug}, action=action, lock=lock)
+    answer = run_once(
+        key=key,
+        operation="console_signal",
+        target=pk,
+        payload={"seat": the_seat, "signal": slug},
+        action=action,
+        lock=lock,
+    )
     event = box.get("event")
     if answer.replayed or event is None:
         event = SignalEvent.objects.select_related("signal").get(pk=answer.body["id"])

@@ -40,7 +40,9 @@ SEATS = 5
 def locked(table: FestivalTable | int) -> FestivalTable:
     """The table's row, locked for the rest of the transaction."""
     pk = table.pk if isinstance(table, FestivalTable) else table
-    found = FestivalTable.objects.select_for_update(of=("self",)).select_related("sitting").filter(pk=pk).first()
+    found = (
+        FestivalTable.objects.select_for_update(of=("self",)).select_related("sitting").filter(pk=pk).first()
+    )
     if found is None:
         raise ConsoleError(gettext("Không có chiếu số %(n)s.") % {"n": pk})
     return found
@@ -87,16 +89,30 @@ def table_open(
                 raise ConsoleError(gettext("Chiếu này đã có bàn Trung Quân."))
         else:
             if len(players) != SEATS:
-                raise ConsoleError(gettext("Tổ Tôm Điếm cần đúng %(n)s người chơi (nhận được %(got)s).")
-                                   % {"n": SEATS, "got": len(players)})
-            sitting = sitting_open(game=GAME, rules=rules, mode=mode, players=list(players), title=name,
-                                   club=club, created_by=acting_user(created_by), idempotency_key=idempotency_key).obj
+                raise ConsoleError(
+                    gettext("Tổ Tôm Điếm cần đúng %(n)s người chơi (nhận được %(got)s).")
+                    % {"n": SEATS, "got": len(players)}
+                )
+            sitting = sitting_open(
+                game=GAME,
+                rules=rules,
+                mode=mode,
+                players=list(players),
+                title=name,
+                club=club,
+                created_by=acting_user(created_by),
+                idempotency_key=idempotency_key,
+            ).obj
             found = FestivalTable.objects.filter(sitting=sitting).first()
             if found is not None:  # an idempotent repeat of the same opening
                 return found
         return FestivalTable.objects.create(
-            sitting=sitting, event_table=event_table, name=name or str(sitting), trung_quan=trung_quan,
-            created_by=acting_user(created_by), van_seq=sitting_state_json(sitting)["next_seq"],
+            sitting=sitting,
+            event_table=event_table,
+            name=name or str(sitting),
+            trung_quan=trung_quan,
+            created_by=acting_user(created_by),
+            van_seq=sitting_state_json(sitting)["next_seq"],
             noc_left=initial_noc(sitting.game),
         )
 
@@ -109,20 +125,26 @@ def _changed(t: FestivalTable, fields: list[str]) -> FestivalTable:
 
 def _seat(value: int | None, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SEATS:
-        raise ConsoleError(gettext("%(what)s phải là chỗ ngồi từ 1 đến %(n)s (nhận được %(value)r).")
-                           % {"what": what, "n": SEATS, "value": value})
+        raise ConsoleError(
+            gettext("%(what)s phải là chỗ ngồi từ 1 đến %(n)s (nhận được %(value)r).")
+            % {"what": what, "n": SEATS, "value": value}
+        )
     return value
 
 
 @transaction.atomic
-def noc_change(*, table: FestivalTable | int, delta: int | None = None, value: int | None = None) -> FestivalTable:
+def noc_change(
+    *, table: FestivalTable | int, delta: int | None = None, value: int | None = None
+) -> FestivalTable:
     """Draw from the nọc (``delta=-1``), undo (``+1``) or set its count (``value``)."""
     t = locked(table)
     open_for_play(t)
     full = initial_noc(t.sitting.game)
     new = t.noc_left + (delta or 0) if value is None else value
     if not 0 <= new <= full:
-        raise ConsoleError(gettext("Nọc chỉ có từ 0 đến %(full)s quân (nhận được %(got)s).") % {"full": full, "got": new})
+        raise ConsoleError(
+            gettext("Nọc chỉ có từ 0 đến %(full)s quân (nhận được %(got)s).") % {"full": full, "got": new}
+        )
     t.noc_left = new
     return _changed(t, ["noc_left"])
 
@@ -166,7 +188,9 @@ def van_start(*, table: FestivalTable | int) -> FestivalTable:
 def _announcement(t: FestivalTable, body: Mapping[str, Any]) -> dict[str, Any]:
     van, state = body["van"], body["sitting"]
     positions = dict(t.sitting.seats.values_list("name", "position"))
-    standings = sorted(({"name": n, "balance": b} for n, b in state["balances"].items()), key=lambda r: -r["balance"])
+    standings = sorted(
+        ({"name": n, "balance": b} for n, b in state["balances"].items()), key=lambda r: -r["balance"]
+    )
     return {
         "van_seq": van["seq"],
         "outcome": van["outcome"],
@@ -192,9 +216,15 @@ def _seat_in(sitting_id: int, old_sitting_id: int, position: int | None) -> int 
     """Where the player at ``position`` of the old canh sits in the new one."""
     if position is None:
         return None
-    player = Seat.objects.filter(sitting_id=old_sitting_id, position=position).values_list("player_id", flat=True)
-    return Seat.objects.filter(sitting_id=sitting_id, player_id__in=player).values_list(
-        "position", flat=True).first() or position
+    player = Seat.objects.filter(sitting_id=old_sitting_id, position=position).values_list(
+        "player_id", flat=True
+    )
+    return (
+        Seat.objects.filter(sitting_id=sitting_id, player_id__in=player)
+        .values_list("position", flat=True)
+        .first()
+        or position
+    )
 
 
 #: What :func:`_follow_canh` changes.
@@ -243,12 +273,22 @@ def van_finish(
     with transaction.atomic():
         t = locked(table)
         if t.event_table_id is None:
-            written = van_record(sitting=t.sitting_id, seq=seq, record=record, idempotency_key=idempotency_key,
-                                 entered_by=acting_user(by))
+            written = van_record(
+                sitting=t.sitting_id,
+                seq=seq,
+                record=record,
+                idempotency_key=idempotency_key,
+                entered_by=acting_user(by),
+            )
         else:
-            written = event_van_record(table=t.event_table_id, seq=seq, record=record,
-                                       idempotency_key=idempotency_key, entered_by=acting_user(by),
-                                       sitting=sitting or t.sitting_id)
+            written = event_van_record(
+                table=t.event_table_id,
+                seq=seq,
+                record=record,
+                idempotency_key=idempotency_key,
+                entered_by=acting_user(by),
+                sitting=sitting or t.sitting_id,
+            )
         if written.answer.replayed:
             return written
         body = written.answer.body

@@ -23,8 +23,17 @@ from tournaments.console.permissions import can_run
 from tournaments.console.selectors import signals_for, table_state
 from tournaments.console.services import ConsoleError
 
-__all__ = ["console_context", "final_status", "signal_groups", "tq_login_required", "intval", "render_live", "run_table",
-           "stream_id", "van_form_context"]
+__all__ = [
+    "console_context",
+    "final_status",
+    "signal_groups",
+    "tq_login_required",
+    "intval",
+    "render_live",
+    "run_table",
+    "stream_id",
+    "van_form_context",
+]
 
 CONSOLE = "console/console.html"
 
@@ -35,9 +44,13 @@ tq_login_required = login_required(login_url="console:login")
 
 def run_table(request: HttpRequest, pk: int) -> FestivalTable:
     """The table, if the signed-in user may run it (403 otherwise)."""
-    table = get_object_or_404(FestivalTable.objects.select_related("sitting", "event_table", "trung_quan"), pk=pk)
+    table = get_object_or_404(
+        FestivalTable.objects.select_related("sitting", "event_table", "trung_quan"), pk=pk
+    )
     if not can_run(request.user, table):
-        raise PermissionDenied(gettext("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân."))
+        raise PermissionDenied(
+            gettext("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân.")
+        )
     return table
 
 
@@ -58,8 +71,12 @@ COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}|[A-Za-z]{3,20}")
 
 
 #: The groups of a seat's less used signals (behind "Thêm hiệu"), in the order shown.
-SIGNAL_GROUPS = (("drum", gettext_lazy("Trống")), ("u", gettext_lazy("Ù")), ("flag", gettext_lazy("Cờ")),
-                 ("bat_thuc", gettext_lazy("Bất thực")))
+SIGNAL_GROUPS = (
+    ("drum", gettext_lazy("Trống")),
+    ("u", gettext_lazy("Ù")),
+    ("flag", gettext_lazy("Cờ")),
+    ("bat_thuc", gettext_lazy("Bất thực")),
+)
 
 
 def _group_of(signal: Signal) -> str:
@@ -100,8 +117,14 @@ def console_context(table: FestivalTable) -> dict[str, Any]:
     }
 
 
-def van_form_context(table: FestivalTable, *, winner: int | None = None, hoa: bool = False,
-                     error: str | None = None, picked: list[str] | None = None) -> dict[str, Any]:
+def van_form_context(
+    table: FestivalTable,
+    *,
+    winner: int | None = None,
+    hoa: bool = False,
+    error: str | None = None,
+    picked: list[str] | None = None,
+) -> dict[str, Any]:
     """The ván form, pre-filled with the winner (the seat that signalled ù)."""
     sitting = table.sitting
     state = table_state(table)
@@ -122,8 +145,14 @@ def van_form_context(table: FestivalTable, *, winner: int | None = None, hoa: bo
     }
 
 
-def render_live(request: HttpRequest, table: FestivalTable, *, error: str | None = None,
-                extra: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+def render_live(
+    request: HttpRequest,
+    table: FestivalTable,
+    *,
+    error: str | None = None,
+    extra: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The live part of the console (state, seats, this ván's signals), for htmx swaps."""
     table.refresh_from_db()
     context = {**console_context(table), "error": error, **(extra or {})}

@@ -57,9 +57,13 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
 def signal(request: HttpRequest, pk: int) -> HttpResponse:
     table = run_table(request, pk)
     try:
-        written = services.signal_send(table=table, seat=request.POST.get("seat"),
-                                       signal=request.POST.get("signal"), by=request.user,
-                                       idempotency_key=request.headers.get("Idempotency-Key") or None)
+        written = services.signal_send(
+            table=table,
+            seat=request.POST.get("seat"),
+            signal=request.POST.get("signal"),
+            by=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
     except EngineError as exc:
         return render_live(request, table, error=user_error(exc), status=final_status(exc))
     extra: dict[str, Any] = {}
@@ -123,7 +127,9 @@ def van_start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def van_form(request: HttpRequest, pk: int) -> HttpResponse:
     table = run_table(request, pk)
-    context = van_form_context(table, winner=intval(request.GET.get("winner")), hoa=request.GET.get("hoa") == "1")
+    context = van_form_context(
+        table, winner=intval(request.GET.get("winner")), hoa=request.GET.get("hoa") == "1"
+    )
     return render(request, VAN_FORM, {"van": context})
 
 
@@ -153,9 +159,14 @@ def van_record(request: HttpRequest, pk: int) -> HttpResponse:
         error = gettext("Hãy chọn người ù.")
     else:
         try:
-            services.van_finish(table=table, seq=intval(request.POST.get("seq")) or table.van_seq, record=record,
-                                by=request.user, idempotency_key=request.POST.get("key") or None,
-                                sitting=intval(request.POST.get("canh")))
+            services.van_finish(
+                table=table,
+                seq=intval(request.POST.get("seq")) or table.van_seq,
+                record=record,
+                by=request.user,
+                idempotency_key=request.POST.get("key") or None,
+                sitting=intval(request.POST.get("canh")),
+            )
         except EngineError as exc:
             error, status = user_error(exc), final_status(exc)
         else:

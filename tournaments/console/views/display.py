@@ -33,13 +33,17 @@ def display(request: HttpRequest, pk: int) -> HttpResponse:
     # The stream position is read *before* the state: an event in between is replayed, never lost.
     since = stream_id(table)
     state = table_state(table)
-    return render(request, "console/display.html", {
-        "table": table,
-        "state": state,
-        "recent": recent_signals(table),
-        "stream_id": since,
-        "events_url": reverse("console-events", args=[table.pk]),
-    })
+    return render(
+        request,
+        "console/display.html",
+        {
+            "table": table,
+            "state": state,
+            "recent": recent_signals(table),
+            "stream_id": since,
+            "events_url": reverse("console-events", args=[table.pk]),
+        },
+    )
 
 
 @require_GET
@@ -47,8 +51,11 @@ def timeline_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every ván's signals in order, with their times, to replay afterwards (with sound)."""
     table = _table(request, pk)
     vans = timeline(table)
-    return render(request, "console/timeline.html", {"table": table, "vans": vans, "nav": "console",
-                                                     "several_canh": len({v.canh for v in vans}) > 1})
+    return render(
+        request,
+        "console/timeline.html",
+        {"table": table, "vans": vans, "nav": "console", "several_canh": len({v.canh for v in vans}) > 1},
+    )
 
 
 def events(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -38,13 +38,20 @@ def _open(request: HttpRequest) -> str | None:
             if event_table is None:
                 return gettext("Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải.")
             name = data.get("name") or f"{event_table.event.name} · {event_table}"
-            table = services.table_open(name=name, event_table=event_table, trung_quan=request.user,
-                                        created_by=request.user)
+            table = services.table_open(
+                name=name, event_table=event_table, trung_quan=request.user, created_by=request.user
+            )
         else:
             players = [data.get(f"player{i}", "").strip() for i in range(1, 6)]
-            table = services.table_open(name=data.get("name", ""), players=players, rules=data.get("rules"),
-                                        mode=data.get("mode", Mode.QUANG), trung_quan=request.user,
-                                        created_by=request.user, idempotency_key=data.get("key") or None)
+            table = services.table_open(
+                name=data.get("name", ""),
+                players=players,
+                rules=data.get("rules"),
+                mode=data.get("mode", Mode.QUANG),
+                trung_quan=request.user,
+                created_by=request.user,
+                idempotency_key=data.get("key") or None,
+            )
     except EngineError as exc:
         return user_error(exc)
     request.session["console_opened"] = table.pk

@@ -37,8 +37,11 @@ class Command(BaseCommand):
             if event is None and ref.isdigit():
                 event = Event.objects.filter(pk=int(ref)).first()
             if event is None:
-                raise CommandError(f"Không có giải '{ref}' (hãy dùng mã giải như trong địa chỉ /giai/<mã>/, "
-                                   "hoặc số hiệu của giải).", returncode=2)
+                raise CommandError(
+                    f"Không có giải '{ref}' (hãy dùng mã giải như trong địa chỉ /giai/<mã>/, "
+                    "hoặc số hiệu của giải).",
+                    returncode=2,
+                )
             found.append(event)
         return found
 
@@ -56,15 +59,22 @@ class Command(BaseCommand):
                 continue
             self.stdout.write(f"{prefix}: đang tính lại…")
             try:
-                done = recompute(event_id=event.pk, force=True, progress=lambda msg: self.stdout.write(f"  · {msg}"))
+                done = recompute(
+                    event_id=event.pk, force=True, progress=lambda msg: self.stdout.write(f"  · {msg}")
+                )
             except Exception as exc:  # recorded on the board by recompute(); the next events still run
                 failed.append(event.slug)
-                self.stderr.write(self.style.ERROR(f"{prefix}: lỗi khi tính lại: {type(exc).__name__}: {exc}"))
+                self.stderr.write(
+                    self.style.ERROR(f"{prefix}: lỗi khi tính lại: {type(exc).__name__}: {exc}")
+                )
                 continue
-            self.stdout.write(self.style.SUCCESS(
-                f"{prefix}: xong, phiên bản {done.version}, {done.players} người, {done.van_count} ván, "
-                f"{done.duration_ms} ms"
-            ))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"{prefix}: xong, phiên bản {done.version}, {done.players} người, {done.van_count} ván, "
+                    f"{done.duration_ms} ms"
+                )
+            )
         if failed:
-            raise CommandError(f"Không tính lại được {len(failed)}/{len(events)} giải: {', '.join(failed)}.",
-                               returncode=1)
+            raise CommandError(
+                f"Không tính lại được {len(failed)}/{len(events)} giải: {', '.join(failed)}.", returncode=1
+            )

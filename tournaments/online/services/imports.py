@@ -45,8 +45,10 @@ def replay_part(body: Mapping[str, Any]) -> dict[str, Any]:
     """The replay request inside an import (unknown keys refused, naming them)."""
     unknown = sorted(set(body) - IMPORT_KEYS)
     if unknown:
-        raise EngineError(gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
-                          % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(IMPORT_KEYS))})
+        raise EngineError(
+            gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
+            % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(IMPORT_KEYS))}
+        )
     return {k: v for k, v in body.items() if k in REPLAY_KEYS}
 
 
@@ -69,12 +71,20 @@ def _fits_table(table: Table, count: int) -> None:
     if event.round_format == RoundFormat.VAN:
         room = event.van_per_round - table_van(table)
         if count > room:
-            raise EngineError(gettext("Vòng này mỗi chiếu chơi %(limit)s ván; chiếu %(n)s chỉ còn chỗ cho %(room)s "
-                                      "ván, canh được nhập có %(count)s ván.")
-                              % {"limit": event.van_per_round, "n": table.number, "room": room, "count": count})
+            raise EngineError(
+                gettext(
+                    "Vòng này mỗi chiếu chơi %(limit)s ván; chiếu %(n)s chỉ còn chỗ cho %(room)s "
+                    "ván, canh được nhập có %(count)s ván."
+                )
+                % {"limit": event.van_per_round, "n": table.number, "room": room, "count": count}
+            )
     if event.van_per_sitting and count > event.van_per_sitting:
-        raise EngineError(gettext("Giải này mỗi canh %(limit)s ván: hãy nhập từng canh một (canh được nhập có "
-                                  "%(count)s ván).") % {"limit": event.van_per_sitting, "count": count})
+        raise EngineError(
+            gettext(
+                "Giải này mỗi canh %(limit)s ván: hãy nhập từng canh một (canh được nhập có %(count)s ván)."
+            )
+            % {"limit": event.van_per_sitting, "count": count}
+        )
 
 
 def sitting_import(
@@ -88,7 +98,9 @@ def sitting_import(
 ) -> Written[Sitting]:
     """Import ``body`` into ``club`` (a new sitting) or ``table`` (its current, empty canh)."""
     if (club is None) == (table is None):
-        raise EngineError(gettext("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table')."))
+        raise EngineError(
+            gettext("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
+        )
     request = replay_part(body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
@@ -109,28 +121,51 @@ def sitting_import(
             _fits_table(the_table, len(request["van"]))
 
             def record(s: Sitting, seq: int, van: Mapping[str, Any]) -> Van:
-                return event_van_record(table=the_table, seq=seq, record=van, idempotency_key=None, entered_by=user,
-                                        sitting=s.pk).obj
+                return event_van_record(
+                    table=the_table, seq=seq, record=van, idempotency_key=None, entered_by=user, sitting=s.pk
+                ).obj
 
             into = Sitting.objects.select_related("rules").get(pk=the_table.sitting_id)
             sitting, result = sitting_replay(request=request, created_by=user, into=into, record=record)
             where = {"club": None, "event": the_table.event.slug, "table_id": the_table.pk}
-        vans = list(Van.objects.filter(sitting=sitting, is_current=True).select_related("winner").order_by("seq"))
+        vans = list(
+            Van.objects.filter(sitting=sitting, is_current=True).select_related("winner").order_by("seq")
+        )
         imported = SittingImport.objects.create(
-            sitting=sitting, platform=platform, imported_by=user, token=token, table=box.get("table"),
-            van_count=len(vans), last_van_id=max((v.pk for v in vans), default=None),
+            sitting=sitting,
+            platform=platform,
+            imported_by=user,
+            token=token,
+            table=box.get("table"),
+            van_count=len(vans),
+            last_van_id=max((v.pk for v in vans), default=None),
         )
         box["sitting"] = sitting
         transaction.on_commit(lambda: _announce(sitting.pk, vans))
-        return Answer(201, {**result, "sitting_id": sitting.pk, "van_ids": [v.pk for v in vans],
-                            "import_id": imported.pk, "platform": platform, **where})
+        return Answer(
+            201,
+            {
+                **result,
+                "sitting_id": sitting.pk,
+                "van_ids": [v.pk for v in vans],
+                "import_id": imported.pk,
+                "platform": platform,
+                **where,
+            },
+        )
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
     # At a table every ván goes through event_van_record, which bumps the event in this transaction:
     # the ledger's after-commit hook must not bump it once more per ván (see tournaments.services.tables).
     with wrapped():
-        answer = run_once(key=idempotency_key, operation="sitting_import", target=target, payload=dict(body),
-                          action=action, lock=lock)
+        answer = run_once(
+            key=idempotency_key,
+            operation="sitting_import",
+            target=target,
+            payload=dict(body),
+            action=action,
+            lock=lock,
+        )
     if answer.replayed:
         return Written(None, answer, load=lambda: Sitting.objects.get(pk=answer.body["sitting_id"]))
     return Written(box["sitting"], answer)
@@ -140,5 +175,8 @@ def _announce(sitting_id: int, vans: list[Van]) -> None:
     """One ``van.recorded`` for the whole import (the ván's own announcements stand aside)."""
     hooks = webhooks.hooks_of_sitting(sitting_id)
     if any(HookEvent.VAN_RECORDED in h.events for h in hooks):
-        webhooks.emit(HookEvent.VAN_RECORDED, hooks=hooks,
-                      data={**webhooks.sitting_context(sitting_id), "imported": True, "van": webhooks.van_rows(vans)})
+        webhooks.emit(
+            HookEvent.VAN_RECORDED,
+            hooks=hooks,
+            data={**webhooks.sitting_context(sitting_id), "imported": True, "van": webhooks.van_rows(vans)},
+        )

@@ -34,8 +34,11 @@ def token_for(raw: str) -> PlatformToken | None:
     """The live token whose text is ``raw`` (None: unknown or revoked), with its creator."""
     if not raw.startswith(PREFIX) or len(raw) > 100:
         return None
-    return (PlatformToken.objects.select_related("created_by")
-            .filter(digest=digest(raw), revoked_at__isnull=True).first())
+    return (
+        PlatformToken.objects.select_related("created_by")
+        .filter(digest=digest(raw), revoked_at__isnull=True)
+        .first()
+    )
 
 
 def _label(label: Any) -> str:
@@ -48,8 +51,9 @@ def _label(label: Any) -> str:
 
 
 @transaction.atomic
-def token_create(*, label: str, access: str, created_by: Any, club: Club | None = None,
-                 event: Event | None = None) -> tuple[PlatformToken, str]:
+def token_create(
+    *, label: str, access: str, created_by: Any, club: Club | None = None, event: Event | None = None
+) -> tuple[PlatformToken, str]:
     """A new token for ``club`` or ``event``; returns it and its text (the only time it is known)."""
     if (club is None) == (event is None):
         raise EngineError(gettext("Mã nền tảng thuộc đúng một làng hoặc một giải."))
@@ -57,8 +61,13 @@ def token_create(*, label: str, access: str, created_by: Any, club: Club | None 
         raise EngineError(gettext("Quyền của mã phải là chỉ đọc hoặc đọc và ghi."))
     raw = PREFIX + secrets.token_urlsafe(32)
     token = PlatformToken.objects.create(
-        club=club, event=event, label=_label(label), access=access, prefix=raw[: len(PREFIX) + 6],
-        digest=digest(raw), created_by=created_by,
+        club=club,
+        event=event,
+        label=_label(label),
+        access=access,
+        prefix=raw[: len(PREFIX) + 6],
+        digest=digest(raw),
+        created_by=created_by,
     )
     return token, raw
 

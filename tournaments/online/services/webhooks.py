@@ -41,8 +41,15 @@ from tournaments.online.netguard import UnsafeUrl, check_url, post
 from tournaments.signals import event_finished, round_seated, standings_changed
 
 __all__ = [
-    "attempt", "connect", "emit", "hooks_of_sitting", "sitting_context", "van_rows", "webhook_create",
-    "webhook_disable", "webhook_test",
+    "attempt",
+    "connect",
+    "emit",
+    "hooks_of_sitting",
+    "sitting_context",
+    "van_rows",
+    "webhook_create",
+    "webhook_disable",
+    "webhook_test",
 ]
 
 USER_AGENT = "SoTom-Webhook/1"
@@ -64,8 +71,9 @@ def _events(chosen: Any) -> list[str]:
 
 
 @transaction.atomic
-def webhook_create(*, url: str, events: Any, created_by: Any, club: Club | None = None,
-                   event: Event | None = None) -> tuple[Webhook, str]:
+def webhook_create(
+    *, url: str, events: Any, created_by: Any, club: Club | None = None, event: Event | None = None
+) -> tuple[Webhook, str]:
     """A new webhook for ``club`` or ``event``; returns it and its secret (shown once)."""
     if (club is None) == (event is None):
         raise EngineError(gettext("Webhook thuộc đúng một làng hoặc một giải."))
@@ -74,8 +82,9 @@ def webhook_create(*, url: str, events: Any, created_by: Any, club: Club | None 
         raise EngineError(gettext("Địa chỉ nhận dài quá 500 ký tự."))
     check_url(url)
     secret = signing.new_secret()
-    hook = Webhook.objects.create(club=club, event=event, url=url, events=_events(events), secret=secret,
-                                  created_by=created_by)
+    hook = Webhook.objects.create(
+        club=club, event=event, url=url, events=_events(events), secret=secret, created_by=created_by
+    )
     return hook, secret
 
 
@@ -93,13 +102,19 @@ def webhook_disable(*, hook: Webhook, by: Any) -> Webhook:
 
 
 def _body(hook: Webhook, kind: str, delivery: uuid.UUID, data: dict[str, Any], scope: dict[str, Any]) -> str:
-    return json.dumps({"id": str(delivery), "type": kind, "created_at": timezone.now().isoformat(), **scope,
-                       "data": data}, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    return json.dumps(
+        {"id": str(delivery), "type": kind, "created_at": timezone.now().isoformat(), **scope, "data": data},
+        ensure_ascii=False,
+        separators=(",", ":"),
+        sort_keys=False,
+    )
 
 
 def _scope(hook: Webhook) -> dict[str, Any]:
-    return {"club": hook.club.slug if hook.club_id else None,  # type: ignore[union-attr]
-            "event": hook.event.slug if hook.event_id else None}  # type: ignore[union-attr]
+    return {
+        "club": hook.club.slug if hook.club_id else None,  # type: ignore[union-attr]
+        "event": hook.event.slug if hook.event_id else None,
+    }  # type: ignore[union-attr]
 
 
 def _queue(ids: list[int]) -> None:
@@ -117,16 +132,28 @@ def _deliveries(hooks: list[Webhook], kind: str, data: dict[str, Any]) -> list[i
         rows = []
         for hook in hooks:
             delivery = uuid.uuid4()
-            rows.append(WebhookDelivery(webhook=hook, uuid=delivery, kind=kind,
-                                        body=_body(hook, kind, delivery, data, _scope(hook))))
+            rows.append(
+                WebhookDelivery(
+                    webhook=hook,
+                    uuid=delivery,
+                    kind=kind,
+                    body=_body(hook, kind, delivery, data, _scope(hook)),
+                )
+            )
         made = WebhookDelivery.objects.bulk_create(rows)
         ids = [d.pk for d in made]
         _queue(ids)
     return ids
 
 
-def emit(kind: str, *, data: dict[str, Any], club_id: int | None = None, event_id: int | None = None,
-         hooks: list[Webhook] | None = None) -> list[int]:
+def emit(
+    kind: str,
+    *,
+    data: dict[str, Any],
+    club_id: int | None = None,
+    event_id: int | None = None,
+    hooks: list[Webhook] | None = None,
+) -> list[int]:
     """Announce ``kind`` to the live hooks of the club and of the event that chose it: one
     delivery each (its body frozen now), queued after commit. Returns the deliveries' ids."""
     if hooks is None:
@@ -164,7 +191,12 @@ def attempt(delivery_id: int) -> float | None:
     WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1, last_attempt_at=now)
     attempts = delivery.attempts + 1
     if not hook.active:
-        _finish(delivery.pk, status=DeliveryStatus.FAILED, error=gettext("Webhook đã bị tắt."), next_attempt_at=None)
+        _finish(
+            delivery.pk,
+            status=DeliveryStatus.FAILED,
+            error=gettext("Webhook đã bị tắt."),
+            next_attempt_at=None,
+        )
         return None
     code, error = None, ""
     started = time.perf_counter()
@@ -173,8 +205,11 @@ def attempt(delivery_id: int) -> float | None:
         timestamp = int(time.time())
         body = delivery.body.encode("utf-8")
         headers = {
-            "Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT,
-            signing.EVENT: delivery.kind, signing.DELIVERY: str(delivery.uuid), signing.TIMESTAMP: str(timestamp),
+            "Content-Type": "application/json; charset=utf-8",
+            "User-Agent": USER_AGENT,
+            signing.EVENT: delivery.kind,
+            signing.DELIVERY: str(delivery.uuid),
+            signing.TIMESTAMP: str(timestamp),
             signing.SIGNATURE: signing.signature(hook.secret, timestamp, body),
         }
         code = post(target, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
@@ -183,18 +218,25 @@ def attempt(delivery_id: int) -> float | None:
     except UnsafeUrl as exc:
         error = exc.message
     except (OSError, http.client.HTTPException) as exc:
-        error = (gettext("Không gửi được: %(why)s") % {"why": exc or type(exc).__name__})
+        error = gettext("Không gửi được: %(why)s") % {"why": exc or type(exc).__name__}
     took = round((time.perf_counter() - started) * 1000)
     done = {"response_code": code, "duration_ms": took, "error": error[:300]}
     if not error:
-        _finish(delivery.pk, status=DeliveryStatus.DELIVERED, delivered_at=timezone.now(), next_attempt_at=None,
-                **done)
+        _finish(
+            delivery.pk,
+            status=DeliveryStatus.DELIVERED,
+            delivered_at=timezone.now(),
+            next_attempt_at=None,
+            **done,
+        )
         return None
     if attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
         _finish(delivery.pk, status=DeliveryStatus.FAILED, next_attempt_at=None, **done)
         return None
     wait = settings.WEBHOOK_RETRY_SECONDS * 3 ** (attempts - 1)
-    _finish(delivery.pk, status=DeliveryStatus.RETRYING, next_attempt_at=now + timedelta(seconds=wait), **done)
+    _finish(
+        delivery.pk, status=DeliveryStatus.RETRYING, next_attempt_at=now + timedelta(seconds=wait), **done
+    )
     return wait
 
 
@@ -206,36 +248,57 @@ def sitting_context(sitting_id: int) -> dict[str, Any]:
     sitting = Sitting.objects.select_related("club").get(pk=sitting_id)
     canh = TableSitting.objects.select_related("table__round", "event").filter(sitting_id=sitting_id).first()
     return {
-        "sitting_id": sitting_id, "sitting_url": reverse("api:sitting", args=[sitting_id]),
+        "sitting_id": sitting_id,
+        "sitting_url": reverse("api:sitting", args=[sitting_id]),
         "club": sitting.club.slug if sitting.club_id else None,  # type: ignore[union-attr]
         "event": canh.event.slug if canh else None,
-        "round": canh.table.round.number if canh else None, "table_id": canh.table_id if canh else None,
-        "table": canh.table.number if canh else None, "canh": canh.number if canh else None,
+        "round": canh.table.round.number if canh else None,
+        "table_id": canh.table_id if canh else None,
+        "table": canh.table.number if canh else None,
+        "canh": canh.number if canh else None,
     }
 
 
 def van_rows(vans: list[Van]) -> list[dict[str, Any]]:
-    return [{"id": v.pk, "seq": v.seq, "outcome": v.outcome, "winner": v.winner.name if v.winner_id else None,
-             "points": v.points, "cuoc": v.cuoc, "status": v.status, "replaces": v.replaces_id} for v in vans]
+    return [
+        {
+            "id": v.pk,
+            "seq": v.seq,
+            "outcome": v.outcome,
+            "winner": v.winner.name if v.winner_id else None,
+            "points": v.points,
+            "cuoc": v.cuoc,
+            "status": v.status,
+            "replaces": v.replaces_id,
+        }
+        for v in vans
+    ]
 
 
 def hooks_of_sitting(sitting_id: int) -> list[Webhook]:
     """The live hooks of the sitting's club and of its event (one query)."""
     club = Sitting.objects.filter(pk=sitting_id).values("club_id")[:1]
     event = TableSitting.objects.filter(sitting_id=sitting_id).values("event_id")[:1]
-    return list(Webhook.objects.filter(Q(club_id=Subquery(club)) | Q(event_id=Subquery(event)),
-                                       disabled_at__isnull=True).select_related("club", "event"))
+    return list(
+        Webhook.objects.filter(
+            Q(club_id=Subquery(club)) | Q(event_id=Subquery(event)), disabled_at__isnull=True
+        ).select_related("club", "event")
+    )
 
 
-def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, van_id: int | None = None,
-                       **kwargs: Any) -> None:
+def on_sitting_changed(
+    sender: Any, *, sitting_id: int, action: str, van_id: int | None = None, **kwargs: Any
+) -> None:
     kind = VAN_ACTIONS.get(action)
     if kind is None or van_id is None:
         return
     hooks = [h for h in hooks_of_sitting(sitting_id) if kind in h.events]
     if not hooks:
         return
-    if action == "van_record" and SittingImport.objects.filter(sitting_id=sitting_id, last_van_id__gte=van_id).exists():
+    if (
+        action == "van_record"
+        and SittingImport.objects.filter(sitting_id=sitting_id, last_van_id__gte=van_id).exists()
+    ):
         return  # part of an import, announced whole by it
     vans = list(Van.objects.select_related("winner").filter(pk=van_id))
     emit(kind, hooks=hooks, data={**sitting_context(sitting_id), "imported": False, "van": van_rows(vans)})
@@ -247,10 +310,18 @@ def on_round_seated(sender: Any, *, event_id: int, round_id: int, **kwargs: Any)
     rnd = Round.objects.select_related("event").get(pk=round_id)
     tables = Table.objects.filter(round=rnd).prefetch_related("sitting__seats").order_by("number")
     data = {
-        "round": rnd.number, "method": rnd.method, "byes": rnd.byes,
-        "tables": [{"id": t.pk, "number": t.number, "sitting_id": t.sitting_id,
-                    "players": [s.name for s in sorted(t.sitting.seats.all(), key=lambda s: s.position)]}
-                   for t in tables],
+        "round": rnd.number,
+        "method": rnd.method,
+        "byes": rnd.byes,
+        "tables": [
+            {
+                "id": t.pk,
+                "number": t.number,
+                "sitting_id": t.sitting_id,
+                "players": [s.name for s in sorted(t.sitting.seats.all(), key=lambda s: s.position)],
+            }
+            for t in tables
+        ],
         "tables_url": reverse("events-api:event-tables", args=[rnd.event.slug]),
     }
     emit(HookEvent.ROUND_SEATED, event_id=event_id, data=data)
@@ -260,9 +331,14 @@ def on_event_finished(sender: Any, *, event_id: int, **kwargs: Any) -> None:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
-    emit(HookEvent.EVENT_FINISHED, event_id=event_id, data={
-        "finished_at": event.finished_at.isoformat() if event.finished_at else None,
-        "standings_url": reverse("events-api:event-standings", args=[event.slug])})
+    emit(
+        HookEvent.EVENT_FINISHED,
+        event_id=event_id,
+        data={
+            "finished_at": event.finished_at.isoformat() if event.finished_at else None,
+            "standings_url": reverse("events-api:event-standings", args=[event.slug]),
+        },
+    )
 
 
 def on_standings_changed(sender: Any, *, event_id: int, version: int, **kwargs: Any) -> None:
@@ -271,12 +347,18 @@ def on_standings_changed(sender: Any, *, event_id: int, version: int, **kwargs: 
     board = Leaderboard.objects.select_related("event").filter(event_id=event_id).first()
     if board is None or board.version != version:
         return  # a newer version is already there: its own announcement follows
-    emit(HookEvent.STANDINGS_CHANGED, event_id=event_id, data={
-        "version": board.version, "ledger_seq": board.ledger_seq, "van_count": board.van_count,
-        "computed_at": board.computed_at.isoformat() if board.computed_at else None,
-        "top": [{k: r[k] for k in ("rank", "key", "name", "team", "points")} for r in board.rows[:10]],
-        "standings_url": reverse("events-api:event-standings", args=[board.event.slug]),
-    })
+    emit(
+        HookEvent.STANDINGS_CHANGED,
+        event_id=event_id,
+        data={
+            "version": board.version,
+            "ledger_seq": board.ledger_seq,
+            "van_count": board.van_count,
+            "computed_at": board.computed_at.isoformat() if board.computed_at else None,
+            "top": [{k: r[k] for k in ("rank", "key", "name", "team", "points")} for r in board.rows[:10]],
+            "standings_url": reverse("events-api:event-standings", args=[board.event.slug]),
+        },
+    )
 
 
 def connect() -> None:
