@@ -33,7 +33,7 @@ from scoring.models import (
     VanReviewDecision,
     VillageRuleSet,
 )
-from scoring.selectors.rules import applied_rules_name
+from scoring.selectors.rules import applied_rules_names
 
 __all__ = [
     "NOBODY",
@@ -154,8 +154,7 @@ def _review_action(review: VanReview) -> str:
     return f"Xác nhận ván {review.van.seq}" + (f" ({review.reason})" if review.reason else "")
 
 
-def _opened_detail(sitting: Sitting) -> str:
-    rules = applied_rules_name(sitting.rules)
+def _opened_detail(sitting: Sitting, rules: str) -> str:
     players = ", ".join(seat.name for seat in sitting.seats.all())
     return f"{sitting.get_game_display()} · {rules} · {sitting.get_mode_display()} · {players}"
 
@@ -232,13 +231,14 @@ def sitting_entries(
         label = labels.get(sitting_id)
         return f"{label} · {what}" if label else what
 
+    rule_names = applied_rules_names({s.rules_id: s.rules for s in rows.opened}.values())
     out = [
         AuditEntry(
             s.created_at,
             person(s.created_by),
             "Mở canh bài",
             labels.get(s.pk) or str(s),
-            _opened_detail(s),
+            _opened_detail(s, rule_names[s.rules_id]),
             (0, s.pk),
         )
         for s in rows.opened

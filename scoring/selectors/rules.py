@@ -40,22 +40,35 @@ def applied_rules_name(snapshot: RuleSetSnapshot) -> str:
     item 5). The saved village version with exactly these values names it; values no saved set
     has are the preset's name marked as changed.
     """
-    version = (
-        VillageRuleSetVersion.objects.filter(snapshot=snapshot)
+    return applied_rules_names([snapshot])[snapshot.pk]
+
+
+def applied_rules_names(snapshots: Iterable[RuleSetSnapshot]) -> dict[int, str]:
+    """:func:`applied_rules_name` of each snapshot, by id, in one query."""
+    snapshots = list(snapshots)
+    versions: dict[int, VillageRuleSetVersion] = {}
+    found = (
+        VillageRuleSetVersion.objects.filter(snapshot__in=snapshots)
         .select_related("rule_set")
         .order_by("rule_set__name", "-number")
-        .first()
     )
-    base = snapshot.spec.get("name") or snapshot.preset
-    if version is not None:
-        return gettext("%(name)s (lệ làng, phiên bản %(n)s, trên %(base)s)") % {
-            "name": version.rule_set.name,
-            "n": version.number,
-            "base": base,
-        }
-    if snapshot.preset in PRESETS and load_rules(snapshot.preset).fingerprint != snapshot.fingerprint:
-        return gettext("%(base)s (đã chỉnh)") % {"base": base}
-    return base
+    for version in found:
+        versions.setdefault(version.snapshot_id, version)
+    names = {}
+    for snapshot in snapshots:
+        version = versions.get(snapshot.pk)
+        base = snapshot.spec.get("name") or snapshot.preset
+        if version is not None:
+            names[snapshot.pk] = gettext("%(name)s (lệ làng, phiên bản %(n)s, trên %(base)s)") % {
+                "name": version.rule_set.name,
+                "n": version.number,
+                "base": base,
+            }
+        elif snapshot.preset in PRESETS and load_rules(snapshot.preset).fingerprint != snapshot.fingerprint:
+            names[snapshot.pk] = gettext("%(base)s (đã chỉnh)") % {"base": base}
+        else:
+            names[snapshot.pk] = base
+    return names
 
 
 @dataclass(frozen=True)

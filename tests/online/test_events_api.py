@@ -144,13 +144,21 @@ def test_seating_is_refused_while_the_previous_round_is_open_naming_its_tables(
     assert Client().get(f"/api/v1/events/{event.slug}/tables?round=x").status_code == 400
 
 
-def test_the_page_still_seats_as_before(make_event: Any, organiser: Any) -> None:
-    """The organiser's page does not ask yet (issue 19 item 4 will): it seats the next round."""
+def test_the_page_asks_before_seating_over_open_tables_as_the_api_does(
+    make_event: Any, organiser: Any
+) -> None:
+    """The organiser's page refuses like the API (409, naming the open tables) unless its
+    "seat anyway" box is ticked (issue 19 item 4), through the same service check."""
     event = make_event()
     mine = signed_in(organiser)
-    for n in (1, 2):
-        mine.post(f"/giai/{event.slug}/quan-ly/xep-vong/", {"method": "random", "remainder": "bye"})
-        assert event.rounds.count() == n
+    path = f"/giai/{event.slug}/quan-ly/xep-vong/"
+    assert mine.post(path, {"method": "random", "remainder": "bye"}).status_code == 200
+    assert event.rounds.count() == 1
+    asked = mine.post(path, {"method": "random", "remainder": "bye"})
+    assert asked.status_code == 409 and "Vòng 1 còn" in asked.content.decode()
+    assert event.rounds.count() == 1
+    mine.post(path, {"method": "random", "remainder": "bye", "even_if_open": "1"})
+    assert event.rounds.count() == 2
 
 
 def test_a_platform_token_reaches_its_own_event_only(make_event: Any, organiser: Any) -> None:

@@ -29,7 +29,7 @@ from scoring.selectors.audit import (
     sitting_entries,
     with_previous,
 )
-from scoring.selectors.rules import applied_rules_name
+from scoring.selectors.rules import applied_rules_names
 from tournaments.models import (
     Event,
     EventRole,
@@ -119,14 +119,13 @@ register_author_hook(token_authors)
 # -- the event's own history ----------------------------------------------------------------------
 
 
-def _value(name: str, value: Any, snapshots: Mapping[int, Any]) -> str:
+def _value(name: str, value: Any, rule_names: Mapping[int, str]) -> str:
     if value is None or value == "":
         return "(trống)"
     if isinstance(value, bool):
         return "có" if value else "không"
     if name == "rules":
-        snap = snapshots.get(value)
-        return applied_rules_name(snap) if snap is not None else f"#{value}"
+        return rule_names.get(value, f"#{value}")
     if name == "tie_breaks":
         labels = dict(TieBreak.choices)
         return ", ".join(str(labels.get(v, v)) for v in value)
@@ -138,14 +137,14 @@ def _value(name: str, value: Any, snapshots: Mapping[int, Any]) -> str:
     return str(choices.get(value, value))
 
 
-def _option_changes(row: Any, prev: Any, snapshots: Mapping[int, Any]) -> list[str]:
+def _option_changes(row: Any, prev: Any, rule_names: Mapping[int, str]) -> list[str]:
     changes = []
     for name in OPTIONS:
         attname = Event._meta.get_field(name).attname
         old, new = getattr(prev, attname), getattr(row, attname)
         if old != new:
             label = Event._meta.get_field(name).verbose_name
-            changes.append(f"{label}: {_value(name, old, snapshots)} → {_value(name, new, snapshots)}")
+            changes.append(f"{label}: {_value(name, old, rule_names)} → {_value(name, new, rule_names)}")
     return changes
 
 
@@ -159,6 +158,7 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
         organisers[link.history_id][link.user_id] = link.user
     rules_ids = {x.rules_id for pair in rows for x in pair if x is not None}
     snapshots = RuleSetSnapshot.objects.in_bulk(rules_ids) if len(rules_ids) > 1 else {}
+    rule_names = applied_rules_names(snapshots.values()) if snapshots else {}
     out = []
     for row, prev in rows:
         order = (6, row.history_id)
@@ -169,7 +169,7 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
         if prev is None:  # the oldest row of an event older than its history: nothing to compare
             continue
         who = person(row.history_user)
-        changes = _option_changes(row, prev, snapshots)
+        changes = _option_changes(row, prev, rule_names)
         if changes:
             out.append(
                 AuditEntry(row.history_date, who, "Đổi cài đặt giải", event.name, "; ".join(changes), order)
