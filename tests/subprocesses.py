@@ -15,6 +15,16 @@ from django.conf import settings
 
 HOST = "127.0.0.1"
 
+#: Settings every Celery worker a test starts runs with: the suite's webhook receivers listen on
+#: 127.0.0.1, and a session's workers all take tasks from one broker, so a webhook delivery may
+#: reach any of them (tests/online/test_online_hoi.py failed in the whole suite, where the
+#: tournaments tests' worker took its deliveries and refused the loopback address).
+WORKER_ENV = {
+    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true",
+    "WEBHOOK_RETRY_SECONDS": "1",
+    "WEBHOOK_TIMEOUT": "5",
+}
+
 
 def shared_database_url(who: str) -> str:
     """A DATABASE_URL for a subprocess that shares the test database; ``who`` names the tests."""

@@ -182,6 +182,10 @@ class _BookView(LedgerView):
                 ),
                 403,
             )
+        for key in ("from", "to"):  # present means a date, as the schema says (absent: the default)
+            value = request.query_params.get(key)
+            if value is not None and (not value or value != value.strip()):
+                return _error(_("'%(key)s' phải là một ngày dạng YYYY-MM-DD.") % {"key": key}, 400)
         try:
             period = period_from(request.query_params)
         except PeriodError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.online.receiver import Receiver
-from tests.subprocesses import shared_database_url, stop_process
+from tests.subprocesses import WORKER_ENV, shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
@@ -34,11 +34,7 @@ PLAYERS = [
 ]
 #: The environment the worker (and a test's own settings) run webhooks with: the receiver is on
 #: 127.0.0.1, and retries come after one second, not thirty.
-WEBHOOK_ENV = {
-    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true",
-    "WEBHOOK_RETRY_SECONDS": "1",
-    "WEBHOOK_TIMEOUT": "5",
-}
+WEBHOOK_ENV = WORKER_ENV
 
 
 @pytest.fixture(autouse=True)

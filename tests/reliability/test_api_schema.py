@@ -138,6 +138,12 @@ def _known() -> dict[tuple[str, str], str]:
         "must be given; the rule set slug must exist, the players must be as many as the game seats, each ván must "
         "name them and be one the engine settles (else 422 with its number)",
     )
+    add(
+        "ST202",
+        ["GET /api/v1/clubs/{slug}/balances", "GET /api/v1/clubs/{slug}/members/{player}/statement"],
+        "a period must end on or after its start and lie within the years the lunar calendar covers "
+        "(400 naming the dates); JSON Schema cannot compare two parameters",
+    )
     return known
 
 

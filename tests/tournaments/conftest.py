@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.subprocesses import shared_database_url, stop_process
+from tests.subprocesses import WORKER_ENV, shared_database_url, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
@@ -60,7 +60,7 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
     from totom_site.celery import app
 
     name = f"tournaments-tests-{os.getpid()}@localhost"
-    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker}
+    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker, **WORKER_ENV}
     log = tempfile.NamedTemporaryFile(prefix="celery-worker-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
         [
