@@ -97,6 +97,11 @@ def test_registering_needs_an_organiser_and_a_key_and_answers_a_repeat_once(
     )
     assert event.registrations.count() == 1
     assert post(mine, path, {**body, "team": "Giáp Bắc"}, key).status_code == 422
+    # Longer than the schema's maxLength: refused, not cut (schemathesis found an 81-character name accepted)
+    for long in ({**body, "name": "Cụ " + "L" * 80}, {**body, "name": "Bà Ba", "team": "G" * 121}):
+        too_long = post(mine, path, long)
+        assert too_long.status_code == 400 and "dài quá" in too_long.json()["error"]
+    assert event.registrations.count() == 1
     twice = post(mine, path, body)
     assert twice.status_code == 400 and "Giải đã có người tên 'Cụ Lý'" in twice.json()["error"]
     assert post(mine, path, {"name": "  "}).status_code == 400

@@ -173,13 +173,18 @@ class RegistrationsView(EventsApiView):
             name, team, checked_in = _string(body, "name"), _string(body, "team"), _bool(body, "check_in")
             if not name.strip():
                 raise EngineError(gettext("Hãy nhập tên người chơi."))
+            for key, value, most in (("name", name.strip(), 80), ("team", team, 120)):
+                if len(value) > most:  # refused, never cut: the schema's maxLength
+                    raise EngineError(
+                        gettext("'%(key)s' dài quá %(most)s ký tự.") % {"key": key, "most": most}
+                    )
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
         return keyed_write(
             request,
             lambda key: registration_add_once(
                 event=event,
-                name=name.strip()[:80],
+                name=name.strip(),
                 team=team,
                 checked_in=checked_in,
                 by=request.user,
