@@ -6,14 +6,22 @@ from the test settings: PostgreSQL, or SQLite when its test database is a file (
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from django.conf import settings
 
 HOST = "127.0.0.1"
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Settings every Celery worker a test starts runs with: the suite's webhook receivers listen on
 #: 127.0.0.1, and a session's workers all take tasks from one broker, so a webhook delivery may
@@ -64,3 +72,39 @@ def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@contextmanager
+def celery_worker(name: str, who: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker (``celery -A totom_site worker --pool=solo``) on the suite's broker
+    (Redis, or kombu's filesystem transport as ``make run`` uses) and the test database, named
+    ``name``; ``who`` names the tests in the database URL. Started once a session by the fixtures
+    that need it; stopped by its own PID."""
+    from totom_site.celery import app
+
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker.startswith(("redis://", "filesystem://")):
+        pytest.fail(
+            f"Celery tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}. "
+            "`make test` provides both; by hand: source .ci/services.sh; start_redis.",
+            pytrace=False,
+        )
+    if broker.startswith("filesystem://"):  # the folders of kombu's filesystem transport
+        for folder in ("queue", "processed", "control"):
+            Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
+    node = f"{name}-{os.getpid()}@localhost"
+    env = {**os.environ, "DATABASE_URL": shared_database_url(who), "CELERY_BROKER_URL": broker, **WORKER_ENV}
+    log = tempfile.NamedTemporaryFile(prefix=f"celery-{name}-", suffix=".log", delete=False)  # noqa: SIM115
+    command = [sys.executable, "-m", "celery", "-A", "totom_site", "worker", "--pool=solo", "--concurrency=1"]
+    command += ["-l", "WARNING", "-n", node, "--without-gossip", "--without-mingle"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(destination=[node], timeout=0.5):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Celery worker did not start:\n{Path(log.name).read_text()}", pytrace=False)
+        yield proc
+    finally:
+        stop_process(proc)
+        log.close()
+        os.unlink(log.name)

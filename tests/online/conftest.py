@@ -5,21 +5,15 @@ with its organiser, platform tokens, a webhook receiver on 127.0.0.1, and a real
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.online.receiver import Receiver
-from tests.subprocesses import WORKER_ENV, shared_database_url, stop_process
+from tests.subprocesses import WORKER_ENV, celery_worker
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
     ("An", "Giáp Đông"),
     ("Bình", "Giáp Đông"),
@@ -104,55 +98,5 @@ def webhook_settings(settings: Any) -> Any:
 @pytest.fixture(scope="session")
 def online_worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (``--pool=solo``) on the suite's broker and the test database."""
-    from django.conf import settings
-
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker.startswith(("redis://", "filesystem://")):
-        pytest.fail(
-            f"These tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}.", pytrace=False
-        )
-    if broker.startswith("filesystem://"):
-        for folder in ("queue", "processed", "control"):
-            Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
-    from totom_site.celery import app
-
-    name = f"online-tests-{os.getpid()}@localhost"
-    env = {
-        **os.environ,
-        "DATABASE_URL": shared_database_url("Các bài kiểm tra trực tuyến"),
-        "CELERY_BROKER_URL": broker,
-        **WEBHOOK_ENV,
-    }
-    log = tempfile.NamedTemporaryFile(prefix="celery-online-", suffix=".log", delete=False)  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "totom_site",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "-l",
-            "WARNING",
-            "-n",
-            name,
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not app.control.ping(destination=[name], timeout=0.5):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Celery worker did not start:\n{Path(log.name).read_text()}", pytrace=False)
+    with celery_worker("online-tests", "Các bài kiểm tra trực tuyến") as proc:
         yield proc
-    finally:
-        stop_process(proc)
-        log.close()
-        os.unlink(log.name)

@@ -11,20 +11,15 @@ sees their commits.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.subprocesses import WORKER_ENV, shared_database_url, stop_process
+from tests.subprocesses import celery_worker
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
     ("An", "Giáp Đông"),
     ("Bình", "Giáp Đông"),
@@ -39,61 +34,10 @@ PLAYERS = [
 ]
 
 
-def _database_url() -> str:
-    return shared_database_url("Các bài kiểm tra Celery")
-
-
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
-    from django.conf import settings
-
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker.startswith(("redis://", "filesystem://")):
-        pytest.fail(
-            f"Celery tests need a Redis or filesystem broker, got CELERY_BROKER_URL={broker!r}. "
-            "`make test` provides both; by hand: source .ci/services.sh; start_redis.",
-            pytrace=False,
-        )
-    if broker.startswith("filesystem://"):  # the folders of kombu's filesystem transport
-        for folder in ("queue", "processed", "control"):
-            Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
-    from totom_site.celery import app
-
-    name = f"tournaments-tests-{os.getpid()}@localhost"
-    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker, **WORKER_ENV}
-    log = tempfile.NamedTemporaryFile(prefix="celery-worker-", suffix=".log", delete=False)  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "totom_site",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "-l",
-            "WARNING",
-            "-n",
-            name,
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 40
-        while not app.control.ping(destination=[name], timeout=0.5):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Celery worker did not start:\n{Path(log.name).read_text()}", pytrace=False)
+    with celery_worker("tournaments-tests", "Các bài kiểm tra Celery") as proc:
         yield proc
-    finally:
-        stop_process(proc)
-        log.close()
-        os.unlink(log.name)
 
 
 @pytest.fixture(autouse=True)
