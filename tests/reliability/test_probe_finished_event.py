@@ -11,6 +11,7 @@ the ledger must not move.
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -24,7 +25,7 @@ from tournaments.models import Registration, ScorekeeperToken, Table
 
 pytestmark = pytest.mark.django_db
 
-FINAL = "chốt chính thức"
+FINAL = "chính thức"  # "kết quả đã chốt chính thức", "đã chốt kết quả chính thức"
 
 
 def _key() -> dict[str, str]:
@@ -95,7 +96,7 @@ def _attempts(small: Small, festival: Any, phone: Client, organiser: Client) -> 
         "organiser: API rejection": lambda: post(organiser, f"{api}/{pk}/van/1/reject", {"reason": "sai"}),
         "organiser: API settle-up": lambda: post(organiser, f"{api}/{pk}/settle-up"),
         "organiser: page settle-up": lambda: organiser.post(
-            reverse("scoring:settle_up", args=[pk]), {"key": uuid.uuid4().hex}
+            reverse("scoring:settle_up", args=[pk]), {"key": uuid.uuid4().hex, "confirm": "1"}
         ),
         "Trung Quân: console ván": lambda: organiser.post(
             reverse("console:van_record", args=[festival.pk]),
@@ -134,7 +135,8 @@ def test_every_write_path_of_a_finished_event_is_refused(probe: Any) -> None:
         answer = attempt()
         body = answer.content.decode()
         probe.check(
-            answer.status_code == 409 and FINAL in body, f"{what}: {answer.status_code} {body[:160]!r}"
+            answer.status_code == 409 and FINAL in body,
+            f"{what}: {answer.status_code} {re.findall(r'role=.alert.[^>]*>([^<]+)', body) or body[:160]!r}",
         )
     probe.check((Van.objects.count(), Posting.objects.count()) == before, "the ledger moved after the finish")
 

@@ -40,7 +40,7 @@ def test_no_van_is_recorded_once_the_results_are_final(client, own, organiser) -
     stale = client.post(
         url, {"seq": 2, "canh": t1.sitting_id, "key": "late", "winner": winner, "cuoc": ["tom"]}, **HTMX
     )
-    assert stale.status_code == 422 and FINAL in stale.content.decode()
+    assert stale.status_code == 409 and FINAL in stale.content.decode()
     assert Van.objects.filter(sitting=t1.sitting).count() == 1
 
 

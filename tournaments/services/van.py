@@ -23,6 +23,7 @@ from scoring.models import Van
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
+from tournaments.services.events import EventFinished as FinishedEvent
 from tournaments.services.leaderboard import ledger_changed
 from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, table_van, wrapped
 
@@ -33,8 +34,9 @@ class CanhMoved(EngineError):
     """The page recorded into a canh the table has moved on from (a stale page)."""
 
 
-class EventFinished(EngineError):
-    """The organiser has made the results final (:func:`tournaments.services.events.event_finish`)."""
+class EventFinished(FinishedEvent):
+    """The organiser has made the results final (:func:`tournaments.services.events.event_finish`):
+    a ván is refused like every other change (a ``ResultsFinal``: 409 on every page and the API)."""
 
 
 class _NotReplay(Exception):
