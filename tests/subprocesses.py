@@ -108,3 +108,32 @@ def celery_worker(name: str, who: str) -> Iterator[subprocess.Popen[bytes]]:
         stop_process(proc)
         log.close()
         os.unlink(log.name)
+
+
+def run_quick_bench(script: str, tmp_path: Path) -> tuple[str, str]:
+    """Run ``bench/<script> --quick --here`` on the test database (PostgreSQL: in place, emptied by
+    the test's teardown; SQLite: a ``VACUUM INTO`` copy), print its figures (from "(a)") with the
+    run's, and answer its output and the database's name; the run must exit 0."""
+    from django.db import connection
+
+    from tests.reliability.harness import figure
+
+    url = shared_database_url(f"{script} --quick")
+    if connection.vendor == "sqlite":
+        copy = tmp_path / "bench.sqlite3"
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM INTO %s", [str(copy)])
+        url = f"sqlite:///{copy}"
+    done = subprocess.run(
+        [sys.executable, script, "--quick", "--here"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    database = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"
+    for line in done.stdout[done.stdout.find("(a)") :].strip().splitlines():
+        figure(f"{script} --quick on {database}", line.strip())
+    return done.stdout, database

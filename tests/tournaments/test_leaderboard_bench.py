@@ -12,48 +12,23 @@ bench itself."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
-from tests.reliability.harness import figure
-from tests.subprocesses import shared_database_url
+from tests.subprocesses import run_quick_bench
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 RATIO = re.compile(r"full recompute / raw GROUP BY = ([\d.]+)")
 
 
 def test_the_leaderboard_benchmark_runs_and_its_board_equals_a_full_rebuild(tmp_path: Path) -> None:
-    url = shared_database_url("bench/leaderboard.py --quick")
-    if connection.vendor == "sqlite":
-        copy = tmp_path / "bench.sqlite3"
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM INTO %s", [str(copy)])
-        url = f"sqlite:///{copy}"
-    env = {**os.environ, "DATABASE_URL": url}
-    done = subprocess.run(
-        [sys.executable, "bench/leaderboard.py", "--quick", "--here"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    out = done.stdout
-    database = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"
+    out, database = run_quick_bench("bench/leaderboard.py", tmp_path)
     assert f"bench/leaderboard.py on {database}" in out
     assert "built: 500 players, 20,000 ván, 160,000 postings" in out
     assert "(20,000 ván; best of 3" in out  # the full recompute counted every ván loaded
     assert "stored board == full rebuild: True" in out
     ratio = RATIO.search(out)
     assert ratio is not None and float(ratio.group(1)) > 0, out
-    for line in out[out.find("(a)") :].strip().splitlines():  # into the run's figures
-        figure(f"bench/leaderboard.py --quick on {database}", line.strip())
