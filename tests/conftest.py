@@ -27,6 +27,19 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: Test files that must run before any session-wide Celery worker starts (the fixtures of
+#: tests/book, tests/online and tests/tournaments keep theirs until the session ends): they kill
+#: workers of their own and would see those consume their tasks.
+RUN_FIRST = ("tests/reliability/test_worker_kill.py",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run :data:`RUN_FIRST` before everything else, whatever the directories' name order."""
+    first = [item for item in items if item.nodeid.startswith(RUN_FIRST)]
+    if first:
+        items[:] = first + [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
+
+
 def load_cases(name: str) -> list[dict[str, Any]]:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
