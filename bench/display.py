@@ -78,6 +78,7 @@ def _prepare(tables: int, migrate: bool) -> tuple[list[int], str, dict[int, str]
     from tournaments.console import services
     from tournaments.console.views.common import stream_id
 
+    services.ensure_catalogue()  # the signals (--here: a test before may have emptied the tables)
     user = get_user_model().objects.create_user(f"bench-trung-quan-{uuid.uuid4().hex[:8]}")
     ids, since = [], {}
     for n in range(tables):
@@ -435,8 +436,8 @@ def report(
         f"deliveries: {len(latencies)} of {expected} ({deliveries_s:.0f}/s)",
         f"latency POST → display: median {figures['median_ms']} ms, p95 {figures['p95_ms']} ms, "
         f"max {figures['max_ms']} ms",
-        f"latency POST's answer → display (the fan-out alone): median {figures['after_median_ms']} ms, "
-        f"p95 {figures['after_p95_ms']} ms",
+        f"latency POST's answer → display (the fan-out alone; below 0: the display heard it before the "
+        f"poster had its answer): median {figures['after_median_ms']} ms, p95 {figures['after_p95_ms']} ms",
         f"missed: {missed}, duplicated: {duplicated}, displays failed: {result['failed']}"
         + (f" (first: {result['errors'][0]})" if result["errors"] else ""),
         f"signal POST with the displays open: median {figures['post_median_ms']} ms, p95 {figures['post_p95_ms']} ms",
@@ -444,8 +445,9 @@ def report(
         + " + ".join(f"{c:.1f}" for c in cpu["servers"])
         + f", display client {cpu['client']:.1f}, poster {cpu['poster']:.1f}, PostgreSQL {cpu['postgres']:.1f}, "
         f"Redis {cpu['redis']:.1f}; over {posting:.1f} s on {os.cpu_count()} CPUs",
-        f"per delivery: {server_cpu / max(len(latencies), 1) * 1e6:.0f} µs of server CPU "
-        f"(client {cpu['client'] / max(len(latencies), 1) * 1e6:.0f} µs)",
+        f"server CPU: {server_cpu / max(len(sent), 1) * 1000:.0f} ms a signal (its POST and its fan-out), "
+        f"{server_cpu / max(len(latencies), 1) * 1e6:.0f} µs a delivery (POSTs included); "
+        f"client {cpu['client'] / max(len(latencies), 1) * 1e6:.0f} µs a delivery",
     ]
     targets = [
         ("display latency p95 < 100 ms", f"{figures['p95_ms']} ms", p95 < TARGET_P95_MS),
