@@ -325,10 +325,11 @@ def _redis_pid() -> int | None:
 
 def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:  # noqa: C901 (the run's steps)
     tables, token, since = _prepare(args.tables, migrate=not args.here)
-    servers = [_start_server(database_url) for _ in range(args.servers)]
+    servers = [_start_server(database_url) for _ in range(args.servers + args.api_servers)]
     client: subprocess.Popen[str] | None = None
     try:
-        ports = [s.port for s in servers]
+        ports = [s.port for s in servers[: args.servers]]  # the displays' servers
+        posted_to = [s.port for s in servers[args.servers :]] or ports
         spec = {
             "ports": ports,
             "paths": {str(t): f"/su-kien/ban/{t}/?lastEventId={since[t]}" for t in tables},
@@ -349,7 +350,7 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:  # noqa:
             sys.exit("the display client did not start")
         displays = spec["per_table"] * len(tables)
         print(
-            f"{displays} displays on {len(tables)} table(s) over {len(servers)} server(s) connected in "
+            f"{displays} displays on {len(tables)} table(s) over {args.servers} server(s) connected in "
             f"{ready['ready']:.2f} s ({ready['failed']} failed{': ' + ready['errors'][0] if ready['errors'] else ''})"
         )
         pg = _postmaster(database_url)
@@ -361,7 +362,7 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:  # noqa:
             "poster": time.process_time(),
         }
         t0 = time.monotonic()
-        sent, durations = _post_all(ports, tables, token, args.signals, args.rate)
+        sent, durations = _post_all(posted_to, tables, token, args.signals, args.rate)
         posting = time.monotonic() - t0
         expect = {str(t): sum(1 for _, table, _ in sent.values() if table == t) for t in tables}
         client.stdin.write(json.dumps({"expect": expect}) + "\n")
@@ -430,9 +431,14 @@ def report(
     }
     deliveries_s = len(latencies) / posting if posting else 0
     server_cpu = sum(cpu["servers"])
+    where = (
+        f"posted on {args.api_servers} other server(s) that hold no display"
+        if args.api_servers
+        else "servers in turn"
+    )
     lines = [
         f"{len(sent)} signals posted in {posting:.1f} s ({figures['rate']}/s, paced at {args.rate}/s, "
-        f"servers in turn, tables in turn)",
+        f"{where}, tables in turn)",
         f"deliveries: {len(latencies)} of {expected} ({deliveries_s:.0f}/s)",
         f"latency POST → display: median {figures['median_ms']} ms, p95 {figures['p95_ms']} ms, "
         f"max {figures['max_ms']} ms",
@@ -475,7 +481,13 @@ def report(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--servers", type=int, default=2, help="app servers the displays use (2)")
+    parser.add_argument(
+        "--api-servers",
+        type=int,
+        default=0,
+        help="more app servers that take the signal POSTs and hold no display (0: the POSTs go to the displays' servers)",
+    )
     parser.add_argument("--displays", type=int, default=None, help="1,000 (--quick: 40)")
     parser.add_argument("--tables", type=int, default=1, help="tables the displays watch (1)")
     parser.add_argument("--signals", type=int, default=None, help="300 (--quick: 30)")
