@@ -31,6 +31,7 @@ from scoring.engine import (
     khoi_name,
     load_rules,
 )
+from scoring.htmx import render_htmx
 from scoring.models import Club, ClubRoleKind, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
@@ -387,8 +388,6 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         "error": error,
         **_form_fields(base, posted),
     }
-    template = "scoring/rules_new.html"
-    if getattr(request, "htmx", False):
-        template += "#fields"
-    response = render(request, template, context, status=400 if error else 200)
-    return response
+    return render_htmx(
+        request, "scoring/rules_new.html", context, partial="fields", status=400 if error else 200
+    )
