@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
 from scoring.engine import GAMES, EngineError, get_game, khoi_name, score
+from scoring.htmx import render_htmx
 from scoring.selectors.rules import (
     DEFAULT_PRESET,
     chip_conflicts,
@@ -70,8 +70,4 @@ def calculator(request: HttpRequest) -> HttpResponse:
     except EngineError as exc:
         error = exc.message
     context = {**state, "breakdown": breakdown, "error": error, "nav": "calculator"}
-    template = "scoring/calculator.html"
-    if getattr(request, "htmx", False):
-        template += "#calc"
-    response = render(request, template, context)
-    return response
+    return render_htmx(request, "scoring/calculator.html", context, partial="calc")

@@ -6,7 +6,6 @@ from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
 from scoring.engine import (
     CARD_BY_CODE,
@@ -23,6 +22,7 @@ from scoring.engine import (
     cuoc_for_game,
     get_game,
 )
+from scoring.htmx import render_htmx
 
 MAX_COPIES = 4
 
@@ -116,8 +116,4 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
         context.update(_analyse(game, hand, declared))
     except EngineError as exc:
         context["error"] = exc.message
-    template = "scoring/kiem_bai.html"
-    if getattr(request, "htmx", False):
-        template += "#picker"
-    response = render(request, template, context)
-    return response
+    return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")
