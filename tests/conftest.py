@@ -44,6 +44,19 @@ def load_cases(name: str) -> list[dict[str, Any]]:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language (Vietnamese): a request under /en/ or with
+    ``Accept-Language: en`` leaves English active in the thread, and a later test's messages would
+    be English (tests/online/test_import.py then tests/book/test_close.py failed that way)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
