@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import (
     CATALOGUE,
+    N_,
     PRESETS,
     BaoRegime,
     BareTriple,
@@ -271,7 +272,9 @@ def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise EngineError(f"'{label}' phải là một số nguyên (nhận được '{raw}').") from None
+        raise EngineError(
+            N_("'{label}' phải là một số nguyên (nhận được '{raw}')."), label=label, raw=raw
+        ) from None
     return value
 
 
@@ -337,8 +340,7 @@ def _owner(user: Any, posted: str) -> Club | None:
     club = next((c for c in _owner_choices(user) if c.slug == posted), None)
     if club is None:
         raise EngineError(
-            gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
-            % {"club": posted}
+            N_("Bạn không lập được lệ làng cho “{club}”: chỉ chủ sổ của nơi đó mới lập được."), club=posted
         )
     return club
 

@@ -22,7 +22,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import AccessThrottle
 from scoring.services import throttle
 from scoring.services.people import User, acting_user
@@ -49,7 +49,7 @@ WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban t�
 def token_issue(*, table: Table, label: str = "", created_by: User | None = None) -> ScorekeeperToken:
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
-        raise EngineError("Chiếu đã đóng; không cấp mã ghi điểm được nữa.")
+        raise EngineError(N_("Chiếu đã đóng; không cấp mã ghi điểm được nữa."))
     ensure_running(table.event_id)
     taken = set(
         ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True)

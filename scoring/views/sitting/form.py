@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine import N_, EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
+from scoring.engine import N_, EngineError, Game, GaTrongRegime, Msg, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.
@@ -159,7 +159,7 @@ class VanForm:
         _put(out, "den_lang", self.den_lang)
         _put(out, "dau_ke", self.dau_ke)
         if self.stake:
-            out["stake"] = _positive(self.stake, "Mức cược N (Tài Bàn)")
+            out["stake"] = _positive(self.stake, Msg(N_("Mức cược N (Tài Bàn)")))
         if "winner" not in out and "result" not in out and "bao" not in out:
             # The engine's own words name the API's fields ('winner', "result"): the form's say what to tap
             # (issue 19, item 8).
@@ -180,7 +180,7 @@ class VanForm:
             if not (row.kind and row.player):
                 continue
             event: dict[str, Any] = {"kind": row.kind, "player": row.player}
-            count = _positive(row.count or "1", "Số lần / số quân của gà")
+            count = _positive(row.count or "1", Msg(N_("Số lần / số quân của gà")))
             if count != 1:
                 event["count"] = count
             events.append(event)
@@ -192,13 +192,17 @@ def _put(out: dict[str, Any], key: str, value: Any) -> None:
         out[key] = value
 
 
-def _positive(text: str, what: str) -> int:
+def _positive(text: str, what: Msg) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise EngineError(f"{what} phải là một số nguyên dương (nhận được '{text}').") from None
+        raise EngineError(
+            N_("{what} phải là một số nguyên dương (nhận được '{text}')."), what=what, text=text
+        ) from None
     if value < 1:
-        raise EngineError(f"{what} phải là một số nguyên dương (nhận được {value}).")
+        raise EngineError(
+            N_("{what} phải là một số nguyên dương (nhận được {value})."), what=what, value=value
+        )
     return value
 
 
