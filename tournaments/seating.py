@@ -97,7 +97,8 @@ def table_sizes(count: int, *, size: int, min_size: int, remainder: Remainder) -
     if base < min_size:
         raise SeatingError(
             N_(
-                "Không chia được {count} người thành các chiếu từ {min_size} đến {size} người; hãy chọn cho người dư nghỉ vòng này."
+                "Không chia được {count} người thành các chiếu từ {min_size} đến {size} người; hãy "
+                "chọn cho người dư nghỉ vòng này."
             ),
             count=count,
             min_size=min_size,

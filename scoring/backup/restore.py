@@ -210,7 +210,8 @@ class Restorer:
         ):
             raise BackupError(
                 N_(
-                    "Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: hãy khôi phục vào một cơ sở dữ liệu trống."
+                    "Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: hãy "
+                    "khôi phục vào một cơ sở dữ liệu trống."
                 )
             )
 

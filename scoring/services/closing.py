@@ -130,7 +130,8 @@ def period_close(
         if expected is not None and fingerprint(the_book) != expected:
             raise CloseChanged(
                 N_(
-                    "Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem lại kế hoạch chuyển điểm rồi xác nhận lần nữa."
+                    "Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
+                    "lại kế hoạch chuyển điểm rồi xác nhận lần nữa."
                 )
             )
         members = {m.player_id: m for m in the_book.members}

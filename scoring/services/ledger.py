@@ -187,7 +187,8 @@ class AmountOutOfRange(EngineError):
 def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
     return AmountOutOfRange(
         N_(
-            "Ván {n}: {what} là {value}, vượt giới hạn {bound} điểm của sổ; ván không được ghi. Hãy xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà)."
+            "Ván {n}: {what} là {value}, vượt giới hạn {bound} điểm của sổ; ván không được ghi. Hãy "
+            "xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà)."
         ),
         n=number,
         what=what,

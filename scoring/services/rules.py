@@ -130,7 +130,8 @@ def village_rules_save(
         whose, who = _owner_phrase(village)
         raise RuleSetTaken(
             N_(
-                "Đã có lệ làng “{name}” (mã {slug}) {whose}: chỉ {who} mới lưu được phiên bản mới. Hãy đặt một tên khác cho lệ làng của bạn."
+                "Đã có lệ làng “{name}” (mã {slug}) {whose}: chỉ {who} mới lưu được phiên bản mới. "
+                "Hãy đặt một tên khác cho lệ làng của bạn."
             ),
             name=village.name,
             slug=village.slug,

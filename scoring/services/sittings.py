@@ -162,7 +162,8 @@ def sitting_open(
         if clash is not None:
             raise EngineError(
                 N_(
-                    "Canh bài có hai người cùng tên “{name}”: mỗi chỗ ngồi cần một tên riêng (thêm chữ để phân biệt, ví dụ “{name} Đông”)."
+                    "Canh bài có hai người cùng tên “{name}”: mỗi chỗ ngồi cần một tên riêng (thêm "
+                    "chữ để phân biệt, ví dụ “{name} Đông”)."
                 ),
                 name=clash[1],
             )

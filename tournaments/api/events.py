@@ -229,7 +229,8 @@ class RoundsView(EventsApiView):
             if method not in [m.value for m in Method] or remainder not in [r.value for r in Remainder]:
                 raise EngineError(
                     N_(
-                        "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; 'remainder' là bye hoặc smaller."
+                        "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
+                        "'remainder' là bye hoặc smaller."
                     )
                 )
             seed = body.get("seed")

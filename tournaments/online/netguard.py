@@ -77,7 +77,8 @@ def check_url(url: str) -> Target:
         if inside:
             raise UnsafeUrl(
                 N_(
-                    "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ ({address}): chỉ gửi được đến địa chỉ công khai trên Internet."
+                    "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ ({address}): chỉ gửi được "
+                    "đến địa chỉ công khai trên Internet."
                 ),
                 address=inside[0],
             )

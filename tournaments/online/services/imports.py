@@ -73,7 +73,8 @@ def _fits_table(table: Table, count: int) -> None:
         if count > room:
             raise EngineError(
                 N_(
-                    "Vòng này mỗi chiếu chơi {limit} ván; chiếu {n} chỉ còn chỗ cho {room} ván, canh được nhập có {count} ván."
+                    "Vòng này mỗi chiếu chơi {limit} ván; chiếu {n} chỉ còn chỗ cho {room} ván, canh "
+                    "được nhập có {count} ván."
                 ),
                 limit=event.van_per_round,
                 n=table.number,
