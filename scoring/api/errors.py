@@ -23,6 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from scoring.api.parsers import UnsafeJSON
 from scoring.engine import EngineError
@@ -36,7 +37,6 @@ __all__ = [
     "NO_SUCH_METHOD",
     "TOO_MANY",
     "ApiErrors",
-    "error",
     "exception_handler",
 ]
 
@@ -56,11 +56,6 @@ TOO_MANY = gettext_lazy("Gửi quá nhiều yêu cầu: hãy chờ {seconds} gi�
 
 #: How a refusal is worded: a message, or a function of the exception and the request.
 Wording = str | Promise | Callable[[Any, Any], str]
-
-
-def error(message: str, code: int, **extra: Any) -> Response:
-    """The API's error answer: ``{"error": message, **extra}`` with status ``code``."""
-    return Response({"error": str(message), **extra}, status=code)
 
 
 def bad_json(exc: exceptions.ParseError, _request: Any = None) -> str:
@@ -121,6 +116,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if not isinstance(view, ApiErrors):
         return drf_exception_handler(exc, context)  # type: ignore[arg-type]
     if isinstance(exc, EngineError):  # a user error no view turned into an answer: bad input
+        set_rollback()  # as DRF does for the refusals it answers
         response: Response | None = Response(status=status.HTTP_400_BAD_REQUEST)
     else:
         response = drf_exception_handler(exc, context)  # type: ignore[arg-type]
