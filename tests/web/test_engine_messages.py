@@ -305,3 +305,51 @@ def test_an_events_page_refusal_reads_in_the_page_s_language(client: Any, django
     english = client.post(f"/en/giai/{event.slug}/quan-ly/xep-vong/", form).content.decode()
     assert "checked-in players are needed to seat a table; there are only 0." in english
     assert "điểm danh để xếp" not in english
+
+
+@pytest.mark.django_db
+def test_a_club_s_role_changes_and_refusals_read_in_english_under_en(django_user_model: Any) -> None:
+    """The success messages and a service's refusal, not only the engine's errors."""
+    from django.test import Client
+
+    from scoring.services.roles import club_open
+
+    organiser = django_user_model.objects.create_user("chu-so", password="mat-khau-dai-123")
+    django_user_model.objects.create_user("thu-ky", password="mat-khau-dai-123")
+    club_open(name="Làng Đông", organiser=organiser)
+    page = Client()
+    page.force_login(organiser)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    granted = page.post("/en/lang/lang-dong/vai-tro/", {"username": "thu-ky", "role": "ghi_diem"}, **htmx)
+    assert granted.status_code == 200 and "Gave thu-ky the role" in granted.content.decode()
+    assert "Đã cấp cho" not in granted.content.decode()
+    unknown = page.post("/en/lang/lang-dong/vai-tro/", {"username": "khong-co", "role": "ghi_diem"}, **htmx)
+    assert unknown.status_code == 400
+    assert (
+        "There is no account named &#x27;khong-co&#x27;: that person should register first"
+        in unknown.content.decode()
+    )
+    vietnamese = page.post("/lang/lang-dong/vai-tro/", {"username": "khong-co", "role": "ghi_diem"}, **htmx)
+    assert "Không có tài khoản nào tên &#x27;khong-co&#x27;" in vietnamese.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_van_form_names_its_ga_in_the_page_s_language(keeper: Any) -> None:
+    from django.test import Client
+
+    from scoring.services.sittings import sitting_open
+
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules={"preset": "luat-2005", "ga_trong": "cong_nghiep"},
+        mode="quang",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
+    page = Client()
+    page.force_login(keeper)
+    english = page.get(f"/en/so-diem/{sitting.pk}/").content.decode()
+    assert "Nhái (every other player pays)" in english and "Quân lộ (number of cards)" in english
+    assert "mọi nhà khác góp" not in english
+    assert "Bị nhái (mọi nhà khác góp)" in page.get(f"/so-diem/{sitting.pk}/").content.decode()

@@ -11,29 +11,31 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from scoring.engine import N_, EngineError, Game, GaTrongRegime, Msg, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.
 GA_ROWS = 3
 
-GA_KINDS: dict[ScoringFamily, list[tuple[str, str]]] = {
+GA_KINDS: dict[ScoringFamily, list[tuple[str, Any]]] = {
     ScoringFamily.TO_TOM: [
-        ("nhai", "Bị nhái (mọi nhà khác góp)"),
-        ("quan_lo", "Quân lộ (số quân)"),
-        ("bi_de_u", "Bị đè ù"),
-        ("bo_u", "Bỏ ù"),
+        ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
+        ("quan_lo", gettext_lazy("Quân lộ (số quân)")),
+        ("bi_de_u", gettext_lazy("Bị đè ù")),
+        ("bo_u", gettext_lazy("Bỏ ù")),
     ],
     ScoringFamily.CHAN: [
-        ("chiu_noc", "Chíu nọc (mọi nhà khác góp)"),
-        ("chiu_discard", "Chíu quân đánh (người đánh góp)"),
-        ("nhai", "Bị nhái (mọi nhà khác góp)"),
+        ("chiu_noc", gettext_lazy("Chíu nọc (mọi nhà khác góp)")),
+        ("chiu_discard", gettext_lazy("Chíu quân đánh (người đánh góp)")),
+        ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
     ],
 }
 GA_KINDS[ScoringFamily.TAI_BAN] = GA_KINDS[ScoringFamily.TO_TOM]
 
 
-def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, str]]:
+def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, Any]]:
     """The gà events worth offering: none when the rule set keeps no gà trong pot."""
     if game.family is ScoringFamily.CHAN:
         return GA_KINDS[ScoringFamily.CHAN]
