@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from scoring.engine import N_, EngineError
 from scoring.models import AccessThrottle
@@ -42,7 +43,7 @@ __all__ = [
     "token_valid",
 ]
 
-WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức."
+WRONG_PIN = gettext_lazy("Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức.")
 
 
 @transaction.atomic
@@ -126,7 +127,7 @@ def pin_login(table: Table, pin: str) -> PinAttempt:
     token = token_for_pin(table, pin)
     if token is None:
         after = throttle.failed(key)
-        return PinAttempt(None, WRONG_PIN if after.admitted else f"{WRONG_PIN} {after.message}")
+        return PinAttempt(None, str(WRONG_PIN) if after.admitted else f"{WRONG_PIN} {after.message}")
     throttle.succeeded(key, admission)
     return PinAttempt(token)
 
