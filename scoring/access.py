@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.htmx import is_htmx, render_htmx
@@ -29,10 +30,14 @@ __all__ = [
 
 DENIED_TEMPLATE = "accounts/denied.html"
 REFUSALS = {
-    VIEW: "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
-    "chiếu và ban tổ chức mới xem được.",
-    KEEP: "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
-    "hoặc câu lạc bộ mới ghi được.",
+    VIEW: gettext_lazy(
+        "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
+        "chiếu và ban tổ chức mới xem được."
+    ),
+    KEEP: gettext_lazy(
+        "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
+        "hoặc câu lạc bộ mới ghi được."
+    ),
 }
 
 
@@ -56,7 +61,7 @@ def denied(request: HttpRequest, message: str) -> HttpResponse:
 def get_sitting(pk: int) -> Sitting:
     found = Sitting.objects.select_related("rules", "club", "created_by").filter(pk=pk).first()
     if found is None:
-        raise Http404(f"Không có canh bài số {pk}.")
+        raise Http404(gettext("Không có canh bài số {pk}.").format(pk=pk))
     return found
 
 
@@ -64,8 +69,9 @@ class NotAllowed(Exception):
     """The request may not do this with the sitting (see :func:`sitting_for`)."""
 
     def __init__(self, sitting: Sitting, what: str) -> None:
-        super().__init__(REFUSALS[what])
-        self.sitting, self.what, self.message = sitting, what, REFUSALS[what]
+        message = str(REFUSALS[what])  # in the request's language
+        super().__init__(message)
+        self.sitting, self.what, self.message = sitting, what, message
 
 
 def sitting_for(request: HttpRequest, pk: int, what: str) -> Sitting:
@@ -95,7 +101,12 @@ def refuse_json(request: HttpRequest, refusal: NotAllowed) -> JsonResponse:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         response = JsonResponse(
-            {"error": "Hãy đăng nhập trước: " + refusal.message[0].lower() + refusal.message[1:]}, status=401
+            {
+                "error": gettext("Hãy đăng nhập trước: {why}").format(
+                    why=refusal.message[0].lower() + refusal.message[1:]
+                )
+            },
+            status=401,
         )
         response["WWW-Authenticate"] = 'Session realm="so-tom"'
         return response

@@ -24,9 +24,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from django.utils.translation import gettext
-
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 
 __all__ = ["KEY_LENGTH", "clean_name", "first_clash", "name_key", "tidy"]
 
@@ -71,13 +69,13 @@ def clean_name(value: object, *, what: str, limit: int, empty: str | None = None
     replaces the message for a name left empty."""
     name = tidy(value) if isinstance(value, str) else ""
     if not name or all(unicodedata.category(c).startswith("M") or c == " " for c in name):
+        if empty:
+            raise EngineError(empty)
         raise EngineError(
-            empty
-            or gettext("Hãy nhập tên %(what)s (tên không được để trống hay chỉ có ký tự vô hình).")
-            % {"what": what}
+            N_("Hãy nhập tên {what} (tên không được để trống hay chỉ có ký tự vô hình)."), what=what
         )
     if len(name) > limit:
-        raise EngineError(gettext("Tên %(what)s dài quá %(limit)d ký tự.") % {"what": what, "limit": limit})
+        raise EngineError(N_("Tên {what} dài quá {limit} ký tự."), what=what, limit=limit)
     return name
 
 

@@ -18,7 +18,7 @@ from datetime import date, datetime, time, timedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
 
 __all__ = [
@@ -97,11 +97,9 @@ def lunar_month(year: int, month: int, *, leap: bool = False) -> Period:
     except ValueError:
         if leap:
             raise PeriodError(
-                _("Năm âm lịch %(year)d không có tháng %(month)d nhuận.") % {"year": year, "month": month}
+                N_("Năm âm lịch {year} không có tháng {month} nhuận."), year=year, month=month
             ) from None
-        raise PeriodError(
-            _("Tháng âm lịch phải từ 1 đến 12 (nhận được %(month)d).") % {"month": month}
-        ) from None
+        raise PeriodError(N_("Tháng âm lịch phải từ 1 đến 12 (nhận được {month})."), month=month) from None
     end = start + timedelta(days=28)
     while to_lunar(end + timedelta(days=1)).day != 1:
         end += timedelta(days=1)
@@ -113,7 +111,7 @@ def lunar_month(year: int, month: int, *, leap: bool = False) -> Period:
 def season(year: int, name: str) -> Period:
     """Three lunar months (with a leap month among them, if any): xuân 1–3, hạ 4–6, thu 7–9, đông 10–12."""
     if name not in SEASONS:
-        raise PeriodError(_("Mùa phải là xuan, ha, thu hoặc dong (nhận được '%(name)s').") % {"name": name})
+        raise PeriodError(N_("Mùa phải là xuan, ha, thu hoặc dong (nhận được '{name}')."), name=name)
     first, title = SEASONS[name]
     start = to_solar(year, first)
     end = (to_solar(year, first + 3) if first < 10 else to_solar(year + 1, 1)) - timedelta(days=1)
@@ -124,11 +122,12 @@ def season(year: int, name: str) -> Period:
 def dates(start: date, end: date) -> Period:
     if end < start:
         raise PeriodError(
-            _("Ngày cuối (%(end)s) phải từ ngày đầu (%(start)s) trở đi.")
-            % {"start": start.isoformat(), "end": end.isoformat()}
+            N_("Ngày cuối ({end}) phải từ ngày đầu ({start}) trở đi."),
+            end=end.isoformat(),
+            start=start.isoformat(),
         )
     if end - start > LONGEST:
-        raise PeriodError(_("Khoảng ngày dài quá 20 năm: hãy xem lại năm đã nhập."))
+        raise PeriodError(N_("Khoảng ngày dài quá 20 năm: hãy xem lại năm đã nhập."))
     label = _("Từ %(start)s đến %(end)s") % {
         "start": start.strftime("%d/%m/%Y"),
         "end": end.strftime("%d/%m/%Y"),
@@ -158,8 +157,9 @@ def parse_date(value: str, what: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise PeriodError(
-            _("'%(what)s' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '%(value)s').")
-            % {"what": what, "value": text[:40]}
+            N_("'{what}' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '{value}')."),
+            what=what,
+            value=text[:40],
         ) from None
 
 
@@ -167,8 +167,8 @@ def _from_key(key: str) -> Period:
     found = KEY.match(key.strip())
     if found is None:
         raise PeriodError(
-            _("Không hiểu kỳ '%(key)s': dùng nam-2025, thang-2025-12, thang-2025-06n hoặc mua-2025-xuan.")
-            % {"key": key[:40]}
+            N_("Không hiểu kỳ '{key}': dùng nam-2025, thang-2025-12, thang-2025-06n hoặc mua-2025-xuan."),
+            key=key[:40],
         )
     year_y, year_m, month, leap, year_s, name = found.groups()
     if year_y:

@@ -204,6 +204,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # One error path: every refusal of the project's API views is {"error": …} in the request's language.
+    "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sổ Tôm API",

@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from tournaments.models import Event, Registration
 from tournaments.permissions import visible
@@ -27,7 +28,7 @@ def organised_event(request: HttpRequest, slug: str) -> Event:
     """The event, if the signed-in user may manage it (``tournaments.manage_event``: organisers, staff)."""
     event = get_object_or_404(Event, slug=slug)
     if not request.user.has_perm("tournaments.manage_event", event):
-        raise PermissionDenied("Chỉ ban tổ chức giải mới làm được việc này.")
+        raise PermissionDenied(gettext("Chỉ ban tổ chức giải mới làm được việc này."))
     return event
 
 
@@ -43,12 +44,12 @@ def statement_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             Registration.objects.filter(event=event, player_id=player_id).select_related("player").first()
         )
         if registration is None:
-            raise Http404("Người này không chơi ở giải.")
+            raise Http404(gettext("Người này không chơi ở giải."))
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not request.user.has_perm("tournaments.view_statement", registration):
             raise PermissionDenied(
-                "Chỉ người chơi ấy, ban tổ chức và thư ký ghi điểm của giải mới xem được sao kê."
+                gettext("Chỉ người chơi ấy, ban tổ chức và thư ký ghi điểm của giải mới xem được sao kê.")
             )
         return view(request, slug, player_id, *args, **kwargs)
 
@@ -76,5 +77,5 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)
     if event is None or not visible(request.user, event):
-        raise Http404("Không có giải này.")
+        raise Http404(gettext("Không có giải này."))
     return event

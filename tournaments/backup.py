@@ -27,6 +27,7 @@ from scoring.backup import (
     restore_history,
     when,
 )
+from scoring.engine import N_
 from scoring.selectors.ledger import user_name
 from tournaments import models as tm
 from tournaments.console.backup import console_backup, console_restore, signal_catalogue
@@ -232,7 +233,9 @@ def event_backup(event: Event) -> dict[str, Any]:
 def event_restore(e: Mapping[str, Any], restorer: Restorer) -> Any:
     """The event around the restored sittings: registrations, rounds, tables (and their canh)."""
     if tm.Event.objects.filter(slug=e["slug"]).exists():
-        raise BackupError(f"Đã có giải mang mã '{e['slug']}': hãy khôi phục vào một cơ sở dữ liệu trống.")
+        raise BackupError(
+            N_("Đã có giải mang mã '{slug}': hãy khôi phục vào một cơ sở dữ liệu trống."), slug=e["slug"]
+        )
     event = insert(
         tm.Event(
             name=e["name"],

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.reports.tabular import csv_download
 from scoring.text import vi_slugify
@@ -99,7 +100,7 @@ def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[
     """File name, header and rows of a player's statement (shared by the CSV and the XLSX)."""
     reg = registration_for(event, player_id)
     if reg is None:
-        raise Http404("Người này không đăng ký giải.")
+        raise Http404(gettext("Người này không đăng ký giải."))
     header = ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
     rows = [
         [

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from scoring.models import Account, Posting, TransactionKind
@@ -128,7 +129,7 @@ def round_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpRespon
     tables = rnd.tables.select_related("round", "sitting__rules").order_by("number")
     sheets = [_sheet_for(request, event, t) for t in tables]
     if not sheets:
-        raise Http404("Vòng này chưa có chiếu nào.")
+        raise Http404(gettext("Vòng này chưa có chiếu nào."))
     return pdf_response(
         "reports/score_sheets.html", {"sheets": sheets}, request, f"{event.slug}-vong-{number}-bang-diem"
     )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 
 __all__ = [
     "Method",
@@ -74,24 +74,35 @@ class Seating:
 def table_sizes(count: int, *, size: int, min_size: int, remainder: Remainder) -> tuple[list[int], int]:
     """The sizes of the round's tables and how many players get a bye."""
     if size < 1 or not 1 <= min_size <= size:
-        raise SeatingError(f"Cỡ chiếu không hợp lệ: từ {min_size} đến {size} người.")
+        raise SeatingError(
+            N_("Cỡ chiếu không hợp lệ: từ {min_size} đến {size} người."), min_size=min_size, size=size
+        )
     if remainder == Remainder.BYE:
         tables = count // size
         if tables == 0:
             raise SeatingError(
-                f"Cần ít nhất {size} người đã điểm danh để xếp một chiếu; mới có {count} người."
+                N_("Cần ít nhất {size} người đã điểm danh để xếp một chiếu; mới có {count} người."),
+                size=size,
+                count=count,
             )
         return [size] * tables, count - tables * size
     if count < min_size:
         raise SeatingError(
-            f"Cần ít nhất {min_size} người đã điểm danh để xếp một chiếu; mới có {count} người."
+            N_("Cần ít nhất {min_size} người đã điểm danh để xếp một chiếu; mới có {count} người."),
+            min_size=min_size,
+            count=count,
         )
     tables = -(-count // size)
     base, extra = divmod(count, tables)
     if base < min_size:
         raise SeatingError(
-            f"Không chia được {count} người thành các chiếu từ {min_size} đến {size} người; "
-            "hãy chọn cho người dư nghỉ vòng này."
+            N_(
+                "Không chia được {count} người thành các chiếu từ {min_size} đến {size} người; hãy "
+                "chọn cho người dư nghỉ vòng này."
+            ),
+            count=count,
+            min_size=min_size,
+            size=size,
         )
     return [base + 1] * extra + [base] * (tables - extra), 0
 
@@ -113,7 +124,7 @@ def repeated_pairs(tables: Iterable[Sequence[int]], met: Mapping[Pair, int]) -> 
 def _check_players(players: Sequence[int]) -> list[int]:
     out = list(players)
     if len(set(out)) != len(out):
-        raise SeatingError("Danh sách người chơi có người bị lặp lại.")
+        raise SeatingError(N_("Danh sách người chơi có người bị lặp lại."))
     return out
 
 

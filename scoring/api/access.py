@@ -8,7 +8,7 @@ Each view says, per HTTP method, what the call needs (:attr:`LedgerView.needs`):
 * ``VIEW`` / ``KEEP``: see / write in the sitting named by the URL's ``pk``, as decided by
   :func:`scoring.permissions.can` (which also honours a table's PIN held by the session).
 
-Refusals are JSON ``{"error": "<Vietnamese>"}``: 401 with ``WWW-Authenticate`` when no account
+Refusals are JSON ``{"error": "<message>"}`` (:mod:`scoring.api.errors`): 401 with ``WWW-Authenticate`` when no account
 was given (or the token is wrong), 403 when the account may not, 404 when the sitting does not
 exist, 400 for a body that is not JSON, 415 for one sent as another media type (the API reads
 JSON only), 405 for a method the address does not take. A session without an account (a table
@@ -24,21 +24,20 @@ what it does to that scope itself (:attr:`LedgerView.scoped`). A caller over its
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.authentication import CSRFCheck
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.access import REFUSALS
-from scoring.api.common import BAD_MEDIA, NO_SUCH_METHOD
-from scoring.api.parsers import SafeJSONParser, UnsafeJSON
+from scoring.api.errors import AUTHENTICATE, ApiErrors
+from scoring.api.parsers import SafeJSONParser
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can, credential_scope
@@ -49,25 +48,13 @@ PUBLIC, SIGNED_IN = "public", "signed_in"
 #: What :class:`CanKeepScore` reads with the sitting (the permission itself needs only its row):
 #: what a reading view shows, and the rule set a writing view settles with.
 READS, WRITES = ("rules", "club", "created_by"), ("rules",)
-#: The challenge sent with a 401: a session cookie (the site's sign-in page) or a token header.
-AUTHENTICATE = 'Token realm="so-tom", Bearer realm="so-tom", Session realm="so-tom"'
 
-LOGIN_FIRST = (
-    "Cần đăng nhập: gửi kèm phiên đăng nhập của trang (cookie), tiêu đề "
-    "'Authorization: Token <mã>' của tài khoản, hoặc 'Authorization: Bearer <mã nền tảng>'."
-)
-BAD_TOKEN = "Mã đăng nhập (token) không đúng hoặc tài khoản đã bị khóa: hãy lấy mã mới."
-CSRF_FAILED = (
-    "Yêu cầu bị từ chối vì thiếu hoặc sai mã chống giả mạo (CSRF) của trang: hãy tải lại trang rồi gửi lại."
-)
-NOT_ALLOWED = "Bạn không có quyền làm việc này."
-READ_ONLY = "Mã nền tảng này chỉ được đọc: hãy tạo mã có quyền ghi."
-OUT_OF_SCOPE = (
+NOT_ALLOWED = gettext_lazy("Bạn không có quyền làm việc này.")
+READ_ONLY = gettext_lazy("Mã nền tảng này chỉ được đọc: hãy tạo mã có quyền ghi.")
+OUT_OF_SCOPE = gettext_lazy(
     "Mã nền tảng chỉ dùng được trong làng hoặc giải đã cấp nó: việc này cần đăng nhập bằng tài khoản "
     "(phiên hoặc 'Authorization: Token <mã>')."
 )
-TOO_MANY = "Gửi quá nhiều yêu cầu: hãy chờ {seconds} giây rồi gửi lại."
-BAD_JSON = "Nội dung yêu cầu không đọc được: phải là JSON hợp lệ (UTF-8)."
 
 
 def signed_in(request: Request | HttpRequest) -> bool:
@@ -112,7 +99,7 @@ class CanKeepScore(BasePermission):
         if sitting is None:
             if not signed_in(request):
                 return False
-            raise exceptions.NotFound(f"Không có canh bài số {pk}.")
+            raise exceptions.NotFound(gettext("Không có canh bài số {pk}.").format(pk=pk))
         if not can(request, need, sitting):
             self.message = REFUSALS[need]
             return False
@@ -142,8 +129,9 @@ class LedgerSchema(ContractSchema):
         return bodies
 
 
-class LedgerView(APIView):
-    """Base of the sổ điểm's API views: :class:`CanKeepScore`, and refusals as Vietnamese JSON."""
+class LedgerView(ApiErrors, APIView):
+    """Base of the sổ điểm's API views: :class:`CanKeepScore`, and refusals as JSON in the language
+    asked for (:func:`scoring.api.errors.exception_handler`)."""
 
     permission_classes = [CanKeepScore]
     #: JSON only (a form or multipart body is refused with 415, as :data:`BAD_MEDIA` says).
@@ -161,39 +149,3 @@ class LedgerView(APIView):
 
     def get_authenticate_header(self, request: Request) -> str:
         return AUTHENTICATE
-
-    def handle_exception(self, exc: Exception) -> Response:
-        answer: tuple[str, int] | None = None
-        if isinstance(exc, exceptions.NotAuthenticated):
-            answer = (LOGIN_FIRST, status.HTTP_401_UNAUTHORIZED)
-        elif isinstance(exc, exceptions.AuthenticationFailed):
-            answer = (BAD_TOKEN, status.HTTP_401_UNAUTHORIZED)
-        elif isinstance(exc, exceptions.PermissionDenied):
-            detail = str(exc.detail)
-            answer = (
-                f"{CSRF_FAILED} ({detail})" if detail.startswith("CSRF Failed") else detail,
-                status.HTTP_403_FORBIDDEN,
-            )
-        elif isinstance(exc, exceptions.NotFound):
-            answer = (str(exc.detail), status.HTTP_404_NOT_FOUND)
-        elif isinstance(exc, exceptions.ParseError):
-            answer = (
-                str(exc.detail) if isinstance(exc, UnsafeJSON) else BAD_JSON,
-                status.HTTP_400_BAD_REQUEST,
-            )
-        elif isinstance(exc, exceptions.UnsupportedMediaType):
-            answer = (BAD_MEDIA, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
-        elif isinstance(exc, exceptions.MethodNotAllowed):
-            answer = (NO_SUCH_METHOD.format(method=self.request.method), status.HTTP_405_METHOD_NOT_ALLOWED)
-        elif isinstance(exc, exceptions.Throttled):
-            wait = max(1, math.ceil(exc.wait or 1))
-            answer = (TOO_MANY.format(seconds=wait), status.HTTP_429_TOO_MANY_REQUESTS)
-        if answer is None:
-            return super().handle_exception(exc)
-        response = Response({"error": answer[0]}, status=answer[1])
-        if answer[1] == status.HTTP_401_UNAUTHORIZED:
-            response["WWW-Authenticate"] = AUTHENTICATE
-        if isinstance(exc, exceptions.Throttled):
-            response["Retry-After"] = str(max(1, math.ceil(exc.wait or 1)))
-        response.exception = True
-        return response

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.access import KEEP, SIGNED_IN, VIEW, CanKeepScore, LedgerView
 from scoring.api.schemas import answers, idempotency_key
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club, Player, Van
 from scoring.permissions import credential_scope, entry_via, visible_sittings
 from scoring.selectors import ledger as sel
@@ -89,12 +89,12 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-NUL_MESSAGE = "Dữ liệu có ký tự NUL (\\u0000), không lưu được: hãy bỏ ký tự đó."
+NUL_MESSAGE = N_("Dữ liệu có ký tự NUL (\\u0000), không lưu được: hãy bỏ ký tự đó.")
 
 
 def _body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
-        raise EngineError("Nội dung yêu cầu phải là một đối tượng JSON.")
+        raise EngineError(N_("Nội dung yêu cầu phải là một đối tượng JSON."))
     if _has_nul(request.data):
         raise EngineError(NUL_MESSAGE)
     return dict(request.data)
@@ -130,10 +130,12 @@ def _club(slug: Any) -> Club | None:
     if slug in (None, ""):
         return None
     if not isinstance(slug, str):
-        raise EngineError(f"'club' phải là mã làng hoặc câu lạc bộ (một chuỗi), nhận được {slug!r}.")
+        raise EngineError(
+            N_("'club' phải là mã làng hoặc câu lạc bộ (một chuỗi), nhận được {slug}."), slug=repr(slug)
+        )
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise EngineError(f"Không có làng hoặc câu lạc bộ mang mã '{slug}'.")
+        raise EngineError(N_("Không có làng hoặc câu lạc bộ mang mã '{slug}'."), slug=slug)
     return club
 
 
@@ -218,7 +220,7 @@ class SittingsView(LedgerView):
             body = _body(request)
             club = _club(body.get("club"))
             if not isinstance(body.get("title") or "", str):
-                raise EngineError("'title' (tên canh bài) phải là một chuỗi.")
+                raise EngineError(N_("'title' (tên canh bài) phải là một chuỗi."))
         except EngineError as exc:
             return _error(exc.message, status.HTTP_400_BAD_REQUEST)
         refused = _seatable(request, body, club)
@@ -317,20 +319,23 @@ def _van_input(request: Request, *extra: str) -> tuple[dict[str, Any], dict[str,
     others = {k: body.pop(k) for k in ("cards", *extra) if k in body}
     cards = others.get("cards", "")
     if cards is not None and not isinstance(cards, str):
-        raise EngineError("'cards' phải là một chuỗi quân bài.")
+        raise EngineError(N_("'cards' phải là một chuỗi quân bài."))
     return body, others
 
 
 def _seq(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise EngineError(f"'seq' (số thứ tự ván) phải là số nguyên dương (nhận được {value!r}).")
+        raise EngineError(
+            N_("'seq' (số thứ tự ván) phải là số nguyên dương (nhận được {value})."), value=repr(value)
+        )
     return value
 
 
 def _version(sitting: int, seq: int, replaces: Any, current: int) -> int:
     if replaces is not None and (isinstance(replaces, bool) or not isinstance(replaces, int)):
         raise EngineError(
-            f"'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces!r})."
+            N_("'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces})."),
+            replaces=repr(replaces),
         )
     return sittings.correction_target(sitting, seq, replaces, current)
 

@@ -27,7 +27,7 @@ from scoring.api.ledger import (
     _write,
     visible_players,
 )
-from scoring.engine import EngineError, get_game
+from scoring.engine import N_, EngineError, get_game
 from scoring.models import Club
 from scoring.selectors import ledger as sel
 from scoring.services import people
@@ -85,7 +85,7 @@ class ClubsView(LedgerView):
         def call(key: str) -> Written[Any]:
             body = _body(request)
             if not isinstance(body.get("slug", ""), str):
-                raise EngineError("'slug' (mã làng) phải là một chuỗi.")
+                raise EngineError(N_("'slug' (mã làng) phải là một chuỗi."))
             return club_open(
                 name=body.get("name", ""),
                 kind=body.get("kind", "lang"),

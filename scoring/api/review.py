@@ -25,7 +25,7 @@ from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.api.ledger import IDEMPOTENCY_KEY, _write
 from scoring.api.parsers import UnsafeJSON
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Sitting
 from scoring.permissions import REVIEW, can, review_via
 from scoring.services.people import Written
@@ -105,14 +105,12 @@ class VanRejectView(ReviewView):
             try:
                 body = request.data if isinstance(request.data, dict) else {}
             except ParseError as exc:  # the parser's own reason when it has one (scoring/api/parsers.py)
-                raise EngineError(
-                    str(exc.detail)
-                    if isinstance(exc, UnsafeJSON)
-                    else "Nội dung yêu cầu phải là một đối tượng JSON hợp lệ."
-                ) from None
+                if isinstance(exc, UnsafeJSON):  # the parser's reason, in the request's language
+                    raise EngineError(str(exc.detail)) from None
+                raise EngineError(N_("Nội dung yêu cầu phải là một đối tượng JSON hợp lệ.")) from None
             reason = body.get("reason", "")
             if not isinstance(reason, str) or "\x00" in reason:
-                raise EngineError("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL.")
+                raise EngineError(N_("'reason' (lý do bác) phải là một chuỗi chữ, không có ký tự NUL."))
             return van_reject(
                 sitting=sitting.pk,
                 seq=seq,

@@ -22,7 +22,7 @@ from django.db import connection, models, transaction
 
 from scoring.backup.format import FORMAT, VERSION, BackupError, insert, when
 from scoring.backup.parts import kinds, parts
-from scoring.engine import RuleSet
+from scoring.engine import N_, RuleSet
 from scoring.models import (
     Club,
     Hoi,
@@ -77,7 +77,10 @@ class Restorer:
     def rules(self) -> None:
         for fingerprint, data in self.doc.get("rule_sets", {}).items():
             if RuleSet.from_dict(data["spec"]).fingerprint != fingerprint:
-                raise BackupError(f"Bộ luật {fingerprint} trong bản sao lưu không khớp với nội dung của nó.")
+                raise BackupError(
+                    N_("Bộ luật {fingerprint} trong bản sao lưu không khớp với nội dung của nó."),
+                    fingerprint=fingerprint,
+                )
             self.snapshots[fingerprint], _ = RuleSetSnapshot.objects.get_or_create(
                 fingerprint=fingerprint, defaults={"preset": data["preset"], "spec": data["spec"]}
             )
@@ -86,14 +89,16 @@ class Restorer:
         for c in self.doc.get("clubs", []):
             found = Club.objects.filter(slug=c["slug"]).first()
             if found is not None and found.pk != c["id"]:
-                raise BackupError(f"Làng '{c['slug']}' đã có với mã số khác.")
+                raise BackupError(N_("Làng '{slug}' đã có với mã số khác."), slug=c["slug"])
             self.clubs[c["slug"]] = found or Club.objects.create(
                 id=c["id"], name=c["name"], slug=c["slug"], kind=c["kind"]
             )
         for p in self.doc.get("players", []):
             found = Player.objects.filter(pk=p["id"]).first()
             if found is not None and found.name != p["name"]:
-                raise BackupError(f"Người chơi số {p['id']} đã có với tên khác ({found.name}).")
+                raise BackupError(
+                    N_("Người chơi số {id} đã có với tên khác ({name})."), id=p["id"], name=found.name
+                )
             if found is None:
                 Player.objects.create(id=p["id"], name=p["name"], club=self.club(p.get("club")))
 
@@ -204,8 +209,10 @@ class Restorer:
             or LedgerTransaction.objects.filter(pk__in=txns).exists()
         ):
             raise BackupError(
-                "Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: "
-                "hãy khôi phục vào một cơ sở dữ liệu trống."
+                N_(
+                    "Cơ sở dữ liệu này đã có những canh bài, ván hoặc bút toán của bản sao lưu: hãy "
+                    "khôi phục vào một cơ sở dữ liệu trống."
+                )
             )
 
 
@@ -222,10 +229,14 @@ def backup_restore(*, document: Mapping[str, Any]) -> Restored:
         FORMAT,
         VERSION,
     ):
-        raise BackupError(f"Đây không phải bản sao lưu Sổ Tôm ({FORMAT} phiên bản {VERSION}).")
+        raise BackupError(
+            N_("Đây không phải bản sao lưu Sổ Tôm ({format} phiên bản {version})."),
+            format=FORMAT,
+            version=VERSION,
+        )
     kind = document.get("kind")
     if kind not in kinds():
-        raise BackupError(f"Loại bản sao lưu không rõ: {kind!r}.")
+        raise BackupError(N_("Loại bản sao lưu không rõ: {kind}."), kind=repr(kind))
     with transaction.atomic():
         restorer = Restorer(document)
         restorer.refuse_if_present()

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine import GA_TRONG, POOL, EngineError
 from scoring.models import Account, Posting, Sitting, TransactionKind
@@ -236,7 +237,11 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
 def _seat_name(sitting: Sitting, position: int) -> str:
     seat = sitting.seats.filter(position=position).first()
     if seat is None:
-        raise Http404(f"Canh bài #{sitting.pk} không có chỗ ngồi số {position}.")
+        raise Http404(
+            gettext("Canh bài #{pk} không có chỗ ngồi số {position}.").format(
+                pk=sitting.pk, position=position
+            )
+        )
     return seat.name
 
 

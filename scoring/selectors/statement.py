@@ -16,6 +16,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine import GA_TRONG, POOL
 from scoring.models import Account, Club, LedgerTransaction, Player, Posting, Sitting, TransactionKind, Van
@@ -226,5 +227,7 @@ def member_player(club: Club, player_id: int) -> Player:
     if player is None or not (
         player.club_id == club.pk or Sitting.objects.filter(club=club, seats__player=player).exists()
     ):
-        raise Http404(f"Không có người chơi số {player_id} trong sổ của '{club.name}'.")
+        raise Http404(
+            gettext("Không có người chơi số {pk} trong sổ của '{club}'.").format(pk=player_id, club=club.name)
+        )
     return player

@@ -27,9 +27,8 @@ import json
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from scoring.engine import EngineError, Transfer, settle_up
+from scoring.engine import N_, EngineError, Transfer, settle_up
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
 from scoring.periods import Period, in_vietnamese
 from scoring.selectors.book import Book, Canh, book, member_open
@@ -120,7 +119,7 @@ def period_close(
         the_book = book(club, period, with_ratings=False, with_closes=False)
         if expected is not None and fingerprint(the_book) != expected:
             raise CloseChanged(
-                _(
+                N_(
                     "Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
                     "lại kế hoạch chuyển điểm rồi xác nhận lần nữa."
                 )
@@ -129,8 +128,8 @@ def period_close(
         touched = [c for c in the_book.canh if not c.ended or any(c.open.values())]
         if not touched:
             raise CloseError(
-                _("Không có gì để chốt trong kỳ %(label)s: mọi canh đã kết thúc và không còn số dư nào.")
-                % {"label": period.label}
+                N_("Không có gì để chốt trong kỳ {label}: mọi canh đã kết thúc và không còn số dư nào."),
+                label=period.label,
             )
         balances = member_open(the_book.canh)
         plan = [
@@ -206,11 +205,11 @@ def period_close_reverse(
     originals stay), and the canh it ended are open again."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise CloseError(_("Hãy ghi lý do đảo chốt sổ."))
+        raise CloseError(N_("Hãy ghi lý do đảo chốt sổ."))
     pk = close.pk if isinstance(close, PeriodClose) else close
     found = PeriodClose.objects.select_related("club").filter(pk=pk).first()
     if found is None:
-        raise CloseError(_("Không có lần chốt sổ số %(pk)s.") % {"pk": pk})
+        raise CloseError(N_("Không có lần chốt sổ số {pk}."), pk=pk)
 
     def lock() -> None:
         sittings = set(found.entries.values_list("transaction__sitting_id", flat=True)) | set(found.ended)
@@ -219,7 +218,7 @@ def period_close_reverse(
     def action() -> Answer:
         entries = list(found.entries.select_related("transaction").order_by("-id"))
         if any(e.reversal for e in entries):
-            raise CloseError(_("Lần chốt sổ %(label)s đã được đảo rồi.") % {"label": found.label})
+            raise CloseError(N_("Lần chốt sổ {label} đã được đảo rồi."), label=found.label)
         for entry in entries:
             reversal = reverse_transaction(
                 txn=entry.transaction, reason=f"Đảo chốt sổ {found.label}: {reason}", created_by=reversed_by

@@ -32,7 +32,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import IdempotencyKey
 
 __all__ = [
@@ -99,7 +99,8 @@ def check_key(key: str | None) -> str | None:
     key = key.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
         raise EngineError(
-            f"Khóa chống gửi lặp (Idempotency-Key) phải có 1 đến {MAX_KEY_LENGTH} ký tự in được."
+            N_("Khóa chống gửi lặp (Idempotency-Key) phải có 1 đến {most} ký tự in được."),
+            most=MAX_KEY_LENGTH,
         )
     return key
 
@@ -122,7 +123,7 @@ def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
         return None
     if row.operation != operation or row.request_hash != digest:
         raise IdempotencyMismatch(
-            "Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; hãy tạo khóa mới cho yêu cầu mới."
+            N_("Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; hãy tạo khóa mới cho yêu cầu mới.")
         )
     return Answer(row.status, row.response, replayed=True)
 

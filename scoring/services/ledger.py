@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import (
     GA_TRONG,
+    N_,
     POOL,
     Book,
     EngineError,
@@ -189,16 +190,14 @@ class AmountOutOfRange(EngineError):
 
 def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
     return AmountOutOfRange(
-        gettext(
-            "Ván %(n)d: %(what)s là %(value)s, vượt giới hạn %(bound)s điểm của sổ; ván không được ghi. "
-            "Hãy xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà)."
-        )
-        % {
-            "n": number,
-            "what": what,
-            "value": f"{value:,}".replace(",", "."),
-            "bound": f"{bound:,}".replace(",", "."),
-        }
+        N_(
+            "Ván {n}: {what} là {value}, vượt giới hạn {bound} điểm của sổ; ván không được ghi. Hãy "
+            "xem lại lệ làng của canh bài (điểm các cước, tiền cược, gom, gà)."
+        ),
+        n=number,
+        what=what,
+        value=f"{value:,}".replace(",", "."),
+        bound=f"{bound:,}".replace(",", "."),
     )
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club, ClubKind, Player
 from scoring.names import clean_name, name_key
 from scoring.selectors.ledger import club_json, player_json
@@ -80,23 +80,26 @@ def club_create(
     """Create a village or club; its slug comes from its name unless given."""
     name = _name(name, gettext("làng hoặc câu lạc bộ"), 120)
     if kind not in ClubKind.values:
-        raise EngineError(f"Loại '{kind}' không hợp lệ: dùng 'lang' (làng) hoặc 'clb' (câu lạc bộ).")
+        raise EngineError(
+            N_("Loại '{kind}' không hợp lệ: dùng 'lang' (làng) hoặc 'clb' (câu lạc bộ)."), kind=kind
+        )
     slug = vi_slugify(slug or name)[:60] or "lang"
 
     def action() -> Answer:
         if Club.objects.filter(slug=slug).exists():
-            raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.")
+            raise EngineError(N_("Đã có làng hoặc câu lạc bộ mang mã '{slug}'."), slug=slug)
         same = Club.objects.filter(name_key=name_key(name)).first()
         if same is not None:
             raise EngineError(
-                gettext("Đã có làng hoặc câu lạc bộ tên “%(name)s” (mã %(slug)s): hãy đặt tên khác.")
-                % {"name": same.name, "slug": same.slug}
+                N_("Đã có làng hoặc câu lạc bộ tên “{name}” (mã {slug}): hãy đặt tên khác."),
+                name=same.name,
+                slug=same.slug,
             )
         try:
             with transaction.atomic():
                 club = Club.objects.create(name=name, slug=slug, kind=kind)
         except IntegrityError as exc:
-            raise EngineError(f"Đã có làng hoặc câu lạc bộ mang mã '{slug}'.") from exc
+            raise EngineError(N_("Đã có làng hoặc câu lạc bộ mang mã '{slug}'."), slug=slug) from exc
         return Answer(201, club_json(club))
 
     answer = run_once(

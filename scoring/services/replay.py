@@ -50,8 +50,8 @@ Recorder = Callable[[Sitting, int, Mapping[str, Any]], Van]
 class BadVan(EngineError):
     """A ván of the replay that the engine refuses; ``seq`` is its number (from 1)."""
 
-    def __init__(self, message: str | Msg, *, seq: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Msg, /, *, seq: int, **params: Any) -> None:
+        super().__init__(message, **params)
         self.seq = seq
 
 

@@ -26,12 +26,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError, Msg
 from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import NO_VIA, EntryVia, User, Written
-from scoring.services.sittings import announce, final_message
+from scoring.services.sittings import FINAL, announce
 
 __all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
 
@@ -57,9 +57,9 @@ def _locked_van(sitting_pk: int, seq: int) -> Van:
     the current version of ván ``seq``."""
     locked = Sitting.objects.select_for_update().filter(pk=sitting_pk).values_list("pk", "final_at").first()
     if locked is None:
-        raise NoSuchVan(f"Không có canh bài số {sitting_pk}.")
+        raise NoSuchVan(N_("Không có canh bài số {sitting_pk}."), sitting_pk=sitting_pk)
     if locked[1] is not None:
-        raise ReviewConflict(final_message())
+        raise ReviewConflict(FINAL)
     van = (
         Van.objects.select_for_update(of=("self",))
         .select_related("entered_by", "winner", "sitting")
@@ -67,22 +67,28 @@ def _locked_van(sitting_pk: int, seq: int) -> Van:
         .first()
     )
     if van is None:
-        raise NoSuchVan(f"Canh bài số {sitting_pk} không có ván số {seq}.")
+        raise NoSuchVan(N_("Canh bài số {sitting_pk} không có ván số {seq}."), sitting_pk=sitting_pk, seq=seq)
     return van
 
 
-def _same_hands(van: Van, reviewer: Any, via: EntryVia) -> str:
-    """Why the reviewer counts as whoever entered the ván ("" when a second person)."""
-    second = "người thứ hai (không phải người ghi) mới được xác nhận hay bác."
+def _same_hands(van: Van, reviewer: Any, via: EntryVia) -> Msg | None:
+    """Why the reviewer counts as whoever entered the ván (None when a second person)."""
+    second = Msg(N_("người thứ hai (không phải người ghi) mới được xác nhận hay bác."))
     if van.entered_by_id is not None and van.entered_by_id == reviewer.pk:
-        return f"Bạn đã ghi ván {van.seq}: {second}"
+        return Msg(N_("Bạn đã ghi ván {seq}: {second}"), seq=van.seq, second=second)
     if van.entered_grant_by_id is not None and van.entered_grant_by_id == reviewer.pk:
-        return f"Ván {van.seq} được ghi bằng mã ghi điểm (PIN / mã QR) do chính bạn cấp: {second}"
+        return Msg(
+            N_("Ván {seq} được ghi bằng mã ghi điểm (PIN / mã QR) do chính bạn cấp: {second}"),
+            seq=van.seq,
+            second=second,
+        )
     if van.entered_grant and via.grant == van.entered_grant:
-        return f"Máy này giữ đúng mã ghi điểm đã dùng để ghi ván {van.seq}: {second}"
+        return Msg(
+            N_("Máy này giữ đúng mã ghi điểm đã dùng để ghi ván {seq}: {second}"), seq=van.seq, second=second
+        )
     if van.entered_device and via.device == van.entered_device:
-        return f"Ván {van.seq} được ghi từ chính máy này: {second}"
-    return ""
+        return Msg(N_("Ván {seq} được ghi từ chính máy này: {second}"), seq=van.seq, second=second)
+    return None
 
 
 def _check(van: Van, reviewer: Any, via: EntryVia = NO_VIA) -> None:
@@ -93,11 +99,11 @@ def _check(van: Van, reviewer: Any, via: EntryVia = NO_VIA) -> None:
             raise ReviewRefused(refusal)
         return
     if van.status == VanStatus.CONFIRMED:
-        who = user_name(van.confirmed_by) if van.confirmed_by_id else "người khác"
-        raise ReviewConflict(f"Ván {van.seq} đã được {who} xác nhận rồi.")
+        who = user_name(van.confirmed_by) if van.confirmed_by_id else Msg(N_("người khác"))
+        raise ReviewConflict(N_("Ván {seq} đã được {who} xác nhận rồi."), seq=van.seq, who=who)
     if van.status == VanStatus.REJECTED:
-        raise ReviewConflict(f"Ván {van.seq} đã bị bác, đang chờ người ghi sửa lại.")
-    raise ReviewConflict(f"Ván {van.seq} không cần xác nhận.")
+        raise ReviewConflict(N_("Ván {seq} đã bị bác, đang chờ người ghi sửa lại."), seq=van.seq)
+    raise ReviewConflict(N_("Ván {seq} không cần xác nhận."), seq=van.seq)
 
 
 def _decide(
@@ -111,7 +117,7 @@ def _decide(
     via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     if reviewer is None or not getattr(reviewer, "is_authenticated", False):
-        raise ReviewRefused("Cần đăng nhập bằng tài khoản của mình để xác nhận hay bác một ván.")
+        raise ReviewRefused(N_("Cần đăng nhập bằng tài khoản của mình để xác nhận hay bác một ván."))
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
     box: dict[str, Van] = {}
 
@@ -178,9 +184,9 @@ def van_reject(
     corrects it, and the correction is provisional again."""
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise EngineError("Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù).")
+        raise EngineError(N_("Hãy ghi lý do bác ván (ví dụ: ghi nhầm người ù)."))
     if len(reason) > MAX_REASON:
-        raise EngineError(f"Lý do bác dài quá {MAX_REASON} ký tự.")
+        raise EngineError(N_("Lý do bác dài quá {most} ký tự."), most=MAX_REASON)
     return _decide(
         sitting=sitting,
         seq=seq,

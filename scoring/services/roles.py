@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.people import Written, club_create
 
@@ -52,10 +52,12 @@ def club_open(
 def _account(username: str) -> Any:
     name = (username or "").strip()
     if not name:
-        raise RoleError("Hãy nhập tên đăng nhập của người được cấp vai trò.")
+        raise RoleError(N_("Hãy nhập tên đăng nhập của người được cấp vai trò."))
     user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
     if user is None:
-        raise RoleError(f"Không có tài khoản nào tên '{name}': người đó hãy đăng ký trước (trang Đăng ký).")
+        raise RoleError(
+            N_("Không có tài khoản nào tên '{name}': người đó hãy đăng ký trước (trang Đăng ký)."), name=name
+        )
     return user
 
 
@@ -63,7 +65,9 @@ def _account(username: str) -> Any:
 def role_grant(*, club: Club, username: str, role: str, granted_by: Any) -> tuple[ClubRole, bool]:
     """Give the account ``username`` the ``role`` in ``club``: (the role, whether it is new)."""
     if role not in ClubRoleKind.values:
-        raise RoleError(f"Vai trò '{role}' không có: chọn chủ sổ, thư ký ghi điểm, người chơi hoặc thủ quỹ.")
+        raise RoleError(
+            N_("Vai trò '{role}' không có: chọn chủ sổ, thư ký ghi điểm, người chơi hoặc thủ quỹ."), role=role
+        )
     club = _locked(club)
     user = _account(username)
     found = ClubRole.objects.filter(user=user, club=club, role=role).first()
@@ -81,11 +85,12 @@ def role_revoke(*, club: Club, role_id: int, revoked_by: Any) -> ClubRole:
     club = _locked(club)
     role = ClubRole.objects.select_related("user").filter(pk=role_id, club=club).first()
     if role is None:
-        raise RoleError("Vai trò này không còn (có thể ai đó vừa bỏ rồi): hãy tải lại trang.")
+        raise RoleError(N_("Vai trò này không còn (có thể ai đó vừa bỏ rồi): hãy tải lại trang."))
     organisers = ClubRole.objects.filter(club=club, role=ClubRoleKind.ORGANISER)
     if role.role == ClubRoleKind.ORGANISER and organisers.count() <= 1:
         raise RoleError(
-            f"Không bỏ được chủ sổ cuối cùng của '{club.name}': hãy cấp vai trò chủ sổ cho người khác trước."
+            N_("Không bỏ được chủ sổ cuối cùng của '{name}': hãy cấp vai trò chủ sổ cho người khác trước."),
+            name=club.name,
         )
     role._history_user = revoked_by  # type: ignore[attr-defined]
     role.delete()
@@ -99,7 +104,7 @@ def player_link(*, club: Club, player_id: int, username: str, linked_by: Any) ->
     club = _locked(club)
     player = Player.objects.filter(pk=player_id, club=club).first()
     if player is None:
-        raise RoleError(f"Không có người chơi này trong '{club.name}'.")
+        raise RoleError(N_("Không có người chơi này trong '{name}'."), name=club.name)
     player.user = _account(username) if (username or "").strip() else None
     player.save(update_fields=["user"])
     return player

@@ -104,12 +104,12 @@ def village_rules_save(
     """
     name = clean_name(name, what=gettext("lệ làng"), limit=120, empty=gettext("Hãy đặt tên cho lệ làng."))
     if by is not None and not getattr(by, "is_authenticated", False):
-        raise RuleError(gettext("Cần đăng nhập để lưu lệ làng."))
+        raise RuleError(N_("Cần đăng nhập để lưu lệ làng."))
     if preset not in PRESETS:
-        raise RuleError(f"Không có bộ luật gốc '{preset}'.")
+        raise RuleError(N_("Không có bộ luật gốc '{preset}'."), preset=preset)
     slug = vi_slugify(slug or name)[:60].strip("-") or "le-lang"
     if slug in PRESETS:
-        raise RuleError(f"Mã '{slug}' trùng với một bộ luật có sẵn; hãy chọn tên khác.")
+        raise RuleError(N_("Mã '{slug}' trùng với một bộ luật có sẵn; hãy chọn tên khác."), slug=slug)
     description = (description or "").strip() if isinstance(description, str) else ""
     overrides = dict(overrides)
     snapshot = snapshot_for(load_rules({"preset": preset, **overrides}))
@@ -129,11 +129,14 @@ def village_rules_save(
     if not _may_change(by, village):
         whose, who = _owner_phrase(village)
         raise RuleSetTaken(
-            gettext(
-                "Đã có lệ làng “%(name)s” (mã %(slug)s) %(whose)s: chỉ %(who)s mới lưu được phiên bản mới. "
+            N_(
+                "Đã có lệ làng “{name}” (mã {slug}) {whose}: chỉ {who} mới lưu được phiên bản mới. "
                 "Hãy đặt một tên khác cho lệ làng của bạn."
-            )
-            % {"name": village.name, "slug": village.slug, "whose": whose, "who": who}
+            ),
+            name=village.name,
+            slug=village.slug,
+            whose=whose,
+            who=who,
         )
     if (village.preset, village.overrides, village.description, village.snapshot_id) == (
         preset,
@@ -171,8 +174,8 @@ def _create(
 ) -> VillageRuleSet:
     if owner_club is not None and by is not None and not by.has_perm("scoring.manage_club", owner_club):
         raise RuleError(
-            gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
-            % {"club": owner_club.name}
+            N_("Bạn không lập được lệ làng cho “{club}”: chỉ chủ sổ của nơi đó mới lập được."),
+            club=owner_club.name,
         )
     try:
         with transaction.atomic():
@@ -188,7 +191,7 @@ def _create(
                 snapshot=snapshot,
             )
     except IntegrityError as exc:  # a concurrent save of the same slug
-        raise RuleError(f"Lệ làng '{slug}' vừa được lưu bởi người khác; hãy thử lại.") from exc
+        raise RuleError(N_("Lệ làng '{slug}' vừa được lưu bởi người khác; hãy thử lại."), slug=slug) from exc
     VillageRuleSetVersion.objects.create(
         rule_set=village,
         number=1,

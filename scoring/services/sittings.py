@@ -15,10 +15,10 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from scoring.engine import GA_TRONG as POT
 from scoring.engine import (
+    N_,
     POOL,
     VAN_KEYS,
     EngineError,
@@ -115,23 +115,23 @@ def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
     found = Sitting.objects.select_related("rules").select_for_update(of=("self",)).filter(pk=pk).first()
     if found is None:
-        raise EngineError(f"Không có canh bài số {pk}.")
+        raise EngineError(N_("Không có canh bài số {pk}."), pk=pk)
     return found
 
 
-def final_message() -> str:
-    return gettext(
-        "Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
-        "xác nhận hay thanh toán ván được nữa."
-    )
+#: The refusal of any change to a sitting whose results were made final.
+FINAL = N_(
+    "Kết quả đã được chốt chính thức (giải đã kết thúc): canh bài này không ghi, sửa, "
+    "xác nhận hay thanh toán ván được nữa."
+)
 
 
 def _open_for_play(sitting: Sitting) -> None:
     if sitting.final_at is not None:
-        raise ResultsFinal(final_message(), state=sitting_state_json(sitting))
+        raise ResultsFinal(FINAL, state=sitting_state_json(sitting))
     if sitting.ended_at is not None:
         raise SittingClosed(
-            "Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa.",
+            N_("Canh bài đã thanh toán và kết thúc: không thể ghi hay sửa ván nữa."),
             state=sitting_state_json(sitting),
         )
 
@@ -157,7 +157,7 @@ def sitting_open(
     stays provisional until a second person confirms it (:mod:`scoring.services.review`)."""
     if not isinstance(players, list | tuple):
         raise EngineError(
-            "'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ)."
+            N_("'players' phải là danh sách người chơi theo thứ tự chỗ ngồi (ngược chiều kim đồng hồ).")
         )
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     spec = {
@@ -176,11 +176,11 @@ def sitting_open(
         clash = first_clash(p.name for p in seated)
         if clash is not None:
             raise EngineError(
-                gettext(
-                    "Canh bài có hai người cùng tên “%(name)s”: mỗi chỗ ngồi cần một tên riêng "
-                    "(thêm chữ để phân biệt, ví dụ “%(name)s Đông”)."
-                )
-                % {"name": clash[1]}
+                N_(
+                    "Canh bài có hai người cùng tên “{name}”: mỗi chỗ ngồi cần một tên riêng (thêm "
+                    "chữ để phân biệt, ví dụ “{name} Đông”)."
+                ),
+                name=clash[1],
             )
         initial_state(
             [p.name for p in seated], table.game, table.rules, table.mode
@@ -216,11 +216,11 @@ def _player(ref: Player | str | int, club: Club | None) -> Player:
     if isinstance(ref, int) and not isinstance(ref, bool):
         found = Player.objects.filter(pk=ref).first()
         if found is None:
-            raise EngineError(f"Không có người chơi số {ref}.")
+            raise EngineError(N_("Không có người chơi số {ref}."), ref=ref)
         return found
     if isinstance(ref, str):
         return player_for_name(ref, club=club)
-    raise EngineError("Mỗi người chơi phải là một tên hoặc một mã số người chơi.")
+    raise EngineError(N_("Mỗi người chơi phải là một tên hoặc một mã số người chơi."))
 
 
 # -- record ------------------------------------------------------------------------------------
@@ -228,11 +228,13 @@ def _player(ref: Player | str | int, club: Club | None) -> Player:
 
 def _clean_record(record: Any) -> dict[str, Any]:
     if not isinstance(record, Mapping):
-        raise EngineError('Ván phải là một đối tượng JSON, ví dụ {"winner": "An", "cuoc": ["tom"]}.')
+        raise EngineError(N_('Ván phải là một đối tượng JSON, ví dụ {"winner": "An", "cuoc": ["tom"]}.'))
     unknown = sorted(set(record) - VAN_KEYS)
     if unknown:
         raise EngineError(
-            f"Khóa không hợp lệ: {', '.join(unknown)}. Các khóa được dùng: {', '.join(sorted(VAN_KEYS))}."
+            N_("Khóa không hợp lệ: {unknown}. Các khóa được dùng: {allowed}."),
+            unknown=list(unknown),
+            allowed=sorted(VAN_KEYS),
         )
     return dict(record)
 
@@ -337,7 +339,11 @@ def correction_target(sitting: int, seq: int, replaces: int | None, current: int
     if replaces is None or replaces == current:
         return current
     if not Van.objects.filter(pk=replaces, sitting_id=sitting, seq=seq).exists():
-        raise EngineError(f"Mã phiên bản {replaces} không phải một bản của ván số {seq} trong canh bài này.")
+        raise EngineError(
+            N_("Mã phiên bản {replaces} không phải một bản của ván số {seq} trong canh bài này."),
+            replaces=replaces,
+            seq=seq,
+        )
     return replaces
 
 
@@ -357,11 +363,11 @@ def van_correct(
     record = _clean_record(record)
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise EngineError("Hãy ghi lý do sửa ván.")
+        raise EngineError(N_("Hãy ghi lý do sửa ván."))
     van_pk = van.pk if isinstance(van, Van) else van
     found = Van.objects.filter(pk=van_pk).values_list("sitting_id", "seq").first()
     if found is None:
-        raise EngineError(f"Không có ván số hiệu {van_pk}.")
+        raise EngineError(N_("Không có ván số hiệu {van_pk}."), van_pk=van_pk)
     sitting_pk, seq = found
     box: dict[str, Sitting] = {}
 
@@ -374,7 +380,8 @@ def van_correct(
         old = Van.objects.get(pk=van_pk)
         if not old.is_current:
             raise SequenceConflict(
-                "Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.", state=sitting_state_json(s)
+                N_("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài."),
+                state=sitting_state_json(s),
             )
         new = _supersede(s, old, record, reason, corrected_by, cards, via)
         announce([s.pk], "van_correct", new.pk)

@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.models import AccessThrottle
 
@@ -48,14 +49,14 @@ class Admission:
 
     @property
     def message(self) -> str:
-        """Why the key refuses tries, in Vietnamese (empty when it does not)."""
+        """Why the key refuses tries, in the active language (empty when it does not)."""
         if self.admitted or self.locked_until is None:
             return ""
         minutes = max(1, math.ceil((self.locked_until - timezone.now()).total_seconds() / 60))
-        return (
-            f"Nhập sai {LIMIT} lần liền: tạm khóa, hãy thử lại sau {minutes} phút "
+        return gettext(
+            "Nhập sai {limit} lần liền: tạm khóa, hãy thử lại sau {minutes} phút "
             "hoặc nhờ ban tổ chức cấp mã mới."
-        )
+        ).format(limit=LIMIT, minutes=minutes)
 
 
 def _row(key: str) -> AccessThrottle:

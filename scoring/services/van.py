@@ -9,6 +9,7 @@ from typing import Any
 from scoring.engine import (
     N_,
     EngineError,
+    Msg,
     Transfer,
     VanRecord,
     VanSettlement,
@@ -36,8 +37,8 @@ __all__ = [
 class SequenceConflict(EngineError):
     """The write does not fit the sitting as it stands (HTTP 409); ``state`` is the current state."""
 
-    def __init__(self, message: str, *, state: Mapping[str, Any]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Msg, /, *, state: Mapping[str, Any], **params: Any) -> None:
+        super().__init__(message, **params)
         self.state = dict(state)
 
     @classmethod
@@ -49,11 +50,20 @@ class SequenceConflict(EngineError):
             )
             state["van"] = van_json(taken)
             return cls(
-                f"Ván số {seq} đã được ghi; ván tiếp theo là số {expected}. "
-                f"Nếu ván {seq} ghi sai, hãy dùng chức năng sửa ván.",
+                N_(
+                    "Ván số {seq} đã được ghi; ván tiếp theo là số {expected}. "
+                    "Nếu ván {seq} ghi sai, hãy dùng chức năng sửa ván."
+                ),
                 state=state,
+                seq=seq,
+                expected=expected,
             )
-        return cls(f"Ván tiếp theo là số {expected}, không phải số {seq}.", state=state)
+        return cls(
+            N_("Ván tiếp theo là số {expected}, không phải số {seq}."),
+            state=state,
+            seq=seq,
+            expected=expected,
+        )
 
 
 class SittingClosed(SequenceConflict):
@@ -64,8 +74,10 @@ class ResultsFinal(SittingClosed):
     """The results were made final (an event finished): nothing that changes them is accepted,
     by any page, API or console (HTTP 409)."""
 
-    def __init__(self, message: str, *, state: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message, state=state or {})
+    def __init__(
+        self, message: str | Msg, /, *, state: Mapping[str, Any] | None = None, **params: Any
+    ) -> None:
+        super().__init__(message, state=state or {}, **params)
 
 
 def _outcome(record: VanRecord) -> VanOutcome:
@@ -169,12 +181,14 @@ def van_preview(*, sitting: Sitting, record: Mapping[str, Any], seq: int | None 
     ván's replacement (a correction) as it would settle after the ván before it.
     """
     if not isinstance(record, Mapping):
-        raise EngineError("Ván phải là một đối tượng JSON.")
+        raise EngineError(N_("Ván phải là một đối tượng JSON."))
     vans = current_van(sitting)
     expected = len(vans) + 1
     seq = expected if seq is None else seq
     if not 1 <= seq <= expected:
-        raise EngineError(f"Ván số {seq} không có; ván tiếp theo là số {expected}.")
+        raise EngineError(
+            N_("Ván số {seq} không có; ván tiếp theo là số {expected}."), seq=seq, expected=expected
+        )
     names = list(seats_by_name(sitting))
     folded = fold(sitting, [v.record for v in vans[: seq - 1]], names=names)
     settled = settle_next(folded.table, folded.state, parse_van(record, names, seq))

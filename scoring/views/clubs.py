@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import denied, to_login
@@ -30,17 +31,19 @@ __all__ = ["club_detail", "club_list", "player_link_view", "role_grant_view", "r
 
 LIST = "scoring/club_list.html"
 DETAIL = "scoring/club_detail.html"
-NOT_MEMBER = (
+NOT_MEMBER = gettext_lazy(
     "Bạn không thuộc làng hoặc câu lạc bộ này nên không xem được danh sách thành viên: "
     "hãy nhờ chủ sổ cấp vai trò cho bạn."
 )
-NOT_ORGANISER = "Chỉ chủ sổ của làng hoặc câu lạc bộ mới cấp, bỏ vai trò và gắn tài khoản cho người chơi."
+NOT_ORGANISER = gettext_lazy(
+    "Chỉ chủ sổ của làng hoặc câu lạc bộ mới cấp, bỏ vai trò và gắn tài khoản cho người chơi."
+)
 
 
 def _club(slug: str) -> Club:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise Http404(f"Không có làng hoặc câu lạc bộ mang mã '{slug}'.")
+        raise Http404(gettext("Không có làng hoặc câu lạc bộ mang mã '{slug}'.").format(slug=slug))
     return club
 
 
@@ -81,7 +84,10 @@ def club_list(request: HttpRequest) -> HttpResponse:
         context = _list_context(request, error=exc.message, name=name, kind=kind)
         return render_htmx(request, LIST, context, status=status)
     messages.success(
-        request, f"Đã lập “{written.obj.name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và người chơi."
+        request,
+        gettext("Đã lập “{name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và người chơi.").format(
+            name=written.obj.name
+        ),
     )
     return redirect("scoring:club", slug=written.obj.slug)
 
@@ -145,7 +151,9 @@ def role_grant_view(request: HttpRequest, slug: str) -> HttpResponse:
             granted_by=request.user,
         )
         who, what = role.user.get_username(), role.get_role_display()
-        return f"Đã cấp cho {who} vai trò {what}." if created else f"{who} đã có vai trò {what} từ trước."
+        if created:
+            return gettext("Đã cấp cho {who} vai trò {what}.").format(who=who, what=what)
+        return gettext("{who} đã có vai trò {what} từ trước.").format(who=who, what=what)
 
     return _change(request, slug, change)
 
@@ -154,7 +162,9 @@ def role_grant_view(request: HttpRequest, slug: str) -> HttpResponse:
 def role_revoke_view(request: HttpRequest, slug: str, role_id: int) -> HttpResponse:
     def change(club: Club) -> str:
         role = role_revoke(club=club, role_id=role_id, revoked_by=request.user)
-        return f"Đã bỏ vai trò {role.get_role_display()} của {role.user.get_username()}."
+        return gettext("Đã bỏ vai trò {what} của {who}.").format(
+            what=role.get_role_display(), who=role.user.get_username()
+        )
 
     return _change(request, slug, change)
 
@@ -166,10 +176,10 @@ def player_link_view(request: HttpRequest, slug: str, player_id: int) -> HttpRes
             club=club, player_id=player_id, username=request.POST.get("username", ""), linked_by=request.user
         )
         if player.user is None:
-            return f"Đã bỏ gắn tài khoản của {player.name}."
-        return (
-            f"Đã gắn {player.name} với tài khoản {player.user.get_username()}: người đó xem được các canh "
+            return gettext("Đã bỏ gắn tài khoản của {name}.").format(name=player.name)
+        return gettext(
+            "Đã gắn {name} với tài khoản {account}: người đó xem được các canh "
             "mình ngồi và sao kê của mình, và xác nhận được ván."
-        )
+        ).format(name=player.name, account=player.user.get_username())
 
     return _change(request, slug, change)

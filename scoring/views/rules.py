@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import (
     CATALOGUE,
+    N_,
     PRESETS,
     BaoRegime,
     BareTriple,
@@ -266,6 +267,10 @@ def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
     }
 
 
+#: The one mistake the rule-set forms can find (choices are the engine's to refuse).
+NOT_WHOLE = N_("'{label}' phải là một số nguyên (nhận được '{raw}').")
+
+
 class WholeNumber(forms.Field):
     """A whole number as typed (spaces around it allowed); ``optional``: empty means "none"."""
 
@@ -280,9 +285,7 @@ class WholeNumber(forms.Field):
         try:
             return int(raw)
         except ValueError:
-            raise forms.ValidationError(
-                f"'{self.label}' phải là một số nguyên (nhận được '{raw}')."
-            ) from None
+            raise forms.ValidationError(NOT_WHOLE, params={"label": self.label, "raw": raw}) from None
 
 
 class Posted(forms.Field):
@@ -360,7 +363,8 @@ class CuocTableForm(forms.Form):
 def _cleaned(form: forms.Form) -> dict[str, Any]:
     """The form's values; its first mistake (in field order) refused with the page's message."""
     if not form.is_valid():
-        raise EngineError(next(iter(form.errors.values()))[0])
+        first = next(iter(form.errors.as_data().values()))[0]
+        raise EngineError(NOT_WHOLE, **(first.params or {}))
     return form.cleaned_data
 
 
@@ -386,8 +390,7 @@ def _owner(user: Any, posted: str) -> Club | None:
     club = next((c for c in _owner_choices(user) if c.slug == posted), None)
     if club is None:
         raise EngineError(
-            gettext("Bạn không lập được lệ làng cho “%(club)s”: chỉ chủ sổ của nơi đó mới lập được.")
-            % {"club": posted}
+            N_("Bạn không lập được lệ làng cho “{club}”: chỉ chủ sổ của nơi đó mới lập được."), club=posted
         )
     return club
 

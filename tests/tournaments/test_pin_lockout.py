@@ -68,6 +68,10 @@ def test_twenty_wrong_pins_lock_the_table_even_for_the_right_pin_until_the_lock_
         assert locked.status_code == 429
         assert "Nhập sai 20 lần liền: tạm khóa" in locked.content.decode()
     assert client.get(table_url(event, t1)).status_code == 403  # the right PIN let nobody in
+    english = client.post("/en" + url, {"pin": token.pin})  # the same refusal, in the page's language
+    assert (
+        english.status_code == 429 and "20 wrong tries in a row: locked for now" in english.content.decode()
+    )
     AccessThrottle.objects.filter(key=pin_key(t1)).update(locked_until=timezone.now() - timedelta(seconds=1))
     assert client.post(url, {"pin": token.pin})["Location"] == table_url(event, t1)
     assert client.get(table_url(event, t1)).status_code == 200

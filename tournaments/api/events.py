@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from scoring.api.access import PUBLIC, SIGNED_IN
 from scoring.api.ledger import _body
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.permissions import credential_scope
 from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc
@@ -128,7 +128,7 @@ class TablesView(EventsApiView):
 def _bool(body: dict[str, Any], key: str) -> bool:
     value = body.get(key, False)
     if not isinstance(value, bool):
-        raise EngineError(gettext("'%(key)s' phải là true hoặc false.") % {"key": key})
+        raise EngineError(N_("'{key}' phải là true hoặc false."), key=key)
     return value
 
 
@@ -136,15 +136,16 @@ def _closed(body: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(body) - allowed)
     if unknown:
         raise EngineError(
-            gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
-            % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(allowed))}
+            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
+            keys=", ".join(unknown),
+            allowed=", ".join(sorted(allowed)),
         )
 
 
 def _string(body: dict[str, Any], key: str) -> str:
     value = body.get(key, "")
     if not isinstance(value, str):
-        raise EngineError(gettext("'%(key)s' phải là một chuỗi.") % {"key": key})
+        raise EngineError(N_("'{key}' phải là một chuỗi."), key=key)
     return value
 
 
@@ -172,12 +173,10 @@ class RegistrationsView(EventsApiView):
             _closed(body, {"name", "team", "check_in"})
             name, team, checked_in = _string(body, "name"), _string(body, "team"), _bool(body, "check_in")
             if not name.strip():
-                raise EngineError(gettext("Hãy nhập tên người chơi."))
+                raise EngineError(N_("Hãy nhập tên người chơi."))
             for key, value, most in (("name", name.strip(), 80), ("team", team, 120)):
                 if len(value) > most:  # refused, never cut: the schema's maxLength
-                    raise EngineError(
-                        gettext("'%(key)s' dài quá %(most)s ký tự.") % {"key": key, "most": most}
-                    )
+                    raise EngineError(N_("'{key}' dài quá {most} ký tự."), key=key, most=most)
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)
         return keyed_write(
@@ -229,7 +228,7 @@ class RoundsView(EventsApiView):
             remainder = body.get("remainder", Remainder.BYE.value)
             if method not in [m.value for m in Method] or remainder not in [r.value for r in Remainder]:
                 raise EngineError(
-                    gettext(
+                    N_(
                         "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
                         "'remainder' là bye hoặc smaller."
                     )
@@ -238,7 +237,7 @@ class RoundsView(EventsApiView):
             if seed is not None and (
                 isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31
             ):
-                raise EngineError(gettext("'seed' phải là một số nguyên từ 0 đến 2147483647."))
+                raise EngineError(N_("'seed' phải là một số nguyên từ 0 đến 2147483647."))
             force = _bool(body, "force")
         except EngineError as exc:
             return error(exc.message, status.HTTP_400_BAD_REQUEST)

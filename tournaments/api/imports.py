@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from scoring.api.access import SIGNED_IN
 from scoring.api.ledger import _body, _club
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club
 from scoring.permissions import credential_scope
 from scoring.services.replay import BadVan, ReplayConflict
@@ -56,15 +56,11 @@ REFUSALS: Any = {
 def _table(request: Request, body: dict[str, Any]) -> Table:
     value = body.get("table")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
-        raise EngineError(
-            gettext("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables).")
-        )
+        raise EngineError(N_("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables)."))
     table = Table.objects.select_related("event").filter(pk=value).first()
     event = body.get("event")
     if event not in (None, "") and (not isinstance(event, str) or table is None or table.event.slug != event):
-        raise EngineError(
-            gettext("Chiếu số %(n)s không thuộc giải '%(event)s'.") % {"n": value, "event": event}
-        )
+        raise EngineError(N_("Chiếu số {n} không thuộc giải '{event}'."), n=value, event=event)
     if table is None:
         raise LookupError(gettext("Không có chiếu số %(n)s.") % {"n": value})
     return table
@@ -94,16 +90,14 @@ class SittingImportView(EventsApiView):
             body = _body(request)
             if body.get("table") not in (None, "") and body.get("club") not in (None, ""):
                 raise EngineError(
-                    gettext("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai.")
+                    N_("Một canh bài thuộc một làng ('club') hoặc một chiếu ('table'), không cả hai.")
                 )
             event = body.get("event")
             if event is not None and (
                 not isinstance(event, str) or (event and body.get("table") in (None, ""))
             ):
                 raise EngineError(
-                    gettext(
-                        "'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một làng."
-                    )
+                    N_("'event' là mã giải của chiếu ('table'), một chuỗi; bỏ trống khi nhập vào một làng.")
                 )
             if body.get("table") not in (None, ""):
                 table = _table(request, body)
@@ -111,9 +105,7 @@ class SittingImportView(EventsApiView):
                 club = _club(body.get("club"))
                 if club is None:
                     raise EngineError(
-                        gettext(
-                            "Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table')."
-                        )
+                        N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
                     )
         except LookupError as exc:
             return error(str(exc.args[0]), status.HTTP_404_NOT_FOUND)

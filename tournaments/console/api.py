@@ -115,20 +115,14 @@ class TableSignalsView(ContractView):
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     parser_classes = [SafeJSONParser]
+    refusals = {
+        exceptions.NotAuthenticated: NOT_AUTHENTICATED,
+        exceptions.AuthenticationFailed: NOT_AUTHENTICATED,
+        exceptions.PermissionDenied: CanRunTable.message,
+    }
 
     def get_permissions(self) -> list[BasePermission]:
         return [CanRunTable()] if self.request.method == "POST" else [AllowAny()]  # else: read, or 405
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-            response = super().handle_exception(exc)
-            response.data = {"error": NOT_AUTHENTICATED}
-            return response
-        if isinstance(exc, exceptions.PermissionDenied):
-            response = super().handle_exception(exc)
-            response.data = {"error": CanRunTable.message}
-            return response
-        return super().handle_exception(exc)
 
     @extend_schema(
         operation_id="table_signals_create",

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scoring.backup import BackupError, Part, Restorer, insert, iso, when
+from scoring.engine import N_
 from scoring.models import Sitting
 from scoring.selectors.ledger import user_name
 from tournaments.console.models import FestivalTable, Signal, SignalEvent
@@ -95,7 +96,7 @@ def console_restore(
             found = Signal.objects.filter(slug=slug).first()
             if found is None:
                 if slug not in catalogue:
-                    raise BackupError(f"Bản sao lưu dùng hiệu '{slug}' mà không mô tả nó.")
+                    raise BackupError(N_("Bản sao lưu dùng hiệu '{slug}' mà không mô tả nó."), slug=slug)
                 found = Signal.objects.create(
                     slug=slug, **{**catalogue[slug], "club": restorer.club(catalogue[slug]["club"])}
                 )

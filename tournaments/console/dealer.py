@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.engine import Card, EngineError, parse_card
+from scoring.engine import N_, Card, EngineError, Msg, parse_card
 
 __all__ = [
     "MAX_PLAYERS",
@@ -96,12 +96,22 @@ def _check_players(n_players: int) -> None:
         or not isinstance(n_players, int)
         or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
     ):
-        raise DealerError(f"Số người chơi phải từ {MIN_PLAYERS} đến {MAX_PLAYERS} (nhận được {n_players!r}).")
+        raise DealerError(
+            N_("Số người chơi phải từ {least} đến {most} (nhận được {n_players})."),
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            n_players=repr(n_players),
+        )
 
 
-def _check_seat(seat: int, n_players: int, what: str) -> None:
+def _check_seat(seat: int, n_players: int, what: Msg) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= n_players:
-        raise DealerError(f"{what} phải là chỗ ngồi từ 1 đến {n_players} (nhận được {seat!r}).")
+        raise DealerError(
+            N_("{what} phải là chỗ ngồi từ 1 đến {n_players} (nhận được {seat})."),
+            what=what,
+            n_players=n_players,
+            seat=repr(seat),
+        )
 
 
 def _seat_at(start: int, steps: int, n_players: int) -> int:
@@ -116,10 +126,14 @@ def card_count(card: str | Card | int) -> int:
     """
     if isinstance(card, int) and not isinstance(card, bool):
         if not 1 <= card <= RED_YEU_COUNT:
-            raise DealerError(f"Số đếm của quân bắt cái phải từ 1 đến {RED_YEU_COUNT} (nhận được {card}).")
+            raise DealerError(
+                N_("Số đếm của quân bắt cái phải từ 1 đến {most} (nhận được {card})."),
+                most=RED_YEU_COUNT,
+                card=card,
+            )
         return card
     if isinstance(card, bool):
-        raise DealerError(f"Không nhận ra quân bắt cái {card!r}.")
+        raise DealerError(N_("Không nhận ra quân bắt cái {card}."), card=repr(card))
     found = parse_card(card)  # raises CardError (Vietnamese) for an unknown card
     return found.rank if found.rank is not None else RED_YEU_COUNT
 
@@ -203,13 +217,19 @@ def choose_dealer(
         the_method = BatCaiMethod(method)
     except ValueError:
         valid = ", ".join(m.value for m in BatCaiMethod)
-        raise DealerError(f"Không có cách bắt cái '{method}'. Các cách: {valid}.") from None
+        raise DealerError(
+            N_("Không có cách bắt cái '{method}'. Các cách: {valid}."), method=method, valid=valid
+        ) from None
     _check_players(n_players)
-    _check_seat(chooser, n_players, "Người bắt cái")
+    _check_seat(chooser, n_players, Msg(N_("Người bắt cái")))
     if isinstance(cards, str | Card | int):
         cards = [cards]
     if len(cards) != the_method.cards_needed:
-        raise DealerError(f"Cách bắt cái này cần {the_method.cards_needed} quân (nhận được {len(cards)}).")
+        raise DealerError(
+            N_("Cách bắt cái này cần {cards_needed} quân (nhận được {count})."),
+            cards_needed=the_method.cards_needed,
+            count=len(cards),
+        )
     counts = [card_count(c) for c in cards]
     if the_method is BatCaiMethod.MOT_QUAN:
         return _mot_quan(counts[0], n_players, chooser)
@@ -240,7 +260,7 @@ def u_de_order(*, door: int, n_players: int = 5, from_noc: bool = False) -> tupl
     owner drew from the nọc is first his own; a card he discarded is never his.
     """
     _check_players(n_players)
-    _check_seat(door, n_players, "Cửa")
+    _check_seat(door, n_players, Msg(N_("Cửa")))
     after = tuple(_seat_at(door, k, n_players) for k in range(1, n_players))
     return (door, *after) if from_noc else after
 
@@ -250,11 +270,13 @@ def u_de(*, door: int, claimants: Iterable[int], n_players: int = 5, from_noc: b
     order = u_de_order(door=door, n_players=n_players, from_noc=from_noc)
     wanted = list(dict.fromkeys(claimants))
     if not wanted:
-        raise DealerError("Hãy chọn ít nhất một người báo ù.")
+        raise DealerError(N_("Hãy chọn ít nhất một người báo ù."))
     for seat in wanted:
-        _check_seat(seat, n_players, "Người báo ù")
+        _check_seat(seat, n_players, Msg(N_("Người báo ù")))
         if seat not in order:
-            raise DealerError(f"Chỗ {seat} vừa đánh quân này ra ở cửa mình: không thể ù quân mình đánh.")
+            raise DealerError(
+                N_("Chỗ {seat} vừa đánh quân này ra ở cửa mình: không thể ù quân mình đánh."), seat=seat
+            )
     ranked = tuple(s for s in order if s in wanted)
     winner = ranked[0]
     if from_noc and winner == door:

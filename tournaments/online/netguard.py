@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.utils.translation import gettext
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 
 __all__ = ["Target", "UnsafeUrl", "check_url", "post"]
 
@@ -64,26 +63,24 @@ def check_url(url: str) -> Target:
         parts = urlsplit((url or "").strip())
         port = parts.port
     except ValueError:
-        raise UnsafeUrl(gettext("Địa chỉ nhận không hợp lệ.")) from None
+        raise UnsafeUrl(N_("Địa chỉ nhận không hợp lệ.")) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnsafeUrl(gettext("Địa chỉ nhận phải bắt đầu bằng http:// hoặc https:// và có tên máy."))
+        raise UnsafeUrl(N_("Địa chỉ nhận phải bắt đầu bằng http:// hoặc https:// và có tên máy."))
     if parts.username or parts.password:
-        raise UnsafeUrl(gettext("Địa chỉ nhận không được chứa tên đăng nhập hay mật khẩu."))
+        raise UnsafeUrl(N_("Địa chỉ nhận không được chứa tên đăng nhập hay mật khẩu."))
     port = port or (443 if parts.scheme == "https" else 80)
     addresses = _resolve(parts.hostname, port)
     if not addresses:
-        raise UnsafeUrl(
-            gettext("Không tìm thấy máy %(host)s (tên miền không phân giải được).") % {"host": parts.hostname}
-        )
+        raise UnsafeUrl(N_("Không tìm thấy máy {host} (tên miền không phân giải được)."), host=parts.hostname)
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         inside = [a for a in addresses if not _public(a)]
         if inside:
             raise UnsafeUrl(
-                gettext(
-                    "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ (%(address)s): chỉ gửi được đến địa chỉ công "
-                    "khai trên Internet."
-                )
-                % {"address": inside[0]}
+                N_(
+                    "Địa chỉ nhận trỏ vào mạng nội bộ hoặc chính máy chủ ({address}): chỉ gửi được "
+                    "đến địa chỉ công khai trên Internet."
+                ),
+                address=inside[0],
             )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, addresses)

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from scoring.engine import N_, EngineError, RuleSet, get_game, initial_state
 from scoring.models import Player
@@ -53,7 +52,7 @@ def ensure_running(event: Event | int) -> None:
     pk = event.pk if isinstance(event, Event) else event
     if Event.objects.filter(pk=pk, finished_at__isnull=False).exists():
         raise EventFinished(
-            gettext("Giải đã kết thúc, kết quả đã chốt chính thức: không ghi hay thay đổi được gì nữa.")
+            N_("Giải đã kết thúc, kết quả đã chốt chính thức: không ghi hay thay đổi được gì nữa.")
         )
 
 
@@ -71,7 +70,7 @@ def _tie_breaks(value: list[str] | None) -> list[str]:
         return default_tie_breaks()
     unknown = [v for v in value if v not in TieBreak.values]
     if unknown:
-        raise EngineError(f"Tiêu chí xếp hạng không hợp lệ: {', '.join(unknown)}.")
+        raise EngineError(N_("Tiêu chí xếp hạng không hợp lệ: {unknown}."), unknown=list(unknown))
     return list(dict.fromkeys(value))
 
 
@@ -113,15 +112,15 @@ def event_create(
     """
     name = (name or "").strip()
     if not name:
-        raise EngineError("Hãy đặt tên cho giải.")
+        raise EngineError(N_("Hãy đặt tên cho giải."))
     if kind not in EventKind.values or round_format not in RoundFormat.values:
-        raise EngineError("Loại giải hoặc thể thức vòng không hợp lệ.")
+        raise EngineError(N_("Loại giải hoặc thể thức vòng không hợp lệ."))
     if van_per_round < 1 or minutes_per_round < 1:
-        raise EngineError("Số ván và số phút mỗi vòng phải lớn hơn 0.")
+        raise EngineError(N_("Số ván và số phút mỗi vòng phải lớn hơn 0."))
     if van_per_sitting < 0:
-        raise EngineError("Số ván mỗi canh không được âm (0: cả vòng một canh).")
+        raise EngineError(N_("Số ván mỗi canh không được âm (0: cả vòng một canh)."))
     if count_confirmed_only and not confirmation_required:
-        raise EngineError("Chỉ tính ván đã xác nhận khi giải bật xác nhận ván bởi người thứ hai.")
+        raise EngineError(N_("Chỉ tính ván đã xác nhận khi giải bật xác nhận ván bởi người thứ hai."))
     the_rules = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
     _check_game(game, the_rules, mode)
     event = Event.objects.create(
@@ -222,7 +221,9 @@ def registration_add(
 def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = False) -> Registration:
     ensure_running(reg.event_id)
     if reg.status == RegistrationStatus.WITHDRAWN:
-        raise EngineError(f"{reg.player.name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp.")
+        raise EngineError(
+            N_("{name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp."), name=reg.player.name
+        )
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
@@ -242,7 +243,7 @@ def check_in_by_token(*, token: str) -> Registration:
     """Check in through the player's personal link (the QR code at the gate)."""
     reg = Registration.objects.select_related("player", "event").filter(token=token).first()
     if reg is None:
-        raise EngineError("Mã điểm danh không đúng hoặc đã hết hạn; hãy hỏi ban tổ chức.")
+        raise EngineError(N_("Mã điểm danh không đúng hoặc đã hết hạn; hãy hỏi ban tổ chức."))
     return _check_in(reg, own_link=True)
 
 

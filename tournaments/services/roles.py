@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from tournaments.models import Event, EventRole, EventRoleKind, Table
 
 __all__ = [
@@ -37,7 +37,7 @@ def find_account(username: str) -> Any:
     """The active account named ``username`` (exact name first, then ignoring case)."""
     name = (username or "").strip()
     if not name:
-        raise EngineError("Hãy nhập tên tài khoản.")
+        raise EngineError(N_("Hãy nhập tên tài khoản."))
     users = get_user_model()._default_manager
     field = get_user_model().USERNAME_FIELD
     user = users.filter(**{field: name}).first()
@@ -45,9 +45,9 @@ def find_account(username: str) -> Any:
         found = list(users.filter(**{f"{field}__iexact": name})[:2])
         user = found[0] if len(found) == 1 else None
     if user is None:
-        raise EngineError(f"Không có tài khoản “{name}”.")
+        raise EngineError(N_("Không có tài khoản “{name}”."), name=name)
     if not user.is_active:
-        raise EngineError(f"Tài khoản “{name}” đang bị khóa.")
+        raise EngineError(N_("Tài khoản “{name}” đang bị khóa."), name=name)
     return user
 
 
@@ -62,7 +62,7 @@ def organiser_add(*, event: Event, username: str, by: Any) -> Any:
     """Add an organiser to the event."""
     user = find_account(username)
     if event.organisers.filter(pk=user.pk).exists():
-        raise EngineError(f"“{user}” đã ở trong ban tổ chức.")
+        raise EngineError(N_("“{user}” đã ở trong ban tổ chức."), user=user)
     _stamp(event, by, f"Thêm ban tổ chức: {user}")
     event.organisers.add(user)
     return user
@@ -74,38 +74,40 @@ def organiser_remove(*, event: Event, user: Any, by: Any) -> None:
     two organisers removing each other at once cannot leave the event with none)."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     if not locked.organisers.filter(pk=user.pk).exists():
-        raise EngineError(f"“{user}” không ở trong ban tổ chức.")
+        raise EngineError(N_("“{user}” không ở trong ban tổ chức."), user=user)
     if locked.organisers.count() <= 1:
-        raise EngineError("Giải phải còn ít nhất một người trong ban tổ chức: hãy thêm người khác trước.")
+        raise EngineError(N_("Giải phải còn ít nhất một người trong ban tổ chức: hãy thêm người khác trước."))
     _stamp(locked, by, f"Bỏ ban tổ chức: {user}")
     locked.organisers.remove(user)
 
 
 def _check_table(event: Event, table: Table | None) -> None:
     if table is not None and table.event_id != event.pk:
-        raise EngineError("Chiếu này không thuộc giải.")
+        raise EngineError(N_("Chiếu này không thuộc giải."))
 
 
 @transaction.atomic
 def role_grant(*, event: Event, username: str, role: str, table: Table | None = None, by: Any) -> EventRole:
     """Make an account scorekeeper or Trung Quân of the event (``table``: only at that table)."""
     if role not in EventRoleKind.values:
-        raise EngineError("Hãy chọn vai trò.")
+        raise EngineError(N_("Hãy chọn vai trò."))
     _check_table(event, table)
     user = find_account(username)
     label = EventRoleKind(role).label
     held = EventRole.objects.filter(user=user, event=event, role=role)
     if held.filter(table__isnull=True).exists():
-        raise EngineError(f"“{user}” đã là {label.lower()} của cả giải.")
+        raise EngineError(N_("“{user}” đã là {label} của cả giải."), user=user, label=label.lower())
     if table is not None and held.filter(table=table).exists():
-        raise EngineError(f"“{user}” đã là {label.lower()} ở {table}.")
+        raise EngineError(
+            N_("“{user}” đã là {label} ở {table}."), user=user, label=label.lower(), table=table
+        )
     grant = EventRole(user=user, event=event, role=role, table=table, granted_by=by)
     _stamp(grant, by, f"Cấp vai trò: {label}")
     try:
         with transaction.atomic():
             grant.save()
     except IntegrityError:  # the same grant made at the same moment by another organiser
-        raise EngineError(f"“{user}” đã có vai trò này.") from None
+        raise EngineError(N_("“{user}” đã có vai trò này."), user=user) from None
     if table is None:  # event-wide now: the same role at single tables says nothing more
         for narrower in held.filter(table__isnull=False):
             _stamp(narrower, by, f"Thay bằng vai trò cả giải: {label}")

@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 
-from scoring.engine import EngineError, get_game
+from scoring.engine import N_, EngineError, Msg, get_game
 from scoring.models import Player, Seat
 from scoring.services.people import User
 from scoring.services.sittings import sitting_open
@@ -89,8 +90,10 @@ class PreviousRoundOpen(EngineError):
     """The previous round still has tables playing: seating the next one now would leave them
     behind (their players would be seated twice)."""
 
-    def __init__(self, message: str, *, round_number: int, tables: list[Table]) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Msg, /, *, round_number: int, tables: list[Table], **params: Any
+    ) -> None:
+        super().__init__(message, **params)
         self.round_number = round_number
         self.tables = tables
 
@@ -143,7 +146,7 @@ def round_seat(
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:
-        raise EngineError(gettext("Cách xếp chỗ không hợp lệ.")) from None
+        raise EngineError(N_("Cách xếp chỗ không hợp lệ.")) from None
     event = Event.objects.select_for_update().get(pk=event.pk)  # one round seated at a time
     if refuse_open:
         _refuse_open(event)

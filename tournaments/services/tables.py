@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Player, Seat, Van
 from scoring.services.people import User, acting_user
 from scoring.services.sittings import sitting_open, sitting_settle_up
@@ -29,7 +29,7 @@ def locked_table(table: Table | int) -> Table:
         Table.objects.select_for_update(of=("self",)).select_related("event", "round").filter(pk=pk).first()
     )
     if found is None:
-        raise EngineError(f"Không có chiếu số {pk}.")
+        raise EngineError(N_("Không có chiếu số {pk}."), pk=pk)
     return found
 
 
@@ -101,18 +101,18 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
 
 def _substitute_check(table: Table, out_id: int, reg: Registration) -> None:
     if table.closed_at is not None:
-        raise EngineError("Chiếu đã đóng; không thay người được nữa.")
+        raise EngineError(N_("Chiếu đã đóng; không thay người được nữa."))
     if (
         TableSitting.objects.filter(table=table).count() > 1
         or Van.objects.filter(sitting__event_canh__table=table).exists()
     ):
-        raise EngineError("Chiếu đã ghi ván; chỉ thay người được trước ván đầu tiên.")
+        raise EngineError(N_("Chiếu đã ghi ván; chỉ thay người được trước ván đầu tiên."))
     if reg.event_id != table.event_id or reg.status == RegistrationStatus.WITHDRAWN:
-        raise EngineError(f"{reg.player.name} không có trong danh sách thi đấu của giải.")
+        raise EngineError(N_("{name} không có trong danh sách thi đấu của giải."), name=reg.player.name)
     if not Seat.objects.filter(sitting_id=table.sitting_id, player_id=out_id).exists():
-        raise EngineError("Người được thay không ngồi ở chiếu này.")
+        raise EngineError(N_("Người được thay không ngồi ở chiếu này."))
     if Seat.objects.filter(sitting__event_table__round=table.round, player=reg.player).exists():
-        raise EngineError(f"{reg.player.name} đã ngồi ở một chiếu của vòng này.")
+        raise EngineError(N_("{name} đã ngồi ở một chiếu của vòng này."), name=reg.player.name)
 
 
 def table_substitute(

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import AccessThrottle
 from scoring.services import throttle
 from scoring.services.people import User, acting_user
@@ -42,14 +43,14 @@ __all__ = [
     "token_valid",
 ]
 
-WRONG_PIN = "Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức."
+WRONG_PIN = gettext_lazy("Mã PIN không đúng hoặc đã bị thu hồi; hãy hỏi ban tổ chức.")
 
 
 @transaction.atomic
 def token_issue(*, table: Table, label: str = "", created_by: User | None = None) -> ScorekeeperToken:
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
-        raise EngineError("Chiếu đã đóng; không cấp mã ghi điểm được nữa.")
+        raise EngineError(N_("Chiếu đã đóng; không cấp mã ghi điểm được nữa."))
     ensure_running(table.event_id)
     taken = set(
         ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True)
@@ -126,7 +127,7 @@ def pin_login(table: Table, pin: str) -> PinAttempt:
     token = token_for_pin(table, pin)
     if token is None:
         after = throttle.failed(key)
-        return PinAttempt(None, WRONG_PIN if after.admitted else f"{WRONG_PIN} {after.message}")
+        return PinAttempt(None, str(WRONG_PIN) if after.admitted else f"{WRONG_PIN} {after.message}")
     throttle.succeeded(key, admission)
     return PinAttempt(token)
 

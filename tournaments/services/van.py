@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Van
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import van_correct, van_record
@@ -53,7 +53,7 @@ def _replay_only(sitting_id: int, **kwargs: Any) -> Written[Van]:
                 raise _NotReplay
             return written
     except _NotReplay:
-        raise CanhMoved("Chiếu đã sang canh mới; hãy tải lại trang rồi ghi ván vào canh mới.") from None
+        raise CanhMoved(N_("Chiếu đã sang canh mới; hãy tải lại trang rồi ghi ván vào canh mới.")) from None
 
 
 def event_van_record(
@@ -81,18 +81,21 @@ def event_van_record(
         the_table = locked_table(table)
         event = the_table.event
         if event.finished_at is not None:
-            raise EventFinished("Giải đã chốt kết quả chính thức; không ghi thêm ván được nữa.")
+            raise EventFinished(N_("Giải đã chốt kết quả chính thức; không ghi thêm ván được nữa."))
         target = the_table.sitting_id if sitting is None else sitting
         if target != the_table.sitting_id:
             if not TableSitting.objects.filter(table=the_table, sitting_id=target).exists():
-                raise EngineError("Canh này không thuộc chiếu này.")
+                raise EngineError(N_("Canh này không thuộc chiếu này."))
             return _replay_only(target, **kwargs)
         with transaction.atomic():
             written = van_record(sitting=target, **kwargs)
             if written.answer.replayed:
                 return written
             if event.round_format == RoundFormat.VAN and table_van(the_table) > event.van_per_round:
-                raise EngineError(f"Chiếu đã đủ {event.van_per_round} ván của vòng; không ghi thêm được.")
+                raise EngineError(
+                    N_("Chiếu đã đủ {van_per_round} ván của vòng; không ghi thêm được."),
+                    van_per_round=event.van_per_round,
+                )
         maybe_next_canh(the_table, event, by=entered_by)
     return written
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from scoring.views.audit import audit_page, refuse
@@ -21,8 +22,8 @@ def event_audit_view(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not request.user.has_perm("tournaments.manage_event", event):
         if request.user.is_authenticated and not visible(request.user, event):
-            raise Http404("Không có giải này.")  # a private event's existence is private too
-        return refuse(request, "Chỉ ban tổ chức giải mới xem được nhật ký của giải.")
+            raise Http404(gettext("Không có giải này."))  # a private event's existence is private too
+        return refuse(request, gettext("Chỉ ban tổ chức giải mới xem được nhật ký của giải."))
     return audit_page(
         request,
         fetch=lambda offset, limit: event_audit(event, offset=offset, limit=limit),

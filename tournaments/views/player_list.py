@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.names import name_key
 from tournaments.access import organised_event
 from tournaments.models import Event, Registration
@@ -35,14 +35,12 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
     upload = request.FILES.get("file")
     if upload is not None:
         if upload.size > MAX_BYTES:
-            raise EngineError(gettext("Tệp quá lớn (tối đa 256 KB)."))
+            raise EngineError(N_("Tệp quá lớn (tối đa 256 KB)."))
         raw = upload.read()
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise EngineError(
-                gettext("Tệp không đọc được: hãy lưu tệp dạng CSV UTF-8 hoặc văn bản.")
-            ) from None
+            raise EngineError(N_("Tệp không đọc được: hãy lưu tệp dạng CSV UTF-8 hoặc văn bản.")) from None
     else:
         text = request.POST.get("names", "")
     rows = []
@@ -52,7 +50,7 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
             continue
         rows.append((name[:80], (cells[1].strip() if len(cells) > 1 else "")[:120]))
     if len(rows) > MAX_LINES:
-        raise EngineError(gettext("Danh sách dài quá: tối đa %(n)s người một lần.") % {"n": MAX_LINES})
+        raise EngineError(N_("Danh sách dài quá: tối đa {n} người một lần."), n=MAX_LINES)
     return rows
 
 

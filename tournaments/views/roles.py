@@ -13,9 +13,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.htmx import is_htmx
 from tournaments.access import organised_event
 from tournaments.models import Event, EventRole, Table
@@ -68,10 +69,10 @@ def _table(event: Event, raw: str) -> Table | None:
     if not raw:
         return None
     if not raw.isdigit():
-        raise EngineError("Không có chiếu này.")
+        raise EngineError(N_("Không có chiếu này."))
     table = Table.objects.select_related("round").filter(event=event, pk=int(raw)).first()
     if table is None:
-        raise EngineError("Không có chiếu này.")
+        raise EngineError(N_("Không có chiếu này."))
     return table
 
 
@@ -85,11 +86,15 @@ def role_add(request: HttpRequest, slug: str) -> HttpResponse:
         kind, username = data.get("role", ""), data.get("username", "")
         if kind == ORGANISER:
             user = organiser_add(event=event, username=username, by=request.user)
-            return f"Đã thêm “{user}” vào ban tổ chức."
+            return gettext("Đã thêm “{user}” vào ban tổ chức.").format(user=user)
         table = _table(event, data.get("table", ""))
         grant = role_grant(event=event, username=username, role=kind, table=table, by=request.user)
-        where = f" ở vòng {table.round.number} · chiếu {table.number}" if table else " cho cả giải"
-        return f"Đã cấp vai trò {grant.get_role_display()} cho “{grant.user}”{where}."
+        role, user = grant.get_role_display(), grant.user
+        if table is None:
+            return gettext("Đã cấp vai trò {role} cho “{user}” cho cả giải.").format(role=role, user=user)
+        return gettext("Đã cấp vai trò {role} cho “{user}” ở vòng {round} · chiếu {table}.").format(
+            role=role, user=user, round=table.round.number, table=table.number
+        )
 
     return _answer(request, event, action)
 
@@ -102,7 +107,9 @@ def role_end(request: HttpRequest, slug: str, role_id: int) -> HttpResponse:
 
     def action() -> str:
         role_revoke(role=grant, by=request.user)
-        return f"Đã thu hồi vai trò {grant.get_role_display()} của “{grant.user}”."
+        return gettext("Đã thu hồi vai trò {role} của “{user}”.").format(
+            role=grant.get_role_display(), user=grant.user
+        )
 
     return _answer(request, event, action)
 
@@ -115,6 +122,6 @@ def organiser_revoke(request: HttpRequest, slug: str, user_id: int) -> HttpRespo
 
     def action() -> str:
         organiser_remove(event=event, user=user, by=request.user)
-        return f"Đã bỏ “{user}” khỏi ban tổ chức."
+        return gettext("Đã bỏ “{user}” khỏi ban tổ chức.").format(user=user)
 
     return _answer(request, event, action)

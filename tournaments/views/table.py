@@ -21,7 +21,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine import EngineError, get_game
+from scoring.engine import N_, EngineError, get_game
 from scoring.permissions import device_of, remember_device
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
@@ -243,7 +243,7 @@ def close(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
     def action() -> str:
         table_close(table=table, closed_by=request.user)
-        return f"Đã đóng chiếu {table.number}; các canh đã được thanh toán."
+        return gettext("Đã đóng chiếu {n}; các canh đã được thanh toán.").format(n=table.number)
 
     return _act(request, table, action)
 
@@ -257,10 +257,10 @@ def substitute(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         try:
             out_player, reg_id = int(request.POST.get("out", "")), int(request.POST.get("in", ""))
         except ValueError:
-            raise EngineError("Hãy chọn người rời chiếu và người vào thay.") from None
+            raise EngineError(N_("Hãy chọn người rời chiếu và người vào thay.")) from None
         reg = get_object_or_404(Registration.objects.select_related("player"), event=table.event, pk=reg_id)
         table_substitute(table=table, out_player=out_player, substitute=reg, by=request.user)
-        return f"{reg.player.name} đã vào thay."
+        return gettext("{name} đã vào thay.").format(name=reg.player.name)
 
     return _act(request, table, action)
 
@@ -272,7 +272,7 @@ def token_new(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
     def action() -> str:
         token = token_issue(table=table, label=request.POST.get("label", ""), created_by=request.user)
-        return f"Đã cấp mã ghi điểm: PIN {token.pin}."
+        return gettext("Đã cấp mã ghi điểm: PIN {pin}.").format(pin=token.pin)
 
     return _act(request, table, action)
 
@@ -285,7 +285,7 @@ def token_end(request: HttpRequest, slug: str, table_id: int, token_id: int) -> 
 
     def action() -> str:
         token_revoke(token=token, revoked_by=request.user)
-        return f"Đã thu hồi mã {token.pin}: thiết bị dùng mã này không ghi được nữa."
+        return gettext("Đã thu hồi mã {pin}: thiết bị dùng mã này không ghi được nữa.").format(pin=token.pin)
 
     return _act(request, table, action)
 
@@ -299,7 +299,9 @@ def unlock_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     def action() -> str:
         failures = pin_unlock(table=table, by=request.user)
         if not failures:
-            return "Mã PIN của chiếu này không bị khóa."
-        return f"Đã mở khóa mã PIN của chiếu {table.number} (đã sai {failures} lần)."
+            return gettext("Mã PIN của chiếu này không bị khóa.")
+        return gettext("Đã mở khóa mã PIN của chiếu {n} (đã sai {failures} lần).").format(
+            n=table.number, failures=failures
+        )
 
     return _act(request, table, action)

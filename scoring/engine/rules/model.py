@@ -400,7 +400,8 @@ def wrong_family(rules: RuleSet, game: Game) -> RuleError:
     """The error for a rule set of another family than the game's."""
     return RuleError(
         N_(
-            "Bộ luật '{preset}' ({rules}) dành cho nhóm '{family}', không dùng được cho trò chơi '{game}' ({name})."
+            "Bộ luật '{preset}' ({rules}) dành cho nhóm '{family}', không dùng được cho trò chơi "
+            "'{game}' ({name})."
         ),
         preset=rules.preset,
         rules=rules.name,

@@ -10,9 +10,10 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine import EngineError, ScoringFamily, parse_van
+from scoring.engine import N_, EngineError, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import (
@@ -59,7 +60,7 @@ def new_key() -> str:
 def posted_key(request: HttpRequest) -> str:
     key = (request.POST.get("key") or "").strip()
     if not key:
-        raise EngineError("Thiếu khóa chống gửi lặp của biểu mẫu: hãy tải lại trang rồi ghi lại.")
+        raise EngineError(N_("Thiếu khóa chống gửi lặp của biểu mẫu: hãy tải lại trang rồi ghi lại."))
     return key
 
 
@@ -67,9 +68,9 @@ def posted_seq(value: Any) -> int:
     try:
         seq = int(value)
     except (TypeError, ValueError):
-        raise EngineError("Thiếu số thứ tự ván của biểu mẫu: hãy tải lại trang rồi ghi lại.") from None
+        raise EngineError(N_("Thiếu số thứ tự ván của biểu mẫu: hãy tải lại trang rồi ghi lại.")) from None
     if seq < 1:
-        raise EngineError(f"Số thứ tự ván phải từ 1 trở lên (nhận được {seq}).")
+        raise EngineError(N_("Số thứ tự ván phải từ 1 trở lên (nhận được {seq})."), seq=seq)
     return seq
 
 
@@ -160,7 +161,11 @@ def _hoi_note(table: SittingFacts, opened: bool, closed: bool) -> str:
     notes = []
     if opened:
         gom = table.sitting.mode == "gom"
-        notes.append("Mở hội mới trước ván này" + (": mọi người góp gom vào điểm làng." if gom else "."))
+        notes.append(
+            gettext("Mở hội mới trước ván này: mọi người góp gom vào điểm làng.")
+            if gom
+            else gettext("Mở hội mới trước ván này.")
+        )
     if closed:
-        notes.append("Điểm làng hết: hội đóng sau ván này.")
+        notes.append(gettext("Điểm làng hết: hội đóng sau ván này."))
     return " ".join(notes)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.access import sitting_for
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
@@ -71,7 +71,7 @@ def _posted_version(request: HttpRequest) -> int | None:
     if not raw:
         return None
     if not raw.isdigit():
-        raise EngineError("Biểu mẫu sửa ván bị hỏng (mã phiên bản); hãy tải lại trang rồi sửa lại.")
+        raise EngineError(N_("Biểu mẫu sửa ván bị hỏng (mã phiên bản); hãy tải lại trang rồi sửa lại."))
     return int(raw)
 
 
@@ -82,7 +82,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     sitting = sitting_for(request, pk, KEEP)
     van = Van.objects.select_related("entered_by").filter(sitting=sitting, seq=seq, is_current=True).first()
     if van is None:
-        raise Http404(f"Canh bài số {pk} không có ván số {seq}.")
+        raise Http404(gettext("Canh bài số {pk} không có ván số {seq}.").format(pk=pk, seq=seq))
     n_seats = sitting.seats.count()
     if (
         sitting.ended_at is not None
@@ -116,7 +116,9 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     except EngineError as exc:
         context = correct_context(sitting, van, form=form, key=key, reason=reason, error=exc.message)
         return render_htmx(request, CORRECT, context, partial="correct", status=400)
-    return _after_write(request, sitting, f"Đã sửa ván {seq}. Lý do: {reason}")
+    return _after_write(
+        request, sitting, gettext("Đã sửa ván {seq}. Lý do: {reason}").format(seq=seq, reason=reason)
+    )
 
 
 def _settle_plan(sitting: Sitting) -> list[dict[str, Any]]:
@@ -164,7 +166,7 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
         except EngineError as exc:
             error, status = exc.message, (422 if isinstance(exc, IdempotencyMismatch) else 400)
         else:
-            return _after_write(request, sitting, "Đã thanh toán và kết thúc canh bài.")
+            return _after_write(request, sitting, gettext("Đã thanh toán và kết thúc canh bài."))
         sitting.refresh_from_db()
     context: dict[str, Any] = {
         "nav": "sitting",

@@ -12,30 +12,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
-from scoring.engine import N_, EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
+from scoring.engine import N_, EngineError, Game, GaTrongRegime, Msg, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.
 GA_ROWS = 3
 
-GA_KINDS: dict[ScoringFamily, list[tuple[str, str]]] = {
+GA_KINDS: dict[ScoringFamily, list[tuple[str, Any]]] = {
     ScoringFamily.TO_TOM: [
-        ("nhai", "Bị nhái (mọi nhà khác góp)"),
-        ("quan_lo", "Quân lộ (số quân)"),
-        ("bi_de_u", "Bị đè ù"),
-        ("bo_u", "Bỏ ù"),
+        ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
+        ("quan_lo", gettext_lazy("Quân lộ (số quân)")),
+        ("bi_de_u", gettext_lazy("Bị đè ù")),
+        ("bo_u", gettext_lazy("Bỏ ù")),
     ],
     ScoringFamily.CHAN: [
-        ("chiu_noc", "Chíu nọc (mọi nhà khác góp)"),
-        ("chiu_discard", "Chíu quân đánh (người đánh góp)"),
-        ("nhai", "Bị nhái (mọi nhà khác góp)"),
+        ("chiu_noc", gettext_lazy("Chíu nọc (mọi nhà khác góp)")),
+        ("chiu_discard", gettext_lazy("Chíu quân đánh (người đánh góp)")),
+        ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
     ],
 }
 GA_KINDS[ScoringFamily.TAI_BAN] = GA_KINDS[ScoringFamily.TO_TOM]
 
 
-def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, str]]:
+def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, Any]]:
     """The gà events worth offering: none when the rule set keeps no gà trong pot."""
     if game.family is ScoringFamily.CHAN:
         return GA_KINDS[ScoringFamily.CHAN]
@@ -206,7 +207,7 @@ class VanForm:
         _put(out, "den_lang", self.den_lang)
         _put(out, "dau_ke", self.dau_ke)
         if self.stake:
-            out["stake"] = _positive(self.stake, "Mức cược N (Tài Bàn)")
+            out["stake"] = _positive(self.stake, Msg(N_("Mức cược N (Tài Bàn)")))
         if "winner" not in out and "result" not in out and "bao" not in out:
             # The engine's own words name the API's fields ('winner', "result"): the form's say what to tap
             # (issue 19, item 8).
@@ -227,7 +228,7 @@ class VanForm:
             if not (row.kind and row.player):
                 continue
             event: dict[str, Any] = {"kind": row.kind, "player": row.player}
-            count = _positive(row.count or "1", "Số lần / số quân của gà")
+            count = _positive(row.count or "1", Msg(N_("Số lần / số quân của gà")))
             if count != 1:
                 event["count"] = count
             events.append(event)
@@ -239,13 +240,17 @@ def _put(out: dict[str, Any], key: str, value: Any) -> None:
         out[key] = value
 
 
-def _positive(text: str, what: str) -> int:
+def _positive(text: str, what: Msg) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise EngineError(f"{what} phải là một số nguyên dương (nhận được '{text}').") from None
+        raise EngineError(
+            N_("{what} phải là một số nguyên dương (nhận được '{text}')."), what=what, text=text
+        ) from None
     if value < 1:
-        raise EngineError(f"{what} phải là một số nguyên dương (nhận được {value}).")
+        raise EngineError(
+            N_("{what} phải là một số nguyên dương (nhận được {value})."), what=what, value=value
+        )
     return value
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from scoring.engine import GAMES, EngineError, Game, ScoringFamily, get_game
@@ -119,7 +120,7 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
         return render_htmx(request, NEW, _form_state(request.GET, request.user), partial="new-form")
     state = _form_state(request.POST, request.user)
     if state["club_refused"]:
-        state["error"] = (
+        state["error"] = gettext(
             "Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
             "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống."
         )

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import sitting_for
@@ -153,9 +154,9 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
         return render_htmx(request, DETAIL, context, partial="sitting", status=400)
     van = written.obj
     notice = (
-        f"Ván {van.seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì."
+        gettext("Ván {seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì.").format(seq=van.seq)
         if written.answer.replayed
-        else f"Đã lưu ván {van.seq}: {describe(table, van.record)}."
+        else gettext("Đã lưu ván {seq}: {what}.").format(seq=van.seq, what=describe(table, van.record))
     )
     if is_htmx(request):
         sitting.refresh_from_db()

@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.access import get_sitting
@@ -46,7 +47,7 @@ def _partial(request: HttpRequest, sitting: Sitting, seq: int, status: int, **ex
         .first()
     )
     if van is None:
-        raise Http404(f"Canh bài số {sitting.pk} không có ván số {seq}.")
+        raise Http404(gettext("Canh bài số {pk} không có ván số {seq}.").format(pk=sitting.pk, seq=seq))
     return render(request, PARTIAL, {"v": van_json(van, []), "sitting": sitting, **extra}, status=status)
 
 
@@ -70,8 +71,10 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
         return login
     if not can(request, REVIEW, sitting):
         raise PermissionDenied(
-            "Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "
-            "mới được xác nhận hay bác ván."
+            gettext(
+                "Chỉ người chơi ở chiếu (đăng nhập bằng tài khoản của mình) và thư ký ghi điểm "
+                "mới được xác nhận hay bác ván."
+            )
         )
     try:
         key = posted_key(request)
@@ -99,8 +102,8 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
         return _answer(request, sitting, seq, exc.message, 422)
     except EngineError as exc:
         return _answer(request, sitting, seq, exc.message, 400)
-    done = "Đã bác" if reject else "Đã xác nhận"
-    return _answer(request, sitting, seq, f"{done} ván {written.obj.seq}.", 200)
+    done = gettext("Đã bác ván {seq}.") if reject else gettext("Đã xác nhận ván {seq}.")
+    return _answer(request, sitting, seq, done.format(seq=written.obj.seq), 200)
 
 
 @require_POST

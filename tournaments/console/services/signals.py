@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils.translation import gettext
 
+from scoring.engine import N_
 from scoring.services.idempotency import Answer, check_key, run_once
 from scoring.services.people import Written, acting_user
 from tournaments.console.broadcast import EventType, publish
@@ -44,20 +44,20 @@ def parse_seat(value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= SEATS:
         return value
     raise ConsoleError(
-        gettext('Chỗ ngồi phải là số từ 1 đến %(n)s hoặc "trung_quan" (nhận được %(value)r).')
-        % {"n": SEATS, "value": value}
+        N_('Chỗ ngồi phải là số từ 1 đến {n} hoặc "trung_quan" (nhận được {value}).'),
+        n=SEATS,
+        value=repr(value),
     )
 
 
 def _find_signal(table: FestivalTable, slug: Any) -> Signal:
     if not isinstance(slug, str) or not slug.strip():
-        raise ConsoleError(gettext('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
+        raise ConsoleError(N_('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
     found = signals_for(table).filter(slug=slug.strip().lower()).first()
     if found is None:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
-            gettext("Không có hiệu '%(slug)s'. Các hiệu của chiếu này: %(known)s.")
-            % {"slug": slug, "known": known}
+            N_("Không có hiệu '{slug}'. Các hiệu của chiếu này: {known}."), slug=slug, known=known
         )
     return found
 
@@ -65,13 +65,11 @@ def _find_signal(table: FestivalTable, slug: Any) -> Signal:
 def _check_who(signal: Signal, seat: int) -> None:
     if signal.kind == SignalKind.BIG_DRUM and seat != TRUNG_QUAN:
         raise ConsoleError(
-            gettext('%(signal)s là trống cái của Trung Quân: hãy gửi với chỗ "trung_quan".')
-            % {"signal": signal.label}
+            N_('{signal} là trống cái của Trung Quân: hãy gửi với chỗ "trung_quan".'), signal=signal.label
         )
     if signal.kind != SignalKind.BIG_DRUM and seat == TRUNG_QUAN:
         raise ConsoleError(
-            gettext("%(signal)s là hiệu của người chơi: hãy chọn chỗ từ 1 đến %(n)s.")
-            % {"signal": signal.label, "n": SEATS}
+            N_("{signal} là hiệu của người chơi: hãy chọn chỗ từ 1 đến {n}."), signal=signal.label, n=SEATS
         )
 
 

@@ -9,11 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine import GameSlug
+from scoring.engine import N_, GameSlug
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.selectors.ledger import sitting_state_json
 from scoring.services.people import User, Written, acting_user
-from scoring.services.sittings import ResultsFinal, final_message, sitting_open, van_record
+from scoring.services.sittings import FINAL, ResultsFinal, sitting_open, van_record
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.models import FestivalTable
 from tournaments.console.selectors import cuoc_names, initial_noc, table_state
@@ -44,26 +44,26 @@ def locked(table: FestivalTable | int) -> FestivalTable:
         FestivalTable.objects.select_for_update(of=("self",)).select_related("sitting").filter(pk=pk).first()
     )
     if found is None:
-        raise ConsoleError(gettext("Không có chiếu số %(n)s.") % {"n": pk})
+        raise ConsoleError(N_("Không có chiếu số {n}."), n=pk)
     return found
 
 
 def not_final(sitting: Sitting) -> None:
     """Refuse any change at a table of a finished event (its canh's results are final)."""
     if sitting.final_at is not None:
-        raise ResultsFinal(final_message())
+        raise ResultsFinal(FINAL)
 
 
 def open_for_play(table: FestivalTable) -> None:
     not_final(table.sitting)
     if table.sitting.ended_at is not None:
-        raise ConsoleError(gettext("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
+        raise ConsoleError(N_("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
 
 
 def _check_sitting(sitting: Sitting) -> None:
     not_final(sitting)
     if sitting.game != GAME or sitting.seats.count() != SEATS:
-        raise ConsoleError(gettext("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi."))
+        raise ConsoleError(N_("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi."))
 
 
 def table_open(
@@ -86,12 +86,11 @@ def table_open(
             sitting = event_table.sitting
             _check_sitting(sitting)
             if FestivalTable.objects.filter(sitting=sitting).exists():
-                raise ConsoleError(gettext("Chiếu này đã có bàn Trung Quân."))
+                raise ConsoleError(N_("Chiếu này đã có bàn Trung Quân."))
         else:
             if len(players) != SEATS:
                 raise ConsoleError(
-                    gettext("Tổ Tôm Điếm cần đúng %(n)s người chơi (nhận được %(got)s).")
-                    % {"n": SEATS, "got": len(players)}
+                    N_("Tổ Tôm Điếm cần đúng {n} người chơi (nhận được {got})."), n=SEATS, got=len(players)
                 )
             sitting = sitting_open(
                 game=GAME,
@@ -126,8 +125,10 @@ def _changed(t: FestivalTable, fields: list[str]) -> FestivalTable:
 def _seat(value: int | None, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SEATS:
         raise ConsoleError(
-            gettext("%(what)s phải là chỗ ngồi từ 1 đến %(n)s (nhận được %(value)r).")
-            % {"what": what, "n": SEATS, "value": value}
+            N_("{what} phải là chỗ ngồi từ 1 đến {n} (nhận được {value})."),
+            what=what,
+            n=SEATS,
+            value=repr(value),
         )
     return value
 
@@ -142,9 +143,7 @@ def noc_change(
     full = initial_noc(t.sitting.game)
     new = t.noc_left + (delta or 0) if value is None else value
     if not 0 <= new <= full:
-        raise ConsoleError(
-            gettext("Nọc chỉ có từ 0 đến %(full)s quân (nhận được %(got)s).") % {"full": full, "got": new}
-        )
+        raise ConsoleError(N_("Nọc chỉ có từ 0 đến {full} quân (nhận được {got})."), full=full, got=new)
     t.noc_left = new
     return _changed(t, ["noc_left"])
 

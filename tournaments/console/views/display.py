@@ -12,6 +12,7 @@ from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from django_eventstream.views import events as event_stream
 
@@ -27,7 +28,7 @@ __all__ = ["display", "events", "timeline_page"]
 def _table(request: HttpRequest, pk: int) -> FestivalTable:
     table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=pk).first()
     if table is None or not visible(request.user, table):
-        raise Http404("Không có chiếu này.")
+        raise Http404(gettext("Không có chiếu này."))
     return table
 
 

@@ -21,9 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext
 
-from scoring.engine import REPLAY_KEYS, EngineError
+from scoring.engine import N_, REPLAY_KEYS, EngineError
 from scoring.models import Club, Sitting, Van
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import Written, acting_user
@@ -46,8 +45,9 @@ def replay_part(body: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(body) - IMPORT_KEYS)
     if unknown:
         raise EngineError(
-            gettext("Khóa không hợp lệ: %(keys)s. Các khóa được dùng: %(allowed)s.")
-            % {"keys": ", ".join(unknown), "allowed": ", ".join(sorted(IMPORT_KEYS))}
+            N_("Khóa không hợp lệ: {keys}. Các khóa được dùng: {allowed}."),
+            keys=", ".join(unknown),
+            allowed=", ".join(sorted(IMPORT_KEYS)),
         )
     return {k: v for k, v in body.items() if k in REPLAY_KEYS}
 
@@ -57,9 +57,9 @@ def _text(body: Mapping[str, Any], key: str, limit: int) -> str:
     if value in (None, ""):
         return ""
     if not isinstance(value, str):
-        raise EngineError(gettext("'%(key)s' phải là một chuỗi.") % {"key": key})
+        raise EngineError(N_("'{key}' phải là một chuỗi."), key=key)
     if len(value) > limit:
-        raise EngineError(gettext("'%(key)s' dài quá %(limit)s ký tự.") % {"key": key, "limit": limit})
+        raise EngineError(N_("'{key}' dài quá {limit} ký tự."), key=key, limit=limit)
     return value.strip()
 
 
@@ -67,23 +67,25 @@ def _fits_table(table: Table, count: int) -> None:
     """The round's rules at the table: open, room for the ván, and no more ván than one canh holds."""
     event = table.event
     if table.closed_at is not None:
-        raise ReplayConflict(gettext("Chiếu %(n)s đã đóng: không nhập ván vào được.") % {"n": table.number})
+        raise ReplayConflict(N_("Chiếu {n} đã đóng: không nhập ván vào được."), n=table.number)
     if event.round_format == RoundFormat.VAN:
         room = event.van_per_round - table_van(table)
         if count > room:
             raise EngineError(
-                gettext(
-                    "Vòng này mỗi chiếu chơi %(limit)s ván; chiếu %(n)s chỉ còn chỗ cho %(room)s "
-                    "ván, canh được nhập có %(count)s ván."
-                )
-                % {"limit": event.van_per_round, "n": table.number, "room": room, "count": count}
+                N_(
+                    "Vòng này mỗi chiếu chơi {limit} ván; chiếu {n} chỉ còn chỗ cho {room} ván, canh "
+                    "được nhập có {count} ván."
+                ),
+                limit=event.van_per_round,
+                n=table.number,
+                room=room,
+                count=count,
             )
     if event.van_per_sitting and count > event.van_per_sitting:
         raise EngineError(
-            gettext(
-                "Giải này mỗi canh %(limit)s ván: hãy nhập từng canh một (canh được nhập có %(count)s ván)."
-            )
-            % {"limit": event.van_per_sitting, "count": count}
+            N_("Giải này mỗi canh {limit} ván: hãy nhập từng canh một (canh được nhập có {count} ván)."),
+            limit=event.van_per_sitting,
+            count=count,
         )
 
 
@@ -99,7 +101,7 @@ def sitting_import(
     """Import ``body`` into ``club`` (a new sitting) or ``table`` (its current, empty canh)."""
     if (club is None) == (table is None):
         raise EngineError(
-            gettext("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
+            N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
         )
     request = replay_part(body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"

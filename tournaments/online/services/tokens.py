@@ -13,9 +13,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club
 from scoring.services.people import acting_user
 from tournaments.models import Event
@@ -44,9 +43,9 @@ def token_for(raw: str) -> PlatformToken | None:
 def _label(label: Any) -> str:
     text = (label or "").strip() if isinstance(label, str) else ""
     if not text:
-        raise EngineError(gettext("Hãy ghi tên nền tảng sẽ dùng mã này."))
+        raise EngineError(N_("Hãy ghi tên nền tảng sẽ dùng mã này."))
     if len(text) > 80:
-        raise EngineError(gettext("Tên nền tảng dài quá 80 ký tự."))
+        raise EngineError(N_("Tên nền tảng dài quá 80 ký tự."))
     return text
 
 
@@ -56,9 +55,9 @@ def token_create(
 ) -> tuple[PlatformToken, str]:
     """A new token for ``club`` or ``event``; returns it and its text (the only time it is known)."""
     if (club is None) == (event is None):
-        raise EngineError(gettext("Mã nền tảng thuộc đúng một làng hoặc một giải."))
+        raise EngineError(N_("Mã nền tảng thuộc đúng một làng hoặc một giải."))
     if access not in Access.values:
-        raise EngineError(gettext("Quyền của mã phải là chỉ đọc hoặc đọc và ghi."))
+        raise EngineError(N_("Quyền của mã phải là chỉ đọc hoặc đọc và ghi."))
     raw = PREFIX + secrets.token_urlsafe(32)
     token = PlatformToken.objects.create(
         club=club,

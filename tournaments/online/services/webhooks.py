@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.models import Club, Sitting, Van
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_changed
@@ -64,9 +64,9 @@ def _events(chosen: Any) -> list[str]:
     values = [c for c in (chosen or []) if isinstance(c, str)]
     unknown = [c for c in values if c not in HookEvent.values]
     if unknown:
-        raise EngineError(gettext("Sự kiện không có: %(names)s.") % {"names": ", ".join(unknown)})
+        raise EngineError(N_("Sự kiện không có: {names}."), names=", ".join(unknown))
     if not values:
-        raise EngineError(gettext("Hãy chọn ít nhất một sự kiện để nhận."))
+        raise EngineError(N_("Hãy chọn ít nhất một sự kiện để nhận."))
     return [e for e in HookEvent.values if e in values]
 
 
@@ -76,10 +76,10 @@ def webhook_create(
 ) -> tuple[Webhook, str]:
     """A new webhook for ``club`` or ``event``; returns it and its secret (shown once)."""
     if (club is None) == (event is None):
-        raise EngineError(gettext("Webhook thuộc đúng một làng hoặc một giải."))
+        raise EngineError(N_("Webhook thuộc đúng một làng hoặc một giải."))
     url = (url or "").strip()
     if len(url) > 500:
-        raise EngineError(gettext("Địa chỉ nhận dài quá 500 ký tự."))
+        raise EngineError(N_("Địa chỉ nhận dài quá 500 ký tự."))
     check_url(url)
     secret = signing.new_secret()
     hook = Webhook.objects.create(
@@ -170,7 +170,7 @@ def emit(
 def webhook_test(*, hook: Webhook) -> WebhookDelivery:
     """Queue a ``ping`` delivery to the hook (the page's "send test" button)."""
     if not hook.active:
-        raise EngineError(gettext("Webhook đã tắt: không gửi thử được."))
+        raise EngineError(N_("Webhook đã tắt: không gửi thử được."))
     hook = Webhook.objects.select_related("club", "event").get(pk=hook.pk)
     data = {"message": "Sổ Tôm: thử webhook / webhook test", "webhook_id": hook.pk}
     [pk] = _deliveries([hook], PING, data)
