@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from scoring.access import NotAllowed, refuse
 from scoring.engine import EngineError, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
+from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import FAULT_CHOICES, HOA, REGIME_NAMES, Table, describe, signed, transfer_rows
 from scoring.services.people import acting_user
@@ -86,6 +87,9 @@ def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict
         "is_phom": family is ScoringFamily.PHOM,
         "is_tai_ban": family is ScoringFamily.TAI_BAN,
         "checks_cards": family is not ScoringFamily.PHOM,
+        # the card picker (templates/scoring/_card_picker.html): the grid, and the hand typed so far
+        "card_picker": picker_cards(deck_of(table.game), card_codes(form.cards)),
+        "card_hand": [c.lower() for c in card_codes(form.cards)],
         "rank_rows": [
             {"place": i, "value": form.ranks[i - 1] if i <= len(form.ranks) else ""}
             for i in range(1, table.sitting.seats.count() + 1)
