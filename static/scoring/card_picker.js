@@ -102,6 +102,17 @@
     }
   });
 
+  /* Without JavaScript Kiểm bài's cards post add=/remove= themselves; here they are plain buttons
+   * (htmx would send the last submit button clicked along with the field, adding a card twice). */
+  function plain(root) {
+    (root || document).querySelectorAll("[data-card-picker] button[type=submit]").forEach(function (b) {
+      b.type = "button";
+      b.removeAttribute("name");
+    });
+  }
+  plain(document);
+  document.addEventListener("htmx:load", function (event) { plain(event.target); });
+
   /* Codes typed in the field show on the grid as they are typed. */
   document.addEventListener("input", function (event) {
     var field = event.target;

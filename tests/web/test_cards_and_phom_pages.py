@@ -85,3 +85,43 @@ def test_kiem_bai_shows_the_hand_by_name_and_keeps_the_codes_in_its_field(client
     hand = page.split("data-picked>")[1].split("</div>")[0]
     assert [n.strip() for n in re.findall(r">([^<]+)</button>", hand)] == ["Thất Văn", "Tam Vạn", "Chi Chi"]
     assert 'data-card="cc"' in page and 'aria-pressed="true" aria-label="Chi Chi: 1"' in page
+
+
+PHOM_REFUSALS = [
+    ({}, "Chưa có kết quả ván Phỏm", "No outcome yet for this Phỏm ván"),
+    ({"rank_1": "An"}, "Xếp hạng chưa đủ", "The places are not complete"),
+    (
+        {"rank_1": "An", "rank_2": "An", "rank_3": "Chi"},
+        "Một người được xếp hai thứ hạng",
+        "One player has two places",
+    ),
+    (
+        {"winner": "An", "den": "An"},
+        "Người đền phải là người khác người ù",
+        "must be someone other than the winner",
+    ),
+]
+
+
+@pytest.mark.usefixtures("signed_in")
+@pytest.mark.parametrize(("data", "vi", "en"), PHOM_REFUSALS)
+def test_a_phom_van_form_is_refused_in_its_own_words_not_the_apis_keys(client, keeper, data, vi, en) -> None:
+    """Issue 19, item 8: the engine's Phỏm refusals name 'ranks', 'winner', 'den' (the API's keys)."""
+    from scoring.services.sittings import sitting_open
+
+    sitting = sitting_open(
+        game="phom",
+        rules="phom",
+        mode="quang",
+        players=["An", "Bình", "Chi"],
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
+    for prefix, words in (("", vi), ("/en", en)):
+        context = client.get(f"{prefix}/so-diem/{sitting.pk}/").context
+        answer = client.post(
+            f"{prefix}/so-diem/{sitting.pk}/van/", {"key": context["key"], "seq": context["seq"], **data}
+        )
+        errors = " ".join(re.findall(r'class="error"[^>]*>(.*?)</', answer.content.decode(), flags=re.S))
+        assert answer.status_code == 400 and words in errors
+        assert not re.search(r"(&#x27;|')(ranks|winner|den)(&#x27;|')", errors)

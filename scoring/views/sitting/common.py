@@ -10,9 +10,10 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine import EngineError, ScoringFamily, parse_van
+from scoring.engine import N_, EngineError, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
 from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
@@ -64,6 +65,30 @@ def posted_seq(value: Any) -> int:
     if seq < 1:
         raise EngineError(f"Số thứ tự ván phải từ 1 trở lên (nhận được {seq}).")
     return seq
+
+
+#: The engine's refusals of a Phỏm ván name the API's keys ('ranks', 'winner', 'den'): the form's
+#: words say what to tap instead (issue 19, item 8). Keyed by the engine's message code.
+_FORM_WORDS = {
+    "Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai.": N_(
+        "Chưa có kết quả ván Phỏm: hãy chọn người ù, hoặc xếp hạng đủ mọi người."
+    ),
+    "'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần.": N_(
+        "Xếp hạng chưa đủ: hãy chọn thứ hạng cho mọi người chơi, mỗi người một lần."
+    ),
+    "'{key}' có tên người chơi lặp lại.": N_("Một người được xếp hai thứ hạng: mỗi người chỉ một thứ hạng."),
+    "'den' phải là người khác người ù, và chỉ dùng khi có 'winner'.": N_(
+        "Người đền phải là người khác người ù."
+    ),
+}
+
+
+def form_words(exc: EngineError) -> str:
+    """The refusal as the ván form's reader should see it: the engine's message, or the form's own
+    words where the engine's name the API's keys."""
+    inner = exc.params.get("inner") if exc.code == "Ván {number}: {inner}" else exc.msg
+    words = _FORM_WORDS.get(getattr(inner, "template", ""))
+    return gettext(words) if words is not None else exc.message
 
 
 def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
@@ -125,7 +150,7 @@ def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
         record = form.record(table.game)
         answer = van_preview(sitting=table.sitting, record=record, seq=seq)
     except EngineError as exc:
-        return {"error": exc.message}
+        return {"error": form_words(exc)}
     delta: dict[str, int] = defaultdict(int)
     for t in answer.transfers:
         delta[t.from_] -= t.amount
