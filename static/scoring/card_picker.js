@@ -54,7 +54,6 @@
       badge.hidden = n === 0;
       button.classList.toggle("picked", n > 0);
       button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
-      button.setAttribute("aria-label", button.dataset.name + ": " + n);
       if (n >= max) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
     });
     var list = picker.querySelector("[data-picked]");

@@ -24,11 +24,11 @@ def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> 
     phone.goto(live_server.url + "/kiem-bai/")
     codes = THAP_DIEU_HAND.split()
     # The first card from the keyboard: Tab to it, Space presses it.
-    chi_chi = phone.get_by_role("button", name="Chi Chi: 0")
+    chi_chi = phone.get_by_role("button", name="Chi Chi", exact=True)
     chi_chi.focus()
     phone.keyboard.press("Space")
     expect(phone.get_by_test_id("hand-count")).to_have_text("1")
-    expect(phone.locator("[data-card-picker] [data-card=cc]")).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_role("button", name="Chi Chi 1", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(phone.locator("#hand")).to_have_value("cc")
     for n, code in enumerate(codes[1:], start=2):
         phone.locator(f"[data-card-picker] [data-card='{code}']").tap()
@@ -48,7 +48,8 @@ def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> 
 
 def test_kiem_bai_in_english_names_the_cards_in_english(live_server, phone) -> None:
     phone.goto(live_server.url + "/en/kiem-bai/")
-    phone.get_by_role("button", name="7 of Văn: 0").tap()
+    phone.get_by_role("button", name="7 of Văn", exact=True).tap()
+    expect(phone.get_by_role("button", name="7 of Văn 1", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(phone.get_by_role("button", name="Take out one card: 7 of Văn")).to_be_visible()
     expect(phone.locator("#hand")).to_have_value("7v")
 
@@ -94,3 +95,37 @@ def test_the_van_form_takes_the_hand_by_tapping_cards(live_server, phone, keeper
     names = phone.get_by_test_id("hand-names").first
     expect(names).to_contain_text("Nhị Văn, Tứ Văn")
     expect(names).not_to_contain_text("2v")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 195, "height": 422}])
+def test_the_new_pages_pass_axe_and_cut_nothing_off(live_server, browser, keeper, viewport) -> None:
+    """axe-core (0 serious or critical) and nothing cut off, on a phone and at 200 % zoom on it:
+    Kiểm bài with a hand picked, Kiểm bài's Phỏm note, the Phỏm calculator, the ván form's picker."""
+    from tests.a11y.checks import add_axe, axe_violations, cut_off, describe
+
+    context = browser.new_context(locale="vi-VN", viewport=viewport, device_scale_factor=2, has_touch=True)
+    add_axe(context)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sitting = sitting_open(
+        game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper, idempotency_key=None
+    ).obj
+    sign_in(context, live_server.url, keeper)
+    pages = [
+        "/kiem-bai/?hand=" + THAP_DIEU_HAND.replace(" ", "+"),
+        "/kiem-bai/?game=phom",
+        "/?game=phom",
+        "/?game=phom&outcome=u",
+        f"/so-diem/{sitting.pk}/",
+    ]
+    try:
+        for path in pages:
+            page.goto(live_server.url + path)
+            if path.startswith("/so-diem/"):
+                page.locator("details[data-section=cards] > summary").tap()
+                page.locator("#van-form [data-card-picker] [data-card='cc']").tap()
+            problems = axe_violations(page)
+            assert not problems, path + "\n" + describe(problems)
+            assert cut_off(page) == [], path
+    finally:
+        context.close()
