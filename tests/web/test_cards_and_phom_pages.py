@@ -127,3 +127,46 @@ def test_a_phom_van_form_is_refused_in_its_own_words_not_the_apis_keys(client, k
         errors = " ".join(re.findall(r'class="error"[^>]*>(.*?)</', answer.content.decode(), flags=re.S))
         assert answer.status_code == 400 and words in errors
         assert not re.search(r"(&#x27;|')(ranks|winner|den)(&#x27;|')", errors)
+
+
+TO_TOM_REFUSALS = [
+    (
+        {"winner": "An", "discarder": "An"},
+        "An ù nên không thể là người đánh ra quân ù",
+        "An won, so cannot be",
+    ),
+    (
+        {"winner": "An", "chiu": ["An"]},
+        "An đã chịu (bỏ ván) nên không thể ù",
+        "An folded (chịu), so cannot win",
+    ),
+]
+
+
+@pytest.mark.usefixtures("signed_in")
+@pytest.mark.parametrize(("data", "vi", "en"), TO_TOM_REFUSALS)
+def test_a_to_tom_van_form_is_refused_in_its_own_words_not_the_apis_keys(
+    client, keeper, data, vi, en
+) -> None:
+    """Issue 19, item 8: the winner tapped as the discarder, or among those who folded, was refused
+    naming 'discarder' and 'winner'."""
+    from scoring.services.sittings import sitting_open
+
+    sitting = sitting_open(
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        created_by=keeper,
+        idempotency_key=None,
+    ).obj
+    for prefix, words in (("", vi), ("/en", en)):
+        context = client.get(f"{prefix}/so-diem/{sitting.pk}/").context
+        for url in ("xem-truoc", "van"):
+            answer = client.post(
+                f"{prefix}/so-diem/{sitting.pk}/{url}/",
+                {"key": context["key"], "seq": context["seq"], **data},
+            )
+            errors = " ".join(re.findall(r'class="error"[^>]*>(.*?)</', answer.content.decode(), flags=re.S))
+            assert answer.status_code == 400 and words in errors, (url, errors)
+            assert not re.search(r"(&#x27;|')(winner|discarder|chiu)(&#x27;|')", errors)

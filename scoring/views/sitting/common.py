@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine import N_, EngineError, ScoringFamily, parse_van
+from scoring.engine import N_, EngineError, Msg, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
 from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
@@ -67,8 +67,9 @@ def posted_seq(value: Any) -> int:
     return seq
 
 
-#: The engine's refusals of a Phỏm ván name the API's keys ('ranks', 'winner', 'den'): the form's
-#: words say what to tap instead (issue 19, item 8). Keyed by the engine's message code.
+#: The engine's refusals of a ván the form can make name the API's keys ('ranks', 'winner', 'den',
+#: 'discarder'): the form's words say what to tap instead (issue 19, item 8). Keyed by the engine's
+#: message code; the API keeps the engine's words.
 _FORM_WORDS = {
     "Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai.": N_(
         "Chưa có kết quả ván Phỏm: hãy chọn người ù, hoặc xếp hạng đủ mọi người."
@@ -80,6 +81,12 @@ _FORM_WORDS = {
     "'den' phải là người khác người ù, và chỉ dùng khi có 'winner'.": N_(
         "Người đền phải là người khác người ù."
     ),
+    "người ù '{name}' không thể là người đánh quân ù ('discarder').": N_(
+        "{name} ù nên không thể là người đánh ra quân ù: hãy chọn người khác, hoặc Không (ù nọc)."
+    ),
+    "'{name}' đã chịu (bỏ ván) nên không thể là '{key}'.": N_(
+        "{name} đã chịu (bỏ ván) nên không thể ù, đánh ra quân ù hay bị báo trong ván này."
+    ),
 }
 
 
@@ -88,7 +95,7 @@ def form_words(exc: EngineError) -> str:
     words where the engine's name the API's keys."""
     inner = exc.params.get("inner") if exc.code == "Ván {number}: {inner}" else exc.msg
     words = _FORM_WORDS.get(getattr(inner, "template", ""))
-    return gettext(words) if words is not None else exc.message
+    return Msg(words, **inner.params).render(gettext) if words is not None else exc.message
 
 
 def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
