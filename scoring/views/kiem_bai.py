@@ -11,12 +11,9 @@ from django.utils.translation import gettext
 
 from scoring.engine import (
     CARD_BY_CODE,
-    CARDS,
     CATALOGUE,
-    CHAN_CARDS,
     GAMES,
     Card,
-    DeckKind,
     Derivability,
     EngineError,
     Game,
@@ -24,9 +21,7 @@ from scoring.engine import (
     cuoc_for_game,
     get_game,
 )
-from scoring.selectors.cards import picker_cards
-
-MAX_COPIES = 4
+from scoring.selectors.cards import MAX_COPIES, deck_of, picker_cards
 
 
 def _games() -> list[Game]:
@@ -43,10 +38,6 @@ def _unchecked_note(game: Game) -> str | None:
         "(hoặc theo người ù), không theo phu, lưng và cước như Tổ Tôm hay Chắn, nên không có lời phán "
         "ù hợp lệ để đưa ra. Muốn biết ai trả ai bao nhiêu, hãy dùng trang Tính điểm với trò Phỏm."
     )
-
-
-def _deck(game: Game) -> tuple[Card, ...]:
-    return CHAN_CARDS if game.deck == DeckKind.CHAN else CARDS
 
 
 def _hand_after(data: Any, deck: tuple[Card, ...]) -> list[str]:
@@ -115,7 +106,7 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
         context = {"nav": "kiem_bai", "games": _games(), "game": game, "unchecked": note}
         template = "scoring/kiem_bai.html" + ("#picker" if getattr(request, "htmx", False) else "")
         return render(request, template, context)
-    deck = _deck(game)
+    deck = deck_of(game)
     hand = _hand_after(data, deck)
     declarable = _declarable(game)
     declared = [d for d in data.getlist("declared") if d in {s for s, _ in declarable}]

@@ -28,7 +28,9 @@ def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> 
     chi_chi.focus()
     phone.keyboard.press("Space")
     expect(phone.get_by_test_id("hand-count")).to_have_text("1")
-    expect(phone.get_by_role("button", name="Chi Chi 1", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_role("button", name="Chi Chi 1", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
     expect(phone.locator("#hand")).to_have_value("cc")
     for n, code in enumerate(codes[1:], start=2):
         phone.locator(f"[data-card-picker] [data-card='{code}']").tap()
@@ -49,7 +51,9 @@ def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> 
 def test_kiem_bai_in_english_names_the_cards_in_english(live_server, phone) -> None:
     phone.goto(live_server.url + "/en/kiem-bai/")
     phone.get_by_role("button", name="7 of Văn", exact=True).tap()
-    expect(phone.get_by_role("button", name="7 of Văn 1", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_role("button", name="7 of Văn 1", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
     expect(phone.get_by_role("button", name="Take out one card: 7 of Văn")).to_be_visible()
     expect(phone.locator("#hand")).to_have_value("7v")
 
@@ -108,7 +112,12 @@ def test_the_new_pages_pass_axe_and_cut_nothing_off(live_server, browser, keeper
     page = context.new_page()
     page.set_default_timeout(15_000)
     sitting = sitting_open(
-        game="to-tom-5", rules="luat-2005", mode="quang", players=PLAYERS, created_by=keeper, idempotency_key=None
+        game="to-tom-5",
+        rules="luat-2005",
+        mode="quang",
+        players=PLAYERS,
+        created_by=keeper,
+        idempotency_key=None,
     ).obj
     sign_in(context, live_server.url, keeper)
     pages = [
