@@ -43,7 +43,7 @@ bench: deps
 # Every benchmark of issue 24 in full; writes docs/performance.md (nginx: one of the layouts compared).
 bench-all: deps system-deps-test messages
 	@bash .ci/apt.sh nginx
-	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/all.py'
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/all.py'
 
 bench-serving: deps system-deps-test messages
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/serving.py'

@@ -1,6 +1,6 @@
 """Every benchmark of issue 24 in full, in one run, and ``docs/performance.md`` written from it.
 
-``make bench-all`` starts a throwaway PostgreSQL and runs, from the repository root:
+``make bench-all`` starts a throwaway PostgreSQL and Redis and runs, from the repository root:
 
 * ``bench/serving.py --layouts --variant rows.py=<checkout>``: the app against the minimal DRF
   project, both served as ``make run`` serves (granian, pages on WSGI threads, the pool); the
@@ -8,7 +8,9 @@
   the former one-hop handler; granian's WSGI interface alone; nginx in front of it); and the app
   of commit ``ROWS_COMMIT`` (the last with ``scoring/services/rows.py``) served the same way, for
   the A/B that decided rows.py's fate (issue 22 item 6);
-* ``bench/corrections.py`` on PostgreSQL and on SQLite: correcting ván 1 of 1,000.
+* ``bench/corrections.py`` on PostgreSQL and on SQLite: correcting ván 1 of 1,000;
+* ``bench/display.py``: 1,000 audience displays over two app servers (one PostgreSQL, one Redis),
+  signals posted on either (``make bench-all`` starts Redis too).
 
 It prints each target with its ratio and met / missed and writes them, with every figure, to
 ``docs/performance.md`` (the decisions there quote these figures; edit the prose here).
@@ -47,7 +49,7 @@ def main() -> None:
         "--reuse",
         type=Path,
         metavar="DIR",
-        help="write the page from serving.json, pg.json, lite.json already in DIR (no run)",
+        help="write the page from serving.json, pg.json, lite.json (and display.json) already in DIR (no run)",
     )
     args = parser.parse_args()
     if args.reuse:
@@ -55,6 +57,10 @@ def main() -> None:
         return
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("bench/all.py needs DATABASE_URL=postgres://… (make bench-all starts one).")
+    if not os.environ.get("REDIS_URL"):
+        sys.exit(
+            "bench/all.py needs REDIS_URL for the display bench's two servers (make bench-all starts one)."
+        )
     with tempfile.TemporaryDirectory(prefix="bench-all-") as folder:
         out = Path(folder)
         old = out / "rows"
@@ -73,17 +79,20 @@ def main() -> None:
         )
         _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
         _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
+        _bench(["bench/display.py", "--json", str(out / "display.json")])
         write(out, "by `make bench-all` (`bench/all.py`)")
 
 
 def write(folder: Path, how: str) -> None:
     serving = json.loads((folder / "serving.json").read_text())
     corrections = [json.loads((folder / name).read_text()) for name in ("pg.json", "lite.json")]
-    DOC.write_text(render(serving, corrections, how))
+    found = folder / "display.json"
+    display = json.loads(found.read_text()) if found.exists() else None
+    DOC.write_text(render(serving, corrections, how, display))
     print(f"wrote {DOC.relative_to(ROOT)}")
 
 
-def render(serving: dict, corrections: list[dict], how: str) -> str:
+def render(serving: dict, corrections: list[dict], how: str, display: dict | None = None) -> str:
     ab = serving.get("ab", [])
     corrections_out = "\n".join(line for c in corrections for line in c["lines"])
     targets = [
@@ -96,6 +105,7 @@ def render(serving: dict, corrections: list[dict], how: str) -> str:
             }
             for c in corrections
         ),
+        *(display["targets"] if display else []),
     ]
     lines = [
         "# Performance",
@@ -134,6 +144,7 @@ def render(serving: dict, corrections: list[dict], how: str) -> str:
         corrections_out.strip(),
         "```",
         "",
+        *_display_section(display),
         "## Decisions",
         "",
         "* **Serving**: one granian process on one address, Django's WSGI handler for pages and the API (a",
@@ -150,6 +161,24 @@ def render(serving: dict, corrections: list[dict], how: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _display_section(display: dict | None) -> list[str]:
+    if display is None:
+        return ["## Display fan-out (`bench/display.py`)", "", "Not run.", ""]
+    return [
+        "## Display fan-out (`bench/display.py`)",
+        "",
+        f"{display['displays']:,} audience displays of {display['tables']} table(s) over {display['servers']} app",
+        "servers (each as `make run` serves the app) on one PostgreSQL and one Redis; the displays in one",
+        "asyncio client process, the signals posted from another, on each server in turn. `docs/scaling.md`",
+        "sizes a season from these figures.",
+        "",
+        "```",
+        *display["lines"],
+        "```",
+        "",
+    ]
 
 
 if __name__ == "__main__":

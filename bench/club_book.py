@@ -26,19 +26,17 @@ from the raw sums, whatever the timings.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
-import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
-from leaderboard import Loader, _sqlite_database, best_of  # noqa: E402 (the leaderboard bench's loader)
+from benchdb import bench_main, bench_parser, best_of, target  # noqa: E402 (bench/ is the script's own folder)
+from leaderboard import Loader  # noqa: E402 (the leaderboard bench's loader)
 
 SEATS = 5
 VAN_PER_CANH = 100
@@ -190,10 +188,6 @@ def _stream(
                 yield (posting_id, txn_id, sitting, "player", winner_seat, points, line, "được")
 
 
-def _target(ok: bool) -> str:
-    return "ok" if ok else "MISSED"
-
-
 def run(van: int, members: int, seed: int) -> bool:
     """The run; answers whether the book's points equal the raw sums."""
     from django.contrib.auth import get_user_model
@@ -239,9 +233,9 @@ def run(van: int, members: int, seed: int) -> bool:
     print(f"(a) raw GROUP BY member:  {raw_s * 1000:8.1f} ms ({len(sums)} members; best of 5)")
     print(
         f"(b) the club book:        {book_s * 1000:8.1f} ms ({the_book.van:,} ván, {len(the_book.canh)} canh; "
-        f"best of 5; target < 1 s: {_target(book_s < 1)})"
+        f"best of 5; target < 1 s: {target(book_s < 1)})"
     )
-    print(f"    book / raw GROUP BY = {book_s / raw_s:.2f}  (target ≤ 2.0: {_target(book_s / raw_s <= 2.0)})")
+    print(f"    book / raw GROUP BY = {book_s / raw_s:.2f}  (target ≤ 2.0: {target(book_s / raw_s <= 2.0)})")
     treasurer = get_user_model().objects.create_user("thu-quy-bench")
     ClubRole.objects.create(user=treasurer, club=club, role=ClubRoleKind.TREASURER)
     client = Client()
@@ -254,7 +248,7 @@ def run(van: int, members: int, seed: int) -> bool:
         raise SystemExit(f"the page answered {page.status_code}, the API {api.status_code}")
     print(
         f"(c) book page: {page_s * 1000:7.1f} ms; API balances: {api_s * 1000:7.1f} ms "
-        f"(best of 3; target < 1 s: {_target(max(page_s, api_s) < 1)})"
+        f"(best of 3; target < 1 s: {target(max(page_s, api_s) < 1)})"
     )
     same = {m.player_id: m.points for m in the_book.members} == sums and {
         row["player"]: row["points"] for row in api.json()["members"]
@@ -264,38 +258,12 @@ def run(van: int, members: int, seed: int) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--van", type=int, default=None, help="ván to load (20,000; --quick: 5,000)")
     parser.add_argument("--members", type=int, default=200, help="members (200)")
-    parser.add_argument("--seed", type=int, default=2025)
-    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    parser.add_argument("--quick", action="store_true", help="a few seconds: the run make test makes")
-    parser.add_argument(
-        "--here",
-        action="store_true",
-        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one",
-    )
     args = parser.parse_args()
     van = args.van or (5_000 if args.quick else 20_000)
-    url = os.environ.get("DATABASE_URL", "")
-    if args.here:
-        drop: Callable[[], None] = lambda: None  # noqa: E731
-    elif url.startswith(("postgres://", "postgresql://", "pgsql://")):
-        url, drop = bench_database(url, "bench_club_book", args.keep)
-    else:
-        url, drop = _sqlite_database(url, args.keep)
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
-    os.environ["CELERY_BROKER_URL"] = "memory://"  # nothing is queued to a real worker
-    import django
-
-    django.setup()
-    try:
-        same = run(van, args.members, args.seed)
-    finally:
-        drop()
-    if not same:
-        sys.exit(1)
+    bench_main(args, "bench_club_book", lambda: run(van, args.members, args.seed))
 
 
 if __name__ == "__main__":

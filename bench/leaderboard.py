@@ -29,21 +29,17 @@ if the stored board differs from a full rebuild, whatever the timings.
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
+from benchdb import bench_main, bench_parser, best_of, target  # noqa: E402 (bench/ is the script's own folder)
 
 SEATS = 5
 VAN_PER_TABLE = 100
@@ -59,22 +55,6 @@ LOADED = (
     "scoring_ledgertransaction",
     "scoring_posting",
 )
-
-
-def _sqlite_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
-    """A SQLite file in a temporary folder (removed after the run unless ``keep``)."""
-    folder = tempfile.mkdtemp(prefix="bench-leaderboard-")
-
-    def drop() -> None:
-        from django.db import connections
-
-        connections.close_all()
-        if keep:
-            print(f"kept: {folder}/bench.sqlite3")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-
-    return f"sqlite:///{folder}/bench.sqlite3", drop
 
 
 class Loader:
@@ -323,15 +303,6 @@ def _load_van(load: Loader, seed: int, van: int, seats: list[list[tuple[int, Any
     )
 
 
-def best_of(n: int, fn: Callable[[], Any]) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(n):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 #: The reference: the cheapest query that sums every player's postings (the bench database holds
 #: this event's postings only; with ``--here``, the test database, emptied by its test, likewise).
 RAW = """SELECT s.player_id, SUM(p.amount), COUNT(*) FROM scoring_posting p
@@ -358,39 +329,13 @@ def requests_per_second(client: Any, url: str, seconds: float = 2.0, **extra: An
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--van", type=int, default=None, help="ván to load (1,000,000; --quick: 20,000)")
     parser.add_argument("--players", type=int, default=None, help="players (2,000; --quick: 500)")
-    parser.add_argument("--seed", type=int, default=2025)
-    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    parser.add_argument("--quick", action="store_true", help="a few seconds: the run make test makes")
-    parser.add_argument(
-        "--here",
-        action="store_true",
-        help="use the database DATABASE_URL names as it is (a test database), not a throwaway one",
-    )
     args = parser.parse_args()
     van = args.van or (20_000 if args.quick else 1_000_000)
     players = args.players or (500 if args.quick else 2000)
-    url = os.environ.get("DATABASE_URL", "")
-    if args.here:
-        drop: Callable[[], None] = lambda: None  # noqa: E731
-    elif url.startswith(("postgres://", "postgresql://", "pgsql://")):
-        url, drop = bench_database(url, "bench_leaderboard", args.keep)
-    else:
-        url, drop = _sqlite_database(url, args.keep)
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
-    os.environ["CELERY_BROKER_URL"] = "memory://"  # nothing is queued to a real worker
-    import django
-
-    django.setup()
-    try:
-        same = run(van, players, args.seed, quick=args.quick)
-    finally:
-        drop()
-    if not same:
-        sys.exit(1)
+    bench_main(args, "bench_leaderboard", lambda: run(van, players, args.seed, quick=args.quick))
 
 
 def _one_van(event: Any, table: Any) -> float:
@@ -410,10 +355,6 @@ def _one_van(event: Any, table: Any) -> float:
     if not (done.written and done.built_by == "canh" and board.ledger_seq == done.ledger_seq):
         raise SystemExit(f"the incremental path did not store the ván: {done}")
     return took
-
-
-def _target(ok: bool) -> str:
-    return "ok" if ok else "MISSED"
 
 
 def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
@@ -451,7 +392,7 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
         f"the first run, which also stores every canh's ván count: {first * 1000:.1f} ms)"
     )
     print(
-        f"    full recompute / raw GROUP BY = {full / raw:.2f}  (target ≤ 2.0: {_target(full / raw <= 2.0)})"
+        f"    full recompute / raw GROUP BY = {full / raw:.2f}  (target ≤ 2.0: {target(full / raw <= 2.0)})"
     )
 
     leaderboard.queue_recompute = lambda *a, **k: None  # type: ignore[assignment]  # time the body here
@@ -461,7 +402,7 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
     other = _one_van(event, Table.objects.filter(event=event).order_by("id").first())
     print(
         f"(c) one new ván → stored board (incremental task body): {warm * 1000:6.1f} ms steady state "
-        f"(median of 7; target ≤ 50 ms: {_target(warm <= 0.05)})"
+        f"(median of 7; target ≤ 50 ms: {target(warm <= 0.05)})"
     )
     print(
         f"    first ván at a table after the bulk load (its players' tallies built then): {cold * 1000:.1f} ms, "
@@ -485,7 +426,7 @@ def run(van: int, players: int, seed: int, *, quick: bool = False) -> bool:
         f"(d) scoreboard page (top 50): {page:7.0f} req/s; htmx poll (nothing new): {poll:7.0f} req/s; "
         f"whole table ({players} rows): {every:5.0f} req/s; bare DRF: {bare:7.0f} req/s"
     )
-    print(f"    page / bare DRF = {page / bare:.0%}  (target ≥ 50 %: {_target(page / bare >= 0.5)})")
+    print(f"    page / bare DRF = {page / bare:.0%}  (target ≥ 50 %: {target(page / bare >= 0.5)})")
     return same
 
 

@@ -433,9 +433,9 @@ def _tree_cpu(pid: int) -> float:
 def _postmaster(database: str) -> int:
     import psycopg
 
-    with psycopg.connect(database) as conn:
+    with psycopg.connect(database) as conn:  # read while the backend lives (it exits on close)
         backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
-    raw = Path(f"/proc/{backend}/stat").read_text()
+        raw = Path(f"/proc/{backend}/stat").read_text()
     return int(raw[raw.rindex(")") + 2 :].split()[1])
 
 

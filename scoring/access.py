@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
 
@@ -41,15 +41,16 @@ def to_login(request: HttpRequest, next_url: str | None = None) -> HttpResponse:
     an htmx request is told to load the sign-in page as a whole page."""
     target = next_url or request.get_full_path()
     response = redirect_to_login(target)
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         return HttpResponseClientRedirect(response["Location"])
     return response
 
 
 def denied(request: HttpRequest, message: str) -> HttpResponse:
     """The 403 page (a signed-in person who may not do this), in Vietnamese; htmx gets the message only."""
-    template = f"{DENIED_TEMPLATE}#denied" if getattr(request, "htmx", False) else DENIED_TEMPLATE
-    return render(request, template, {"message": message, "nav": "sitting"}, status=403)
+    return render_htmx(
+        request, DENIED_TEMPLATE, {"message": message, "nav": "sitting"}, partial="denied", status=403
+    )
 
 
 def get_sitting(pk: int) -> Sitting:

@@ -5,16 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import OperationalError, connection
-
-
-@shared_task(name="scoring.health_check")
-def health_check() -> dict[str, str]:
-    """Proves a worker is consuming the broker and can reach the database."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
-    return {"worker": "ok", "database": connection.vendor}
+from django.db import OperationalError
 
 
 @shared_task(

@@ -27,8 +27,34 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: Test files that must run before any session-wide Celery worker starts (the fixtures of
+#: tests/book, tests/online and tests/tournaments keep theirs until the session ends): they kill
+#: workers of their own and would see those consume their tasks.
+RUN_FIRST = ("tests/reliability/test_worker_kill.py",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run :data:`RUN_FIRST` before everything else, whatever the directories' name order."""
+    first = [item for item in items if item.nodeid.startswith(RUN_FIRST)]
+    if first:
+        items[:] = first + [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
+
+
 def load_cases(name: str) -> list[dict[str, Any]]:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language (Vietnamese): a request under /en/ or with
+    ``Accept-Language: en`` leaves English active in the thread, and a later test's messages would
+    be English (tests/online/test_import.py then tests/book/test_close.py failed that way)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""The Celery app. Broker and result backend come from settings (CELERY_* names)."""
+"""The Celery app. The broker comes from settings (CELERY_* names); there is no result backend."""
 
 import os
 

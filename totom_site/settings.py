@@ -47,7 +47,6 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
-    "django_celery_results",
     "rules",
     "simple_history",
     "scoring",
@@ -246,7 +245,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "unacked_restore_throttle": 1,
     }
 )
-CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
+# No result backend: every task writes its outcome to the database itself (ignore_result).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -8,12 +8,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.backup import register_part
-        from scoring.services.sittings import sitting_changed
+        from scoring.services.sittings import sitting_written
         from tournaments import permissions  # noqa: F401  (registers the object-level rules)
         from tournaments.backup import PART
         from tournaments.selectors import audit  # noqa: F401  (names table tokens in the sổ điểm's audit)
-        from tournaments.services.van import on_sitting_changed
+        from tournaments.services.van import on_sitting_written
 
-        # Writes to an event's sitting made outside tournaments.services.van still recompute.
-        sitting_changed.connect(on_sitting_changed, dispatch_uid="tournaments.on_sitting_changed")
+        # Every write to an event's canh bumps its leaderboard, in the write's own transaction.
+        sitting_written.connect(on_sitting_written, dispatch_uid="tournaments.on_sitting_written")
         register_part(PART)  # the ``event`` kind of backup file

@@ -72,7 +72,7 @@ from scoring.engine.settlement import (
     settle_up,
     settle_van,
 )
-from scoring.engine.settlement.context import Table
+from scoring.engine.settlement.context import SittingTerms
 from scoring.engine.settlement.hoi import open_hoi
 from scoring.engine.settlement.ledger import Book
 from scoring.engine.settlement.types import van_error
@@ -133,7 +133,7 @@ __all__ = [
     "ScoringFamily",
     "SettlementError",
     "SittingState",
-    "Table",
+    "SittingTerms",
     "Transfer",
     "VAN_KEYS",
     "VanRecord",

@@ -38,7 +38,7 @@ from scoring.selectors.sitting import (
     GA_EVENT_NAMES,
     HOA,
     REGIME_NAMES,
-    Table,
+    SittingFacts,
     describe,
     streak_info,
 )
@@ -81,7 +81,7 @@ def _optional(action: Any) -> Any:
         return None
 
 
-def _ga_units(table: Table) -> dict[str, int]:
+def _ga_units(table: SittingFacts) -> dict[str, int]:
     """Points one unit of each gà contribution feeds the pot (0: not played), as the settlement
     reads the rule set (scoring/engine/settlement/ga.py)."""
     rules = table.rules
@@ -98,7 +98,7 @@ def _ga_units(table: Table) -> dict[str, int]:
     }
 
 
-def _money(table: Table, players: int) -> dict[str, Any]:
+def _money(table: SittingFacts, players: int) -> dict[str, Any]:
     """What the settlement of a ván reads besides cước values."""
     rules = table.rules
     family = table.game.family
@@ -125,7 +125,7 @@ def _money(table: Table, players: int) -> dict[str, Any]:
     }
 
 
-def _labels(table: Table) -> dict[str, Any]:
+def _labels(table: SittingFacts) -> dict[str, Any]:
     """The words the sitting pages use for a record (scoring/selectors/sitting.py describe)."""
     return {
         "cuoc": dict(zip(CATALOGUE, table.cuoc_names(CATALOGUE), strict=True)),
@@ -136,7 +136,7 @@ def _labels(table: Table) -> dict[str, Any]:
     }
 
 
-def _streaks(table: Table) -> dict[str, dict[str, Any]]:
+def _streaks(table: SittingFacts) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for n in range(2, MAX_STREAK + 1):
         kind = table.rules.streak_cuoc(n)
@@ -147,7 +147,7 @@ def _streaks(table: Table) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _rules(table: Table, players: int) -> dict[str, Any]:
+def _rules(table: SittingFacts, players: int) -> dict[str, Any]:
     rules = table.rules
     plain = _value(rules, rules.plain_cuoc)
     offered = chips(table.game, rules)
@@ -181,7 +181,7 @@ def _rules(table: Table, players: int) -> dict[str, Any]:
 
 def offline_pack(sitting: Sitting) -> dict[str, Any]:
     """The pack of ``sitting`` as it stands now (a handful of queries)."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     current = van_list(sitting)
     live = balances(sitting)
     streak = streak_info(table, current)

@@ -18,7 +18,7 @@ from scoring.engine import GA_TRONG, POOL, EngineError
 from scoring.models import Account, Posting, Sitting, TransactionKind
 from scoring.reports.tabular import Sheet
 from scoring.selectors.ledger import balances, integrity, user_name, van_list
-from scoring.selectors.sitting import Table, describe, hoi_summary, signed
+from scoring.selectors.sitting import SittingFacts, describe, hoi_summary, signed
 from scoring.services.ledger import fold
 
 __all__ = [
@@ -38,13 +38,13 @@ def local(moment: Any) -> str:
     return timezone.localtime(moment).strftime("%d/%m/%Y %H:%M") if moment else ""
 
 
-def _account(table: Table, posting: Posting) -> str:
+def _account(table: SittingFacts, posting: Posting) -> str:
     return posting.seat.name if posting.seat_id else table.account(posting.account)
 
 
 def ledger_sheet(sitting: Sitting) -> Sheet:
     """Every posting of the sitting, in the order written, and a total (which must be 0)."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     postings = (
         Posting.objects.filter(sitting=sitting)
         .select_related("transaction__van", "transaction__created_by", "seat")
@@ -85,7 +85,7 @@ def ledger_sheet(sitting: Sitting) -> Sheet:
     return Sheet("So cai", headers, rows, more=(_balances_sheet(sitting, table),))
 
 
-def _balances_sheet(sitting: Sitting, table: Table) -> Sheet:
+def _balances_sheet(sitting: Sitting, table: SittingFacts) -> Sheet:
     live = balances(sitting)
     rows: list[list[Any]] = [[name, value] for name, value in live.players.items()]
     rows += [[table.account(POOL), live.pool], [table.account(GA_TRONG), live.ga_trong]]
@@ -104,7 +104,7 @@ def _net(transfers: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 def van_sheet(sitting: Sitting) -> Sheet:
     """The current ván, one row each with every account's change; the last row sums them (the
     balances of play)."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     names = [s.name for s in sitting.seats.order_by("position")]
     accounts = [*names, POOL, GA_TRONG]
     headers = [
@@ -179,7 +179,7 @@ def _breakdowns(sitting: Sitting, current: Sequence[Mapping[str, Any]]) -> dict[
 def sitting_report(sitting: Sitting) -> dict[str, Any]:
     """Context of the sitting report: seats and balances, hội summary, every ván with its
     breakdown and transfers, the settlement entries, the integrity line."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     current = van_list(sitting)
     names = [s.name for s in sitting.seats.order_by("position")]
     breakdown = _breakdowns(sitting, current)
@@ -243,7 +243,7 @@ def _seat_name(sitting: Sitting, position: int) -> str:
 def statement(sitting: Sitting, position: int) -> dict[str, Any]:
     """A player's statement (sao kê) in a sitting: each ván's transfers that touch them, the
     change and the running balance; settlement entries after."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     name = _seat_name(sitting, position)
     rows, running = [], 0
     for van in van_list(sitting):

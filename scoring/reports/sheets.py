@@ -11,7 +11,7 @@ from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
-from scoring.selectors.sitting import Table
+from scoring.selectors.sitting import SittingFacts
 
 __all__ = ["DEFAULT_ROWS", "rules_summary", "score_sheet"]
 
@@ -20,7 +20,7 @@ DEFAULT_ROWS = 16
 MAX_ROWS = 30
 
 
-def rules_summary(table: Table) -> dict[str, Any]:
+def rules_summary(table: SittingFacts) -> dict[str, Any]:
     """The rule set in a few lines: S, D, the cước values (main / extra dịch), streaks, money."""
     rules = table.rules
     lines = [f"Suông {rules.suong} điểm, dịch {rules.dich} điểm."]
@@ -55,7 +55,7 @@ def score_sheet(
     extra: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """One sheet's context: ``url`` is the absolute address the QR code opens."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     seats = [{"position": s.position, "name": s.name} for s in sitting.seats.order_by("position")]
     count = max(1, min(rows or DEFAULT_ROWS, MAX_ROWS))
     return {

@@ -59,7 +59,7 @@ HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa", "xac_nhan_van": "xác nh�
 
 
 @dataclass(frozen=True)
-class Table:
+class SittingFacts:
     """The fixed facts of a sitting the pages need: its game and its rule set snapshot."""
 
     sitting: Sitting
@@ -67,7 +67,7 @@ class Table:
     rules: RuleSet
 
     @classmethod
-    def of(cls, sitting: Sitting) -> Table:
+    def of(cls, sitting: Sitting) -> SittingFacts:
         return cls(sitting, get_game(sitting.game), sitting.rules.rules())
 
     @property
@@ -98,7 +98,7 @@ def when(iso: str | None) -> datetime | None:
     return datetime.fromisoformat(iso) if iso else None
 
 
-def _win_parts(table: Table, record: Mapping[str, Any]) -> list[str]:
+def _win_parts(table: SittingFacts, record: Mapping[str, Any]) -> list[str]:
     parts: list[str] = []
     if record.get("result") == "hoa":
         parts.append("Hòa")
@@ -132,7 +132,7 @@ _OTHER_PARTS: tuple[tuple[str, Any], ...] = (
 )
 
 
-def describe(table: Table, record: Mapping[str, Any]) -> str:
+def describe(table: SittingFacts, record: Mapping[str, Any]) -> str:
     """A ván record in one Vietnamese line ("An ù: Tôm, Lèo · Bình đánh ra quân ù")."""
     parts = _win_parts(table, record)
     if record.get("bao"):
@@ -143,7 +143,9 @@ def describe(table: Table, record: Mapping[str, Any]) -> str:
     return " · ".join(parts) or "—"
 
 
-def transfer_rows(table: Table, transfers: Iterable[Transfer | Mapping[str, Any]]) -> list[dict[str, Any]]:
+def transfer_rows(
+    table: SittingFacts, transfers: Iterable[Transfer | Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     rows = []
     for t in transfers:
         data = t.to_dict() if isinstance(t, Transfer) else t
@@ -158,7 +160,7 @@ def transfer_rows(table: Table, transfers: Iterable[Transfer | Mapping[str, Any]
     return rows
 
 
-def _decorate(table: Table, van: dict[str, Any]) -> dict[str, Any]:
+def _decorate(table: SittingFacts, van: dict[str, Any]) -> dict[str, Any]:
     return {
         **van,
         "summary": describe(table, van["record"]),
@@ -169,7 +171,7 @@ def _decorate(table: Table, van: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def van_rows(table: Table, vans: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def van_rows(table: SittingFacts, vans: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Current ván newest first, each with its superseded versions (struck through on the page)."""
     by_id = {v["id"]: v for v in vans}
     rows = []
@@ -191,7 +193,10 @@ def van_rows(table: Table, vans: Sequence[dict[str, Any]]) -> list[dict[str, Any
 
 
 def hoi_summary(
-    table: Table, current: Sequence[dict[str, Any]], hoi: Sequence[Mapping[str, Any]], names: Sequence[str]
+    table: SittingFacts,
+    current: Sequence[dict[str, Any]],
+    hoi: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
 ) -> dict[str, Any]:
     """Points moved per account in each hội and in the whole sitting (play only), with totals."""
     by_seq = {v["seq"]: v["transfers"] for v in current}
@@ -234,7 +239,7 @@ def history_rows(sitting: Sitting) -> list[dict[str, Any]]:
     return out
 
 
-def streak_info(table: Table, current: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def streak_info(table: SittingFacts, current: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Who is on a streak (and what the next win would be), and who deals next (engine's fold)."""
     if table.game.family is ScoringFamily.PHOM:
         return {}
@@ -252,7 +257,7 @@ def streak_info(table: Table, current: Sequence[dict[str, Any]]) -> dict[str, An
 
 def sitting_data(sitting: Sitting) -> dict[str, Any]:
     """Everything the sitting page shows except the ván form."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     ended = sitting.ended_at is not None
     live = balances(sitting, play_only=ended)
     vans = van_list(sitting, include_superseded=True)
@@ -290,7 +295,7 @@ def sitting_data(sitting: Sitting) -> dict[str, Any]:
     }
 
 
-def _gom_amount(table: Table, sitting: Sitting, n_players: int) -> int | None:
+def _gom_amount(table: SittingFacts, sitting: Sitting, n_players: int) -> int | None:
     if sitting.mode != "gom":
         return None
     try:

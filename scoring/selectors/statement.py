@@ -20,11 +20,10 @@ from django.utils import timezone
 from scoring.engine import GA_TRONG, POOL
 from scoring.models import Account, Club, LedgerTransaction, Player, Posting, Sitting, TransactionKind, Van
 from scoring.periods import Period
-from scoring.reports.tabular import Sheet
 from scoring.selectors.book import Canh, canh_of
-from scoring.selectors.sitting import Table, describe, signed
+from scoring.selectors.sitting import SittingFacts, describe, signed
 
-__all__ = ["Statement", "member_player", "statement", "statement_sheet"]
+__all__ = ["Statement", "member_player", "statement"]
 
 PLAY_KINDS = (TransactionKind.GOM, TransactionKind.VAN)
 
@@ -113,7 +112,7 @@ class Statement:
         return sum(len(c.van) for c in self.canh)
 
 
-def _name(table: Table, account: str, seat_name: str | None) -> str:
+def _name(table: SittingFacts, account: str, seat_name: str | None) -> str:
     return seat_name if account == Account.PLAYER and seat_name else table.account(account)
 
 
@@ -145,7 +144,7 @@ class _Ledger:
             elif van_id is None:
                 self.settle[sitting_id].append(pk)
 
-    def lines(self, txn: int, table: Table, seat: int) -> list[Line]:
+    def lines(self, txn: int, table: SittingFacts, seat: int) -> list[Line]:
         """The member's postings of ``txn``, each with the other side of its transfer."""
         rows = self.postings.get(txn, [])
         out = []
@@ -166,7 +165,8 @@ def statement(club: Club, period: Period, player: Player) -> Statement:
                 mine[c.id] = (seat, name, position)
                 canh.append(c)
     tables = {
-        pk: Table.of(s) for pk, s in Sitting.objects.select_related("rules").in_bulk(list(mine)).items()
+        pk: SittingFacts.of(s)
+        for pk, s in Sitting.objects.select_related("rules").in_bulk(list(mine)).items()
     }
     ledger = _Ledger(list(mine), [seat for seat, _name, _pos in mine.values()])
     by_canh: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
@@ -211,7 +211,7 @@ def statement(club: Club, period: Period, player: Player) -> Statement:
     return Statement(club, period, player, parts, timezone.now())
 
 
-def _name_of(table: Table, row: tuple[Any, ...]) -> str:
+def _name_of(table: SittingFacts, row: tuple[Any, ...]) -> str:
     _line, account, _seat, seat_name, _amount, _why = row
     if account == Account.PLAYER:
         return seat_name or ""
@@ -228,42 +228,3 @@ def member_player(club: Club, player_id: int) -> Player:
     ):
         raise Http404(f"Không có người chơi số {player_id} trong sổ của '{club.name}'.")
     return player
-
-
-def statement_sheet(st: Statement) -> Sheet:
-    """The statement as one table (CSV / XLSX): one row per ván and per settlement, a total."""
-    rows: list[list[Any]] = []
-    for part in st.canh:
-        day = part.canh.day.strftime("%d/%m/%Y")
-        for v in part.van:
-            detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in v.lines)
-            if v.corrected:
-                detail = (detail + "; " if detail else "") + f"đã sửa: {v.corrected}"
-            rows.append(
-                [day, part.canh.name, v.seq, f"{v.outcome} · {v.summary}", v.delta, v.running, detail]
-            )
-        for s in part.settled:
-            detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in s.lines)
-            rows.append(
-                [
-                    timezone.localtime(s.at).strftime("%d/%m/%Y"),
-                    part.canh.name,
-                    "Thanh toán",
-                    s.reason,
-                    s.delta,
-                    s.running,
-                    detail,
-                ]
-            )
-    rows.append(
-        [
-            "Tổng",
-            "",
-            "",
-            f"Điểm {st.points}, đã thanh toán {st.settled}, còn lại {st.open}",
-            st.open,
-            st.open,
-            "",
-        ]
-    )
-    return Sheet("Sao ke", ["Ngày", "Canh", "Ván", "Diễn giải", "Điểm", "Cộng dồn", "Chi tiết"], rows)

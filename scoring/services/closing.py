@@ -17,7 +17,7 @@ canh, recorded in the ledger like a canh's settle-up; undone only by a correctio
 
 :func:`period_close_reverse` undoes a close by reversing each of its transactions (new reversing
 transactions, never a delete: the database refuses one) and opens again the canh it ended.
-Both are idempotent by key and announce every canh they touched after commit.
+Both are idempotent by key and announce every canh they touched (:func:`scoring.services.sittings.announce`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import hashlib
 import json
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,6 +36,7 @@ from scoring.selectors.book import Book, Canh, book, member_open
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import post_transfers, reverse_transaction, seats_by_name
 from scoring.services.people import User, Written
+from scoring.services.sittings import announce
 
 __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_close", "period_close_reverse"]
 
@@ -68,16 +68,6 @@ def close_json(close: PeriodClose, *, reversed_: bool = False) -> dict[str, Any]
         "created_at": close.created_at.isoformat(),
         "reversed": reversed_,
     }
-
-
-def _announce(sitting_ids: list[int], action: str) -> None:
-    from scoring.services.sittings import sitting_changed
-
-    def send() -> None:
-        for pk in sitting_ids:
-            sitting_changed.send(sender=Sitting, sitting_id=pk, action=action)
-
-    transaction.on_commit(send)
 
 
 def _lock(club: Club, sitting_ids: list[int] | None = None, period: Period | None = None) -> None:
@@ -190,7 +180,7 @@ def period_close(
                 PeriodCloseEntry(close=close, transaction=t) for t in posted if t
             )
         Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=True).update(ended_at=now)
-        _announce([c.id for c in touched], "period_close")
+        announce([c.id for c in touched], "period_close")
         box["close"] = close
         return Answer(201, close_json(close))
 
@@ -237,7 +227,7 @@ def period_close_reverse(
             PeriodCloseEntry.objects.create(close=found, transaction=reversal, reversal=True)
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)
         touched = sorted({e.transaction.sitting_id for e in entries})
-        _announce(touched, "period_close_reverse")
+        announce(touched, "period_close_reverse")
         return Answer(200, close_json(found, reversed_=True))
 
     answer = run_once(

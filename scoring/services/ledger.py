@@ -21,7 +21,7 @@ from scoring.engine import (
     EngineError,
     InvariantError,
     SittingState,
-    Table,
+    SittingTerms,
     Transfer,
     VanRecord,
     VanSettlement,
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 
-def sitting_table(sitting: Sitting) -> Table:
+def sitting_table(sitting: Sitting) -> SittingTerms:
     """The engine's fixed context of the sitting: game, the snapshot's rule set, money mode."""
     return make_table(sitting.game, sitting.rules.rules(), sitting.mode)
 
@@ -96,7 +96,7 @@ def current_van(sitting: Sitting) -> list[Van]:
 class Fold:
     """The engine's fold over a sitting's ván: the state before each ván, and each settlement."""
 
-    table: Table
+    table: SittingTerms
     initial: SittingState
     settlements: tuple[VanSettlement, ...]
 
@@ -114,7 +114,7 @@ def fold(
     sitting: Sitting,
     records: Iterable[Mapping[str, Any]],
     *,
-    table: Table | None = None,
+    table: SittingTerms | None = None,
     names: Sequence[str] | None = None,
 ) -> Fold:
     """Fold :func:`settle_van` over ``records`` (the sitting's ván, in order) from an empty state."""
@@ -130,7 +130,9 @@ def fold(
     return Fold(table, initial, tuple(settlements))
 
 
-def state_after(sitting: Sitting, table: Table, names: Sequence[str]) -> tuple[list[int], SittingState]:
+def state_after(
+    sitting: Sitting, table: SittingTerms, names: Sequence[str]
+) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = list(sitting.van.filter(is_current=True).order_by("seq").values_list("pk", flat=True))
@@ -153,7 +155,9 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
     sitting.state_snapshot = snapshot
 
 
-def settle_next(table: Table, state: SittingState, record: VanRecord | Mapping[str, Any]) -> VanSettlement:
+def settle_next(
+    table: SittingTerms, state: SittingState, record: VanRecord | Mapping[str, Any]
+) -> VanSettlement:
     """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot), and
     refuse it (:class:`AmountOutOfRange`) if its numbers would leave the ledger's bounds."""
     settled = settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)
@@ -225,7 +229,7 @@ def check_bounds(settled: VanSettlement) -> None:
             raise _beyond(gettext("số dư của %(name)s sau ván") % {"name": name}, balance, MAX_BALANCE, n)
 
 
-def opening_count(table: Table, before: SittingState, settled: VanSettlement) -> int:
+def opening_count(table: SittingTerms, before: SittingState, settled: VanSettlement) -> int:
     """How many of the ván's leading transfers are the hội's opening (gom, gà đầu hội)."""
     if not settled.hoi_opened:
         return 0
@@ -333,7 +337,7 @@ def post_van(
     van: Van,
     settled: VanSettlement,
     before: SittingState,
-    table: Table,
+    table: SittingTerms,
     seats: Mapping[str, Seat],
     created_by: User | None,
     note: str = "",
@@ -359,7 +363,7 @@ def plan_van(
     van: Van,
     settled: VanSettlement,
     before: SittingState,
-    table: Table,
+    table: SittingTerms,
     seats: Mapping[str, Seat],
     created_by: User | None,
     note: str = "",

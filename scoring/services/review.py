@@ -11,8 +11,8 @@ ván's current version (``select_for_update``), checks it is still provisional a
 reviewer's own, appends a :class:`VanReview` row and updates the ván. Two people confirming at
 once: the second waits for the first's lock and is then told the ván is already confirmed; the
 database holds it too (one confirmed version per ván, confirmer ≠ submitter, on both tables).
-Decisions are idempotent by key (:mod:`scoring.services.idempotency`) and announced after commit
-(``sitting_changed``), so an event's leaderboard is recomputed as after a ván.
+Decisions are idempotent by key (:mod:`scoring.services.idempotency`) and announced like every
+write (:func:`scoring.services.sittings.announce`), so an event's leaderboard is recomputed as after a ván.
 
 "Someone other than who entered it" covers more than the account: a ván entered with a table's
 PIN or QR link has no account, so it records the grant, the account that issued it and the device
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine import EngineError
@@ -32,7 +31,7 @@ from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import NO_VIA, EntryVia, User, Written
-from scoring.services.sittings import final_message, sitting_changed
+from scoring.services.sittings import announce, final_message
 
 __all__ = ["NoSuchVan", "ReviewConflict", "ReviewRefused", "van_confirm", "van_reject"]
 
@@ -130,9 +129,7 @@ def _decide(
         else:
             van.status = VanStatus.REJECTED
         van.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        transaction.on_commit(
-            lambda: sitting_changed.send(sender=Sitting, sitting_id=pk, action=f"van_{decision}")
-        )
+        announce([pk], f"van_{decision}")
         return Answer(200, {"van": van_json(van)})
 
     answer = run_once(

@@ -2,8 +2,8 @@
 
 Every write is keyword-only, runs in one transaction, locks the sitting's row first
 (``select_for_update``) so writes to one sitting are serialised, is idempotent by key
-(:mod:`scoring.services.idempotency`) and announces itself after commit
-(:data:`sitting_changed`). Who pays whom is the engine's answer (``settle_van``, a pure fold
+(:mod:`scoring.services.idempotency`) and announces itself (:func:`announce`): in its own
+transaction (:data:`sitting_written`) and after commit (:data:`sitting_changed`). Who pays whom is the engine's answer (``settle_van``, a pure fold
 over the sitting's current ván); this layer only records the ván and posts the transfers.
 """
 
@@ -72,7 +72,9 @@ __all__ = [
     "ResultsFinal",
     "SequenceConflict",
     "SittingClosed",
+    "announce",
     "sitting_changed",
+    "sitting_written",
     "sitting_open",
     "sitting_settle_up",
     "correction_target",
@@ -84,16 +86,29 @@ __all__ = [
 ]
 
 
+#: Sent inside the transaction of every write to a sitting (the same arguments as
+#: :data:`sitting_changed`): what a receiver writes commits or rolls back with the write itself
+#: (an event's leaderboard number is bumped here, :mod:`tournaments.services.van`).
+sitting_written = Signal()
+
 #: Sent after the commit of every write to a sitting (``sitting_id``, ``action``, and ``van_id``
-#: for a ván recorded or corrected: the version written): live pages, leaderboards, exports and
+#: for a ván recorded or corrected: the version written): live pages, ratings, exports and
 #: webhooks hook here.
 sitting_changed = Signal()
 
 
-def _announce(sitting_id: int, action: str, van_id: int | None = None) -> None:
-    transaction.on_commit(
-        lambda: sitting_changed.send(sender=Sitting, sitting_id=sitting_id, action=action, van_id=van_id)
-    )
+def announce(sitting_ids: Sequence[int], action: str, van_id: int | None = None) -> None:
+    """Every write to sittings announces itself here, in its transaction: :data:`sitting_written`
+    now, :data:`sitting_changed` after commit (nothing if the transaction rolls back)."""
+    ids = list(sitting_ids)
+    for pk in ids:
+        sitting_written.send(sender=Sitting, sitting_id=pk, action=action, van_id=van_id)
+
+    def after_commit() -> None:
+        for pk in ids:
+            sitting_changed.send(sender=Sitting, sitting_id=pk, action=action, van_id=van_id)
+
+    transaction.on_commit(after_commit)
 
 
 def _locked(sitting: Sitting | int) -> Sitting:
@@ -182,7 +197,7 @@ def sitting_open(
         Seat.objects.bulk_create(
             Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
         )
-        _announce(sitting.pk, "open")
+        announce([sitting.pk], "open")
         return Answer(201, sitting_json(sitting))
 
     answer = run_once(
@@ -279,7 +294,7 @@ def van_record(
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state)
         store_state(s, [*ids, van.pk], settled.state, seats)
-        _announce(s.pk, "van_record", van.pk)
+        announce([s.pk], "van_record", van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
         return Answer(
@@ -362,7 +377,7 @@ def van_correct(
                 "Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài.", state=sitting_state_json(s)
             )
         new = _supersede(s, old, record, reason, corrected_by, cards, via)
-        _announce(s.pk, "van_correct", new.pk)
+        announce([s.pk], "van_correct", new.pk)
         return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
@@ -527,7 +542,7 @@ def sitting_settle_up(
         )
         s.ended_at = timezone.now()
         s.save(update_fields=["ended_at"])
-        _announce(s.pk, "settle_up")
+        announce([s.pk], "settle_up")
         return Answer(
             200, {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]}
         )

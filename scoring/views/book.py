@@ -30,12 +30,13 @@ from scoring.lunar import lunar_label, to_lunar
 from scoring.models import Club, ClubRatingBoard, PeriodClose
 from scoring.periods import SEASONS, Period, PeriodError, lunar_year, month_choices, period_from, season
 from scoring.permissions import book_member, book_players
+from scoring.reports.book import club_statement_sheet
 from scoring.reports.pdf import pdf_response
 from scoring.reports.qr import qr_svg
 from scoring.reports.spark import band_sparkline, sparkline
 from scoring.reports.tabular import sheet_response
 from scoring.selectors.book import Book, book, season_series
-from scoring.selectors.statement import member_player, statement, statement_sheet
+from scoring.selectors.statement import member_player, statement
 from scoring.services.closing import CloseChanged, fingerprint, period_close, period_close_reverse
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.ratings import club_ratings, rebuild_ratings
@@ -296,7 +297,7 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
             "lunar_end": lunar_label(period.end),
         }
         return pdf_response("reports/club_statement.html", context, request, filename, inline=False)
-    return sheet_response(statement_sheet(st), fmt, filename)
+    return sheet_response(club_statement_sheet(st), fmt, filename)
 
 
 # -- closing a period ------------------------------------------------------------------------------

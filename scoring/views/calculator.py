@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.engine import (
@@ -25,6 +24,7 @@ from scoring.engine import (
     score,
     settle_van,
 )
+from scoring.htmx import render_htmx
 from scoring.selectors.rules import (
     DEFAULT_PRESET,
     chip_conflicts,
@@ -146,11 +146,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     except EngineError as exc:
         error = exc.message
     context = {**state, "breakdown": breakdown, "error": error, "nav": "calculator"}
-    template = "scoring/calculator.html"
-    if getattr(request, "htmx", False):
-        template += "#calc"
-    response = render(request, template, context)
-    return response
+    return render_htmx(request, "scoring/calculator.html", context, partial="calc")
 
 
 def _phom_calculator(request: HttpRequest, state: dict[str, Any], data: Any) -> HttpResponse:
@@ -163,7 +159,4 @@ def _phom_calculator(request: HttpRequest, state: dict[str, Any], data: Any) -> 
         context["phom"] = _phom_result(state["game"], rules, form)
     except EngineError as exc:
         context["error"] = exc.message
-    template = "scoring/calculator.html"
-    if getattr(request, "htmx", False):
-        template += "#calc"
-    return render(request, template, context)
+    return render_htmx(request, "scoring/calculator.html", context, partial="calc")

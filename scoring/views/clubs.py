@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import denied, to_login
 from scoring.engine import EngineError
-from scoring.htmx import render_htmx
+from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke
@@ -128,7 +128,7 @@ def _change(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> H
         notice, error, status = change(club), None, 200
     except EngineError as exc:
         notice, error, status = None, exc.message, 400
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         context = _detail_context(request, club, notice=notice, error=error)
         return render_htmx(request, DETAIL, context, partial="members", status=status)
     (messages.success if error is None else messages.error)(request, notice or error or "")

@@ -6,7 +6,6 @@ from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.engine import (
@@ -21,6 +20,7 @@ from scoring.engine import (
     cuoc_for_game,
     get_game,
 )
+from scoring.htmx import render_htmx
 from scoring.selectors.cards import MAX_COPIES, deck_of, picker_cards
 
 
@@ -104,8 +104,7 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     note = _unchecked_note(game)
     if note is not None:
         context = {"nav": "kiem_bai", "games": _games(), "game": game, "unchecked": note}
-        template = "scoring/kiem_bai.html" + ("#picker" if getattr(request, "htmx", False) else "")
-        return render(request, template, context)
+        return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")
     deck = deck_of(game)
     hand = _hand_after(data, deck)
     declarable = _declarable(game)
@@ -126,8 +125,4 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
         context.update(_analyse(game, hand, declared))
     except EngineError as exc:
         context["error"] = exc.message
-    template = "scoring/kiem_bai.html"
-    if getattr(request, "htmx", False):
-        template += "#picker"
-    response = render(request, template, context)
-    return response
+    return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")

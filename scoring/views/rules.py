@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -31,6 +32,7 @@ from scoring.engine import (
     khoi_name,
     load_rules,
 )
+from scoring.htmx import render_htmx
 from scoring.models import Club, ClubRoleKind, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
@@ -264,62 +266,109 @@ def _form_fields(rules: RuleSet, data: Any | None) -> dict[str, Any]:
     }
 
 
-def _parse_int(raw: str, label: str, *, optional: bool = False) -> int | None:
-    raw = (raw or "").strip()
-    if raw == "" and optional:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise EngineError(f"'{label}' phải là một số nguyên (nhận được '{raw}').") from None
-    return value
+class WholeNumber(forms.Field):
+    """A whole number as typed (spaces around it allowed); ``optional``: empty means "none"."""
+
+    def __init__(self, label: str, *, optional: bool = False, **kwargs: Any) -> None:
+        super().__init__(label=label, required=False, **kwargs)
+        self.optional = optional
+
+    def to_python(self, value: Any) -> int | None:
+        raw = (value or "").strip()
+        if raw == "" and self.optional:
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            raise forms.ValidationError(
+                f"'{self.label}' phải là một số nguyên (nhận được '{raw}')."
+            ) from None
+
+
+class Posted(forms.Field):
+    """A choice as posted, unchanged (the engine refuses a value it does not know, in its words)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        return value
+
+
+class Ticked(forms.Field):
+    """A checkbox: ticked when the browser posts "on"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> bool:
+        return value == "on"
+
+
+class RuleSetForm(forms.Form):
+    """The village's numbers and choices against the base preset: a field for each one the page
+    posted, its initial value the preset's, so ``changed_data`` is "only what differs"."""
+
+    def __init__(self, base: RuleSet, data: Any) -> None:
+        super().__init__(data)
+        self.base = base
+        for key, label in NUMBER_LABELS.items():
+            if key in data:
+                optional = getattr(base, key) is None or key == "gom"
+                self.fields[key] = WholeNumber(label, optional=optional, initial=getattr(base, key))
+        for key in CHOICE_LABELS:
+            if key in data:
+                self.fields[key] = Posted(initial=str(getattr(base, key)))
+        self.fields["tu_tru_cong_dich"] = Ticked(initial=base.tu_tru_cong_dich)
+        for key, choice in DISPUTED.items():
+            if base.family in choice.families and data.get(key) is not None:
+                self.fields[key] = Posted(initial=str(getattr(base, key)))
+
+    def overrides(self) -> dict[str, Any]:
+        """What differs from the base (the first mistake, in the page's order, is an EngineError)."""
+        cleaned = _cleaned(self)
+        out: dict[str, Any] = {}
+        for key in self.changed_data:
+            value = cleaned[key]
+            choice = DISPUTED.get(key)
+            out[key] = int(value) if choice and choice.numeric and value.isdigit() else value
+        return out
+
+
+class CuocTableForm(forms.Form):
+    """The cước table's cells (điểm, dịch) against ``probe``: the base preset with the village's new
+    S, D and cộng dịch, so Tứ Trụ resolves against them and only the cells the user edited count."""
+
+    def __init__(self, base: RuleSet, probe: RuleSet, data: Any) -> None:
+        super().__init__(data)
+        for slug in (s for s in CATALOGUE if s in base.cuoc):
+            main, dich = probe.value_of(slug)
+            name = CATALOGUE[slug].name
+            for part, label, initial in (("main", "điểm", main), ("dich", "dịch", dich)):
+                if f"{part}_{slug}" in data:
+                    self.fields[f"{part}_{slug}"] = WholeNumber(f"{name}: {label}", initial=initial)
+
+    def overrides(self) -> dict[str, Any]:
+        cleaned = _cleaned(self)
+        table: dict[str, Any] = {}
+        for key in self.changed_data:
+            part, slug = key.split("_", 1)
+            table.setdefault(slug, {})[part] = cleaned[key]
+        return {"cuoc": table} if table else {}
+
+
+def _cleaned(form: forms.Form) -> dict[str, Any]:
+    """The form's values; its first mistake (in field order) refused with the page's message."""
+    if not form.is_valid():
+        raise EngineError(next(iter(form.errors.values()))[0])
+    return form.cleaned_data
 
 
 def overrides_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
     """Only what differs from the base preset becomes an override (a village's own numbers)."""
-    overrides: dict[str, Any] = {}
-    for key, label in NUMBER_LABELS.items():
-        if key not in data:
-            continue
-        value = _parse_int(data[key], label, optional=getattr(base, key) is None or key == "gom")
-        if value != getattr(base, key):
-            overrides[key] = value
-    for key in CHOICE_LABELS:
-        if key in data and data[key] != str(getattr(base, key)):
-            overrides[key] = data[key]
-    cong = data.get("tu_tru_cong_dich") == "on"
-    if cong != base.tu_tru_cong_dich:
-        overrides["tu_tru_cong_dich"] = cong
-    overrides |= _disputed_from_post(base, data)
-    # Resolve Tứ Trụ against the *new* S, D and cộng dịch, so only the cells the user edited count.
+    overrides = RuleSetForm(base, data).overrides()
     probe = load_rules({"preset": base.preset, **overrides})
-    table: dict[str, Any] = {}
-    for slug in (s for s in CATALOGUE if s in base.cuoc):
-        main, dich = probe.value_of(slug)
-        name = CATALOGUE[slug].name
-        new_main = _parse_int(data.get(f"main_{slug}", str(main)), f"{name}: điểm")
-        new_dich = _parse_int(data.get(f"dich_{slug}", str(dich)), f"{name}: dịch")
-        entry: dict[str, Any] = {}
-        if new_main != main:
-            entry["main"] = new_main
-        if new_dich != dich:
-            entry["dich"] = new_dich
-        if entry:
-            table[slug] = entry
-    if table:
-        overrides["cuoc"] = table
-    return overrides
-
-
-def _disputed_from_post(base: RuleSet, data: Any) -> dict[str, Any]:
-    """The disputed choices that differ from the base preset (the engine refuses a bad value)."""
-    out: dict[str, Any] = {}
-    for key, choice in DISPUTED.items():
-        raw = data.get(key)
-        if base.family not in choice.families or raw is None or raw == str(getattr(base, key)):
-            continue
-        out[key] = int(raw) if choice.numeric and raw.isdigit() else raw
-    return out
+    return overrides | CuocTableForm(base, probe, data).overrides()
 
 
 def _owner_choices(user: Any) -> list[Club]:
@@ -387,8 +436,6 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         "error": error,
         **_form_fields(base, posted),
     }
-    template = "scoring/rules_new.html"
-    if getattr(request, "htmx", False):
-        template += "#fields"
-    response = render(request, template, context, status=400 if error else 200)
-    return response
+    return render_htmx(
+        request, "scoring/rules_new.html", context, partial="fields", status=400 if error else 200
+    )

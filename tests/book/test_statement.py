@@ -14,8 +14,9 @@ from openpyxl import load_workbook
 
 from scoring.models import Player, Posting, Sitting
 from scoring.periods import lunar_year
+from scoring.reports.book import club_statement_sheet
 from scoring.selectors.book import book
-from scoring.selectors.statement import statement, statement_sheet
+from scoring.selectors.statement import statement
 from tests.book.conftest import season
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
@@ -106,7 +107,7 @@ def test_the_exports_carry_the_statement(
 
 def test_the_statement_sheet_has_one_row_per_van_and_settlement(world: dict[str, Any], club: Any) -> None:
     st = statement(club, lunar_year(2025), Player.objects.get(club=club, name="Cụ Tư"))
-    sheet = statement_sheet(st)
+    sheet = club_statement_sheet(st)
     assert len(sheet.rows) == 1 + sum(len(p.van) + len(p.settled) for p in st.canh)
     assert sum(r[4] for r in sheet.rows[:-1]) == st.open == sheet.rows[-1][4]
 

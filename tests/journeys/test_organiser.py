@@ -283,7 +283,7 @@ def test_an_organiser_runs_a_festival_from_registration_to_final_results(
 
     # A scorekeeper whose page was open before the results were made final tries one more ván.
     other = seat_names(stale)
-    with screens.allowing(r"status of 422"):
+    with screens.allowing(r"status of 409"):
         stale.locator(f"label.chip[data-winner='{other[0]}'] span").click()
         stale.get_by_role("button", name="Ghi ván").click()
         expect(stale.locator("#table [role=alert]")).to_contain_text("Giải đã chốt kết quả chính thức")

@@ -253,9 +253,11 @@ def test_recording_a_van_takes_the_same_statements_however_many_came_before(
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
     # The permission's read of the sitting; the savepoint (a transaction outside tests); the row
     # lock; the idempotency key; the current ván ids (the seats come with the stored state); the
-    # ván, its ledger transaction, its postings; the stored state; the key; the savepoint's end.
+    # ván, its ledger transaction, its postings; the stored state; whether the sitting is an
+    # event's canh (sitting_written: the events app bumps its leaderboard in this transaction, a
+    # look-up made after commit before); the key; the savepoint's end.
     # The answer is built from what was posted: nothing read back, no earlier ván replayed.
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 

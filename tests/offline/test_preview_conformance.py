@@ -23,7 +23,7 @@ from scoring.engine.points import score
 from scoring.engine.settlement import initial_state, settle_van
 from scoring.models import Sitting
 from scoring.selectors.ledger import van_list
-from scoring.selectors.sitting import Table, describe
+from scoring.selectors.sitting import SittingFacts, describe
 from tests.conftest import sign_in
 from tests.factories import open_sitting, record_all
 
@@ -76,7 +76,7 @@ def device(live_server: Any, phone: Any, keeper: Any) -> Phone:
 
 def engine_views(sitting: Sitting, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the server makes of the same ván: the engine's settlement, the page's words."""
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     players = list(NAMES[: SEATS[sitting.game]])
     state = initial_state(players, table.game, table.rules, sitting.mode)
     out = []
@@ -301,7 +301,7 @@ def _ga(rnd: random.Random, pack: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def accepted(sitting: Sitting, state: Any, rec: dict[str, Any]) -> Any:
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     try:
         return settle_van(state, rec, game=table.game, rules=table.rules, mode=sitting.mode)
     except EngineError:
@@ -319,7 +319,7 @@ def test_500_generated_van_agree_with_the_engine(device: Phone) -> None:
             game=game, rules=rules, mode=mode, players=NAMES[: SEATS[game]], created_by=device.keeper
         )
         pack = device.pack(sitting)
-        table = Table.of(sitting)
+        table = SittingFacts.of(sitting)
         state = initial_state(pack["names"], table.game, table.rules, mode)
         records: list[dict[str, Any]] = []
         while len(records) < VAN_PER_SITTING:
@@ -382,7 +382,7 @@ def test_phom_is_said_not_computed(device: Phone) -> None:
     shown = device.run(pack, [{"ranks": NAMES[:4]}, {"winner": "An"}])
     assert [v["unsupported"] for v in shown] == ["phom", "queued"]
     assert all(v["points"] is None and v["transfers"] is None and v["after"] is None for v in shown)
-    assert shown[0]["summary"] == describe(Table.of(sitting), {"ranks": NAMES[:4]})
+    assert shown[0]["summary"] == describe(SittingFacts.of(sitting), {"ranks": NAMES[:4]})
 
 
 # -- impossible cước ----------------------------------------------------------------------------
@@ -413,7 +413,7 @@ def test_impossible_cuoc_are_refused_like_the_engine(device: Phone, game: str, p
     offered = sorted(s for s in pack["rules"]["cuoc"] if s not in ("thong", pack["rules"]["plain_slug"]))
     combos = [list(c) for n in range(2, 5) for c in combinations(offered, n)]
     shown = device.page.evaluate(CHECK, [pack, combos])
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     refused = 0
     for combo, (why, no_points, no_preview) in zip(combos, shown, strict=True):
         problem = combination_problem(table.game, table.rules, combo)
@@ -480,7 +480,7 @@ def test_the_page_previews_a_gom_van_with_ga_and_bao_as_the_ledger_will_write_it
     }
     record_all(sitting, [record])
     van = van_list(sitting)[-1]
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     summary = describe(table, record)
     assert "gà quân lộ: Em ×2" in summary and "Dũng: báo chèo đò" in summary
     assert page.locator(".pv-head").inner_text() == f"Ván 2: {summary}"

@@ -7,7 +7,10 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
   by ``totom_site/serve.py`` and loaded by wrk (PostgreSQL);
 * ``bench/corrections.py --quick``: correcting ván 1 of a 100-ván sitting (both databases; on
   SQLite it uses its own throwaway file);
-* ``bench/hands.py --quick``: the engine over a corpus of hands (no database).
+* ``bench/hands.py --quick``: the engine over a corpus of hands (no database);
+* ``bench/display.py --quick``: two app servers served as ``make run`` serves the app, on the test
+  database and the suite's Redis, 40 audience displays over both, 30 signals posted on either:
+  every display hears every signal once (the script exits 1 otherwise), timings printed only.
 """
 
 from __future__ import annotations
@@ -75,3 +78,20 @@ def test_the_corrections_benchmark_runs_and_its_balances_equal_the_replay() -> N
 def test_the_hands_benchmark_runs() -> None:
     out = _run(["bench/hands.py", "--quick"], dict(os.environ))
     assert out.strip(), out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_display_benchmark_runs_and_no_display_misses_or_repeats_a_signal() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/display.py runs on PostgreSQL (two app servers share it)")
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("bench/display.py needs REDIS_URL (make test starts Redis)", pytrace=False)
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/display.py --quick")}
+    out = _run(["bench/display.py", "--quick", "--here"], env)
+    assert "40 displays on 1 table(s) over 2 server(s) connected" in out, out
+    assert "deliveries: 1200 of 1200" in out, out
+    assert "missed: 0, duplicated: 0, displays failed: 0" in out, out
+    targets = [line for line in out.splitlines() if line.startswith("target: ")]
+    assert len(targets) == 4 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    for line in out.strip().splitlines():
+        figure("bench/display.py --quick", line)

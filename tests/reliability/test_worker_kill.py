@@ -42,7 +42,7 @@ def worker_factory(django_db_setup: Any) -> Iterator[Any]:
     if others:
         pytest.fail(
             f"Another Celery worker consumes the suite's broker ({others}): it would run the recomputes "
-            "these tests kill. Run tests/reliability before tests/tournaments (as `make test` does).",
+            "these tests kill. tests/conftest.py runs this file first (RUN_FIRST); run it before any test that starts one.",
             pytrace=False,
         )
     started: list[Worker] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -17,9 +18,14 @@ from django.db import transaction
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
 
-__all__ = ["DisplayChannels", "EventType", "channel_for", "publish"]
+__all__ = ["DisplayChannels", "EventType", "channel_for", "publish", "stream_reads"]
 
 CHANNEL = re.compile(r"^ban-(\d{1,18})$")
+
+#: Set by an open display stream (:func:`tournaments.console.views.display.events`) to a one-item
+#: list; the channel manager marks it each time the stream reads the database (it is asked before
+#: every read of the storage), so the stream knows to hand its connection back before it waits.
+stream_reads: ContextVar[list[bool] | None] = ContextVar("stream_reads", default=None)
 
 
 class EventType:
@@ -54,5 +60,8 @@ class DisplayChannels(DefaultChannelManager):
         found = CHANNEL.match(channel)
         if found is None:
             return False
+        reads = stream_reads.get()
+        if reads is not None:
+            reads[0] = True
         table = FestivalTable.objects.select_related("event_table__event").filter(pk=int(found[1])).first()
         return table is not None and visible(user, table)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.engine import EngineError
+from scoring.htmx import is_htmx
 from scoring.models import Club
 from tournaments.models import Event
 from tournaments.online.models import Access, DeliveryStatus, HookEvent, PlatformToken, Webhook
@@ -233,7 +234,7 @@ def hook_test(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpR
         webhook_test(hook=hook)
     except EngineError as exc:
         return page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=422)
-    if not getattr(request, "htmx", False):
+    if not is_htmx(request):
         return redirect(owner.url("hook_log", hook.pk))
     return page(
         request, LOG, _log_context(owner, hook, notice=gettext("Đã xếp một lần gửi thử.")), partial="log"

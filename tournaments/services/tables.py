@@ -7,10 +7,6 @@ Every write to the ledger goes through the scoring app's services (``sitting_ope
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -22,21 +18,7 @@ from tournaments.models import Event, Registration, RegistrationStatus, RoundFor
 from tournaments.services.events import ensure_running
 from tournaments.services.leaderboard import ledger_changed
 
-__all__ = ["WRAPPED", "locked_table", "maybe_next_canh", "table_close", "table_substitute", "wrapped"]
-
-
-#: Set while a service of the tournaments app writes to an event's canh: its own transaction
-#: already bumps the event, so the ``sitting_changed`` hook must not bump it again.
-WRAPPED: ContextVar[bool] = ContextVar("tournaments_van_wrapped", default=False)
-
-
-@contextmanager
-def wrapped() -> Iterator[None]:
-    token = WRAPPED.set(True)
-    try:
-        yield
-    finally:
-        WRAPPED.reset(token)
+__all__ = ["locked_table", "maybe_next_canh", "table_close", "table_substitute"]
 
 
 def locked_table(table: Table | int) -> Table:
@@ -102,7 +84,7 @@ def maybe_next_canh(table: Table, event: Event, *, by: User | None = None) -> Ta
 def table_close(*, table: Table | int, closed_by: User | None) -> Table:
     """Close the table (the round is over, or its time is up): settle up every canh still open
     (through the scoring service) and take no more ván. Closing twice changes nothing."""
-    with wrapped(), transaction.atomic():
+    with transaction.atomic():
         the_table = locked_table(table)
         if the_table.closed_at is not None:
             return the_table
@@ -114,7 +96,6 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
         the_table.closed_at = timezone.now()
         the_table.closed_by = acting_user(closed_by)
         the_table.save(update_fields=["closed_at", "closed_by"])
-        ledger_changed(the_table.event_id, sittings=[c.sitting_id for c in canh])
     return the_table
 
 
@@ -145,7 +126,7 @@ def table_substitute(
     no ván, so nothing is posted). The substitute is checked in; the replaced player sits out
     the round (a bye).
     """
-    with wrapped(), transaction.atomic():
+    with transaction.atomic():
         the_table = locked_table(table)
         ensure_running(the_table.event_id)
         reg = Registration.objects.select_related("player").get(pk=substitute.pk)

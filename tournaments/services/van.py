@@ -1,14 +1,14 @@
 """Recording and correcting the ván of an event's table: the ledger's services, plus a recompute.
 
 :func:`event_van_record` and :func:`event_van_correct` call the scoring services (which own the
-ván and the postings) inside one transaction that also bumps the event's ledger number and
-stamps the canh; the leaderboard recompute is queued after commit, so a rolled-back ván queues
-nothing. Recording also keeps the round's format: no ván beyond a fixed-ván round, and the next
+ván and the postings) inside one transaction; the leaderboard recompute is queued after commit,
+so a rolled-back ván queues nothing. Recording also keeps the round's format: no ván beyond a fixed-ván round, and the next
 canh opened when one reaches the event's ván per canh (:mod:`tournaments.services.tables`).
 
-Writes made to an event's sitting by other means (the scorekeeper's own pages or the API) are
-caught by :func:`on_sitting_changed`, connected to the scoring app's ``sitting_changed`` signal,
-which is sent after their commit.
+Every write to an event's canh, through these services or by other means (the scorekeeper's own
+pages, the API, a review, an import), bumps the event's ledger number and stamps the canh one way
+only: :func:`on_sitting_written`, connected to the scoring app's ``sitting_written`` signal, which
+is sent inside the write's own transaction.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
 from tournaments.services.events import EventFinished as FinishedEvent
 from tournaments.services.leaderboard import ledger_changed
-from tournaments.services.tables import WRAPPED, locked_table, maybe_next_canh, table_van, wrapped
+from tournaments.services.tables import locked_table, maybe_next_canh, table_van
 
-__all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record", "on_sitting_changed"]
+__all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record", "on_sitting_written"]
 
 
 class CanhMoved(EngineError):
@@ -77,7 +77,7 @@ def event_van_record(
         "cards": cards,
         "via": via,
     }
-    with wrapped(), transaction.atomic():
+    with transaction.atomic():
         the_table = locked_table(table)
         event = the_table.event
         if event.finished_at is not None:
@@ -93,7 +93,6 @@ def event_van_record(
                 return written
             if event.round_format == RoundFormat.VAN and table_van(the_table) > event.van_per_round:
                 raise EngineError(f"Chiếu đã đủ {event.van_per_round} ván của vòng; không ghi thêm được.")
-        ledger_changed(event.pk, sittings=[target])
         maybe_next_canh(the_table, event, by=entered_by)
     return written
 
@@ -109,31 +108,24 @@ def event_van_correct(
     via: EntryVia = NO_VIA,
 ) -> Written[Van]:
     """Correct a ván of an event's table (see :func:`scoring.services.sittings.van_correct`)."""
-    van_pk = van.pk if isinstance(van, Van) else van
-    canh = TableSitting.objects.filter(sitting__van=van_pk).values_list("event_id", "sitting_id").first()
-    with wrapped(), transaction.atomic():
-        written = van_correct(
-            van=van_pk,
-            record=record,
-            reason=reason,
-            corrected_by=corrected_by,
-            idempotency_key=idempotency_key,
-            cards=cards,
-            via=via,
-        )
-        if canh is not None and not written.answer.replayed:
-            ledger_changed(canh[0], sittings=[canh[1]])
-    return written
+    return van_correct(
+        van=van.pk if isinstance(van, Van) else van,
+        record=record,
+        reason=reason,
+        corrected_by=corrected_by,
+        idempotency_key=idempotency_key,
+        cards=cards,
+        via=via,
+    )
 
 
-def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: Any) -> None:
-    """After the commit of a write to a sitting made outside this module: if the sitting is one
-    of an event's canh, bump the event's ledger number, stamp the canh, ask for a recompute."""
-    if WRAPPED.get() or action == "open":
+def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: Any) -> None:
+    """Inside the transaction of a write to a sitting: if the sitting is one of an event's canh,
+    bump the event's ledger number and stamp the canh (a recompute is asked for on commit).
+    Opening a sitting is not a change of the standings (a canh is linked to its table after)."""
+    if action == "open":
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
     event_id = TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
-    if event_id is None:
-        return
-    with transaction.atomic():
-        ledger_changed(event_id, sittings=[sitting_id])  # the recompute is asked for on commit
+    if event_id is not None:
+        ledger_changed(event_id, sittings=[sitting_id])

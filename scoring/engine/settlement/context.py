@@ -14,13 +14,13 @@ from scoring.engine.rules import RuleSet, wrong_family
 
 from .types import RESERVED_ACCOUNTS, Mode, SittingState
 
-__all__ = ["Table", "check_players", "in_van"]
+__all__ = ["SittingTerms", "check_players", "in_van"]
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class SittingTerms:
     """What stays fixed for a whole sitting: the game, its rule set, the payment mode."""
 
     game: Game

@@ -13,7 +13,7 @@ from scoring.engine.errors import N_, SettlementError, shown
 from scoring.engine.games import Game, ScoringFamily, get_game
 from scoring.engine.rules import BaoRegime, RuleSet, load_rules
 
-from .context import Table, check_players
+from .context import SittingTerms, check_players
 from .ga import event_contributions, van_contributions
 from .hoi import close_hoi, needs_opening, open_hoi
 from .ledger import Book, check_state
@@ -30,8 +30,8 @@ GameSpec = str | Game
 RulesSpec = str | Mapping[str, Any] | RuleSet
 
 
-def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> Table:
-    """Resolve a game slug, a rule-set spec and a mode into a :class:`Table`."""
+def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> SittingTerms:
+    """Resolve a game slug, a rule-set spec and a mode into a :class:`SittingTerms`."""
     try:
         the_mode = Mode(str(mode).strip().lower())
     except ValueError:
@@ -39,7 +39,7 @@ def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> Table:
             N_("'mode' phải là 'quang' (đánh quăng) hoặc 'gom' (đánh gom), nhận được {value}."),
             value=shown(mode),
         ) from None
-    return Table(get_game(game), load_rules(rules), the_mode)
+    return SittingTerms(get_game(game), load_rules(rules), the_mode)
 
 
 def initial_state(
@@ -104,7 +104,7 @@ def settle_van(
     )
 
 
-def _outcome(book: Book, table: Table, state: SittingState, van: VanRecord) -> _Result:
+def _outcome(book: Book, table: SittingTerms, state: SittingState, van: VanRecord) -> _Result:
     """Pay the ván's outcome (Phỏm ranks, a win, a báo, fines); return what else it changes."""
     if table.family is ScoringFamily.PHOM:
         return _Result(dealer=settle_phom(book, table, state, van))
@@ -131,7 +131,9 @@ def _dealer_without_win(state: SittingState, van: VanRecord) -> str | None:
     return None
 
 
-def _debts_after(table: Table, state: SittingState, van: VanRecord, result: _Result) -> tuple[int, ...]:
+def _debts_after(
+    table: SittingTerms, state: SittingState, van: VanRecord, result: _Result
+) -> tuple[int, ...]:
     debts = list(state.cheo_do)
     if result.win is not None and result.win.debt_cleared:
         assert van.winner is not None
@@ -142,7 +144,7 @@ def _debts_after(table: Table, state: SittingState, van: VanRecord, result: _Res
 
 
 def _streak_after(
-    table: Table, state: SittingState, van: VanRecord, result: _Result
+    table: SittingTerms, state: SittingState, van: VanRecord, result: _Result
 ) -> tuple[str | None, int]:
     """Who is on a streak after this ván (RULES §8 Streaks): only valid paid wins extend one."""
     win = result.win
@@ -154,7 +156,7 @@ def _streak_after(
 
 
 def _next_state(
-    table: Table,
+    table: SittingTerms,
     state: SittingState,
     van: VanRecord,
     result: _Result,

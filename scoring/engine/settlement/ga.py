@@ -22,7 +22,7 @@ from scoring.engine.rules import (
     GaNgoaiKind,
 )
 
-from .context import Table
+from .context import SittingTerms
 from .ledger import Book
 from .types import GA_TRONG, GaEvent, SittingState, VanRecord, van_error
 
@@ -56,11 +56,11 @@ GA_NAMES: Mapping[str, str] = {
 _PAID_BY_OTHERS = frozenset({"nhai", "chiu_noc"})
 
 
-def _pot_name(table: Table) -> str:
+def _pot_name(table: SittingTerms) -> str:
     return "gà nuôi" if table.family is ScoringFamily.CHAN else "gà trong"
 
 
-def _unit_points(table: Table, kind: str) -> int:
+def _unit_points(table: SittingTerms, kind: str) -> int:
     """Points of one unit of contribution ``kind`` under the table's rules (0: not played)."""
     rules = table.rules
     if table.family is ScoringFamily.CHAN:
@@ -72,14 +72,14 @@ def _unit_points(table: Table, kind: str) -> int:
     return rules.ga_trong_amounts.get(kind, 0) * rules.dich
 
 
-def contribute(book: Book, table: Table, kind: str, payer: str, units: int = 1) -> int:
+def contribute(book: Book, table: SittingTerms, kind: str, payer: str, units: int = 1) -> int:
     """``payer`` feeds the pot ``units`` × the contribution ``kind``; return the points paid."""
     amount = _unit_points(table, kind) * units
     why = f"{payer} góp {amount} điểm vào {_pot_name(table)}: {GA_NAMES.get(kind, kind)}"
     return book.pay(payer, GA_TRONG, amount, why)
 
 
-def hoi_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
+def hoi_contributions(book: Book, table: SittingTerms, players: Sequence[str]) -> None:
     """Gà đầu hội from every player, when a hội opens (in quăng, the sitting's one hội: unless the
     rule set says gà đầu hội belongs to đánh gom only)."""
     if not table.gom and table.rules.ga_dau_hoi_quang is GaDauHoiQuang.NONE:
@@ -89,7 +89,7 @@ def hoi_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
             contribute(book, table, GaContribution.DAU_HOI, player)
 
 
-def van_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
+def van_contributions(book: Book, table: SittingTerms, players: Sequence[str]) -> None:
     """Gà đầu ván (Chắn: gà nuôi đầu ván) from every player, when a ván starts."""
     if table.family is ScoringFamily.PHOM:
         return
@@ -97,7 +97,7 @@ def van_contributions(book: Book, table: Table, players: Sequence[str]) -> None:
         contribute(book, table, "dau_van", player)
 
 
-def _valid_kinds(table: Table) -> frozenset[str]:
+def _valid_kinds(table: SittingTerms) -> frozenset[str]:
     if table.family is ScoringFamily.CHAN:
         return frozenset(c.value for c in ChanGaNuoiContribution)
     if table.family is ScoringFamily.PHOM:
@@ -105,7 +105,9 @@ def _valid_kinds(table: Table) -> frozenset[str]:
     return frozenset(c.value for c in GaContribution)
 
 
-def _event(book: Book, table: Table, players: Sequence[str], folded: Sequence[str], event: GaEvent) -> None:
+def _event(
+    book: Book, table: SittingTerms, players: Sequence[str], folded: Sequence[str], event: GaEvent
+) -> None:
     units = event.count
     if event.chi_chi and table.family is ScoringFamily.CHAN:
         units *= table.rules.chan_ga_nuoi_chi_chi_factor
@@ -117,7 +119,7 @@ def _event(book: Book, table: Table, players: Sequence[str], folded: Sequence[st
         contribute(book, table, event.kind, event.player, units)
 
 
-def event_contributions(book: Book, table: Table, state: SittingState, van: VanRecord) -> None:
+def event_contributions(book: Book, table: SittingTerms, state: SittingState, van: VanRecord) -> None:
     """The gà events the scorekeeper recorded (nhái, quân lộ, bị đè ù, bỏ ù; Chắn: chíu, nhái)."""
     kinds = _valid_kinds(table)
     for event in van.ga:
@@ -133,7 +135,7 @@ def event_contributions(book: Book, table: Table, state: SittingState, van: VanR
         _event(book, table, state.players, van.chiu, event)
 
 
-def take_pot(book: Book, table: Table, winner: str, cuoc: Sequence[str], label: str) -> int:
+def take_pot(book: Book, table: SittingTerms, winner: str, cuoc: Sequence[str], label: str) -> int:
     """The winner takes the whole pot when the win's tiếng is eligible; return the points."""
     rules = table.rules
     if table.family is ScoringFamily.CHAN:
@@ -146,7 +148,7 @@ def take_pot(book: Book, table: Table, winner: str, cuoc: Sequence[str], label: 
     return book.pay(GA_TRONG, winner, amount, f"{winner} ăn {_pot_name(table)} {amount} điểm: {label}")
 
 
-def _line_dich(table: Table, slug: str, dich: int | None, streak: int) -> int:
+def _line_dich(table: SittingTerms, slug: str, dich: int | None, streak: int) -> int:
     if dich is not None:
         return dich
     rules = table.rules
@@ -155,7 +157,7 @@ def _line_dich(table: Table, slug: str, dich: int | None, streak: int) -> int:
     return rules.value_of(slug)[1]
 
 
-def ga_ngoai_points(table: Table, breakdown: Breakdown, cuoc: Sequence[str], streak: int) -> int:
+def ga_ngoai_points(table: SittingTerms, breakdown: Breakdown, cuoc: Sequence[str], streak: int) -> int:
     """Gà ngoài of a win: the largest cước's dịch (đơn) or every cước's dịch (chồng), × D."""
     rules = table.rules
     if not rules.takes_ga_ngoai(cuoc):

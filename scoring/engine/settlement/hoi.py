@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .context import Table
+from .context import SittingTerms
 from .ga import hoi_contributions
 from .ledger import Book
 from .pay import pay_den_lang
@@ -19,14 +19,14 @@ from .types import POOL, HoiSpan, SittingState
 __all__ = ["close_hoi", "needs_opening", "open_hoi"]
 
 
-def needs_opening(table: Table, state: SittingState) -> bool:
+def needs_opening(table: SittingTerms, state: SittingState) -> bool:
     """Whether the ván about to start opens a hội."""
     if not state.hoi:
         return True
     return table.gom and not state.hoi_open
 
 
-def open_hoi(book: Book, table: Table, state: SittingState, number: int) -> tuple[HoiSpan, ...]:
+def open_hoi(book: Book, table: SittingTerms, state: SittingState, number: int) -> tuple[HoiSpan, ...]:
     """Open the next hội before ván ``number``: collect the gom and the gà đầu hội."""
     index = len(state.hoi) + 1
     if table.gom:
@@ -39,7 +39,7 @@ def open_hoi(book: Book, table: Table, state: SittingState, number: int) -> tupl
 
 def close_hoi(
     book: Book,
-    table: Table,
+    table: SittingTerms,
     state: SittingState,
     hoi: tuple[HoiSpan, ...],
     debts: tuple[int, ...],

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from .context import Table
+from .context import SittingTerms
 from .ga import contribute
 from .ledger import Book
 from .types import POOL
@@ -23,13 +23,18 @@ class Due:
     label: str
 
 
-def payers_of(table: Table, players: Sequence[str], winner: str, folded: Sequence[str]) -> list[str]:
+def payers_of(table: SittingTerms, players: Sequence[str], winner: str, folded: Sequence[str]) -> list[str]:
     """The players who pay a win in quăng: everyone else seated, less who folded (RULES §7 Chịu)."""
     return [p for p in players if p != winner and (table.rules.chiu_pays or p not in folded)]
 
 
 def pay_win(
-    book: Book, table: Table, winner: str, dues: Sequence[Due], payers: Sequence[str], substitute: str | None
+    book: Book,
+    table: SittingTerms,
+    winner: str,
+    dues: Sequence[Due],
+    payers: Sequence[str],
+    substitute: str | None,
 ) -> None:
     """Pay ``dues`` to ``winner``.
 
@@ -55,7 +60,9 @@ def _pool_why(winner: str, due: Due, taken: int) -> str:
     return f"Làng trả {winner} {taken} điểm (hết điểm làng; ván đáng {due.amount} điểm): {due.label}"
 
 
-def _pay_substitute(book: Book, table: Table, winner: str, due: Due, shares: int, substitute: str) -> None:
+def _pay_substitute(
+    book: Book, table: SittingTerms, winner: str, due: Due, shares: int, substitute: str
+) -> None:
     if table.gom:
         book.pay(
             substitute,
@@ -75,7 +82,7 @@ def _pay_substitute(book: Book, table: Table, winner: str, due: Due, shares: int
 
 def pay_den_lang(
     book: Book,
-    table: Table,
+    table: SittingTerms,
     faulter: str,
     players: Sequence[str],
     amount: int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from scoring.engine.errors import N_, RuleError
 
-from .context import Table
+from .context import SittingTerms
 from .ledger import Book
 from .types import SittingState, VanRecord, van_error
 
@@ -51,7 +51,7 @@ def validate_phom(state: SittingState, van: VanRecord) -> None:
         raise van_error(van.number, N_("'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."))
 
 
-def settle_phom(book: Book, table: Table, state: SittingState, van: VanRecord) -> str:
+def settle_phom(book: Book, table: SittingTerms, state: SittingState, van: VanRecord) -> str:
     """Pay a Phỏm ván; return the first player (who deals next)."""
     rules = table.rules
     if van.winner is not None:

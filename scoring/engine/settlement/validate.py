@@ -5,7 +5,7 @@ from __future__ import annotations
 from scoring.engine.errors import N_
 from scoring.engine.games import ScoringFamily
 
-from .context import Table
+from .context import SittingTerms
 from .hoi import needs_opening
 from .phom import validate_phom
 from .types import BaoRegime, Fault, SittingState, VanRecord, van_error
@@ -15,14 +15,14 @@ __all__ = ["bao_regime", "validate_van"]
 _WIN_ONLY = ("cuoc", "declared", "discarder", "fault")
 
 
-def bao_regime(table: Table, van: VanRecord) -> BaoRegime | None:
+def bao_regime(table: SittingTerms, van: VanRecord) -> BaoRegime | None:
     """How the ván's báo is paid: the ván's own regime, else the rule set's (None: no báo)."""
     if van.bao is None:
         return None
     return van.regime or table.rules.bao_regime
 
 
-def validate_van(table: Table, state: SittingState, van: VanRecord) -> None:
+def validate_van(table: SittingTerms, state: SittingState, van: VanRecord) -> None:
     """Refuse a ván that cannot be settled, with a Vietnamese message naming it and the key."""
     if table.family is ScoringFamily.PHOM:
         validate_phom(state, van)
@@ -65,7 +65,7 @@ def _check_seats(van: VanRecord) -> None:
         raise van_error(van.number, N_("người bị báo '{name}' không thể ù trong cùng ván."), name=van.bao)
 
 
-def _check_faults(table: Table, van: VanRecord) -> None:
+def _check_faults(table: SittingTerms, van: VanRecord) -> None:
     if van.fault in (Fault.DANH_U_DEN, Fault.DEN_CHONG) and van.discarder is None:
         raise van_error(
             van.number, N_("'fault' {fault} cần 'discarder' (người đánh quân ù)."), fault=van.fault.value
@@ -83,7 +83,7 @@ def _check_faults(table: Table, van: VanRecord) -> None:
         )
 
 
-def _check_stake(table: Table, state: SittingState, van: VanRecord) -> None:
+def _check_stake(table: SittingTerms, state: SittingState, van: VanRecord) -> None:
     if van.stake is None:
         return
     if table.family is not ScoringFamily.TAI_BAN:

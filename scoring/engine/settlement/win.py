@@ -12,7 +12,7 @@ from scoring.engine.games import ScoringFamily
 from scoring.engine.points import Breakdown
 from scoring.engine.rules import KinhTuCoPolicy
 
-from .context import Table
+from .context import SittingTerms
 from .ga import contribute, ga_ngoai_points, take_pot
 from .ledger import Book
 from .pay import Due, pay_den_lang, pay_win, payers_of
@@ -54,7 +54,7 @@ def _is_subset(small: Sequence[str], big: Sequence[str]) -> bool:
     return not (Counter(small) - Counter(big))
 
 
-def _effective_fault(table: Table, van: VanRecord) -> Fault | None:
+def _effective_fault(table: SittingTerms, van: VanRecord) -> Fault | None:
     """The fault of the win, counting a declaration that differs from the hand (xướng sai)."""
     declared = van.declared
     if declared is None or van.fault in (Fault.U_BAO, Fault.XUONG_THUA):
@@ -73,7 +73,9 @@ def _paid_cuoc(van: VanRecord, fault: Fault | None) -> tuple[str, ...]:
     return van.cuoc
 
 
-def _den_lang_amount(table: Table, state: SittingState, van: VanRecord, fault: Fault, streak: int) -> int:
+def _den_lang_amount(
+    table: SittingTerms, state: SittingState, van: VanRecord, fault: Fault, streak: int
+) -> int:
     """Đền làng of a faulty win: the declared value (xướng thừa), the Chắn fine, else A."""
     if fault is Fault.XUONG_THUA and table.family is not ScoringFamily.CHAN:
         if van.declared is None:
@@ -83,7 +85,7 @@ def _den_lang_amount(table: Table, state: SittingState, van: VanRecord, fault: F
 
 
 def settle_win(
-    book: Book, table: Table, state: SittingState, van: VanRecord, sitter: str | None
+    book: Book, table: SittingTerms, state: SittingState, van: VanRecord, sitter: str | None
 ) -> WinOutcome:
     """Settle the win of ``van``; ``sitter`` is a báo ngồi đấy faulter who pays for the village."""
     winner = van.winner
@@ -121,7 +123,7 @@ def settle_win(
 
 def _pay(
     book: Book,
-    table: Table,
+    table: SittingTerms,
     state: SittingState,
     van: VanRecord,
     breakdown: Breakdown,
@@ -151,7 +153,7 @@ def _pay(
     return False
 
 
-def _het_hoi(book: Book, table: Table, winner: str, payers: Sequence[str], label: str) -> None:
+def _het_hoi(book: Book, table: SittingTerms, winner: str, payers: Sequence[str], label: str) -> None:
     """Kính Tứ Cố, hết hội: the whole pool, topped up by every payer when it is small."""
     rules = table.rules
     if rules.gom_topup_below is not None and book.pool < rules.gom_topup_below:
@@ -170,7 +172,7 @@ def _het_hoi(book: Book, table: Table, winner: str, payers: Sequence[str], label
     )
 
 
-def _ga_thong(book: Book, table: Table, state: SittingState, winner: str, streak: int) -> None:
+def _ga_thong(book: Book, table: SittingTerms, state: SittingState, winner: str, streak: int) -> None:
     """Gà thông: the winner's nhà trên pays the dịch of the Thông / Khôi into the pot."""
     rules = table.rules
     if rules.streak_cuoc(streak) is None or table.family is ScoringFamily.CHAN:

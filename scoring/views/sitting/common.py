@@ -17,7 +17,15 @@ from scoring.engine import N_, EngineError, Msg, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
 from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
-from scoring.selectors.sitting import FAULT_CHOICES, HOA, REGIME_NAMES, Table, describe, signed, transfer_rows
+from scoring.selectors.sitting import (
+    FAULT_CHOICES,
+    HOA,
+    REGIME_NAMES,
+    SittingFacts,
+    describe,
+    signed,
+    transfer_rows,
+)
 from scoring.services.people import acting_user
 from scoring.services.sittings import van_preview
 from scoring.services.van import check_cards
@@ -98,7 +106,7 @@ def form_words(exc: EngineError) -> str:
     return Msg(words, **inner.params).render(gettext) if words is not None else exc.message
 
 
-def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
+def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
     """What the ván form needs: seats, the game's cước chips, faults, báo regimes, gà events."""
     family = table.game.family
     regime = table.rules.bao_regime
@@ -130,7 +138,7 @@ def van_form_context(table: Table, form: VanForm, *, key: str, seq: int) -> dict
     }
 
 
-def kiem_bai(table: Table, form: VanForm, record: dict[str, Any], seq: int) -> dict[str, Any] | None:
+def kiem_bai(table: SittingFacts, form: VanForm, record: dict[str, Any], seq: int) -> dict[str, Any] | None:
     """The hand checker's verdict on the typed cards, exactly as recording will store it (the
     service's ``check_cards``); None when no cards were typed."""
     if not card_codes(form.cards) or table.game.family is ScoringFamily.PHOM:
@@ -149,7 +157,7 @@ def kiem_bai(table: Table, form: VanForm, record: dict[str, Any], seq: int) -> d
     }
 
 
-def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
+def preview(table: SittingFacts, form: VanForm, *, seq: int | None) -> dict[str, Any]:
     """The preview of the tapped ván (``van_preview``: nothing is written), or why there is none."""
     if form.empty:
         return {"idle": True}
@@ -184,7 +192,7 @@ def preview(table: Table, form: VanForm, *, seq: int | None) -> dict[str, Any]:
     }
 
 
-def _hoi_note(table: Table, opened: bool, closed: bool) -> str:
+def _hoi_note(table: SittingFacts, opened: bool, closed: bool) -> str:
     notes = []
     if opened:
         gom = table.sitting.mode == "gom"

@@ -15,11 +15,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.access import sitting_for
 from scoring.engine import EngineError
-from scoring.htmx import render_htmx
+from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances
-from scoring.selectors.sitting import GUEST, Table, describe, transfer_rows
+from scoring.selectors.sitting import GUEST, SittingFacts, describe, transfer_rows
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
@@ -40,7 +40,7 @@ SETTLE = "scoring/sitting_settle.html"
 def _after_write(request: HttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
     messages.success(request, notice)
     url = reverse("scoring:sitting", kwargs={"pk": sitting.pk})
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         return HttpResponseClientRedirect(url)
     return redirect(url)
 
@@ -48,7 +48,7 @@ def _after_write(request: HttpRequest, sitting: Sitting, notice: str) -> HttpRes
 def correct_context(
     sitting: Sitting, van: Van, *, form: VanForm, key: str, reason: str = "", **extra: Any
 ) -> dict[str, Any]:
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     context = van_form_context(table, form, key=key, seq=van.seq)
     return {
         "nav": "sitting",
@@ -99,7 +99,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     reason = (request.POST.get("reason") or "").strip()
     key = request.POST.get("key") or new_key()
     try:
-        record = form.record(Table.of(sitting).game)
+        record = form.record(SittingFacts.of(sitting).game)
         target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
         van_correct(
             van=target,
@@ -144,7 +144,7 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Preview the fewest transfers (whoever may see the sitting), then record them as settlement
     entries and end the sitting (whoever may write in it)."""
     sitting = sitting_for(request, pk, KEEP if request.method == "POST" else VIEW)
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     error, status = None, 200
     if request.method == "POST" and sitting.ended_at is None and request.POST.get("confirm") != "1":
         # Settling up ends the canh for good (no more ván, no corrections): asked first (issue 19, item 6).

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django import forms
+
 from scoring.engine import N_, EngineError, Game, GaTrongRegime, RuleSet, ScoringFamily
 from scoring.selectors.sitting import HOA
 
@@ -53,6 +55,55 @@ def _ga_rows(rows: list[GaRow]) -> list[GaRow]:
     return rows + [GaRow() for _ in range(GA_ROWS - len(rows))]
 
 
+class Typed(forms.Field):
+    """One value as typed, spaces around it dropped ("" when missing)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> str:
+        return value.strip() if isinstance(value, str) else ""
+
+
+class TypedList(forms.Field):
+    """Every value posted under the name (checkboxes, chips), typed, the empty ones dropped."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> list[str]:
+        return [v.strip() for v in value or [] if isinstance(v, str) and v.strip()]
+
+
+class VanPost(forms.Form):
+    """The ván form's POST: what was tapped, by the page's field names. It refuses nothing; the
+    record (:meth:`VanForm.record`) and the services say what is wrong, in the page's words."""
+
+    winner = Typed()
+    cuoc = TypedList()
+    declared = TypedList()
+    discarder = Typed()
+    chiu = TypedList()
+    fault = Typed()
+    bao = Typed()
+    regime = Typed()
+    den_lang = TypedList()
+    dau_ke = Typed()
+    stake = Typed()
+    den = Typed()
+    cards = Typed()
+
+    def __init__(self, data: Any, n_seats: int) -> None:
+        super().__init__(data)
+        for i in range(1, GA_ROWS + 1):
+            for part in ("kind", "player", "count"):
+                self.fields[f"ga_{part}_{i}"] = Typed()
+        for i in range(1, n_seats + 1):
+            self.fields[f"rank_{i}"] = Typed()
+
+
 @dataclass
 class VanForm:
     """The values of the ván form as typed (strings), kept as they were when an error is shown."""
@@ -80,33 +131,29 @@ class VanForm:
 
     @classmethod
     def from_post(cls, data: Any, n_seats: int) -> VanForm:
-        def one(key: str) -> str:
-            value = data.get(key, "")
-            return value.strip() if isinstance(value, str) else ""
-
-        def many(key: str) -> list[str]:
-            return [v.strip() for v in data.getlist(key) if isinstance(v, str) and v.strip()]
-
-        rows = [
-            GaRow(one(f"ga_kind_{i}"), one(f"ga_player_{i}"), one(f"ga_count_{i}") or "1")
-            for i in range(1, GA_ROWS + 1)
-        ]
+        """The values posted by the ván form (:class:`VanPost`), as typed."""
+        post = VanPost(data, n_seats)
+        post.is_valid()  # nothing is refused here: the record and the services say what is wrong
+        c = post.cleaned_data
         return cls(
-            winner=one("winner"),
-            cuoc=many("cuoc"),
-            declared=many("declared"),
-            discarder=one("discarder"),
-            chiu=many("chiu"),
-            fault=one("fault"),
-            bao=one("bao"),
-            regime=one("regime"),
-            ga=rows,
-            den_lang=many("den_lang"),
-            dau_ke=one("dau_ke"),
-            stake=one("stake"),
-            ranks=[one(f"rank_{i}") for i in range(1, n_seats + 1)],
-            den=one("den"),
-            cards=one("cards"),
+            winner=c["winner"],
+            cuoc=c["cuoc"],
+            declared=c["declared"],
+            discarder=c["discarder"],
+            chiu=c["chiu"],
+            fault=c["fault"],
+            bao=c["bao"],
+            regime=c["regime"],
+            ga=[
+                GaRow(c[f"ga_kind_{i}"], c[f"ga_player_{i}"], c[f"ga_count_{i}"] or "1")
+                for i in range(1, GA_ROWS + 1)
+            ],
+            den_lang=c["den_lang"],
+            dau_ke=c["dau_ke"],
+            stake=c["stake"],
+            ranks=[c[f"rank_{i}"] for i in range(1, n_seats + 1)],
+            den=c["den"],
+            cards=c["cards"],
         )
 
     @classmethod

@@ -17,10 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import sitting_for
 from scoring.engine import EngineError
-from scoring.htmx import render_htmx
+from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
-from scoring.selectors.sitting import Table, describe, sitting_data
+from scoring.selectors.sitting import SittingFacts, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
@@ -49,7 +49,7 @@ def page_context(
 ) -> dict[str, Any]:
     """The sitting page's context; a fresh form (new key, next number) unless given."""
     data = sitting_data(sitting)
-    table: Table = data["table"]
+    table: SittingFacts = data["table"]
     form = form or VanForm(ranks=[""] * len(data["names"]))
     context = {**data, **van_form_context(table, form, key=key or new_key(), seq=seq or data["next_seq"])}
     context.setdefault("preview", {"idle": True})
@@ -70,7 +70,7 @@ def sitting_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Preview the tapped ván (the next one, or with ``correct_seq`` the correction of that one)."""
     sitting = sitting_for(request, pk, KEEP)
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     correct_seq = request.POST.get("correct_seq")
     try:
@@ -80,7 +80,7 @@ def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         shown = preview(table, form, seq=seq)
     status = 400 if "error" in shown else 200
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         return render_htmx(
             request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status
         )
@@ -121,7 +121,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Record ván ``seq`` with the form's idempotency key: a repeat answers as the first time did;
     a number someone else took is refused (409) with the sitting as it stands now."""
     sitting = sitting_for(request, pk, KEEP)
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     key = request.POST.get("key") or None
     try:
@@ -158,7 +158,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
         if written.answer.replayed
         else f"Đã lưu ván {van.seq}: {describe(table, van.record)}."
     )
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         sitting.refresh_from_db()
         return render_htmx(request, DETAIL, page_context(sitting, notice=notice), partial="sitting")
     messages.success(request, notice)
@@ -176,7 +176,7 @@ def _refused(
     """Show the sitting as it stands now with the message; the taps are kept, under a new key and
     the next free number, so nothing is appended unless the scorekeeper taps "Lưu ván" again."""
     sitting.refresh_from_db()
-    table = Table.of(sitting)
+    table = SittingFacts.of(sitting)
     shown = None
     if taken:
         shown = {

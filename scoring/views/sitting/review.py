@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.access import get_sitting
 from scoring.engine import EngineError
+from scoring.htmx import is_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
 from scoring.selectors.ledger import van_json
@@ -51,7 +52,7 @@ def _partial(request: HttpRequest, sitting: Sitting, seq: int, status: int, **ex
 
 def _answer(request: HttpRequest, sitting: Sitting, seq: int, message: str, status: int) -> HttpResponse:
     """htmx: the partial with the message (an error above 299); otherwise back to the sitting page."""
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         key = "review_notice" if status < 300 else "review_error"
         return _partial(request, sitting, seq, status, **{key: message})
     (messages.success if status < 300 else messages.error)(request, message)
@@ -62,7 +63,7 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
     sitting = get_sitting(pk)
     if not request.user.is_authenticated:
         login = redirect_to_login(reverse("scoring:sitting", args=[pk]))
-        if getattr(request, "htmx", False):  # htmx follows HX-Redirect rather than a 302
+        if is_htmx(request):  # htmx follows HX-Redirect rather than a 302
             response = HttpResponse(status=401)
             response["HX-Redirect"] = login.url
             return response

@@ -4,13 +4,18 @@ private event's tables are 404 to whoever may not see the event."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_eventstream.views import events as event_stream
 
-from tournaments.console.broadcast import channel_for
+from tournaments.console.broadcast import channel_for, stream_reads
 from tournaments.console.models import FestivalTable
 from tournaments.console.selectors import recent_signals, table_state, timeline
 from tournaments.console.views.common import stream_id
@@ -61,6 +66,37 @@ def timeline_page(request: HttpRequest, pk: int) -> HttpResponse:
 def events(request: HttpRequest, table_id: int) -> HttpResponse:
     """The display's SSE stream (django-eventstream), one channel per table: 404 before any stream
     for a table the request may not see; the channel manager
-    (:class:`tournaments.console.broadcast.DisplayChannels`) asks the same rule on every read."""
+    (:class:`tournaments.console.broadcast.DisplayChannels`) asks the same rule on every read.
+
+    An open display holds no database connection while it waits for the next event: after each
+    read (the table here, then the stored events the stream catches up with) the connection goes
+    back to the pool (PostgreSQL) or is closed (SQLite). Otherwise every open display kept one of
+    its server's pooled connections for as long as it stayed open, and with more displays than
+    the pool holds the next display, and every page and API request, waited for one and failed."""
     _table(request, table_id)
-    return event_stream(request, channels=[channel_for(table_id)])
+    response = event_stream(request, channels=[channel_for(table_id)])
+    if isinstance(response, StreamingHttpResponse) and response.is_async:
+        response.streaming_content = _releasing(response.streaming_content)
+    return response
+
+
+def _release() -> None:
+    """Hand this thread's database connections back (the pool) or close them (no pool)."""
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
+
+
+async def _releasing(content: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``content``, releasing the stream's database connection after each chunk that followed a
+    read of the database (django-eventstream reads in a thread of the request's own, where the
+    view ran, and yields a chunk after every read, before it waits on its channel). A chunk that
+    only relays an event (through Redis or this process) read nothing: no thread hand-over."""
+    reads = [True]  # the view has just read the table
+    stream_reads.set(reads)
+    async with aclosing(content) as chunks:
+        async for chunk in chunks:
+            if reads[0]:
+                reads[0] = False
+                await sync_to_async(_release)()
+            yield chunk

@@ -31,7 +31,7 @@ from scoring.services.replay import ReplayConflict, replay_check, sitting_replay
 from tournaments.models import RoundFormat, Table
 from tournaments.online.models import HookEvent, PlatformToken, SittingImport
 from tournaments.online.services import webhooks
-from tournaments.services.tables import locked_table, table_van, wrapped
+from tournaments.services.tables import locked_table, table_van
 from tournaments.services.van import event_van_record
 
 __all__ = ["IMPORT_KEYS", "replay_part", "sitting_import"]
@@ -155,17 +155,14 @@ def sitting_import(
         )
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
-    # At a table every ván goes through event_van_record, which bumps the event in this transaction:
-    # the ledger's after-commit hook must not bump it once more per ván (see tournaments.services.tables).
-    with wrapped():
-        answer = run_once(
-            key=idempotency_key,
-            operation="sitting_import",
-            target=target,
-            payload=dict(body),
-            action=action,
-            lock=lock,
-        )
+    answer = run_once(
+        key=idempotency_key,
+        operation="sitting_import",
+        target=target,
+        payload=dict(body),
+        action=action,
+        lock=lock,
+    )
     if answer.replayed:
         return Written(None, answer, load=lambda: Sitting.objects.get(pk=answer.body["sitting_id"]))
     return Written(box["sitting"], answer)

@@ -1,0 +1,234 @@
+"""Scale-out on this machine (issue 24 item 5): two app servers, two Celery workers, one Redis, one
+PostgreSQL, as a Tết festival would run them.
+
+* Phones (HTTP clients, one a table, four tables of two events) record ván through **both** app
+  servers, each ván to the other server than the one before, with its idempotency key;
+* audience displays listen on both servers while the Trung Quân's signals are posted on either;
+* the leaderboard recomputes the writes ask for run on either worker and are **coalesced across
+  them**: the app servers claim at most one recompute per event per window
+  (``tournaments.services.leaderboard.request_recompute``: a marker on the event row, so it holds
+  across servers and workers), and the workers' marks count the recomputes that ran.
+
+Every figure is then checked against a replay: each sitting's ván are the ones posted, once, in
+order, and its ledger is the engine's replay (``ledger_differences``); each event's stored
+leaderboard equals its standings recomputed from scratch; each display heard every signal once.
+Marked ``slow`` (``make test-slow``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+from tests.reliability.festival import CUOC, festival, seat_names
+from tests.reliability.harness import Tally, figure, post_until_answered, wait_for
+from tests.reliability.served import Screen, post_signal, served_app, until_heard, watch
+from tests.reliability.workers import Worker
+from tournaments.models import Event, Leaderboard
+from tournaments.selectors.standings import compute_standings
+from tournaments.services.leaderboard import DEBOUNCE
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.celery,
+    pytest.mark.django_db(transaction=True),
+]
+
+VAN_EACH = 60  # ván a table
+DISPLAYS_EACH = 10  # displays on each server
+SIGNALS = 30
+
+
+@pytest.fixture
+def stack(django_db_setup: Any) -> Iterator[tuple[list[int], list[Worker]]]:
+    """Two app servers and two Celery workers (solo pools) on the test database and the suite's
+    Redis; the servers' ports and the workers."""
+    import os
+
+    from totom_site.celery import app
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("the scale-out test needs REDIS_URL (make test-slow starts Redis)", pytrace=False)
+    others = [name for reply in app.control.ping(timeout=0.5) for name in reply]
+    if others:
+        pytest.fail(
+            f"Another Celery worker consumes the suite's broker ({others}): its recomputes would not "
+            "be counted. Run tests/reliability before tests/tournaments (as `make test-slow` does).",
+            pytrace=False,
+        )
+    with ExitStack() as stack:
+        ports = [stack.enter_context(served_app()) for _ in range(2)]
+        workers = []
+        for _ in range(2):
+            worker = Worker(pool="solo", hold=0.0)
+            stack.callback(worker.stop)
+            worker.start()
+            workers.append(worker)
+        yield ports, workers
+
+
+def _record(rng: random.Random, names: list[str]) -> dict[str, Any]:
+    """A ván as a phone sends it (the fault harness's festival: a random win)."""
+    winner = rng.choice(names)
+    record: dict[str, Any] = {"winner": winner, "cuoc": [rng.choice(CUOC)]}
+    if rng.random() < 0.5:
+        record["discarder"] = rng.choice([n for n in names if n != winner])
+    return record
+
+
+def _core(record: dict[str, Any]) -> tuple[Any, ...]:
+    return record["winner"], record["cuoc"], record.get("discarder")
+
+
+def _phones(
+    ports: list[int], tables: list[Any], token: dict[str, str], rng: random.Random
+) -> tuple[dict[int, list[dict[str, Any]]], Tally, float]:
+    """One phone a table, in threads at once; ván ``k`` of a table to server ``k % 2`` (shifted by
+    table). Returns the records posted by sitting, the tally and the seconds the writes took."""
+    plans = {t.sitting_id: [_record(rng, seat_names(t)) for _ in range(VAN_EACH)] for t in tables}
+    tally = Tally()
+
+    def phone(n: int, sitting: int) -> None:
+        for seq, record in enumerate(plans[sitting], start=1):
+            status, data = post_until_answered(
+                ports[(seq + n) % len(ports)],
+                f"/api/v1/sittings/{sitting}/van",
+                {"seq": seq, **record},
+                str(uuid.uuid4()),
+                tally,
+                headers=token,
+            )
+            with tally.lock:
+                tally.posted += 1
+                if status != 201:
+                    tally.failures.append(f"sitting {sitting} ván {seq}: {status} {data}")
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=phone, args=(n, s)) for n, s in enumerate(plans)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return plans, tally, time.monotonic() - started
+
+
+async def _displays(ports: list[int], table: int, token: str) -> tuple[list[Screen], list[int], list[int]]:
+    """Displays on both servers; signals posted on either while they listen."""
+    screens = [Screen() for _ in range(DISPLAYS_EACH * len(ports))]
+    tasks = [
+        asyncio.create_task(watch(ports[i % len(ports)], f"/su-kien/ban/{table}/", s))
+        for i, s in enumerate(screens)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in screens)), timeout=60)
+    statuses, ids = [], []
+    for n in range(SIGNALS):
+        status, data, _ = await asyncio.to_thread(
+            post_signal, ports[n % len(ports)], table, token, f"scale-out-{n}"
+        )
+        statuses.append(status)
+        if status == 201:
+            ids.append(data["id"])  # type: ignore[index]
+        await asyncio.sleep(0.1)
+    await until_heard(screens, set(ids), timeout=30)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return screens, statuses, ids
+
+
+def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_a_replay(
+    stack: tuple[list[int], list[Worker]], django_user_model: Any
+) -> None:
+    from rest_framework.authtoken.models import Token
+
+    from scoring.models import Van
+    from scoring.selectors.ledger import ledger_differences
+    from tournaments.console import services as console
+
+    ports, workers = stack
+    staff = django_user_model.objects.create_user("ban-to-chuc", is_staff=True)
+    token = Token.objects.create(user=staff).key
+    events, tables = [], []
+    for name in ("Hội làng Đông", "Hội làng Đoài"):
+        event, its_tables = festival(name=name, van_per_round=VAN_EACH)
+        events.append(event)
+        tables += its_tables
+    console.ensure_catalogue()
+    chieu = console.table_open(
+        name="Chiếu sân đình", players=["An", "Bình", "Chi", "Dũng", "Em"], trung_quan=staff, created_by=staff
+    )
+
+    # Phones write through both servers while displays listen on both.
+    results: dict[str, Any] = {}
+    watching = threading.Thread(
+        target=lambda: results.update(shown=asyncio.run(_displays(ports, chieu.pk, token)))
+    )
+    watching.start()
+    plans, tally, seconds = _phones(ports, tables, {"Authorization": f"Token {token}"}, random.Random(24))
+    watching.join(120)
+
+    assert tally.failures == [], tally.failures[:5]
+    assert tally.statuses == {201: VAN_EACH * len(tables)}, tally.statuses
+    figure(
+        "phones through 2 servers",
+        f"{tally.posted} ván on {len(tables)} tables in {seconds:.1f} s ({tally.posted / seconds:.1f} ván/s)",
+    )
+
+    # Every sitting: the ván posted, once, in order; its ledger the engine's replay of them.
+    for table in tables:
+        stored = list(
+            Van.objects.filter(sitting_id=table.sitting_id, is_current=True)
+            .order_by("seq")
+            .values_list("record", flat=True)
+        )
+        assert [_core(r) for r in stored] == [_core(p) for p in plans[table.sitting_id]]
+        assert len(stored) == VAN_EACH
+        assert ledger_differences(table.sitting) == []
+
+    # Each event's board, once the recomputes have run, equals its standings from scratch.
+    for event in events:
+
+        def settled(event: Event = event) -> Leaderboard | None:
+            board = Leaderboard.objects.filter(event=event).first()
+            return board if board and board.ledger_seq == Event.objects.get(pk=event.pk).ledger_seq else None
+
+        board = wait_for(settled, timeout=60, what="the leaderboard to catch up")
+        scratch = compute_standings(Event.objects.get(pk=event.pk))
+        assert (board.rows, board.teams, board.van_count) == (
+            scratch.players,
+            scratch.teams,
+            scratch.van_count,
+        )
+        assert board.van_count == VAN_EACH * 2
+
+    # Coalesced across the servers and the workers: at most one recompute an event a window.
+    time.sleep(DEBOUNCE.total_seconds() + 1)  # a last claimed recompute may still be due
+    window = DEBOUNCE.total_seconds()
+    ran = {e.pk: [m for w in workers for m in w.read_marks(e.pk) if m.what == "start"] for e in events}
+    by_worker = [sum(1 for e in events for m in w.read_marks(e.pk) if m.what == "start") for w in workers]
+    most = math.ceil(seconds / window) + 2  # one a window while the phones wrote, the first, the last
+    figure(
+        "leaderboard recomputes (2 workers)",
+        f"{ {e.name: len(ran[e.pk]) for e in events} } for {VAN_EACH * 2} ván an event in {seconds:.1f} s "
+        f"(at most {most}: one a {window:.0f} s window); by worker {by_worker}",
+    )
+    for event in events:
+        assert 1 <= len(ran[event.pk]) <= most
+        assert len(ran[event.pk]) < VAN_EACH * 2  # coalesced: far fewer than the ván
+
+    # Displays on both servers heard every signal posted on either, once, in order.
+    screens, statuses, ids = results["shown"]
+    assert statuses == [201] * SIGNALS
+    assert [s.status for s in screens] == ["HTTP/1.1 200 OK"] * len(screens)
+    assert [s.signals for s in screens] == [ids] * len(screens)
+    figure("displays on 2 servers", f"{len(screens)} displays heard {len(ids)} signals each, none twice")
