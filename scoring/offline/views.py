@@ -32,6 +32,7 @@ SHELL = (
     "offline/preview.js",
     "offline/offline.js",
     "scoring/chips.js",
+    "scoring/card_picker.js",
     "i18n/fallback.js",
     "offline/icons/so-tom-192.png",
     "offline/icons/so-tom-512.png",

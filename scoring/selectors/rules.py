@@ -10,7 +10,6 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.engine import (
-    GAMES,
     PRESETS,
     Cuoc,
     EngineError,
@@ -84,11 +83,6 @@ class Chip:
     name: str
     main: int
     dich: int
-
-
-def scored_games() -> list[Game]:
-    """Games whose wins are valued by cước (Phỏm is settled by rank, not here)."""
-    return [g for g in GAMES.values() if g.family != ScoringFamily.PHOM]
 
 
 def rules_choices(game: Game) -> list[RulesChoice]:

@@ -1,12 +1,29 @@
-"""Tính điểm: the calculator page. Every change of the form re-renders the calculator partial."""
+"""Tính điểm: the calculator page. Every change of the form re-renders the calculator partial.
+
+Games valued by cước score the tapped cước (:func:`scoring.engine.score`). Phỏm has no cước: it is
+settled by rank, or by an ù (with an optional đền), so its calculator asks the placings and shows
+who pays whom, settled by the engine exactly as a canh would (:func:`scoring.engine.settle_van`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
-from scoring.engine import GAMES, EngineError, get_game, khoi_name, score
+from scoring.engine import (
+    GAMES,
+    EngineError,
+    Game,
+    RuleSet,
+    ScoringFamily,
+    get_game,
+    initial_state,
+    khoi_name,
+    score,
+    settle_van,
+)
 from scoring.htmx import render_htmx
 from scoring.selectors.rules import (
     DEFAULT_PRESET,
@@ -14,8 +31,8 @@ from scoring.selectors.rules import (
     chip_rows,
     chips,
     rules_choices,
-    scored_games,
 )
+from scoring.selectors.sitting import signed
 from scoring.services.rules import resolve_rules
 
 MAX_STREAK = 30
@@ -45,7 +62,7 @@ def _form_state(data: Any) -> dict[str, Any]:
     streak = min(max(streak, 1), MAX_STREAK)
     return {
         "game": game,
-        "games": scored_games(),
+        "games": list(GAMES.values()),
         "rules_slug": rules_slug,
         "rules_choices": choices,
         "selected": [c for c in data.getlist("cuoc") if c],
@@ -54,8 +71,67 @@ def _form_state(data: Any) -> dict[str, Any]:
     }
 
 
+#: Phỏm outcomes the calculator asks for: placings, or an ù (its đền optional).
+PHOM_RANKS, PHOM_U = "ranks", "u"
+
+
+def _phom_form(data: Any, game: Game) -> dict[str, Any]:
+    """The Phỏm taps as typed: how many players, ranks or ù, each player's place, who ù, who đền."""
+    n = min(max(_int(data.get("players"), game.players_max), game.players_min), game.players_max)
+    players = [gettext("Người %(n)s") % {"n": i} for i in range(1, n + 1)]
+    places = [_int(data.get(f"place_{i}"), 0) for i in range(1, n + 1)]
+    if not all(1 <= p <= n for p in places):
+        places = list(range(1, n + 1))  # a new count of players starts from seat order
+    outcome = PHOM_U if data.get("outcome") == PHOM_U else PHOM_RANKS
+    winner = _int(data.get("u_winner"), 1)
+    den = _int(data.get("u_den"), 0)
+    return {
+        "n_players": n,
+        "player_counts": list(range(game.players_min, game.players_max + 1)),
+        "players": players,
+        "place_rows": [
+            {"seat": i, "name": name, "place": places[i - 1]} for i, name in enumerate(players, 1)
+        ],
+        "places": list(range(1, n + 1)),
+        "outcome": outcome,
+        "u_winner": winner if 1 <= winner <= n else 1,
+        "u_den": den if 1 <= den <= n else 0,
+    }
+
+
+def _phom_result(game: Game, rules: RuleSet, form: dict[str, Any]) -> dict[str, Any]:
+    """Settle the one Phỏm ván the form describes (the engine's settle_van); refusals in the page's words."""
+    players = form["players"]
+    if form["outcome"] == PHOM_U:
+        record: dict[str, Any] = {"winner": players[form["u_winner"] - 1]}
+        if form["u_den"]:
+            if form["u_den"] == form["u_winner"]:
+                raise EngineError(gettext("Người đền phải là người khác người ù."))
+            record["den"] = players[form["u_den"] - 1]
+    else:
+        by_place = sorted(form["place_rows"], key=lambda row: row["place"])
+        if [row["place"] for row in by_place] != form["places"]:
+            raise EngineError(
+                gettext("Mỗi thứ hạng chỉ một người: hãy chọn cho mỗi người một thứ hạng khác nhau.")
+            )
+        record = {"ranks": [row["name"] for row in by_place]}
+    settled = settle_van(initial_state(players, game, rules), record, game=game, rules=rules)
+    balances = settled.state.balance_map()
+    return {
+        "transfers": [
+            {"from": t.from_, "to": t.to, "amount": t.amount, "why": t.why} for t in settled.transfers
+        ],
+        "balances": [{"name": p, "value": balances[p], "shown": signed(balances[p])} for p in players],
+        "stakes": ", ".join(str(s) for s in rules.phom_rank_stakes[: len(players) - 1]),
+        "u_stake": rules.phom_u_stake,
+    }
+
+
 def calculator(request: HttpRequest) -> HttpResponse:
-    state = _form_state(request.POST if request.method == "POST" else request.GET)
+    data = request.POST if request.method == "POST" else request.GET
+    state = _form_state(data)
+    if state["game"].family is ScoringFamily.PHOM:
+        return _phom_calculator(request, state, data)
     error = None
     breakdown = None
     try:
@@ -70,4 +146,17 @@ def calculator(request: HttpRequest) -> HttpResponse:
     except EngineError as exc:
         error = exc.message
     context = {**state, "breakdown": breakdown, "error": error, "nav": "calculator"}
+    return render_htmx(request, "scoring/calculator.html", context, partial="calc")
+
+
+def _phom_calculator(request: HttpRequest, state: dict[str, Any], data: Any) -> HttpResponse:
+    form = _phom_form(data, state["game"])
+    context: dict[str, Any] = {**state, **form, "is_phom": True, "phom": None, "error": None}
+    context["nav"] = "calculator"
+    try:
+        rules = resolve_rules(state["rules_slug"])
+        context["rules"] = rules
+        context["phom"] = _phom_result(state["game"], rules, form)
+    except EngineError as exc:
+        context["error"] = exc.message
     return render_htmx(request, "scoring/calculator.html", context, partial="calc")

@@ -6,15 +6,13 @@ from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from scoring.engine import (
     CARD_BY_CODE,
-    CARDS,
     CATALOGUE,
-    CHAN_CARDS,
     GAMES,
     Card,
-    DeckKind,
     Derivability,
     EngineError,
     Game,
@@ -23,21 +21,29 @@ from scoring.engine import (
     get_game,
 )
 from scoring.htmx import render_htmx
-
-MAX_COPIES = 4
+from scoring.selectors.cards import MAX_COPIES, deck_of, picker_cards
 
 
 def _games() -> list[Game]:
-    return [g for g in GAMES.values() if g.family != ScoringFamily.PHOM]
+    """Every game a canh or an event offers, Phỏm too: the page says why it cannot check Phỏm."""
+    return list(GAMES.values())
 
 
-def _deck(game: Game) -> tuple[Card, ...]:
-    return CHAN_CARDS if game.deck == DeckKind.CHAN else CARDS
+def _unchecked_note(game: Game) -> str | None:
+    """Why the hand checker cannot check this game's hands (Phỏm), or None when it can."""
+    if game.family is not ScoringFamily.PHOM:
+        return None
+    return gettext(
+        "Kiểm bài chưa kiểm được bài Phỏm: Phỏm chơi bằng bộ bài tây 52 quân và tính theo thứ hạng "
+        "(hoặc theo người ù), không theo phu, lưng và cước như Tổ Tôm hay Chắn, nên không có lời phán "
+        "ù hợp lệ để đưa ra. Muốn biết ai trả ai bao nhiêu, hãy dùng trang Tính điểm với trò Phỏm."
+    )
 
 
 def _hand_after(data: Any, deck: tuple[Card, ...]) -> list[str]:
     allowed = {c.code for c in deck}
-    hand = [c for c in (data.get("hand") or "").split() if c in allowed]
+    typed = (data.get("hand") or "").replace(",", " ").lower().split()  # codes typed, or the picker's
+    hand = [c for c in typed if c in allowed]
     counts = Counter(hand)
     add, remove = data.get("add"), data.get("remove")
     if add in allowed and counts[add] < MAX_COPIES:
@@ -95,16 +101,19 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     game_slug = data.get("game") or "to-tom-5"
     game = get_game(game_slug) if game_slug in GAMES else get_game("to-tom-5")
-    deck = _deck(game)
+    note = _unchecked_note(game)
+    if note is not None:
+        context = {"nav": "kiem_bai", "games": _games(), "game": game, "unchecked": note}
+        return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")
+    deck = deck_of(game)
     hand = _hand_after(data, deck)
-    counts = Counter(hand)
     declarable = _declarable(game)
     declared = [d for d in data.getlist("declared") if d in {s for s, _ in declarable}]
     context: dict[str, Any] = {
         "nav": "kiem_bai",
         "games": _games(),
         "game": game,
-        "deck": [{"card": c, "count": counts[c.code]} for c in deck],
+        "deck": picker_cards(deck, hand),
         "hand": hand,
         "hand_str": " ".join(hand),
         "size": game.hand_size,

@@ -51,3 +51,34 @@ def test_english_is_second(live_server, phone) -> None:
     assert phone.locator("h1").inner_text() == "Score a win"
     # Domain words keep their Vietnamese names in English too.
     assert phone.locator("label.chip[data-cuoc=chi_nay]").inner_text().startswith("Chi Nẩy")
+
+
+def _swapped(page, action) -> None:
+    """Do ``action`` and wait until htmx has swapped in the calculator it asked for: a change made
+    on the old form while a swap lands is lost with the detached element."""
+    page.evaluate("document.getElementById('calc').dataset.stale = '1'")
+    action()
+    page.locator("#calc:not([data-stale]):not(.htmx-settling)").wait_for(state="attached", timeout=30_000)
+    page.locator("#calc-form.htmx-request").wait_for(state="detached")
+
+
+def test_phom_is_settled_by_the_places_tapped(live_server, phone) -> None:
+    """Issue 19, item 10: Phỏm is on the calculator; it asks each player's place and shows who pays whom."""
+    phone.goto(live_server.url + "/")
+    _swapped(phone, lambda: phone.select_option("#game", "phom"))
+    assert phone.locator("#rules").input_value() == "phom"
+    # Người 3 first, Người 1 second, Người 2 third, Người 4 last.
+    for seat, place in ((3, "1"), (1, "2"), (2, "3")):
+        _swapped(phone, lambda seat=seat, place=place: phone.select_option(f"#place-{seat}", place))
+    balances = phone.get_by_test_id("phom-balances")
+    assert balances.locator("tr[data-player='3'] td.num").inner_text() == "+6"
+    assert balances.locator("tr[data-player='1'] td.num").inner_text() == "−1"
+    assert balances.locator("tr[data-player='2'] td.num").inner_text() == "−2"
+    assert balances.locator("tr[data-player='4'] td.num").inner_text() == "−3"
+    # An ù with a đền: the feeder pays the three shares of 5 alone.
+    _swapped(phone, lambda: phone.locator("label.chip[data-outcome=u] span").tap())
+    _swapped(phone, lambda: phone.select_option("#u_winner", "2"))
+    _swapped(phone, lambda: phone.select_option("#u_den", "4"))
+    assert balances.locator("tr[data-player='4'] td.num").inner_text() == "−15"
+    assert balances.locator("tr[data-player='2'] td.num").inner_text() == "+15"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390

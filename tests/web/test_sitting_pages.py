@@ -293,7 +293,9 @@ def test_typed_cards_are_checked_in_the_preview_and_kept_with_the_van(client, si
     client.post(f"/so-diem/{sitting.pk}/van/", {**form_of(client, sitting), **taps})
     van = Van.objects.get()
     assert van.cards == TOM_HAND and van.kiem_bai["valid"] is True
-    assert TOM_HAND in text(client.get(f"/so-diem/{sitting.pk}/"))
+    # The ván list names the cards (issue 19, item 8), never the codes.
+    page = text(client.get(f"/so-diem/{sitting.pk}/"))
+    assert "Thất Văn, Tam Vạn, Tam Sách, Tứ Văn" in page and TOM_HAND not in page
 
 
 def test_unreadable_cards_are_refused_in_vietnamese(client, sitting) -> None:

@@ -13,8 +13,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine import N_, EngineError, ScoringFamily, parse_van
+from scoring.engine import N_, EngineError, Msg, ScoringFamily, parse_van
 from scoring.htmx import render_htmx
+from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import (
     FAULT_CHOICES,
@@ -74,6 +75,37 @@ def posted_seq(value: Any) -> int:
     return seq
 
 
+#: The engine's refusals of a ván the form can make name the API's keys ('ranks', 'winner', 'den',
+#: 'discarder'): the form's words say what to tap instead (issue 19, item 8). Keyed by the engine's
+#: message code; the API keeps the engine's words.
+_FORM_WORDS = {
+    "Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai.": N_(
+        "Chưa có kết quả ván Phỏm: hãy chọn người ù, hoặc xếp hạng đủ mọi người."
+    ),
+    "'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần.": N_(
+        "Xếp hạng chưa đủ: hãy chọn thứ hạng cho mọi người chơi, mỗi người một lần."
+    ),
+    "'{key}' có tên người chơi lặp lại.": N_("Một người được xếp hai thứ hạng: mỗi người chỉ một thứ hạng."),
+    "'den' phải là người khác người ù, và chỉ dùng khi có 'winner'.": N_(
+        "Người đền phải là người khác người ù."
+    ),
+    "người ù '{name}' không thể là người đánh quân ù ('discarder').": N_(
+        "{name} ù nên không thể là người đánh ra quân ù: hãy chọn người khác, hoặc Không (ù nọc)."
+    ),
+    "'{name}' đã chịu (bỏ ván) nên không thể là '{key}'.": N_(
+        "{name} đã chịu (bỏ ván) nên không thể ù, đánh ra quân ù hay bị báo trong ván này."
+    ),
+}
+
+
+def form_words(exc: EngineError) -> str:
+    """The refusal as the ván form's reader should see it: the engine's message, or the form's own
+    words where the engine's name the API's keys."""
+    inner = exc.params.get("inner") if exc.code == "Ván {number}: {inner}" else exc.msg
+    words = _FORM_WORDS.get(getattr(inner, "template", ""))
+    return Msg(words, **inner.params).render(gettext) if words is not None else exc.message
+
+
 def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
     """What the ván form needs: seats, the game's cước chips, faults, báo regimes, gà events."""
     family = table.game.family
@@ -95,6 +127,9 @@ def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) 
         "is_phom": family is ScoringFamily.PHOM,
         "is_tai_ban": family is ScoringFamily.TAI_BAN,
         "checks_cards": family is not ScoringFamily.PHOM,
+        # the card picker (templates/scoring/_card_picker.html): the grid, and the hand typed so far
+        "card_picker": picker_cards(deck_of(table.game), card_codes(form.cards)),
+        "card_hand": [c.lower() for c in card_codes(form.cards)],
         "rank_rows": [
             {"place": i, "value": form.ranks[i - 1] if i <= len(form.ranks) else ""}
             for i in range(1, table.sitting.seats.count() + 1)
@@ -130,7 +165,7 @@ def preview(table: SittingFacts, form: VanForm, *, seq: int | None) -> dict[str,
         record = form.record(table.game)
         answer = van_preview(sitting=table.sitting, record=record, seq=seq)
     except EngineError as exc:
-        return {"error": exc.message}
+        return {"error": form_words(exc)}
     delta: dict[str, int] = defaultdict(int)
     for t in answer.transfers:
         delta[t.from_] -= t.amount

@@ -23,6 +23,7 @@ from scoring.selectors.sitting import GUEST, SittingFacts, describe, transfer_ro
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
+    form_words,
     missing_in_vietnamese,
     new_key,
     posted_key,
@@ -114,7 +115,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
         context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)
         return render_htmx(request, CORRECT, context, partial="correct", status=status)
     except EngineError as exc:
-        context = correct_context(sitting, van, form=form, key=key, reason=reason, error=exc.message)
+        context = correct_context(sitting, van, form=form, key=key, reason=reason, error=form_words(exc))
         return render_htmx(request, CORRECT, context, partial="correct", status=400)
     return _after_write(
         request, sitting, gettext("Đã sửa ván {seq}. Lý do: {reason}").format(seq=seq, reason=reason)

@@ -25,6 +25,7 @@ from scoring.selectors.sitting import SittingFacts, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
+    form_words,
     missing_in_vietnamese,
     new_key,
     posted_key,
@@ -148,7 +149,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
             form=form,
             key=key,
             seq=_seq_or_none(request.POST.get("seq")),
-            error=exc.message,
+            error=form_words(exc),
             preview=preview(table, form, seq=None),
         )
         return render_htmx(request, DETAIL, context, partial="sitting", status=400)
