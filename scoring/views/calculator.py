@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import (
     GAMES,
+    N_,
     EngineError,
     Game,
     RuleSet,
@@ -106,13 +107,13 @@ def _phom_result(game: Game, rules: RuleSet, form: dict[str, Any]) -> dict[str, 
         record: dict[str, Any] = {"winner": players[form["u_winner"] - 1]}
         if form["u_den"]:
             if form["u_den"] == form["u_winner"]:
-                raise EngineError(gettext("Người đền phải là người khác người ù."))
+                raise EngineError(N_("Người đền phải là người khác người ù."))
             record["den"] = players[form["u_den"] - 1]
     else:
         by_place = sorted(form["place_rows"], key=lambda row: row["place"])
         if [row["place"] for row in by_place] != form["places"]:
             raise EngineError(
-                gettext("Mỗi thứ hạng chỉ một người: hãy chọn cho mỗi người một thứ hạng khác nhau.")
+                N_("Mỗi thứ hạng chỉ một người: hãy chọn cho mỗi người một thứ hạng khác nhau.")
             )
         record = {"ranks": [row["name"] for row in by_place]}
     settled = settle_van(initial_state(players, game, rules), record, game=game, rules=rules)
