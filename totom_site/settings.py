@@ -215,6 +215,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each operation's link inside its summary button (a control
+    # nested in a control, and a 19 px touch target), which axe-core refuses (issue 19).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "persistAuthorization": True, "displayOperationId": True},
     # Choice sets that share a field name with another component's (kind, status): named here.
     "ENUM_NAME_OVERRIDES": {
         "EventKindEnum": "tournaments.models.EventKind",
