@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # benchdb closes Django's connections: the settings must import
 sys.path.insert(0, str(ROOT / "bench"))
 TARGET_MB = 200
 PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
