@@ -126,6 +126,8 @@ def main() -> None:
     if url.startswith("postgres"):
         from benchdb import bench_database
 
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")  # for its drop()
+
         url, drop = bench_database(url, "bench_replay", False)
         database = "PostgreSQL"
     else:
