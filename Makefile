@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench bench-all bench-serving bench-corrections bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-all bench-serving bench-corrections bench-replay-memory bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -51,6 +51,11 @@ bench-serving: deps system-deps-test messages
 bench-corrections: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/corrections.py'
 	DATABASE_URL= $(PY) bench/corrections.py
+
+# Peak memory of a 10,000-ván `manage.py replay` and of the sitting's exports (issue 24 item 3).
+bench-replay-memory: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/replay_memory.py'
+	DATABASE_URL= $(PY) bench/replay_memory.py
 
 bench-load: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py && $(PY) bench/load.py --pool 4'

@@ -1,10 +1,11 @@
 """A correction early in a long sitting (not a test): correcting ván 1 of ``--van`` (1,000) ván.
 
 Records ``--van`` ván in one sitting (Tổ Tôm, gom mode, a history where every later streak and
-hội changes when ván 1 is corrected), then times ``van_correct`` of ván 1, the way the API calls
-it: every later ván re-posted (reversals, new transactions and postings, streaks, hội rows), all
-the ledger's triggers, then checks the balances equal the replay of the corrected history.
-Target (issue 24 item 3): under 1 s for 1,000 ván.
+hội changes when ván 1 is corrected), then times ``van_correct`` of ván 1 three times, the way
+the API calls it: every later ván re-posted (reversals, new transactions and postings, streaks,
+hội rows), all the ledger's triggers at commit; then checks the balances equal the replay of the
+corrected history. Target (issue 24 item 3): under 1 s for 1,000 ván, the median of the three
+(the machine is shared; each run's Python CPU time and the load average are printed with it).
 
 On PostgreSQL (``DATABASE_URL=postgres://…``: a throwaway database next to it) or, without it, on
 a throwaway SQLite file (the embedded default). ``--quick`` (100 ván) is the run ``make test``
@@ -85,14 +86,26 @@ def run(n: int, database: str) -> dict[str, object]:
         van = van_record(sitting=sitting, seq=seq, record=record, idempotency_key=None).obj
         first = first or van
     recorded = time.perf_counter() - started
-    fix = {"winner": "An", "cuoc": ["chi_nay"]}
-    started = time.perf_counter()
-    van_correct(
-        van=first, record=fix, reason="Ghi nhầm người ù", corrected_by=None, idempotency_key="bench-fix-1"
-    )
-    took = time.perf_counter() - started
+    # Ván 1 corrected three times (each re-posts every later ván): the median is judged, the
+    # machine being shared. Each time: wall time, and the CPU time of this process (Python's part;
+    # the rest is the database's, and waiting).
+    fixes = [{"winner": "An", "cuoc": ["chi_nay"]}, {"winner": "Chi", "cuoc": ["tom"]}]
+    fixes.append(fixes[0])
+    times, cpu = [], []
+    for i, fix in enumerate(fixes, start=1):
+        started, ticks = time.perf_counter(), time.process_time()
+        first = van_correct(
+            van=first,
+            record=fix,
+            reason="Ghi nhầm người ù",
+            corrected_by=None,
+            idempotency_key=f"bench-fix-{i}",
+        ).obj
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - ticks)
+    took = sorted(times)[1]
     expected = replay(
-        {"game": "to-tom-5", "rules": rules, "mode": "gom", "players": five, "van": [fix, *history[1:]]}
+        {"game": "to-tom-5", "rules": rules, "mode": "gom", "players": five, "van": [fixes[-1], *history[1:]]}
     )["balances"]
     totals: dict[str, int] = {}
     for seat_name, amount in Posting.objects.filter(sitting=sitting, account=Account.PLAYER).values_list(
@@ -104,7 +117,10 @@ def run(n: int, database: str) -> dict[str, object]:
     lines = [
         f"bench/corrections.py on {database}: {n:,} ván recorded in {recorded:.1f} s "
         f"({recorded / n * 1000:.1f} ms a ván)",
-        f"correcting ván 1 of {n:,}: {took:.2f} s (target < {TARGET_S:.0f} s for 1,000 ván): "
+        f"correcting ván 1 of {n:,}: {took:.2f} s, the median of "
+        f"{', '.join(f'{t:.2f}' for t in times)} s (of which Python "
+        f"{', '.join(f'{c:.2f}' for c in cpu)} s CPU; load average {os.getloadavg()[0]:.1f}) "
+        f"(target < {TARGET_S:.0f} s for 1,000 ván): "
         f"{'met' if met else 'MISSED'}{' (quick: not judged)' if n < 1000 else ''}",
         f"balances after the correction == replay of the corrected history: {same}",
     ]

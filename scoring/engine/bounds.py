@@ -55,7 +55,7 @@ CUOC_LIST = 40
 #: Requests in one list (score, check_hand, replay).
 BATCH = 500
 #: Ván in one replayed sitting.
-VAN = 5_000
+VAN = 10_000
 #: Players in one replayed sitting are the game's own (2 to 5); a name is at most this long.
 PLAYERS = 5
 NAME = 120

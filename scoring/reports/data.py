@@ -6,10 +6,11 @@ breakdown of points (the engine's replay of the same ván, as ``ledger_check`` d
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
@@ -18,7 +19,7 @@ from django.utils.translation import gettext
 from scoring.engine import GA_TRONG, POOL, EngineError
 from scoring.models import Account, Posting, Sitting, TransactionKind
 from scoring.reports.tabular import Sheet
-from scoring.selectors.ledger import balances, integrity, user_name, van_list
+from scoring.selectors.ledger import balances, integrity, iter_van_list, van_list
 from scoring.selectors.sitting import SittingFacts, describe, hoi_summary, signed
 from scoring.services.ledger import fold
 
@@ -43,47 +44,67 @@ def _account(table: SittingFacts, posting: Posting) -> str:
     return posting.seat.name if posting.seat_id else table.account(posting.account)
 
 
+LEDGER_HEADERS = [
+    "Bút toán",
+    "Loại",
+    "Ván",
+    "Dòng",
+    "Tài khoản",
+    "Điểm",
+    "Vì sao",
+    "Đảo bút toán số",
+    "Lúc",
+    "Người ghi",
+]
+
+
 def ledger_sheet(sitting: Sitting) -> Sheet:
-    """Every posting of the sitting, in the order written, and a total (which must be 0)."""
+    """Every posting of the sitting, in the order written, and a total (which must be 0). The rows
+    are a generator reading the postings a chunk at a time: a long sitting's ledger is streamed."""
     table = SittingFacts.of(sitting)
+    return Sheet(
+        "So cai", LEDGER_HEADERS, _ledger_rows(sitting, table), more=(_balances_sheet(sitting, table),)
+    )
+
+
+def _ledger_rows(sitting: Sitting, table: SittingFacts) -> Iterator[list[Any]]:
+    kinds = dict(TransactionKind.choices)
+    who = "transaction__created_by__" + get_user_model().USERNAME_FIELD
     postings = (
         Posting.objects.filter(sitting=sitting)
-        .select_related("transaction__van", "transaction__created_by", "seat")
         .order_by("transaction_id", "line", "amount")
-    )
-    headers = [
-        "Bút toán",
-        "Loại",
-        "Ván",
-        "Dòng",
-        "Tài khoản",
-        "Điểm",
-        "Vì sao",
-        "Đảo bút toán số",
-        "Lúc",
-        "Người ghi",
-    ]
-    rows: list[list[Any]] = []
-    total = 0
-    for p in postings:
-        txn = p.transaction
-        total += p.amount
-        rows.append(
-            [
-                txn.pk,
-                txn.get_kind_display(),
-                txn.van.seq if txn.van_id else "",
-                p.line,
-                _account(table, p),
-                p.amount,
-                p.why,
-                txn.reverses_id or "",
-                local(txn.created_at),
-                user_name(txn.created_by) or "",
-            ]
+        .values_list(
+            "transaction_id",
+            "transaction__kind",
+            "transaction__van__seq",
+            "line",
+            "account",
+            "seat__name",
+            "amount",
+            "why",
+            "transaction__reverses_id",
+            "transaction__created_at",
+            who,
         )
-    rows.append(["Tổng", "", "", "", "", total, "Mọi bút toán cộng lại phải bằng 0", "", "", ""])
-    return Sheet("So cai", headers, rows, more=(_balances_sheet(sitting, table),))
+    )
+    total = 0
+    for txn, kind, seq, line, account, seat, amount, why, reverses, at, by in postings.iterator(
+        chunk_size=2000
+    ):
+        total += amount
+        yield [
+            txn,
+            kinds.get(kind, kind),
+            seq if seq is not None else "",
+            line,
+            seat if account == Account.PLAYER else table.account(account),
+            amount,
+            why,
+            reverses or "",
+            local(at),
+            by or "",
+        ]
+    yield ["Tổng", "", "", "", "", total, "Mọi bút toán cộng lại phải bằng 0", "", "", ""]
 
 
 def _balances_sheet(sitting: Sitting, table: SittingFacts) -> Sheet:
@@ -104,7 +125,7 @@ def _net(transfers: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 def van_sheet(sitting: Sitting) -> Sheet:
     """The current ván, one row each with every account's change; the last row sums them (the
-    balances of play)."""
+    balances of play). The rows are a generator reading the ván a chunk at a time (streamed)."""
     table = SittingFacts.of(sitting)
     names = [s.name for s in sitting.seats.order_by("position")]
     accounts = [*names, POOL, GA_TRONG]
@@ -121,29 +142,29 @@ def van_sheet(sitting: Sitting) -> Sheet:
         "Lúc",
         "Lý do sửa",
     ]
-    rows: list[list[Any]] = []
+    return Sheet("Cac van", headers, _van_rows(sitting, table, accounts))
+
+
+def _van_rows(sitting: Sitting, table: SittingFacts, accounts: Sequence[str]) -> Iterator[list[Any]]:
     totals: dict[str, int] = defaultdict(int)
-    for van in van_list(sitting):
+    for van in iter_van_list(sitting):
         net = _net(van["transfers"])
         for a in accounts:
             totals[a] += net.get(a, 0)
-        rows.append(
-            [
-                van["seq"],
-                van["outcome_label"],
-                van["winner"] or "",
-                ", ".join(table.cuoc_names(van["cuoc"])),
-                van["points"] if van["winner"] else "",
-                table.streak_name(van["streak"]) if van["winner"] else "",
-                describe(table, van["record"]),
-                *[net.get(a, 0) for a in accounts],
-                van["entered_by"] or "",
-                local(datetime.fromisoformat(van["created_at"])),
-                van["correction_reason"] or "",
-            ]
-        )
-    rows.append(["Tổng", "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""])
-    return Sheet("Cac van", headers, rows)
+        yield [
+            van["seq"],
+            van["outcome_label"],
+            van["winner"] or "",
+            ", ".join(table.cuoc_names(van["cuoc"])),
+            van["points"] if van["winner"] else "",
+            table.streak_name(van["streak"]) if van["winner"] else "",
+            describe(table, van["record"]),
+            *[net.get(a, 0) for a in accounts],
+            van["entered_by"] or "",
+            local(datetime.fromisoformat(van["created_at"])),
+            van["correction_reason"] or "",
+        ]
+    yield ["Tổng", "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""]
 
 
 def integrity_line(sitting: Sitting) -> dict[str, Any]:
@@ -251,7 +272,7 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
     table = SittingFacts.of(sitting)
     name = _seat_name(sitting, position)
     rows, running = [], 0
-    for van in van_list(sitting):
+    for van in iter_van_list(sitting):
         mine = [t for t in van["transfers"] if name in (t["from"], t["to"])]
         delta = _net(mine).get(name, 0)
         running += delta

@@ -12,14 +12,28 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import tablib
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
 
-__all__ = ["BOM", "Sheet", "csv_bytes", "csv_download", "csv_table", "safe", "sheet_response", "xlsx_bytes"]
+__all__ = [
+    "BOM",
+    "Sheet",
+    "csv_bytes",
+    "csv_download",
+    "csv_table",
+    "safe",
+    "sheet_response",
+    "sheet_stream_response",
+    "xlsx_bytes",
+]
 
 BOM = "\ufeff"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -33,7 +47,8 @@ class Sheet:
 
     title: str
     headers: Sequence[str]
-    rows: Sequence[Sequence[Any]]
+    #: Any iterable: a generator is read once, row by row (:func:`sheet_stream_response`).
+    rows: Iterable[Sequence[Any]]
     #: Extra sheets of the same workbook (XLSX only; CSV has one table).
     more: Sequence[Sheet] = field(default_factory=tuple)
 
@@ -50,9 +65,9 @@ def safe(value: Any) -> Any:
     return value
 
 
-def _padded(sheet: Sheet) -> list[list[Any]]:
+def _padded(sheet: Sheet) -> Iterator[list[Any]]:
     width = len(sheet.headers)
-    return [[safe(v) for v in row] + [""] * (width - len(row)) for row in sheet.rows]
+    return ([safe(v) for v in row] + [""] * (width - len(row)) for row in sheet.rows)
 
 
 def csv_table(headers: Sequence[Any], rows: Iterable[Sequence[Any]]) -> bytes:
@@ -88,6 +103,58 @@ def xlsx_bytes(sheet: Sheet) -> bytes:
     book = tablib.Databook([_dataset(s) for s in (sheet, *sheet.more)])
     out: bytes = book.export("xlsx")
     return out
+
+
+#: Bytes of CSV gathered before a chunk of a streamed download is sent.
+CHUNK = 64 * 1024
+
+
+def csv_chunks(sheet: Sheet) -> Iterator[bytes]:
+    """:func:`csv_bytes` in chunks, its rows read as they come (nothing but a chunk is held)."""
+    buffer = io.StringIO()
+    buffer.write(BOM)
+    writer = csv.writer(buffer)
+    writer.writerow([safe(h) for h in sheet.headers])
+    for row in _padded(sheet):
+        writer.writerow(row)
+        if buffer.tell() >= CHUNK:
+            yield buffer.getvalue().encode("utf-8")
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode("utf-8")
+
+
+def xlsx_file(sheet: Sheet) -> Any:
+    """:func:`xlsx_bytes` written row by row to a temporary file (openpyxl's write-only workbook:
+    rows go to disk as they are appended), answered open at its start."""
+    book = Workbook(write_only=True)
+    bold = Font(bold=True)
+    for one in (sheet, *sheet.more):
+        ws = book.create_sheet(one.title[:TITLE_MAX])
+        ws.freeze_panes = "A2"
+        header = []
+        for h in one.headers:
+            cell = WriteOnlyCell(ws, value=safe(h))
+            cell.font = bold
+            header.append(cell)
+        ws.append(header)
+        for row in _padded(one):
+            ws.append(row)
+    out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the response once sent)
+    book.save(out)
+    out.seek(0)
+    return out
+
+
+def sheet_stream_response(sheet: Sheet, fmt: str, filename: str) -> StreamingHttpResponse | FileResponse:
+    """:func:`sheet_response` for a long table whose rows are a generator: CSV streamed as its rows
+    are read, XLSX built on disk and streamed from there; the table is never held in memory."""
+    name = f"{filename}.{fmt}"
+    if fmt == "xlsx":
+        return FileResponse(xlsx_file(sheet), as_attachment=True, filename=name, content_type=XLSX)
+    response = StreamingHttpResponse(csv_chunks(sheet), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 def sheet_response(sheet: Sheet, fmt: str, filename: str) -> HttpResponse:

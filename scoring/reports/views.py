@@ -20,7 +20,7 @@ from scoring.permissions import VIEW
 from scoring.reports import data
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
-from scoring.reports.tabular import sheet_response
+from scoring.reports.tabular import sheet_response, sheet_stream_response
 from scoring.text import vi_slugify
 
 FORMATS = ("csv", "xlsx")
@@ -71,14 +71,14 @@ def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
 @_guarded
 def ledger_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return sheet_response(data.ledger_sheet(sitting), fmt, _name(sitting, "so-cai"))
+    return sheet_stream_response(data.ledger_sheet(sitting), fmt, _name(sitting, "so-cai"))
 
 
 @require_GET
 @_guarded
 def van_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return sheet_response(data.van_sheet(sitting), fmt, _name(sitting, "cac-van"))
+    return sheet_stream_response(data.van_sheet(sitting), fmt, _name(sitting, "cac-van"))
 
 
 @require_GET

@@ -7,7 +7,7 @@ The ``*_json`` functions build the JSON answers of the API (and what idempotent 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "balances",
     "club_json",
     "integrity",
+    "iter_van_list",
     "ledger_differences",
     "player_json",
     "review_json",
@@ -176,7 +177,9 @@ def review_json(van: Van) -> dict[str, Any]:
 
 
 def _van_rows(sitting: Sitting) -> QuerySet[Van]:
-    return sitting.van.select_related("winner", "entered_by", "confirmed_by", "sitting")
+    # Not select_related("sitting"): each ván would carry its own copy of the sitting row, with the
+    # engine's state kept on it (megabytes each in a long sitting); the manager gives them ``sitting``.
+    return sitting.van.select_related("winner", "entered_by", "confirmed_by")
 
 
 def van_list(sitting: Sitting, *, include_superseded: bool = False) -> list[dict[str, Any]]:
@@ -186,6 +189,20 @@ def van_list(sitting: Sitting, *, include_superseded: bool = False) -> list[dict
         vans = vans.filter(is_current=True)
     transfers = van_transfers(sitting)
     return [van_json(v, transfers.get(v.pk, []) if v.is_current else []) for v in vans]
+
+
+def iter_van_list(sitting: Sitting, *, chunk: int = 500) -> Iterator[dict[str, Any]]:
+    """:func:`van_list`'s current ván one by one, read ``chunk`` ván at a time (2 queries a chunk),
+    so an export of a long sitting never holds all of them."""
+    last = 0
+    while True:
+        vans = list(_van_rows(sitting).filter(is_current=True, seq__gt=last).order_by("seq")[:chunk])
+        if not vans:
+            return
+        transfers = van_transfers(sitting, vans)
+        for v in vans:
+            yield van_json(v, transfers.get(v.pk, []))
+        last = vans[-1].seq
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,13 @@ sitting's row lock and an open transaction.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.engine import (
@@ -300,12 +303,12 @@ def plan_transfers(
     for line, transfer in enumerate(transfers, start=1):
         for name, amount in ((transfer.from_, -transfer.amount), (transfer.to, transfer.amount)):
             account, seat = _account(name, seats)
-            postings.append(
+            postings.append(  # by ids: a correction builds thousands (the transaction's id comes later)
                 Posting(
-                    transaction=txn,
-                    sitting=sitting,
+                    transaction_id=None,
+                    sitting_id=sitting.pk,
                     account=account,
-                    seat=seat,
+                    seat_id=seat.pk if seat is not None else None,
                     amount=amount,
                     line=line,
                     why=transfer.why,
@@ -324,7 +327,7 @@ def write_planned(planned: Sequence[Planned]) -> list[LedgerTransaction]:
     postings = []
     for txn, lines in planned:
         for posting in lines:
-            posting.transaction = txn  # its id, now that the transaction has one
+            posting.transaction_id = txn.pk  # now that the transaction has one
         postings.extend(lines)
     Posting.objects.bulk_create(postings)
     return txns
@@ -401,50 +404,61 @@ def plan_van(
 
 def reverse_transaction(*, txn: LedgerTransaction, reason: str, created_by: User | None) -> LedgerTransaction:
     """A new transaction that exactly negates ``txn`` (the original is never touched)."""
-    return reverse_transactions(txns=[txn], reason=reason, created_by=created_by)[0]
+    reverse_transactions(txns=[txn.pk], reason=reason, created_by=created_by)
+    return LedgerTransaction.objects.get(reverses_id=txn.pk)
 
 
-def reverse_transactions(
-    *, txns: Sequence[LedgerTransaction], reason: str, created_by: User | None
-) -> list[LedgerTransaction]:
-    """A reversing transaction for each of ``txns``, in their order: one SELECT of their postings,
-    one INSERT of the reversals, one of the reversing postings."""
-    lines: dict[int, list[Posting]] = {txn.pk: [] for txn in txns}
-    for p in Posting.objects.filter(transaction__in=[txn.pk for txn in txns]):
-        lines[p.transaction_id].append(p)
-    return write_planned(
-        [
-            (
-                LedgerTransaction(
-                    sitting_id=txn.sitting_id,
-                    van_id=txn.van_id,
-                    kind=TransactionKind.REVERSAL,
-                    reverses=txn,
-                    reason=reason,
-                    created_by=created_by,
-                ),
-                [
-                    Posting(
-                        sitting_id=p.sitting_id,
-                        account=p.account,
-                        seat_id=p.seat_id,
-                        amount=-p.amount,
-                        line=p.line,
-                        why=f"Đảo: {p.why}",
-                    )
-                    for p in lines[txn.pk]
-                ],
-            )
-            for txn in txns
+def _ids_in(ids: Sequence[int]) -> tuple[str, list[Any]]:
+    """``IN (…)`` over ``ids`` passed as one parameter (a JSON array), however many there are: SQLite
+    takes at most 999 parameters in a statement, and a correction may reverse thousands."""
+    if connection.vendor == "postgresql":
+        return "IN (SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(%s AS jsonb)))", [
+            json.dumps(list(ids))
         ]
-    )
+    return "IN (SELECT value FROM json_each(%s))", [json.dumps(list(ids))]
 
 
-def sync_hoi(sitting: Sitting, state: SittingState) -> None:
-    """Make the sitting's hội rows match the engine's state (they are a projection, not a record)."""
+def reverse_transactions(*, txns: Sequence[int], reason: str, created_by: User | None) -> int:
+    """A reversing transaction for each of the transactions ``txns`` (ids, none reversed yet),
+    newest first (as a correction undoes them), and its postings (each original's negated, line by
+    line): two statements however many there are, ``INSERT … SELECT`` from the originals, so
+    nothing of them is read into Python. Answers how many were reversed."""
+    if not txns:
+        return 0
+    qn = connection.ops.quote_name
+    txn_table, posting_table = qn(LedgerTransaction._meta.db_table), qn(Posting._meta.db_table)
+    chosen, params = _ids_in(txns)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    created_by_id = created_by.pk if created_by is not None else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {txn_table} (sitting_id, van_id, kind, reason, reverses_id, created_by_id, created_at) "
+            f"SELECT t.sitting_id, t.van_id, %s, %s, t.id, %s, %s FROM {txn_table} t "
+            f"WHERE t.id {chosen} ORDER BY t.id DESC",
+            [TransactionKind.REVERSAL.value, reason, created_by_id, now, *params],
+        )
+        reversed_count = cursor.rowcount
+        cursor.execute(
+            f"INSERT INTO {posting_table} (transaction_id, sitting_id, account, seat_id, amount, line, why) "
+            f"SELECT r.id, p.sitting_id, p.account, p.seat_id, -p.amount, p.line, %s || p.why "
+            f"FROM {posting_table} p JOIN {txn_table} r ON r.reverses_id = p.transaction_id "
+            f"WHERE p.transaction_id {chosen} ORDER BY r.id, p.id",
+            ["Đảo: ", *params],
+        )
+    return reversed_count
+
+
+def sync_hoi(sitting: Sitting, state: SittingState, before: SittingState | None = None) -> None:
+    """Make the sitting's hội rows match the engine's state (they are a projection, not a record).
+    ``before``: the state the rows match now (one more ván): only the hội that differ are read."""
     spans = {h.index: h for h in state.hoi}
+    rows = sitting.hoi.all()
+    if before is not None:
+        kept = set(before.hoi) & set(state.hoi)
+        spans = {i: h for i, h in spans.items() if h not in kept}
+        rows = rows.filter(index__in=[*spans, *(h.index for h in before.hoi if h not in kept)])
     gone, changed = [], []
-    for row in sitting.hoi.all():
+    for row in rows:
         span = spans.pop(row.index, None)
         if span is None:
             gone.append(row.pk)

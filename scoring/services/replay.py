@@ -166,13 +166,22 @@ def sitting_replay(
         return van_record(sitting=s, seq=seq, record=van, idempotency_key=None, entered_by=created_by).obj
 
     write = record or recorded
-    vans = [write(sitting, seq, van) for seq, van in enumerate(request["van"], start=1)]
+    # Only what the answer needs of each ván, not the ván: each holds the sitting row it was written
+    # under, with the engine's state after it (a long replay kept them all: gigabytes at 10,000 ván).
+    written = []
+    for seq, van in enumerate(request["van"], start=1):
+        v = write(sitting, seq, van)
+        written.append((v.pk, v.points, v.streak))
     transfers = van_transfers(sitting)
     result = {
         **balances(sitting).to_dict(),
         "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],
-        "van": [{"points": v.points, "streak": v.streak, "transfers": transfers.get(v.pk, [])} for v in vans],
+        "van": [
+            {"points": points, "streak": streak, "transfers": transfers.pop(pk, [])}
+            for pk, points, streak in written
+        ],
     }
+    del written, transfers
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:
         raise InvariantError(f"ledger replay differs from the engine's: {result!r} != {expected!r}")

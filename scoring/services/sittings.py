@@ -23,6 +23,7 @@ from scoring.engine import (
     VAN_KEYS,
     EngineError,
     RuleSet,
+    SittingState,
     Transfer,
     initial_state,
     make_table,
@@ -294,7 +295,7 @@ def van_record(
             created_by=entered_by,
         )
         if settled.state.hoi != before.hoi:
-            sync_hoi(s, settled.state)
+            sync_hoi(s, settled.state, before)
         store_state(s, [*ids, van.pk], settled.state, seats)
         announce([s.pk], "van_record", van.pk)
         box["van"] = van
@@ -383,9 +384,12 @@ def van_correct(
                 N_("Ván này đã được sửa bằng một bản khác; hãy tải lại canh bài."),
                 state=sitting_state_json(s),
             )
-        new = _supersede(s, old, record, reason, corrected_by, cards, via)
+        new, transfers, state = _supersede(s, old, record, reason, corrected_by, cards, via)
         announce([s.pk], "van_correct", new.pk)
-        return Answer(201, {"van": van_json(new), "sitting": sitting_state_json(s)})
+        # The answer from what was just posted, as van_record's (equal by the ledger's invariant).
+        return Answer(
+            201, {"van": van_json(new, transfers_json(transfers)), "sitting": state_answer(s, state)}
+        )
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
     # the version it named has been superseded by then.
@@ -402,7 +406,9 @@ def van_correct(
 
 def _supersede(
     s: Sitting, old: Van, record: dict[str, Any], reason: str, by: User | None, cards: str, via: EntryVia
-) -> Van:
+) -> tuple[Van, tuple[Transfer, ...], SittingState]:
+    """Supersede ``old`` by a new version of ``record`` and re-post every later ván; answer the new
+    version, its transfers and the engine's state after the last ván."""
     vans = current_van(s)
     k = old.seq
     later = vans[k:]
@@ -410,10 +416,11 @@ def _supersede(
     reverse_transactions(
         txns=list(
             s.transactions.filter(
-                van__in=vans[k - 1 :],
+                van__is_current=True,  # ván k (superseded below) and every later one
+                van__seq__gte=k,
                 kind__in=[TransactionKind.GOM, TransactionKind.VAN],
                 reversed_by__isnull=True,
-            ).order_by("-id")
+            ).values_list("pk", flat=True)
         ),
         reason=f"Sửa ván {k}: {reason}",
         created_by=by,
@@ -448,6 +455,7 @@ def _supersede(
         seats=seats,
         created_by=by,
     )
+    transfers = settled.transfers
     state = settled.state
     changed = []
     for van in later:
@@ -470,7 +478,8 @@ def _supersede(
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
     write_planned(planned)
     sync_hoi(s, state)
-    return new
+    store_state(s, [new.pk if v.pk == old.pk else v.pk for v in vans], state, seats)
+    return new, transfers, state
 
 
 # -- results made final ------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def _replay(van: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         ),
         ({"van": [{"result": "hoa", "ga": [{"kind": "nhai", "player": "An", "count": -2}]}]}, "'ga.count'"),
         ({"van": [{"winner": "An", "cuoc": ["tom"] * 41}]}, "Ván 1: 'cuoc' có nhiều nhất 40 cước"),
-        ({"van": [{"result": "hoa"}] * (bounds.VAN + 1)}, "tối đa 5000 ván"),
+        ({"van": [{"result": "hoa"}] * (bounds.VAN + 1)}, "tối đa 10000 ván"),
         (
             {"van": [{"winner": "An"}], "rules": {"preset": "luat-2005", "cuoc": {"tom": {"main": 2**62}}}},
             "'cuoc.tom.main' phải là số nguyên từ 0 đến 100000",

@@ -71,6 +71,28 @@ def test_a_broken_raw_transaction_fails_at_commit(
 
 
 @on_postgres
+def test_the_pool_taken_below_zero_after_an_earlier_check_is_refused_at_commit() -> None:
+    """The pots are summed once per commit (migration 0015), not once per posting: postings written
+    after a check already ran in the same transaction are still checked."""
+    sitting = _sitting()
+    before = LedgerTransaction.objects.count()
+    seat = _seat(sitting, 3)
+    with (
+        pytest.raises(IntegrityError, match="xuống dưới 0"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        for amount in (40, 3):  # the pool holds 42: 40 leaves 2 (checked at once), then 3 more
+            cursor.execute(NEW_TXN, [sitting.pk])
+            txn_id = cursor.fetchone()[0]
+            cursor.execute(NEW_POSTING, [txn_id, sitting.pk, "pool", None, -amount])
+            cursor.execute(NEW_POSTING, [txn_id, sitting.pk, "player", seat, amount])
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the deferred checks run now
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+    assert LedgerTransaction.objects.count() == before
+
+
+@on_postgres
 def test_a_posting_on_a_seat_of_another_sitting_is_refused() -> None:
     sitting, other = _sitting(), _sitting()
     with pytest.raises(IntegrityError, match="không thuộc canh bài"):

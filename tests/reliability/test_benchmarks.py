@@ -7,6 +7,8 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
   by ``totom_site/serve.py`` and loaded by wrk (PostgreSQL);
 * ``bench/corrections.py --quick``: correcting ván 1 of a 100-ván sitting (both databases; on
   SQLite it uses its own throwaway file);
+* ``bench/replay_memory.py --quick``: ``manage.py replay`` of a 50-ván sitting and its ledger and
+  ván exports (CSV, XLSX), each in a child process whose peak memory is printed (both databases);
 * ``bench/hands.py --quick``: the engine over a corpus of hands (no database);
 * ``bench/display.py --quick``: two app servers served as ``make run`` serves the app, on the test
   database and the suite's Redis, 40 audience displays over both, 30 signals posted on either:
@@ -72,6 +74,21 @@ def test_the_corrections_benchmark_runs_and_its_balances_equal_the_replay() -> N
     assert "balances after the correction == replay of the corrected history: True" in out, out
     for line in out.strip().splitlines():
         figure("bench/corrections.py --quick", line)
+
+
+@pytest.mark.sqlite
+def test_the_replay_memory_benchmark_runs_and_streams_the_exports() -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": os.environ.get("DATABASE_URL", "") if connection.vendor == "postgresql" else "",
+    }
+    out = _run(["bench/replay_memory.py", "--quick"], env)
+    assert "manage.py replay --save of 50 ván" in out, out
+    for export in ("ledger.csv", "ledger.xlsx", "van.csv", "van.xlsx"):
+        assert f"export {export} of the 50-ván sitting" in out, out
+    assert out.count("(streamed: True)") == 4, out
+    for line in out.strip().splitlines():
+        figure("bench/replay_memory.py --quick", line)
 
 
 @pytest.mark.sqlite
