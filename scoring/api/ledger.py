@@ -31,6 +31,7 @@ from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written, acting_user
+from scoring.text import iso
 
 __all__ = [
     "BalancesView",
@@ -200,7 +201,7 @@ class SittingsView(LedgerView):
                     "game": s.game,
                     "mode": s.mode,
                     "created_at": s.created_at.isoformat(),
-                    "ended_at": s.ended_at.isoformat() if s.ended_at else None,
+                    "ended_at": iso(s.ended_at),
                     "club": s.club.slug if s.club_id else None,
                 }
                 for s in recent

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import models
 
 from scoring.engine import EngineError
+from scoring.text import iso, when
 
 __all__ = ["FORMAT", "VERSION", "BackupError", "history_json", "insert", "iso", "restore_history", "when"]
 
@@ -20,15 +21,6 @@ VERSION = 1
 
 class BackupError(EngineError):
     """The file is not a backup this version can restore, or the database already holds it."""
-
-
-def iso(moment: Any) -> str | None:
-    """A date or a moment as the file writes it (None stays None)."""
-    return moment.isoformat() if moment else None
-
-
-def when(value: str | None) -> dt.datetime | None:
-    return dt.datetime.fromisoformat(value) if value else None
 
 
 def insert(obj: models.Model) -> models.Model:

@@ -28,6 +28,7 @@ from scoring.models import (
     VanStatus,
     VillageRuleSet,
 )
+from scoring.text import iso
 
 __all__ = [
     "PLAY",
@@ -171,7 +172,7 @@ def review_json(van: Van) -> dict[str, Any]:
         "status": van.status,
         "status_label": van.get_status_display(),
         "confirmed_by": user_name(van.confirmed_by) if van.confirmed_by_id else None,
-        "confirmed_at": van.confirmed_at.isoformat() if van.confirmed_at else None,
+        "confirmed_at": iso(van.confirmed_at),
         "rejected_reason": reason,
     }
 
@@ -255,7 +256,7 @@ def sitting_state_json(sitting: Sitting) -> dict[str, Any]:
         "next_seq": next_seq,
         **balances(sitting).to_dict(),
         "hoi": _hoi_json(sitting),
-        "ended_at": sitting.ended_at.isoformat() if sitting.ended_at else None,
+        "ended_at": iso(sitting.ended_at),
     }
 
 
@@ -270,7 +271,7 @@ def state_answer(sitting: Sitting, state: SittingState) -> dict[str, Any]:
         "pool": state.pool,
         "ga_trong": state.ga_trong,
         "hoi": [span.to_dict() for span in state.hoi],
-        "ended_at": sitting.ended_at.isoformat() if sitting.ended_at else None,
+        "ended_at": iso(sitting.ended_at),
     }
 
 

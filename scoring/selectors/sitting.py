@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from scoring.engine import (
@@ -29,6 +28,7 @@ from scoring.models import Sitting, VanFault
 from scoring.selectors.ledger import balances, integrity, sitting_history, streak_label, van_list
 from scoring.selectors.rules import applied_rules_name
 from scoring.services.ledger import fold
+from scoring.text import when
 
 #: The value of the winner buttons meaning a draw (hòa).
 HOA = "__hoa__"
@@ -92,10 +92,6 @@ class SittingFacts:
 def signed(n: int) -> str:
     """A change of points as shown: "+8", "−8", "0" (a real minus sign)."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def when(iso: str | None) -> datetime | None:
-    return datetime.fromisoformat(iso) if iso else None
 
 
 def _win_parts(table: SittingFacts, record: Mapping[str, Any]) -> list[str]:

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-
 from scoring.engine import (
     MAX_VAN,
     N_,
@@ -36,6 +34,7 @@ from scoring.engine import (
 )
 from scoring.models import Club, Sitting, Van
 from scoring.selectors.ledger import balances, van_transfers
+from scoring.services.people import User
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open, van_record
 
@@ -132,7 +131,7 @@ def _fits(sitting: Sitting, request: Mapping[str, Any], fingerprint: str) -> Non
 def sitting_replay(
     *,
     request: Mapping[str, Any],
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
     club: Club | None = None,
     title: str = "",
     into: Sitting | None = None,

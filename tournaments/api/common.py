@@ -1,53 +1,24 @@
-"""Shared pieces of the events API: the base view (the sổ điểm API's refusals, JSON only, and the
-language of ``Accept-Language``), finding an event the caller may see or manage, and running a
-keyed write."""
+"""Shared pieces of the events API: finding an event the caller may see or manage, and running a
+keyed write. Its views are :class:`scoring.api.access.LedgerView` (refusals as JSON); messages
+follow ``Accept-Language`` through :class:`scoring.i18n.ApiLanguageMiddleware`, as on every API path."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext
-from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.api.access import LedgerView
 from scoring.engine import EngineError
 from scoring.permissions import credential_scope
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written
 from tournaments.models import Event
 
-__all__ = ["EventsApiView", "error", "event_for", "keyed_write", "scope_allows_event"]
-
-
-def api_language(request: Request) -> str:
-    """The language of the first ``Accept-Language`` entry the site speaks (Vietnamese otherwise).
-
-    The API's paths carry no language prefix, so Django's LocaleMiddleware keeps them Vietnamese;
-    the events API answers its messages in English to a client that asks for it."""
-    for code, _quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
-        if code == "*":
-            break
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
-
-
-class EventsApiView(LedgerView):
-    """The sổ điểm API's base view (refusals as ``{"error": …}``), speaking ``Accept-Language``."""
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        language = api_language(request)
-        translation.activate(language)
-        request.LANGUAGE_CODE = language
-        super().initial(request, *args, **kwargs)
+__all__ = ["error", "event_for", "keyed_write", "scope_allows_event"]
 
 
 def error(message: str, code: int, **extra: Any) -> Response:

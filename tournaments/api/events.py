@@ -21,13 +21,13 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.api.access import PUBLIC, SIGNED_IN
+from scoring.api.access import PUBLIC, SIGNED_IN, LedgerView
 from scoring.api.ledger import _body
 from scoring.engine import N_, EngineError
 from scoring.permissions import credential_scope
 from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc
-from tournaments.api.common import EventsApiView, error, event_for, keyed_write
+from tournaments.api.common import error, event_for, keyed_write
 from tournaments.seating import Method, Remainder
 from tournaments.selectors.api import (
     event_detail_json,
@@ -49,7 +49,7 @@ WRITE = (400, 401, 403, 404, 415, 422, 429)
 LISTED = 100
 
 
-class EventsView(EventsApiView):
+class EventsView(LedgerView):
     needs = {"GET": PUBLIC}
 
     @extend_schema(
@@ -72,7 +72,7 @@ class EventsView(EventsApiView):
         return Response([event_json(e) for e in events_listed(events).order_by("-date", "-id")[:LISTED]])
 
 
-class EventDetailView(EventsApiView):
+class EventDetailView(LedgerView):
     needs = {"GET": PUBLIC}
 
     @extend_schema(
@@ -88,7 +88,7 @@ class EventDetailView(EventsApiView):
         return Response(event_detail_json(event, can_manage=bool(manage)))
 
 
-class StandingsView(EventsApiView):
+class StandingsView(LedgerView):
     needs = {"GET": PUBLIC}
 
     @extend_schema(
@@ -102,7 +102,7 @@ class StandingsView(EventsApiView):
         return Response(standings_json(event_for(request, slug)))
 
 
-class TablesView(EventsApiView):
+class TablesView(LedgerView):
     needs = {"GET": PUBLIC}
 
     @extend_schema(
@@ -149,7 +149,7 @@ def _string(body: dict[str, Any], key: str) -> str:
     return value
 
 
-class RegistrationsView(EventsApiView):
+class RegistrationsView(LedgerView):
     needs = {"POST": SIGNED_IN}
     scoped = frozenset({"POST"})  # event_for(manage=True) asks the token's scope
 
@@ -204,7 +204,7 @@ def _open(exc: PreviousRoundOpen) -> tuple[int, dict[str, Any]]:
     }
 
 
-class RoundsView(EventsApiView):
+class RoundsView(LedgerView):
     needs = {"POST": SIGNED_IN}
     scoped = frozenset({"POST"})
 

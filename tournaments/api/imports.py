@@ -19,7 +19,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.api.access import SIGNED_IN
+from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.api.ledger import _body, _club
 from scoring.engine import N_, EngineError
 from scoring.models import Club
@@ -27,7 +27,7 @@ from scoring.permissions import credential_scope
 from scoring.services.replay import BadVan, ReplayConflict
 from scoring.services.sittings import SequenceConflict, SittingClosed
 from tournaments.api import schemas as sc
-from tournaments.api.common import EventsApiView, error, keyed_write, scope_allows_event
+from tournaments.api.common import error, keyed_write, scope_allows_event
 from tournaments.models import Table
 from tournaments.online.services.imports import sitting_import
 from tournaments.services.van import CanhMoved, EventFinished
@@ -66,7 +66,7 @@ def _table(request: Request, body: dict[str, Any]) -> Table:
     return table
 
 
-class SittingImportView(EventsApiView):
+class SittingImportView(LedgerView):
     needs = {"POST": SIGNED_IN}
     scoped = frozenset({"POST"})  # the club or the table's event must be the token's
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from scoring.engine import CATALOGUE, get_game
 from scoring.models import Seat, Van
 from scoring.selectors.ledger import balances
+from scoring.text import iso
 from tournaments.console.catalogue import TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEffect, SignalEvent, SignalKind
 
@@ -186,7 +187,7 @@ def table_state(
         "dealer": table.dealer,
         "dealer_name": names.get(table.dealer) if table.dealer else None,
         "turn": table.turn,
-        "van_started_at": table.van_started_at.isoformat() if table.van_started_at else None,
+        "van_started_at": iso(table.van_started_at),
         "server_now": (now or timezone.now()).isoformat(),
         "seats": seats,
         "trung_quan": _brief(tq[-1][0], catalogue[tq[-1][2]]) if tq else None,

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring.models import Seat, Van
+from scoring.text import iso
 from tournaments.models import (
     Event,
     Leaderboard,
@@ -30,10 +31,6 @@ __all__ = [
     "standings_json",
     "tables_json",
 ]
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 def events_listed(events: QuerySet[Event]) -> QuerySet[Event]:
@@ -63,7 +60,7 @@ def event_json(event: Event) -> dict[str, Any]:
         "tie_breaks": list(event.tie_breaks),
         "confirmation_required": event.confirmation_required,
         "count_confirmed_only": event.count_confirmed_only,
-        "finished_at": _iso(event.finished_at),
+        "finished_at": iso(event.finished_at),
         "rounds": event.round_count if hasattr(event, "round_count") else event.rounds.count(),
     }
 
@@ -89,7 +86,7 @@ def event_detail_json(event: Event, *, can_manage: bool) -> dict[str, Any]:
                 "remainder": r.remainder,
                 "tables": r.tables_count,
                 "open_tables": r.open_count,  # type: ignore[attr-defined]
-                "created_at": _iso(r.created_at),
+                "created_at": iso(r.created_at),
             }
             for r in rounds
         ],
@@ -105,18 +102,18 @@ def standings_json(event: Event) -> dict[str, Any]:
     return {
         "event": event.slug,
         "version": board.version,
-        "computed_at": _iso(board.computed_at),
+        "computed_at": iso(board.computed_at),
         "ledger_seq": board.ledger_seq,
         "event_ledger_seq": event.ledger_seq,
         "pending": state.pending,
-        "recompute_due_at": _iso(event.recompute_due_at),
+        "recompute_due_at": iso(event.recompute_due_at),
         "provisional": state.provisional,
         "finished": event.finished_at is not None,
         "count_confirmed_only": event.count_confirmed_only,
         "unconfirmed": state.unconfirmed,
         "van_count": board.van_count,
         "built_by": board.built_by,
-        "failed_at": _iso(board.failed_at),
+        "failed_at": iso(board.failed_at),
         "failure": board.failure,
         "tie_breaks": list(event.tie_breaks),
         "rows": board.rows,
@@ -164,7 +161,7 @@ def tables_json(event: Event, *, round_number: int | None = None) -> list[dict[s
                 "number": c.number,
                 "sitting_id": c.sitting_id,
                 "van": counts.get(c.sitting_id, 0),
-                "ended_at": _iso(c.sitting.ended_at),
+                "ended_at": iso(c.sitting.ended_at),
             }
             for c in t.canh.all()
         ]
@@ -177,9 +174,9 @@ def tables_json(event: Event, *, round_number: int | None = None) -> list[dict[s
                 "seats": _seats(t.sitting_id, seats),
                 "canh": canh,
                 "van": sum(c["van"] for c in canh),
-                "started_at": _iso(t.started_at),
-                "ends_at": _iso(t.ends_at),
-                "closed_at": _iso(t.closed_at),
+                "started_at": iso(t.started_at),
+                "ends_at": iso(t.ends_at),
+                "closed_at": iso(t.closed_at),
                 "open": t.closed_at is None,
             }
         )
@@ -193,8 +190,8 @@ def registration_json(reg: Registration) -> dict[str, Any]:
         "name": reg.player.name,
         "team": reg.team,
         "status": reg.status,
-        "checked_in_at": _iso(reg.checked_in_at),
-        "created_at": _iso(reg.created_at),
+        "checked_in_at": iso(reg.checked_in_at),
+        "created_at": iso(reg.created_at),
     }
 
 
@@ -211,5 +208,5 @@ def round_json(rnd: Round) -> dict[str, Any]:
         "seed": rnd.seed,
         "byes": [{"player_id": p, "name": names.get(p, "")} for p in rnd.byes],
         "tables": tables_json(rnd.event, round_number=rnd.number),
-        "created_at": _iso(rnd.created_at),
+        "created_at": iso(rnd.created_at),
     }

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-
 from scoring.engine import N_
 from scoring.services.idempotency import Answer, check_key, run_once
-from scoring.services.people import Written, acting_user
+from scoring.services.people import User, Written, acting_user
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.catalogue import SIGNALS, TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEvent, SignalKind
@@ -78,7 +76,7 @@ def signal_send(
     table: FestivalTable | int,
     seat: Any,
     signal: Any,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     idempotency_key: str | None = None,
 ) -> Written[SignalEvent]:
     """Store a signal given at ``seat`` during the ván under way and send it to the displays.

@@ -34,6 +34,7 @@ from scoring.engine import N_, EngineError
 from scoring.models import Club, Sitting, Van
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_changed
+from scoring.text import iso
 from tournaments.models import Event, Leaderboard, Round, Table, TableSitting
 from tournaments.online import signing
 from tournaments.online.models import PING, DeliveryStatus, HookEvent, SittingImport, Webhook, WebhookDelivery
@@ -335,7 +336,7 @@ def on_event_finished(sender: Any, *, event_id: int, **kwargs: Any) -> None:
         HookEvent.EVENT_FINISHED,
         event_id=event_id,
         data={
-            "finished_at": event.finished_at.isoformat() if event.finished_at else None,
+            "finished_at": iso(event.finished_at),
             "standings_url": reverse("events-api:event-standings", args=[event.slug]),
         },
     )
@@ -354,7 +355,7 @@ def on_standings_changed(sender: Any, *, event_id: int, version: int, **kwargs: 
             "version": board.version,
             "ledger_seq": board.ledger_seq,
             "van_count": board.van_count,
-            "computed_at": board.computed_at.isoformat() if board.computed_at else None,
+            "computed_at": iso(board.computed_at),
             "top": [{k: r[k] for k in ("rank", "key", "name", "team", "points")} for r in board.rows[:10]],
             "standings_url": reverse("events-api:event-standings", args=[board.event.slug]),
         },
