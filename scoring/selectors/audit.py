@@ -241,7 +241,7 @@ def sitting_entries(
             s.created_at,
             person(s.created_by),
             pgettext("audit", "Mở canh bài"),
-            labels.get(s.pk) or str(s),
+            labels.get(s.pk) or s.display_name,
             _opened_detail(s, rule_names[s.rules_id]),
             (0, s.pk),
         )
@@ -254,7 +254,7 @@ def sitting_entries(
                 s.ended_at,
                 who,
                 _("Kết thúc canh bài, thanh toán"),  # type: ignore[arg-type]
-                labels.get(s.pk) or str(s),
+                labels.get(s.pk) or s.display_name,
                 paid,
                 (3, s.pk),
             )

@@ -92,13 +92,22 @@ def test_the_van_lines_and_history_of_a_sitting_in_english(client: Client, sitti
             "corrected ván 1",
             "entered ván 2",
             "Whole sitting",
+            f"<h1>Sitting #{sitting.pk}</h1>",
         ],
         ["An ù: Lèo", "Bình ù: Tôm", "đánh ra quân ù", "ghi ván 1", "sửa ván 1", "ghi ván 2", "Cả canh"],
     )
     vietnamese = text(client, f"/so-diem/{sitting.pk}/")
     shows(
         vietnamese,
-        ["An ù: Lèo", "Bình ù: Tôm · Chi đánh ra quân ù", "ghi ván 1", "sửa ván 1", "ghi ván 2", "Cả canh"],
+        [
+            "An ù: Lèo",
+            "Bình ù: Tôm · Chi đánh ra quân ù",
+            "ghi ván 1",
+            "sửa ván 1",
+            "ghi ván 2",
+            "Cả canh",
+            f"<h1>Canh bài #{sitting.pk}</h1>",
+        ],
         ["An wins", "Bình wins", "entered ván", "corrected ván", "Whole sitting"],
     )
 
@@ -107,13 +116,27 @@ def test_the_audit_trail_in_english(client: Client, sitting: Sitting) -> None:
     english = text(client, f"/en/so-diem/{sitting.pk}/nhat-ky/")
     shows(
         english,
-        ["Opened the sitting", "Entered ván 1", "Corrected ván 1: ghi nhầm người ù", "Entered ván 2", "Draw"],
-        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm"],
+        [
+            "Opened the sitting",
+            "Entered ván 1",
+            "Corrected ván 1: ghi nhầm người ù",
+            "Entered ván 2",
+            "Draw",
+            f"Sitting #{sitting.pk}",
+        ],
+        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm", "Canh bài #"],
     )
     vietnamese = text(client, f"/so-diem/{sitting.pk}/nhat-ky/")
     shows(
         vietnamese,
-        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1: ghi nhầm người ù", "Ghi ván 2", "Hòa"],
+        [
+            "Mở canh bài",
+            "Ghi ván 1",
+            "Sửa ván 1: ghi nhầm người ù",
+            "Ghi ván 2",
+            "Hòa",
+            f"Canh bài #{sitting.pk}",
+        ],
         ["Opened the sitting", "Entered ván", "Corrected ván"],
     )
 
