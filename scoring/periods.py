@@ -17,6 +17,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.engine import N_, EngineError
 from scoring.lunar import MONTH_NAMES, LunarDate, leap_month, to_lunar, to_solar
@@ -27,6 +28,7 @@ __all__ = [
     "PeriodError",
     "dates",
     "in_vietnamese",
+    "lunar_day_label",
     "lunar_month",
     "lunar_year",
     "month_choices",
@@ -77,8 +79,22 @@ def _year_name(year: int) -> str:
 
 
 def _month_name(month: int, leap: bool) -> str:
-    name = MONTH_NAMES[month - 1]
+    """ "Hai", "Tư nhuận" in Vietnamese; "2nd month", "leap 4th month" in English."""
+    name = pgettext("lunar month", MONTH_NAMES[month - 1])
     return _("%(month)s nhuận") % {"month": name} if leap else name
+
+
+def lunar_day_label(day: date) -> str:
+    """A solar day as a lunar date in the active language: "mùng 6 tháng Giêng năm Ất Tỵ" (as
+    :func:`scoring.lunar.lunar_label`), "day 6 of the 1st month of Ất Tỵ" in English."""
+    lunar = to_lunar(day)
+    if lunar.day <= 10:
+        label = _("mùng %(day)d tháng %(month)s năm %(year)s")
+    elif lunar.day == 15:
+        label = _("rằm tháng %(month)s năm %(year)s")
+    else:
+        label = _("ngày %(day)d tháng %(month)s năm %(year)s")
+    return label % {"day": lunar.day, "month": _month_name(lunar.month, lunar.leap), "year": lunar.year_name}
 
 
 def lunar_year(year: int) -> Period:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import GAMES, Fault
@@ -96,6 +97,12 @@ class Sitting(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Canh bài #{self.pk}"
+
+    @property
+    def display_name(self) -> str:
+        """How pages name the sitting: its title, else "Canh bài #12" in the active language
+        (``str`` stays Vietnamese: it is also stored, e.g. as a festival table's name)."""
+        return self.title or gettext("Canh bài #%(pk)s") % {"pk": self.pk}
 
 
 class Seat(models.Model):

@@ -20,6 +20,8 @@ from itertools import chain
 from typing import Any
 
 from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.models import (
     Club,
@@ -64,7 +66,7 @@ class AuditEntry:
     when: datetime
     #: The person's name, "mã ghi điểm <nhãn>" for a table token, or :data:`NOBODY`.
     who: str
-    #: What was done, in Vietnamese ("Ghi ván 3", "Sửa ván 3: <lý do>", …).
+    #: What was done, in the active language ("Ghi ván 3", "Sửa ván 3: <lý do>", …).
     action: str
     #: What it was done to ("Ván 3", "Vòng 1 · chiếu 2 · canh 1 · Ván 3", "Làng Đông").
     object: str
@@ -134,24 +136,26 @@ def register_club_source(source: ClubSource) -> None:
 
 
 def _van_summary(van: Van) -> str:
-    parts = [van.get_outcome_display()]
+    parts = [pgettext("van outcome", van.get_outcome_display())]
     if van.winner_id:
         parts.append(van.winner.name)  # type: ignore[union-attr]
     if van.points:
-        parts.append(f"{van.points} điểm")
+        parts.append(_("%(n)s điểm") % {"n": van.points})
     return " · ".join(parts)
 
 
 def _van_action(van: Van) -> str:
     if van.replaces_id:
-        return f"Sửa ván {van.seq}: {van.correction_reason}"
-    return f"Ghi ván {van.seq}"
+        return _("Sửa ván %(seq)s: %(reason)s") % {"seq": van.seq, "reason": van.correction_reason}
+    return _("Ghi ván %(seq)s") % {"seq": van.seq}
 
 
 def _review_action(review: VanReview) -> str:
     if review.decision == VanReviewDecision.REJECT:
-        return f"Bác ván {review.van.seq}: {review.reason}"
-    return f"Xác nhận ván {review.van.seq}" + (f" ({review.reason})" if review.reason else "")
+        return _("Bác ván %(seq)s: %(reason)s") % {"seq": review.van.seq, "reason": review.reason}
+    return _("Xác nhận ván %(seq)s") % {"seq": review.van.seq} + (
+        f" ({review.reason})" if review.reason else ""
+    )
 
 
 def _opened_detail(sitting: Sitting, rules: str) -> str:
@@ -163,8 +167,8 @@ def _settled(sitting: Sitting) -> tuple[str, str]:
     """Who settled the sitting up (the settlement transactions' author) and what was paid."""
     txns = list(sitting.settlements)  # type: ignore[attr-defined]
     who = next((person(t.created_by) for t in txns if t.created_by_id), NOBODY)
-    lines = [f"{t.reason} ({t.lines // 2} khoản)" for t in txns if t.lines]
-    return who, "; ".join(lines) or "Không còn khoản nào phải trả."
+    lines = [_("%(reason)s (%(n)s khoản)") % {"reason": t.reason, "n": t.lines // 2} for t in txns if t.lines]
+    return who, "; ".join(lines) or _("Không còn khoản nào phải trả.")
 
 
 @dataclass
@@ -236,8 +240,8 @@ def sitting_entries(
         AuditEntry(
             s.created_at,
             person(s.created_by),
-            "Mở canh bài",
-            labels.get(s.pk) or str(s),
+            pgettext("audit", "Mở canh bài"),
+            labels.get(s.pk) or s.display_name,
             _opened_detail(s, rule_names[s.rules_id]),
             (0, s.pk),
         )
@@ -249,8 +253,8 @@ def sitting_entries(
             AuditEntry(
                 s.ended_at,
                 who,
-                "Kết thúc canh bài, thanh toán",  # type: ignore[arg-type]
-                labels.get(s.pk) or str(s),
+                _("Kết thúc canh bài, thanh toán"),  # type: ignore[arg-type]
+                labels.get(s.pk) or s.display_name,
                 paid,
                 (3, s.pk),
             )
@@ -260,7 +264,7 @@ def sitting_entries(
             v.created_at,
             person(v.entered_by) if v.entered_by_id else authors.get(v.pk, NOBODY),
             _van_action(v),
-            where(v.sitting_id, f"Ván {v.seq}"),
+            where(v.sitting_id, _("Ván %(seq)s") % {"seq": v.seq}),
             _van_summary(v),
             (1, v.pk),
         )
@@ -271,7 +275,7 @@ def sitting_entries(
             r.created_at,
             person(r.reviewer),
             _review_action(r),
-            where(r.van.sitting_id, f"Ván {r.van.seq}"),
+            where(r.van.sitting_id, _("Ván %(seq)s") % {"seq": r.van.seq}),
             "",
             (2, r.pk),
         )
@@ -300,12 +304,12 @@ def role_entry(row: Any, *, place: str = "", rank: int = 4) -> AuditEntry:
     role, holder = row.get_role_display(), person(row.user)
     actor = row.history_user
     if row.history_type == "+":
-        action = f"Cấp vai trò {role} cho {holder}{place}"
+        action = _("Cấp vai trò %(role)s cho %(holder)s") % {"role": role, "holder": holder} + place
         actor = actor or row.granted_by
     elif row.history_type == "-":
-        action = f"Thu hồi vai trò {role} của {holder}{place}"
+        action = _("Thu hồi vai trò %(role)s của %(holder)s") % {"role": role, "holder": holder} + place
     else:
-        action = f"Đổi vai trò của {holder}: {role}{place}"
+        action = _("Đổi vai trò của %(holder)s: %(role)s") % {"holder": holder, "role": role} + place
     reason = row.history_change_reason or ""
     return AuditEntry(row.history_date, person(actor), action, holder, reason, (rank, row.history_id))
 
@@ -343,14 +347,14 @@ def with_previous(rows: QuerySet[Any], n: int) -> list[tuple[Any, Any]]:
 
 def _shown(value: Any) -> str:
     if value is None or value == "":
-        return "(trống)"
+        return _("(trống)")
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _rules_changes(row: Any, prev: Any) -> list[str]:
     changes = [
         f"{label}: {_shown(getattr(prev, name))} → {_shown(getattr(row, name))}"
-        for name, label in (("name", "tên"), ("preset", "bộ luật gốc"), ("description", "ghi chú"))
+        for name, label in (("name", _("tên")), ("preset", _("bộ luật gốc")), ("description", _("ghi chú")))
         if getattr(prev, name) != getattr(row, name)
     ]
     old, new = prev.overrides or {}, row.overrides or {}
@@ -367,15 +371,15 @@ def _rules_entry(row: Any, prev: Any) -> AuditEntry:
     if row.history_type == "+" or prev is None:
         overrides = ", ".join(f"{k}: {_shown(v)}" for k, v in sorted((row.overrides or {}).items()))
         action, detail = (
-            f"Tạo lệ làng {row.name}",
-            f"Bộ luật gốc {row.preset}" + (f"; {overrides}" if overrides else ""),
+            _("Tạo lệ làng %(name)s") % {"name": row.name},
+            _("Bộ luật gốc %(preset)s") % {"preset": row.preset} + (f"; {overrides}" if overrides else ""),
         )
     elif row.history_type == "-":
-        action, detail = f"Xóa lệ làng {row.name}", ""
+        action, detail = _("Xóa lệ làng %(name)s") % {"name": row.name}, ""
     else:
         action, detail = (
-            f"Đổi lệ làng {row.name}",
-            "; ".join(_rules_changes(row, prev)) or "Lưu lại, không đổi gì.",
+            _("Đổi lệ làng %(name)s") % {"name": row.name},
+            "; ".join(_rules_changes(row, prev)) or _("Lưu lại, không đổi gì."),
         )
     return AuditEntry(row.history_date, person(row.history_user), action, name, detail, (5, row.history_id))
 

@@ -12,6 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N
+
 from scoring.engine import (
     CATALOGUE,
     GA_TRONG,
@@ -30,32 +33,41 @@ from scoring.selectors.rules import applied_rules_name
 from scoring.services.ledger import fold
 from scoring.text import when
 
+# The Vietnamese words below are gettext msgids (marked with gettext_noop): they stay plain strings
+# (the offline pack serialises them) and are translated where a page shows them.
+
 #: The value of the winner buttons meaning a draw (hòa).
 HOA = "__hoa__"
 
 FAULT_CHOICES: list[tuple[str, str]] = [
-    (VanFault.LANH_LANG, "Ù lành làng (không được trả, mất ù liền)"),
-    (VanFault.U_BAO, "Ù báo (người ù đền làng)"),
-    (VanFault.XUONG_THUA, "Xướng thừa (đền theo cước đã xướng)"),
-    (VanFault.DANH_U_DEN, "Đánh ù đền (người đánh ra trả cả ván)"),
-    (VanFault.DEN_CHONG, "Đền chồng (đánh ù đền và đền làng)"),
+    (VanFault.LANH_LANG, N("Ù lành làng (không được trả, mất ù liền)")),
+    (VanFault.U_BAO, N("Ù báo (người ù đền làng)")),
+    (VanFault.XUONG_THUA, N("Xướng thừa (đền theo cước đã xướng)")),
+    (VanFault.DANH_U_DEN, N("Đánh ù đền (người đánh ra trả cả ván)")),
+    (VanFault.DEN_CHONG, N("Đền chồng (đánh ù đền và đền làng)")),
 ]
 REGIME_NAMES: dict[str, str] = {
-    BaoRegime.DEN_LANG: "Báo đền làng",
-    BaoRegime.NGOI_DAY: "Báo ngồi đấy",
-    BaoRegime.CHEO_DO: "Báo chèo đò",
+    BaoRegime.DEN_LANG: N("Báo đền làng"),
+    BaoRegime.NGOI_DAY: N("Báo ngồi đấy"),
+    BaoRegime.CHEO_DO: N("Báo chèo đò"),
 }
-GUEST = "khách (chưa đăng nhập)"
+GUEST = N("khách (chưa đăng nhập)")
 FAULT_NAMES = {slug: label.split(" (")[0] for slug, label in FAULT_CHOICES}
 GA_EVENT_NAMES = {
-    "nhai": "nhái",
-    "quan_lo": "quân lộ",
-    "bi_de_u": "bị đè ù",
-    "bo_u": "bỏ ù",
-    "chiu_noc": "chíu nọc",
-    "chiu_discard": "chíu quân đánh",
+    "nhai": N("nhái"),
+    "quan_lo": N("quân lộ"),
+    "bi_de_u": N("bị đè ù"),
+    "bo_u": N("bỏ ù"),
+    "chiu_noc": N("chíu nọc"),
+    "chiu_discard": N("chíu quân đánh"),
 }
-HISTORY_KINDS = {"ghi_van": "ghi", "sua_van": "sửa", "xac_nhan_van": "xác nhận", "bac_bo_van": "bác"}
+#: History events about one ván → how the history line reads ("ghi ván 3").
+HISTORY_KINDS = {
+    "ghi_van": N("ghi ván %(seq)s"),
+    "sua_van": N("sửa ván %(seq)s"),
+    "xac_nhan_van": N("xác nhận ván %(seq)s"),
+    "bac_bo_van": N("bác ván %(seq)s"),
+}
 
 
 @dataclass(frozen=True)
@@ -72,11 +84,13 @@ class SittingFacts:
 
     @property
     def pot_name(self) -> str:
-        return "Gà nuôi" if self.game.family is ScoringFamily.CHAN else "Gà trong"
+        return _("Gà nuôi") if self.game.family is ScoringFamily.CHAN else _("Gà trong")
 
     def account(self, name: str) -> str:
         """How an account is shown: a player's name, "Điểm làng", "Gà trong"."""
-        return {POOL: "Điểm làng", GA_TRONG: self.pot_name}.get(name, name)
+        if name == POOL:
+            return _("Điểm làng")
+        return self.pot_name if name == GA_TRONG else name
 
     def streak_name(self, n: int) -> str:
         """ "Thông", "Tam Khôi" … as this rule set names the n-th win in a row ("" for fewer than 2)."""
@@ -97,43 +111,47 @@ def signed(n: int) -> str:
 def _win_parts(table: SittingFacts, record: Mapping[str, Any]) -> list[str]:
     parts: list[str] = []
     if record.get("result") == "hoa":
-        parts.append("Hòa")
+        parts.append(_("Hòa"))
     if record.get("winner"):
         cuoc = table.cuoc_names(record.get("cuoc") or [table.rules.plain_cuoc])
         if table.game.family is ScoringFamily.PHOM:
-            cuoc = ["ù"]
-        parts.append(f"{record['winner']} ù: {', '.join(cuoc)}")
+            cuoc = ["ù"]  # a Phỏm win has no cước: the word stays, like the cước names
+        parts.append(_("%(winner)s ù: %(cuoc)s") % {"winner": record["winner"], "cuoc": ", ".join(cuoc)})
     if record.get("declared"):
-        parts.append(f"xướng {', '.join(table.cuoc_names(record['declared']))}")
+        parts.append(_("xướng %(cuoc)s") % {"cuoc": ", ".join(table.cuoc_names(record["declared"]))})
     if record.get("fault"):
-        parts.append(FAULT_NAMES.get(record["fault"], record["fault"]))
+        fault = record["fault"]
+        parts.append(_(FAULT_NAMES[fault]) if fault in FAULT_NAMES else fault)
     if record.get("discarder"):
-        parts.append(f"{record['discarder']} đánh ra quân ù")
+        parts.append(_("%(player)s đánh ra quân ù") % {"player": record["discarder"]})
     return parts
 
 
 def _ga_part(event: Mapping[str, Any]) -> str:
     count = f" ×{event['count']}" if event.get("count", 1) != 1 else ""
-    return f"gà {GA_EVENT_NAMES.get(event.get('kind', ''), event.get('kind'))}: {event.get('player')}{count}"
+    kind = event.get("kind", "")
+    name = _(GA_EVENT_NAMES[kind]) if kind in GA_EVENT_NAMES else kind
+    return _("gà %(kind)s: %(player)s") % {"kind": name, "player": event.get("player")} + count
 
 
 #: How the other keys of a record read, in the order shown.
 _OTHER_PARTS: tuple[tuple[str, Any], ...] = (
-    ("chiu", lambda v: f"chịu: {', '.join(v)}"),
-    ("den_lang", lambda v: f"đền làng: {', '.join(v)}"),
-    ("dau_ke", lambda v: f"đầu kê: {v}"),
-    ("stake", lambda v: f"mức cược N = {v}"),
-    ("ranks", lambda v: "xếp hạng: " + " › ".join(v)),
-    ("den", lambda v: f"{v} đền (cho ăn ba quân)"),
+    ("chiu", lambda v: _("chịu: %(players)s") % {"players": ", ".join(v)}),
+    ("den_lang", lambda v: _("đền làng: %(players)s") % {"players": ", ".join(v)}),
+    ("dau_ke", lambda v: _("đầu kê: %(player)s") % {"player": v}),
+    ("stake", lambda v: _("mức cược N = %(n)s") % {"n": v}),
+    ("ranks", lambda v: _("xếp hạng: %(ranks)s") % {"ranks": " › ".join(v)}),
+    ("den", lambda v: _("%(player)s đền (cho ăn ba quân)") % {"player": v}),
 )
 
 
 def describe(table: SittingFacts, record: Mapping[str, Any]) -> str:
-    """A ván record in one Vietnamese line ("An ù: Tôm, Lèo · Bình đánh ra quân ù")."""
+    """A ván record in one line in the active language ("An ù: Tôm, Lèo · Bình đánh ra quân ù")."""
     parts = _win_parts(table, record)
     if record.get("bao"):
-        regime = REGIME_NAMES.get(record.get("regime") or table.rules.bao_regime, "báo")
-        parts.append(f"{record['bao']}: {regime.lower()}")
+        regime = REGIME_NAMES.get(record.get("regime") or table.rules.bao_regime)
+        regime = _(regime) if regime else _("báo")
+        parts.append(_("%(player)s: %(regime)s") % {"player": record["bao"], "regime": regime.lower()})
     parts += [_ga_part(e) for e in record.get("ga") or [] if isinstance(e, Mapping)]
     parts += [show(record[key]) for key, show in _OTHER_PARTS if record.get(key)]
     return " · ".join(parts) or "—"
@@ -162,7 +180,7 @@ def _decorate(table: SittingFacts, van: dict[str, Any]) -> dict[str, Any]:
         "summary": describe(table, van["record"]),
         "streak_name": table.streak_name(van["streak"]) if van["winner"] else "",
         "transfer_rows": transfer_rows(table, van["transfers"]),
-        "by": van["entered_by"] or GUEST,
+        "by": van["entered_by"] or _(GUEST),
         "at": when(van["created_at"]),
     }
 
@@ -179,7 +197,7 @@ def van_rows(table: SittingFacts, vans: Sequence[dict[str, Any]]) -> list[dict[s
                 {
                     **_decorate(table, old),
                     "reason": newer["correction_reason"],
-                    "corrector": newer["entered_by"] or GUEST,
+                    "corrector": newer["entered_by"] or _(GUEST),
                     "corrected_at": when(newer["created_at"]),
                 }
             )
@@ -198,20 +216,23 @@ def hoi_summary(
     by_seq = {v["seq"]: v["transfers"] for v in current}
     last = max(by_seq, default=0)
     columns: list[dict[str, Any]] = []
-    spans = [(f"Hội {h['index']}", h["opened_before_van"], h["closed_after_van"]) for h in hoi]
-    for label, first, closed in [*spans, ("Cả canh", 1, None)]:
+    whole = _("Cả canh")
+    spans = [(_("Hội %(n)s") % {"n": h["index"]}, h["opened_before_van"], h["closed_after_van"]) for h in hoi]
+    for label, first, closed in [*spans, (whole, 1, None)]:
         net: dict[str, int] = defaultdict(int)
         end = closed or last
         for seq in range(first, end + 1):
             for t in by_seq.get(seq, []):
                 net[t["from"]] -= t["amount"]
                 net[t["to"]] += t["amount"]
-        span = f"ván {first}–{end}" if end >= first else "chưa có ván"
+        span = (
+            _("ván %(first)s–%(last)s") % {"first": first, "last": end} if end >= first else _("chưa có ván")
+        )
         columns.append(
             {
                 "label": label,
                 "span": span,
-                "open": closed is None and label != "Cả canh",
+                "open": closed is None and label != whole,
                 "net": net,
                 "total": sum(net.values()),
             }
@@ -226,11 +247,15 @@ def hoi_summary(
 def history_rows(sitting: Sitting) -> list[dict[str, Any]]:
     out = []
     for event in sitting_history(sitting):
-        row = {**event, "at": when(event["at"]), "by": event.get("by") or GUEST}
+        row = {**event, "at": when(event["at"]), "by": event.get("by") or _(GUEST)}
         if event["event"] in HISTORY_KINDS:
-            row["text"] = f"{HISTORY_KINDS[event['event']]} ván {event['seq']}"
+            row["text"] = _(HISTORY_KINDS[event["event"]]) % {"seq": event["seq"]}
         else:
-            row["text"] = f"bút toán #{event['transaction_id']} ({event['kind_label']}): {event['reason']}"
+            row["text"] = _("bút toán #%(id)s (%(kind)s): %(reason)s") % {
+                "id": event["transaction_id"],
+                "kind": _(event["kind_label"]),
+                "reason": event["reason"],
+            }
         out.append(row)
     return out
 
@@ -245,7 +270,7 @@ def streak_info(table: SittingFacts, current: Sequence[dict[str, Any]]) -> dict[
         info.update(
             holder=state.streak_holder,
             streak=state.streak,
-            label=table.streak_name(state.streak) or "vừa ù",
+            label=table.streak_name(state.streak) or _("vừa ù"),
             next=table.streak_name(state.streak + 1),
         )
     return info

@@ -114,9 +114,9 @@ def sitting_audit_view(request: HttpRequest, pk: int) -> HttpResponse:
     return audit_page(
         request,
         fetch=lambda offset, limit: sitting_audit(sitting, offset=offset, limit=limit),
-        subject=str(sitting),
+        subject=sitting.display_name,
         filename=f"nhat-ky-canh-{sitting.pk}",
-        back=(reverse("scoring:sitting", args=[sitting.pk]), str(sitting)),
+        back=(reverse("scoring:sitting", args=[sitting.pk]), sitting.display_name),
         nav="sitting",
     )
 

@@ -26,9 +26,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.access import denied, to_login
 from scoring.engine import EngineError
 from scoring.htmx import render_htmx
-from scoring.lunar import lunar_label, to_lunar
+from scoring.lunar import to_lunar
 from scoring.models import Club, ClubRatingBoard, PeriodClose
-from scoring.periods import SEASONS, Period, PeriodError, lunar_year, month_choices, period_from, season
+from scoring.periods import (
+    SEASONS,
+    Period,
+    PeriodError,
+    lunar_day_label,
+    lunar_year,
+    month_choices,
+    period_from,
+    season,
+)
 from scoring.permissions import book_member, book_players
 from scoring.reports.book import club_statement_sheet
 from scoring.reports.pdf import pdf_response
@@ -110,8 +119,8 @@ def _chooser(period: Period) -> dict[str, Any]:
         "years": years,
         "months": month_choices(year),
         "seasons": [season(year, s) for s in SEASONS],
-        "lunar_start": lunar_label(period.start),
-        "lunar_end": lunar_label(period.end),
+        "lunar_start": lunar_day_label(period.start),
+        "lunar_end": lunar_day_label(period.end),
     }
 
 
@@ -293,8 +302,8 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
             "qr": qr_svg(url, scale=3, title=url, border=4),
             "url": url,
             "printed_at": timezone.localtime(st.printed_at).strftime("%d/%m/%Y %H:%M"),
-            "lunar_start": lunar_label(period.start),
-            "lunar_end": lunar_label(period.end),
+            "lunar_start": lunar_day_label(period.start),
+            "lunar_end": lunar_day_label(period.end),
         }
         return pdf_response("reports/club_statement.html", context, request, filename, inline=False)
     return sheet_response(club_statement_sheet(st), fmt, filename)

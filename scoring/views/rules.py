@@ -38,35 +38,46 @@ from scoring.models import Club, ClubRoleKind, VillageRuleSet
 from scoring.services.rules import village_rules_save
 
 FAMILY_NAMES = {
-    ScoringFamily.TO_TOM: "Tổ Tôm (Bí Ngũ, Bí Tứ, Điếm)",
-    ScoringFamily.TAI_BAN: "Tài Bàn",
-    ScoringFamily.CHAN: "Chắn",
-    ScoringFamily.PHOM: "Phỏm",
+    ScoringFamily.TO_TOM: _("Tổ Tôm (Bí Ngũ, Bí Tứ, Điếm)"),
+    ScoringFamily.TAI_BAN: _("Tài Bàn"),
+    ScoringFamily.CHAN: _("Chắn"),
+    ScoringFamily.PHOM: _("Phỏm"),
 }
 
 #: The top-level options the form offers, with their Vietnamese labels and choices.
-CHOICE_LABELS: dict[str, tuple[str, dict[str, str]]] = {
+CHOICE_LABELS: dict[str, tuple[Any, dict[str, Any]]] = {
     "kinh_tu_co_policy": (
-        "Kính Tứ Cố khi đánh gom",
-        {KinhTuCoPolicy.POINTS: "tính điểm như cước khác", KinhTuCoPolicy.HET_HOI: "hết hội: lấy cả làng"},
+        _("Kính Tứ Cố khi đánh gom"),
+        {
+            KinhTuCoPolicy.POINTS: _("tính điểm như cước khác"),
+            KinhTuCoPolicy.HET_HOI: _("hết hội: lấy cả làng"),
+        },
     ),
     "ga_ngoai": (
-        "Gà ngoài",
-        {GaNgoaiKind.NONE: "không", GaNgoaiKind.DON: "gà ngoài đơn", GaNgoaiKind.CHONG: "gà ngoài chồng"},
+        _("Gà ngoài"),
+        {
+            GaNgoaiKind.NONE: _("không"),
+            GaNgoaiKind.DON: _("gà ngoài đơn"),
+            GaNgoaiKind.CHONG: _("gà ngoài chồng"),
+        },
     ),
     "ga_trong": (
-        "Gà trong",
+        _("Gà trong"),
         {
-            GaTrongRegime.NONE: "không",
-            GaTrongRegime.LANG: "gà làng",
-            GaTrongRegime.CONG_NGHIEP: "gà công nghiệp",
-            GaTrongRegime.NHA: "gà nhà",
-            GaTrongRegime.RUNG: "gà rừng",
+            GaTrongRegime.NONE: _("không"),
+            GaTrongRegime.LANG: _("gà làng"),
+            GaTrongRegime.CONG_NGHIEP: _("gà công nghiệp"),
+            GaTrongRegime.NHA: _("gà nhà"),
+            GaTrongRegime.RUNG: _("gà rừng"),
         },
     ),
     "bao_regime": (
-        "Báo trong khi chơi",
-        {BaoRegime.DEN_LANG: "đền làng", BaoRegime.NGOI_DAY: "ngồi đấy", BaoRegime.CHEO_DO: "chèo đò"},
+        _("Báo trong khi chơi"),
+        {
+            BaoRegime.DEN_LANG: _("đền làng"),
+            BaoRegime.NGOI_DAY: _("ngồi đấy"),
+            BaoRegime.CHEO_DO: _("chèo đò"),
+        },
     ),
 }
 
@@ -142,13 +153,13 @@ def _disputed_label(key: str, value: Any) -> Any:
     return DISPUTED[key].options.get(str(value), str(value))
 
 
-NUMBER_LABELS: dict[str, str] = {
-    "suong": "Suông (S)",
-    "dich": "Dịch (D)",
-    "stake": "Tiền cược N (Tài Bàn)",
-    "gom": "Gom mỗi người (để trống = tự tính)",
-    "den_lang_amount": "Đền làng (để trống = Suông)",
-    "chan_ga_points": "Điểm gà (Chắn)",
+NUMBER_LABELS: dict[str, Any] = {
+    "suong": _("Suông (S)"),
+    "dich": _("Dịch (D)"),
+    "stake": _("Tiền cược N (Tài Bàn)"),
+    "gom": _("Gom mỗi người (để trống = tự tính)"),
+    "den_lang_amount": _("Đền làng (để trống = Suông)"),
+    "chan_ga_points": _("Điểm gà (Chắn)"),
 }
 
 
@@ -202,15 +213,16 @@ def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any
                 continue
             rows.append((label, [_streak_cell(c.rules, n) for c in cols]))
     if family == ScoringFamily.TO_TOM:
-        rows.append(("Tứ Trụ cộng dịch", ["có" if c.rules.tu_tru_cong_dich else "không" for c in cols]))
-        rows.append(("Gom mỗi người (5 người)", [str(c.rules.gom_amount(5)) for c in cols]))
+        yes, no = gettext("có"), gettext("không")
+        rows.append((gettext("Tứ Trụ cộng dịch"), [yes if c.rules.tu_tru_cong_dich else no for c in cols]))
+        rows.append((gettext("Gom mỗi người (5 người)"), [str(c.rules.gom_amount(5)) for c in cols]))
     for key, choice in DISPUTED.items():
         if family in choice.families:
             rows.append((choice.label, [_disputed_label(key, getattr(c.rules, key)) for c in cols]))
     if family == ScoringFamily.PHOM:
         rows = [
-            ("Nhất/nhì/ba/bét trả", [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
-            ("Ù: mỗi người trả", [str(c.rules.phom_u_stake) for c in cols]),
+            (gettext("Nhất/nhì/ba/bét trả"), [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
+            (gettext("Ù: mỗi người trả"), [str(c.rules.phom_u_stake) for c in cols]),
         ]
     return {"family": family, "name": FAMILY_NAMES[family], "columns": cols, "rows": rows}
 
@@ -318,7 +330,8 @@ class RuleSetForm(forms.Form):
         for key, label in NUMBER_LABELS.items():
             if key in data:
                 optional = getattr(base, key) is None or key == "gom"
-                self.fields[key] = WholeNumber(label, optional=optional, initial=getattr(base, key))
+                # str(): the label (a lazy translation) is a parameter of the coded message
+                self.fields[key] = WholeNumber(str(label), optional=optional, initial=getattr(base, key))
         for key in CHOICE_LABELS:
             if key in data:
                 self.fields[key] = Posted(initial=str(getattr(base, key)))
@@ -347,7 +360,7 @@ class CuocTableForm(forms.Form):
         for slug in (s for s in CATALOGUE if s in base.cuoc):
             main, dich = probe.value_of(slug)
             name = CATALOGUE[slug].name
-            for part, label, initial in (("main", "điểm", main), ("dich", "dịch", dich)):
+            for part, label, initial in (("main", gettext("điểm"), main), ("dich", gettext("dịch"), dich)):
                 if f"{part}_{slug}" in data:
                     self.fields[f"{part}_{slug}"] = WholeNumber(f"{name}: {label}", initial=initial)
 

@@ -150,6 +150,29 @@ def test_the_event_trail_shows_every_change_with_who_and_when(client, clock, peo
     assert shown[5]["object"] == f"{canh} · Ván 2"
     assert "PIN" not in page.content.decode() and token.pin not in [r["who"] for r in shown]
 
+    # The same trail under /en/ reads in English (issue 19): the names of people, codes and places stay.
+    english = rows(client.get(f"/en/giai/{event.slug}/quan-ly/nhat-ky/"))
+    assert [(r["who"], r["action"]) for r in english] == [
+        ("Lan Trần", "Withdrew Chi from the event"),
+        ("Lan Trần", "Changed the event's settings"),
+        ("Lan Trần", "Added Minh Đỗ to the organisers"),
+        ("Lan Trần", "Revoked scorekeeper code cô Hoa"),
+        ("Lan Trần", "Revoked the role Scorekeeper of Hùng Lê"),
+        ("Hùng Lê", "Entered ván 2"),
+        ("scorekeeper code cô Hoa", "Entered ván 1"),
+        ("Lan Trần", "Issued scorekeeper code cô Hoa"),
+        ("Lan Trần", "Granted the role Scorekeeper to Hùng Lê"),
+        ("Lan Trần", "Seated round 1"),
+        ("Lan Trần", "Opened the sitting"),
+        ("The player (their own QR code)", "Checked in Em"),
+        *[("Lan Trần", f"Checked in {name}") for name in reversed(FIVE[:-1])],
+        *[("Lan Trần", f"Registered {name}") for name in reversed(FIVE)],
+        ("Lan Trần", "Added Lan Trần to the organisers"),
+        ("Lan Trần", "Created the event"),
+    ]
+    assert english[1]["detail"] == "ván need a second person's confirmation: no → yes"
+    assert english[5]["object"] == "Round 1 · chiếu 1 · sitting 1 · Ván 2"
+
 
 def test_only_the_event_s_organisers_see_its_trail(client, people):
     event = small_event(people)

@@ -7,6 +7,7 @@ import html as htmllib
 import re
 
 import pytest
+from django.utils import translation
 
 from scoring.selectors.audit import sitting_audit
 from scoring.services.rules import village_rules_save
@@ -42,7 +43,8 @@ def test_the_heading_and_the_trail_name_the_village_rule_set_applied(client, kee
         == "Lệ làng Đông (lệ làng, phiên bản 1, trên Luật Tổ Tôm 2005)"
     )
     assert "village rules, version 1" in shown_rules(client, f"/en/so-diem/{sitting.pk}/")
-    opened = [e for e in sitting_audit(sitting) if e.action == "Mở canh bài"]
+    with translation.override("vi"):  # the trail reads in the active language (the /en/ page left English on)
+        opened = [e for e in sitting_audit(sitting) if e.action == "Mở canh bài"]
     assert "Lệ làng Đông" in opened[0].detail
 
 

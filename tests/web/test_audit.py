@@ -278,6 +278,11 @@ def test_rule_set_changes_show_to_staff_with_what_changed(client, clock, people,
         (created_at, "quan-tri", "Tạo lệ làng Lệ làng Đông"),
     ]
     assert shown[0]["detail"] == "gom: (trống) → 3"
+    english = rows(client.get(f"/en{url}"))  # under /en/ (issue 19): the rule set's name stays
+    assert [(r["action"], r["detail"]) for r in english] == [
+        ("Changed the village rule set Lệ làng Đông", "gom: (empty) → 3"),
+        ("Created the village rule set Lệ làng Đông", "Base rule set luat-2005"),
+    ]
 
 
 def test_the_trail_downloads_as_csv_that_excel_opens(client, clock, people, club):

@@ -16,6 +16,8 @@ from typing import Any
 from django.apps import apps
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
 
 from scoring.models import RuleSetSnapshot, Sitting, Van
 from scoring.selectors.audit import (
@@ -56,7 +58,7 @@ def register_event_source(source: EventSource) -> None:
 
 
 #: Who checked in a player who used their own link (the QR code at the gate).
-OWN_LINK = "Người chơi (mã QR của mình)"
+OWN_LINK = gettext_noop("Người chơi (mã QR của mình)")
 #: The options whose changes the trail shows (``ledger_seq`` and the like are bookkeeping).
 OPTIONS = (
     "name",
@@ -109,7 +111,8 @@ def token_authors(vans: Sequence[Van]) -> dict[int, str]:
         used = [t for t in live if f"token:{t.pk}" == van.entered_grant]  # recorded since issue 20
         live = used or live
         if live:
-            found[van.pk] = "mã ghi điểm " + " hoặc ".join(_token_name(t) for t in live)
+            names = _(" hoặc ").join(_token_name(t) for t in live)
+            found[van.pk] = _("mã ghi điểm %(names)s") % {"names": names}
     return found
 
 
@@ -121,9 +124,9 @@ register_author_hook(token_authors)
 
 def _value(name: str, value: Any, rule_names: Mapping[int, str]) -> str:
     if value is None or value == "":
-        return "(trống)"
+        return _("(trống)")
     if isinstance(value, bool):
-        return "có" if value else "không"
+        return _("có") if value else _("không")
     if name == "rules":
         return rule_names.get(value, f"#{value}")
     if name == "tie_breaks":
@@ -143,7 +146,7 @@ def _option_changes(row: Any, prev: Any, rule_names: Mapping[int, str]) -> list[
         attname = Event._meta.get_field(name).attname
         old, new = getattr(prev, attname), getattr(row, attname)
         if old != new:
-            label = Event._meta.get_field(name).verbose_name
+            label = _(str(Event._meta.get_field(name).verbose_name))
             changes.append(f"{label}: {_value(name, old, rule_names)} → {_value(name, new, rule_names)}")
     return changes
 
@@ -164,7 +167,9 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
         order = (6, row.history_id)
         if row.history_type == "+":
             who = person(row.history_user or row.created_by)
-            out.append(AuditEntry(row.history_date, who, "Tạo giải", event.name, "", order))
+            out.append(
+                AuditEntry(row.history_date, who, pgettext("audit", "Tạo giải"), event.name, "", order)
+            )
             continue
         if prev is None:  # the oldest row of an event older than its history: nothing to compare
             continue
@@ -172,23 +177,50 @@ def _event_history(event: Event, n: int) -> list[AuditEntry]:
         changes = _option_changes(row, prev, rule_names)
         if changes:
             out.append(
-                AuditEntry(row.history_date, who, "Đổi cài đặt giải", event.name, "; ".join(changes), order)
+                AuditEntry(
+                    row.history_date, who, _("Đổi cài đặt giải"), event.name, "; ".join(changes), order
+                )
             )
         now, before = organisers[row.history_id], organisers[prev.history_id]
         out += [
-            AuditEntry(row.history_date, who, f"Thêm {person(u)} vào ban tổ chức", event.name, "", order)
+            AuditEntry(
+                row.history_date,
+                who,
+                _("Thêm %(who)s vào ban tổ chức") % {"who": person(u)},
+                event.name,
+                "",
+                order,
+            )
             for uid, u in now.items()
             if uid not in before
         ]
         out += [
-            AuditEntry(row.history_date, who, f"Bỏ {person(u)} khỏi ban tổ chức", event.name, "", order)
+            AuditEntry(
+                row.history_date,
+                who,
+                _("Bỏ %(who)s khỏi ban tổ chức") % {"who": person(u)},
+                event.name,
+                "",
+                order,
+            )
             for uid, u in before.items()
             if uid not in now
         ]
     if len(rows) < n and not any(r.history_type == "+" for r, _ in rows):
-        out.append(AuditEntry(event.created_at, person(event.created_by), "Tạo giải", event.name, "", (6, 0)))
+        out.append(
+            AuditEntry(
+                event.created_at,
+                person(event.created_by),
+                pgettext("audit", "Tạo giải"),
+                event.name,
+                "",
+                (6, 0),
+            )
+        )
     if event.finished_at is not None:
-        out.append(AuditEntry(event.finished_at, NOBODY, "Chốt kết quả chính thức", event.name, "", (6, 0)))
+        out.append(
+            AuditEntry(event.finished_at, NOBODY, _("Chốt kết quả chính thức"), event.name, "", (6, 0))
+        )
     return out
 
 
@@ -200,7 +232,15 @@ def _role_entries(event: Event, n: int) -> list[AuditEntry]:
     )
     return [
         role_entry(
-            r, place=f" (vòng {r.table.round.number}, chiếu {r.table.number})" if r.table else "", rank=7
+            r,
+            place=" (%s)"
+            % (
+                _("vòng %(round)s, chiếu %(table)s")
+                % {"round": r.table.round.number, "table": r.table.number}
+            )
+            if r.table
+            else "",
+            rank=7,
         )
         for r in rows
     ]
@@ -217,12 +257,12 @@ def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
     for reg in regs.order_by("-created_at", "-id")[:n]:
         notes = [reg.team] if reg.team else []
         if reg.status == RegistrationStatus.WITHDRAWN:
-            notes.append("hiện đã rút khỏi giải")
+            notes.append(_("hiện đã rút khỏi giải"))
         out.append(
             AuditEntry(
                 reg.created_at,
                 person(reg.registered_by),
-                f"Đăng ký {reg.player.name}",
+                _("Đăng ký %(name)s") % {"name": reg.player.name},
                 reg.player.name,
                 " · ".join(notes),
                 (8, reg.pk),
@@ -231,8 +271,8 @@ def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
     out += [
         AuditEntry(
             reg.checked_in_at,
-            OWN_LINK if reg.checked_in_own_link else person(reg.checked_in_by),  # type: ignore[arg-type]
-            f"Điểm danh {reg.player.name}",
+            _(OWN_LINK) if reg.checked_in_own_link else person(reg.checked_in_by),  # type: ignore[arg-type]
+            _("Điểm danh %(name)s") % {"name": reg.player.name},
             reg.player.name,
             reg.team,
             (9, reg.pk),
@@ -243,7 +283,7 @@ def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
         AuditEntry(
             reg.withdrawn_at,
             person(reg.withdrawn_by),
-            f"Rút {reg.player.name} khỏi giải",  # type: ignore[arg-type]
+            _("Rút %(name)s khỏi giải") % {"name": reg.player.name},  # type: ignore[arg-type]
             reg.player.name,
             reg.team,
             (14, reg.pk),
@@ -254,7 +294,7 @@ def _registration_entries(event: Event, n: int) -> list[AuditEntry]:
 
 
 def _table_name(table: Table) -> str:
-    return f"Vòng {table.round.number} · chiếu {table.number}"
+    return _("Vòng %(round)s · chiếu %(table)s") % {"round": table.round.number, "table": table.number}
 
 
 def _play_entries(event: Event, n: int) -> list[AuditEntry]:
@@ -272,15 +312,17 @@ def _play_entries(event: Event, n: int) -> list[AuditEntry]:
             AuditEntry(
                 r.created_at,
                 who,
-                f"Xếp chỗ vòng {r.number}",
-                f"Vòng {r.number}",
-                f"{r.get_method_display()} · {len(tables)} chiếu",
+                _("Xếp chỗ vòng %(round)s") % {"round": r.number},
+                _("Vòng %(round)s") % {"round": r.number},
+                _("%(method)s · %(n)s chiếu") % {"method": _(r.get_method_display()), "n": len(tables)},
                 (10, r.pk),
             )
         )
     closed = Table.objects.filter(event=event, closed_at__isnull=False).select_related("round", "closed_by")
     out += [
-        AuditEntry(t.closed_at, person(t.closed_by), "Đóng chiếu", _table_name(t), "", (11, t.pk))  # type: ignore[arg-type]
+        AuditEntry(
+            t.closed_at, person(t.closed_by), pgettext("audit", "Đóng chiếu"), _table_name(t), "", (11, t.pk)
+        )  # type: ignore[arg-type]
         for t in closed.order_by("-closed_at", "-id")[:n]
     ]
     tokens = ScorekeeperToken.objects.filter(table__event=event).select_related(
@@ -290,7 +332,7 @@ def _play_entries(event: Event, n: int) -> list[AuditEntry]:
         AuditEntry(
             t.created_at,
             person(t.created_by),
-            f"Cấp mã ghi điểm {_token_name(t)}",
+            _("Cấp mã ghi điểm %(name)s") % {"name": _token_name(t)},
             _table_name(t.table),
             "",
             (12, t.pk),
@@ -301,7 +343,7 @@ def _play_entries(event: Event, n: int) -> list[AuditEntry]:
         AuditEntry(
             t.revoked_at,
             person(t.revoked_by),
-            f"Thu hồi mã ghi điểm {_token_name(t)}",  # type: ignore[arg-type]
+            _("Thu hồi mã ghi điểm %(name)s") % {"name": _token_name(t)},  # type: ignore[arg-type]
             _table_name(t.table),
             "",
             (13, t.pk),
@@ -313,7 +355,10 @@ def _play_entries(event: Event, n: int) -> list[AuditEntry]:
 
 def _canh_labels(sitting_ids: set[int]) -> dict[int, str]:
     canh = TableSitting.objects.filter(sitting_id__in=sitting_ids).select_related("table__round")
-    return {c.sitting_id: f"{_table_name(c.table)} · canh {c.number}" for c in canh}
+    return {
+        c.sitting_id: _("%(table)s · canh %(n)s") % {"table": _table_name(c.table), "n": c.number}
+        for c in canh
+    }
 
 
 def event_audit(event: Event, *, offset: int = 0, limit: int = PAGE_SIZE) -> list[AuditEntry]:

@@ -57,7 +57,7 @@ def correct_context(
         "game": table.game,
         "van": van,
         "van_summary": describe(table, van.record),
-        "by": van.entered_by.get_username() if van.entered_by else GUEST,
+        "by": van.entered_by.get_username() if van.entered_by else gettext(GUEST),
         "names": [s.name for s in sitting.seats.order_by("position")],
         "reason": reason,
         "preview": preview(table, form, seq=van.seq),
