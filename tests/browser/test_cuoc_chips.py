@@ -55,7 +55,8 @@ def test_the_calculator_greys_out_thap_dieu_after_bach_dinh_and_says_why_on_tap(
 
 def test_the_keyboard_gets_the_reason_too(live_server, phone) -> None:
     phone.goto(live_server.url + "/en/")
-    chip(phone, "kinh_cu").locator("span").tap()
+    with phone.expect_response(lambda r: r.request.method == "POST"):  # the answer swapped in first
+        chip(phone, "kinh_cu").locator("span").tap()
     phone.locator("label.chip[data-cuoc=leo] input[aria-disabled=true]").wait_for(state="attached")
     chip(phone, "leo").locator("input").focus()
     phone.keyboard.press("Space")
