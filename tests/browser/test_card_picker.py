@@ -21,6 +21,8 @@ def _fits(page) -> None:
 
 
 def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> None:
+    errors: list[str] = []
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     phone.goto(live_server.url + "/kiem-bai/")
     codes = THAP_DIEU_HAND.split()
     # The first card from the keyboard: Tab to it, Space presses it.
@@ -38,6 +40,8 @@ def test_kiem_bai_by_tapping_names_and_from_the_keyboard(live_server, phone) -> 
     # The hand is shown by name; the field keeps the codes in deck order.
     expect(phone.locator("[data-picked] button").first).to_have_text("Nhị Văn")
     assert phone.locator("#hand").input_value().split() == sorted(codes, key=_deck_index)
+    # Each tap swapped the form in; htmx settled no style attribute the page's CSP would refuse.
+    assert errors == []
     verdict = phone.get_by_test_id("verdict")
     expect(verdict).to_contain_text("hợp lệ")
     expect(phone.get_by_test_id("cuoc")).to_contain_text("Thập Điều")
