@@ -52,7 +52,8 @@ def sign_in_on_the_way(page: Any, base: str) -> None:
 def choose_and_wait(page: Any, select: str, value: str) -> None:
     """Pick ``value``; the form is redrawn for it (htmx): wait for the new form before typing on."""
     old = page.locator("#new-form").element_handle()
-    page.select_option(select, value)
+    with page.expect_response(lambda r: "/so-diem/moi/?" in r.url and r.request.method == "GET"):
+        page.select_option(select, value)
     old.wait_for_element_state("hidden")  # detached: replaced by the redrawn form
     expect(page.locator(select)).to_have_value(value)
 
