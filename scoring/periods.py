@@ -170,13 +170,24 @@ def parse_date(value: str, what: str) -> date:
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise ValueError
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise PeriodError(
             N_("'{what}' phải là một ngày dạng YYYY-MM-DD, ví dụ 2025-01-29 (nhận được '{value}')."),
             what=what,
             value=text[:40],
         ) from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise PeriodError(
+            OUT_OF_RANGE, what=what, value=text, first=FIRST_DAY.isoformat(), last=LAST_DAY.isoformat()
+        )
+    return day
+
+
+#: The dates the lunar calendar here converts (its new moons are counted from 1900; schemathesis
+#: sent year 446 and the club book's API answered 500).
+FIRST_DAY, LAST_DAY = date(1901, 1, 1), date(2099, 12, 31)
+OUT_OF_RANGE = N_("'{what}' phải là một ngày từ {first} đến {last} (nhận được '{value}').")
 
 
 def _from_key(key: str) -> Period:

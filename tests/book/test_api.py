@@ -124,6 +124,17 @@ def test_the_statement_by_id_or_by_name_equals_the_statement(
         ("from=hôm-qua&to=2025-03-01", "'from' phải là một ngày", "'from' must be a date"),
         ("from=2025-03-02&to=2025-03-01", "phải từ ngày đầu", "must not be before the first day"),
         ("to=25-03-01", "'to' phải là một ngày", "'to' must be a date"),
+        # Beyond the lunar calendar's years (schemathesis: year 446 answered 500).
+        (
+            "from=0446-01-05&to=0042-08-27",
+            "'from' phải là một ngày từ 1901-01-01",
+            "'from' must be a date from 1901",
+        ),
+        (
+            "from=2025-01-01&to=2100-01-01",
+            "'to' phải là một ngày từ 1901-01-01",
+            "'to' must be a date from 1901",
+        ),
     ],
 )
 def test_bad_dates_are_400_in_vietnamese_or_english(
