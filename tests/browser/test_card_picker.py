@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Van
-from scoring.services.sittings import sitting_open
 from tests.conftest import sign_in
+from tests.factories import open_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,14 +69,7 @@ def _deck_index(code: str) -> int:
 
 
 def test_the_van_form_takes_the_hand_by_tapping_cards(live_server, phone, keeper) -> None:
-    sitting = sitting_open(
-        game="to-tom-5",
-        rules="luat-2005",
-        mode="quang",
-        players=PLAYERS,
-        created_by=keeper,
-        idempotency_key=None,
-    ).obj
+    sitting = open_sitting(players=PLAYERS, created_by=keeper)
     sign_in(phone.context, live_server.url, keeper)
     phone.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
     phone.locator("label.who-btn[data-winner='An'] span").tap()
@@ -115,14 +108,7 @@ def test_the_new_pages_pass_axe_and_cut_nothing_off(live_server, browser, keeper
     add_axe(context)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    sitting = sitting_open(
-        game="to-tom-5",
-        rules="luat-2005",
-        mode="quang",
-        players=PLAYERS,
-        created_by=keeper,
-        idempotency_key=None,
-    ).obj
+    sitting = open_sitting(players=PLAYERS, created_by=keeper)
     sign_in(context, live_server.url, keeper)
     pages = [
         "/kiem-bai/?hand=" + THAP_DIEU_HAND.replace(" ", "+"),
