@@ -165,7 +165,7 @@ def _adapt(value: Any) -> Any:
 
 #: The period's canh with their seats, in canh order then seat order (one statement).
 CANH = """
-SELECT c.id, c.title, c.created_at, c.ended_at, s.id, s.player_id, s.name
+SELECT c.id, c.title, c.created_at, c.ended_at IS NOT NULL, s.id, s.player_id, s.name
 FROM scoring_sitting c LEFT JOIN scoring_seat s ON s.sitting_id = c.id
 WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s
 ORDER BY c.created_at, c.id, s.position
@@ -182,19 +182,19 @@ def canh_of(club: Club, period: Period) -> list[Canh]:
         if c is None:
             for fn in convert:
                 at = fn(at, field.get_col("c"), connection)
-            c = canh[pk] = Canh(pk, title, timezone.localtime(at).date(), at, ended is not None)
+            c = canh[pk] = Canh(pk, title, timezone.localtime(at).date(), at, bool(ended))
         if seat is not None:
             c.seats.append((seat, player, name))
     return list(canh.values())
 
 
 #: The players' postings of the period's canh, by seat (a seat is one player in one canh): the plainest
-#: sum of them. (Grouped by the seat's own key: SQLite groups by an INTEGER PRIMARY KEY fastest.)
+#: sum of them (the posting names its seat: no join to the seats, which the canh query has read).
 POSTINGS = """
-SELECT s.id, SUM(p.amount)
-FROM scoring_posting p JOIN scoring_sitting c ON c.id = p.sitting_id JOIN scoring_seat s ON s.id = p.seat_id
+SELECT p.seat_id, SUM(p.amount)
+FROM scoring_posting p JOIN scoring_sitting c ON c.id = p.sitting_id
 WHERE c.club_id = %s AND c.created_at >= %s AND c.created_at < %s AND p.account = 'player'
-GROUP BY s.id
+GROUP BY p.seat_id
 """
 #: What the pool and the gà pot of each canh hold (gom canh and gà only: few postings). CROSS JOIN
 #: makes SQLite start from the canh and look each one's pots up in the (canh, account) index (left
