@@ -12,7 +12,9 @@
 * ``bench/display.py``: 1,000 audience displays over two app servers (one PostgreSQL, one Redis),
   signals posted on either (``make bench-all`` starts Redis too).
 * ``bench/replay_memory.py`` on PostgreSQL and on SQLite: the peak memory of ``manage.py replay``
-  of 10,000 ván and of the sitting's ledger and ván exports (CSV, XLSX).
+  of 10,000 ván and of the sitting's ledger and ván exports (CSV, XLSX);
+* ``bench/club_book.py`` on PostgreSQL and on SQLite: the club book (issue 23) of 200 members and
+  20,000 ván against a raw ``GROUP BY`` of the same postings.
 
 It prints each target with its ratio and met / missed and writes them, with every figure, to
 ``docs/performance.md`` (the decisions there quote these figures; edit the prose here).
@@ -24,6 +26,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -88,6 +91,8 @@ def main() -> None:
             ["bench/replay_memory.py", "--json", str(out / "replay-lite.json")],
             {**os.environ, "DATABASE_URL": ""},
         )
+        for name, env in (("club-pg.txt", None), ("club-lite.txt", {**os.environ, "DATABASE_URL": ""})):
+            (out / name).write_text(_bench(["bench/club_book.py"], env))
         write(out, "by `make bench-all` (`bench/all.py`)")
 
 
@@ -101,7 +106,10 @@ def write(folder: Path, how: str) -> None:
     ]
     found = folder / "display.json"
     display = json.loads(found.read_text()) if found.exists() else None
-    DOC.write_text(render(serving, corrections, how, replays, display))
+    books = [
+        (folder / name).read_text() for name in ("club-pg.txt", "club-lite.txt") if (folder / name).exists()
+    ]
+    DOC.write_text(render(serving, corrections, how, replays, display, books))
     print(f"wrote {DOC.relative_to(ROOT)}")
 
 
@@ -121,14 +129,52 @@ def _replay_targets(replays: list[dict]) -> list[dict]:
     return out
 
 
+#: What bench/club_book.py prints: its database, its size and the ratio to the raw GROUP BY.
+BOOK_DATABASE = re.compile(r"bench/club_book.py on (\S+)")
+BOOK_SIZE = re.compile(r"\(b\) the club book: +([\d.]+) ms \(([\d,]+) ván")
+BOOK_RATIO = re.compile(r"book / raw GROUP BY = ([\d.]+)")
+
+
+def _book_targets(books: list[str]) -> list[dict]:
+    out = []
+    for text in books:
+        database, size, ratio = BOOK_DATABASE.search(text), BOOK_SIZE.search(text), BOOK_RATIO.search(text)
+        if not (database and size and ratio):
+            continue
+        out.append(
+            {
+                "target": f"club book of {size.group(2)} ván ≤ 2.0 × a raw GROUP BY, < 1 s ({database.group(1)}; issue 23)",
+                "value": f"{ratio.group(1)} ({size.group(1)} ms)",
+                "met": float(ratio.group(1)) <= 2.0 and float(size.group(1)) < 1000,
+            }
+        )
+    return out
+
+
+def _book_section(books: list[str]) -> list[str]:
+    return [
+        "## The club book (`bench/club_book.py`, issue 23)",
+        "",
+        "200 members, 20,000 ván in 200 canh over a lunar year; the reference is the plainest `GROUP BY member`",
+        "sum of the same postings, measured in the same run, in turn with the book.",
+        "",
+        "```",
+        *(line for text in books for line in text.strip().splitlines()),
+        "```",
+        "",
+    ]
+
+
 def render(
     serving: dict,
     corrections: list[dict],
     how: str,
     replays: list[dict] | None = None,
     display: dict | None = None,
+    books: list[str] | None = None,
 ) -> str:
     replays = replays or []
+    books = books or []
     ab = serving.get("ab", [])
     corrections_out = "\n".join(line for c in corrections for line in c["lines"])
     replays_out = "\n".join(line for r in replays for line in r["lines"])
@@ -144,6 +190,7 @@ def render(
         ),
         *(display["targets"] if display else []),
         *_replay_targets(replays),
+        *_book_targets(books),
     ]
     lines = [
         "# Performance",
@@ -193,6 +240,7 @@ def render(
         "```",
         "",
         *_display_section(display),
+        *(_book_section(books) if books else []),
         "## Decisions",
         "",
         "* **Serving**: one granian process on one address, Django's WSGI handler for pages and the API (a",
