@@ -27,6 +27,7 @@ import datetime as dt
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -73,6 +74,11 @@ def main() -> None:
         old.mkdir()
         archive = subprocess.run(["git", "archive", ROWS_COMMIT], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+        # Its own dependencies, from its own lock (it still needs packages this checkout dropped).
+        subprocess.run(["uv", "sync", "--locked", "--quiet"], cwd=old, check=True)
+        # Served by the same entry point: its asgi.py differs from this one only by the fix of commit
+        # 6e90b93 (a2wsgi needs receive() as a coroutine), without which every POST answers 500.
+        shutil.copy(ROOT / "totom_site" / "asgi.py", old / "totom_site" / "asgi.py")
         _bench(
             [
                 "bench/serving.py",

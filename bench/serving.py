@@ -228,11 +228,18 @@ def _manage_script(
     }
     env.pop("REDIS_URL", None)
     done = subprocess.run(
-        [sys.executable, "-c", script, *args], cwd=root, env=env, capture_output=True, text=True
+        [python(root), "-c", script, *args], cwd=root, env=env, capture_output=True, text=True
     )
     if done.returncode:
         sys.exit(f"seeding failed in {root}:\n{done.stderr[-3000:]}")
     return done.stdout
+
+
+def python(root: Path) -> str:
+    """The interpreter of a checkout: its own ``.venv`` when it has one (an older checkout's
+    dependencies differ: ``bench/all.py`` syncs it from its own lock), else this one."""
+    own = root / ".venv" / "bin" / "python"
+    return str(own) if root != ROOT and own.exists() else sys.executable
 
 
 def _free_port() -> int:
@@ -323,9 +330,9 @@ def serve_app(root: Path, database: str, name: str = "app", **extra: str) -> Ser
     """The app from ``root``, as ``make run`` serves it (``root``'s own ``totom_site/serve.py``)."""
     port = _free_port()
     if (root / "totom_site" / "serve.py").exists():
-        argv = [sys.executable, "-m", "totom_site.serve", HOST, str(port)]
+        argv = [python(root), "-m", "totom_site.serve", HOST, str(port)]
     else:  # a checkout from before serve.py: daphne, as it was served then (pool of 4)
-        argv = [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), "totom_site.asgi:application"]
+        argv = [python(root), "-m", "daphne", "-b", HOST, "-p", str(port), "totom_site.asgi:application"]
         extra.setdefault("DATABASE_POOL_SIZE", "4")
     return _start(name, argv, _env(database, root, **extra), root, "/api/v1/clubs", port)
 
