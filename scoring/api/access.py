@@ -41,6 +41,7 @@ from scoring.api.parsers import SafeJSONParser
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can, credential_scope
+from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
 
@@ -95,7 +96,7 @@ class CanKeepScore(BasePermission):
             return signed_in(request)
         pk = view.kwargs.get("pk")
         related = getattr(view, "loads", {}).get(method, READS if method in SAFE_METHODS else WRITES)
-        sitting = Sitting.objects.select_related(*related).filter(pk=pk).first()
+        sitting = rows.select_one(Sitting, where={"pk": pk}, related=related)
         if sitting is None:
             if not signed_in(request):
                 return False

@@ -8,6 +8,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
+from scoring.services import rows
+
 __all__ = ["TokenAuthentication"]
 
 
@@ -16,7 +18,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
     every scorekeeper's call starts here."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        token = self.get_model().objects.select_related("user").filter(key=key).first()
+        token = rows.select_one(self.get_model(), where={"key": key}, related=["user"])
         if token is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not token.user.is_active:

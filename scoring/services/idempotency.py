@@ -34,6 +34,7 @@ from django.db import IntegrityError, transaction
 
 from scoring.engine import N_, EngineError
 from scoring.models import IdempotencyKey
+from scoring.services import rows
 
 __all__ = [
     "Answer",
@@ -118,7 +119,7 @@ def request_hash(operation: str, target: Any, payload: Any) -> str:
 
 
 def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
-    row = IdempotencyKey.objects.filter(scope=scope, key=key).first()
+    row = rows.select_one(IdempotencyKey, where={"scope": scope, "key": key})
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -163,13 +164,17 @@ def run_once(
                 answer = action()
                 answer = Answer(answer.status, _plain_json(answer.body))
                 if key is not None:
-                    IdempotencyKey.objects.create(
-                        scope=scope,
-                        key=key,
-                        operation=operation,
-                        request_hash=digest,
-                        status=answer.status,
-                        response=answer.body,
+                    rows.insert(
+                        [
+                            IdempotencyKey(
+                                scope=scope,
+                                key=key,
+                                operation=operation,
+                                request_hash=digest,
+                                status=answer.status,
+                                response=answer.body,
+                            )
+                        ]
                     )
                 return answer
         except IntegrityError:

@@ -44,6 +44,7 @@ from scoring.models import (
     TransactionKind,
     Van,
 )
+from scoring.services import rows
 from scoring.services.people import User
 
 __all__ = [
@@ -139,7 +140,12 @@ def state_after(
 ) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
-    ids = list(sitting.van.filter(is_current=True).order_by("seq").values_list("pk", flat=True))
+    ids = [
+        pk
+        for (pk,) in rows.values(
+            "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
+        )
+    ]
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:
         return ids, SittingState.from_json(snapshot["state"])
@@ -155,8 +161,7 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
         "state": state.to_json(),
         "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()],
     }
-    Sitting.objects.filter(pk=sitting.pk).update(state_snapshot=snapshot)
-    sitting.state_snapshot = snapshot
+    rows.update(sitting, state_snapshot=snapshot)
 
 
 def settle_next(
@@ -280,6 +285,10 @@ def post_transfers(
     return write_planned([planned])[0] if planned else None
 
 
+#: Up to this many postings are written through :mod:`scoring.services.rows` (one ván's); more (a
+#: correction re-posting later ván) through ``bulk_create``.
+ROWS_AT_ONCE = 100
+
 #: A transaction and its postings, built and not yet written (:func:`write_planned`).
 Planned = tuple[LedgerTransaction, list[Posting]]
 
@@ -323,13 +332,18 @@ def write_planned(planned: Sequence[Planned]) -> list[LedgerTransaction]:
     thousand later ván sends two statements, not two thousand)."""
     if not planned:
         return []
-    txns = LedgerTransaction.objects.bulk_create([txn for txn, _ in planned])
+    # One ván's few rows through rows.insert (the ván path's cost, docs/performance.md); a
+    # correction's thousands through bulk_create, which splits them into batches the database takes.
+    small = sum(len(lines) for _txn, lines in planned) <= ROWS_AT_ONCE
+    write: Any = rows.insert if small else (lambda objs: type(objs[0]).objects.bulk_create(objs))
+    txns = write([txn for txn, _ in planned])
     postings = []
     for txn, lines in planned:
         for posting in lines:
             posting.transaction_id = txn.pk  # now that the transaction has one
         postings.extend(lines)
-    Posting.objects.bulk_create(postings)
+    if postings:
+        write(postings)
     return txns
 
 

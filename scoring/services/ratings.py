@@ -42,6 +42,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoring.models import Club, ClubRating, ClubRatingBoard, Seat, Sitting, Van, VanOutcome
+from scoring.services import rows
 from scoring.services.snapshot import read_snapshot
 
 __all__ = [
@@ -342,7 +343,9 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     """After the commit of a ván recorded or corrected in a club's canh: ask for the club's update."""
     if action not in RATED_ACTIONS:
         return
-    club_id = Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first()
+    # After every ván: plain SQL, as the rest of the ván path (scoring.services.rows).
+    found = rows.values(f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s", [sitting_id])
+    club_id = found[0][0] if found else None
     if club_id is not None:
         request_ratings_update(club_id)
 

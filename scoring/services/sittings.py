@@ -40,6 +40,7 @@ from scoring.selectors.ledger import (
     transfers_json,
     van_json,
 )
+from scoring.services import rows
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.ledger import (
     current_van,
@@ -114,7 +115,7 @@ def announce(sitting_ids: Sequence[int], action: str, van_id: int | None = None)
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = Sitting.objects.select_related("rules").select_for_update(of=("self",)).filter(pk=pk).first()
+    found = rows.select_one(Sitting, where={"pk": pk}, related=["rules"], for_update=True)
     if found is None:
         raise EngineError(N_("Không có canh bài số {pk}."), pk=pk)
     return found
@@ -274,16 +275,20 @@ def van_record(
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
         settled = settle_next(table, before, parsed)
-        van = Van.objects.create(
-            sitting=s,
-            seq=seq,
-            record=record,
-            cards=(cards or "").strip(),
-            entered_by=entered_by,
-            status=van_status(s),
-            kiem_bai=check_cards(s.game, parsed, cards),
-            **_via_fields(via),
-            **van_fields(parsed, settled, seats),
+        [van] = rows.insert(
+            [
+                Van(
+                    sitting=s,
+                    seq=seq,
+                    record=record,
+                    cards=(cards or "").strip(),
+                    entered_by=entered_by,
+                    status=van_status(s),
+                    kiem_bai=check_cards(s.game, parsed, cards),
+                    **_via_fields(via),
+                    **van_fields(parsed, settled, seats),
+                )
+            ]
         )
         post_van(
             sitting=s,

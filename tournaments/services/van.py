@@ -20,6 +20,7 @@ from django.db import transaction
 
 from scoring.engine import N_, EngineError
 from scoring.models import Van
+from scoring.services import rows
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import van_correct, van_record
 from tournaments.models import RoundFormat, Table, TableSitting
@@ -129,6 +130,7 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if action == "open":
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
-    event_id = TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
+    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
+    event_id = found[0][0] if found else None
     if event_id is not None:
         ledger_changed(event_id, sittings=[sitting_id])

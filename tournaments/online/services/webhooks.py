@@ -25,13 +25,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q, Subquery
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.engine import N_, EngineError
 from scoring.models import Club, Sitting, Van
+from scoring.services import rows
 from scoring.services.people import acting_user
 from scoring.services.sittings import sitting_changed
 from scoring.text import iso
@@ -276,15 +277,22 @@ def van_rows(vans: list[Van]) -> list[dict[str, Any]]:
     ]
 
 
+#: The live hooks of a sitting's club and of its event. Asked after every ván, where most sittings
+#: have none: plain SQL (:mod:`scoring.services.rows`), as the rest of the ván path.
+LIVE_HOOKS = f"""
+SELECT w.id FROM {Webhook._meta.db_table} w
+WHERE w.disabled_at IS NULL
+  AND (w.club_id = (SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s)
+       OR w.event_id = (SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s))
+"""
+
+
 def hooks_of_sitting(sitting_id: int) -> list[Webhook]:
-    """The live hooks of the sitting's club and of its event (one query)."""
-    club = Sitting.objects.filter(pk=sitting_id).values("club_id")[:1]
-    event = TableSitting.objects.filter(sitting_id=sitting_id).values("event_id")[:1]
-    return list(
-        Webhook.objects.filter(
-            Q(club_id=Subquery(club)) | Q(event_id=Subquery(event)), disabled_at__isnull=True
-        ).select_related("club", "event")
-    )
+    """The live hooks of the sitting's club and of its event (one query; two when there are some)."""
+    ids = [pk for (pk,) in rows.values(LIVE_HOOKS, [sitting_id, sitting_id])]
+    if not ids:
+        return []
+    return list(Webhook.objects.filter(pk__in=ids).select_related("club", "event").order_by("pk"))
 
 
 def on_sitting_changed(

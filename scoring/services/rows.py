@@ -1,0 +1,237 @@
+"""Plain SQL for the busiest path (recording a ván): the statements the ORM would send, without
+its per-query cost.
+
+On this project's machines a Django ORM query costs 0.5 to 1.5 ms of Python (building and
+compiling the query, then the model instances) against about 0.1 ms for the same statement sent
+through the connection's cursor; a ván is a dozen statements, so the ORM was most of its time
+(``docs/reliability.md``, "Load"). Issue 22 replaced this module by the ORM; ``make bench-all``
+then measured the ván POST on the ORM at less than half the requests a second of this module's
+(the ``A/B van`` line of ``docs/performance.md``), past the 15 % that keeps it, so it is back on
+the ván path and on that path only. These helpers write the SQL once per shape (cached), send it
+through Django's cursor (same connection, transaction, query log and test assertions), convert
+values both ways with the fields' own code (``get_db_prep_save``, the backend's and the field's
+converters: JSON, dates, booleans on SQLite) and build instances with ``Model.from_db``: the
+instances are the ORM's own. What :func:`insert` skips: ``save()`` overrides and ``pre_save`` /
+``post_save`` signals, so it is only for models that have neither (asserted on first use).
+
+Used for PostgreSQL and SQLite alike (``RETURNING`` needs SQLite 3.35, Django's
+``can_return_rows_from_bulk_insert``; without it :func:`insert` falls back to ``bulk_create``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
+from django.db.models.signals import post_save, pre_save
+
+__all__ = ["insert", "select_one", "update", "values"]
+
+M = TypeVar("M", bound=models.Model)
+
+#: One model of a SELECT: its class, attribute names, column converters, primary key's place.
+_Part = tuple[type[models.Model], list[str], list[Any], int]
+_SELECTS: dict[tuple[Any, ...], tuple[str, list[_Part]]] = {}
+_PLAIN: set[type[models.Model]] = set()
+
+
+def _plain(model: type[models.Model]) -> None:
+    """Refuse a model whose writes need its own ``save()`` or signal receivers."""
+    if model in _PLAIN:
+        return
+    if model.save is not models.Model.save:
+        raise TypeError(f"{model.__name__} overrides save(): write it through the ORM")
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{model.__name__} has save signal receivers: write it through the ORM")
+    _PLAIN.add(model)
+
+
+def _converters(field: models.Field, alias: str) -> tuple[list[Any], Any]:
+    """What the compiler would apply to the column: the backend's converters, then the field's."""
+    col = field.get_col(alias)
+    return [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)], col
+
+
+def _select_sql(
+    model: type[models.Model], where: Sequence[str], related: Sequence[str], for_update: bool
+) -> tuple[str, list[_Part]]:
+    shape = (connection.vendor, model, tuple(where), tuple(related), for_update)
+    cached = _SELECTS.get(shape)
+    if cached is not None:
+        return cached
+    qn = connection.ops.quote_name
+    meta = model._meta
+    parts: list[_Part] = []
+    columns: list[str] = []
+    joins: list[str] = []
+    for alias, (kind, fk) in enumerate([(model, None), *((None, meta.get_field(name)) for name in related)]):
+        target: type[models.Model] = kind if fk is None else fk.related_model  # type: ignore[assignment]
+        table = f"t{alias}"
+        fields = list(target._meta.concrete_fields)
+        columns += [f"{table}.{qn(f.column)}" for f in fields]
+        parts.append(
+            (
+                target,
+                [f.attname for f in fields],
+                [_converters(f, table) for f in fields],
+                fields.index(target._meta.pk),
+            )
+        )
+        if fk is not None:
+            joins.append(
+                f"LEFT OUTER JOIN {qn(target._meta.db_table)} {table} "
+                f"ON {table}.{qn(target._meta.pk.column)} = t0.{qn(fk.column)}"
+            )
+    conditions = " AND ".join(f"t0.{qn(meta.get_field(name).column)} = %s" for name in where)
+    sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins)} WHERE {conditions}"
+    if for_update and connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    _SELECTS[shape] = (sql, parts)
+    return sql, parts
+
+
+def select_one(
+    model: type[M], *, where: Mapping[str, Any], related: Sequence[str] = (), for_update: bool = False
+) -> M | None:
+    """The row of ``model`` whose fields equal ``where`` (at most one, e.g. by primary key or a
+    unique field), with the foreign keys named in ``related`` loaded as well (like
+    ``select_related``) and, with ``for_update``, the row locked (``FOR UPDATE OF`` the row only,
+    as ``select_for_update(of=("self",))``). ``None`` when there is no such row."""
+    meta = model._meta
+    names = [meta.pk.name if name == "pk" else name for name in where]
+    sql, parts = _select_sql(model, names, related, for_update)
+    params = [
+        meta.get_field(name).get_db_prep_value(value, connection)
+        for name, value in zip(names, where.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    instances: list[models.Model | None] = []
+    start = 0
+    for target, attnames, converters, pk_index in parts:
+        values = list(row[start : start + len(attnames)])
+        start += len(attnames)
+        for i, (convs, col) in enumerate(converters):
+            for convert in convs:
+                values[i] = convert(values[i], col, connection)
+        instances.append(
+            None if values[pk_index] is None else target.from_db(connection.alias, attnames, values)
+        )
+    found = instances[0]
+    assert found is not None
+    for name, related_obj in zip(related, instances[1:], strict=True):
+        meta.get_field(name).set_cached_value(found, related_obj)  # type: ignore[union-attr]
+    return found  # type: ignore[return-value]
+
+
+def values(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of a plain SELECT (values as the driver returns them: use for ids and numbers)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+#: Field types whose ``get_db_prep_save`` returns a value of these Python types unchanged (on
+#: PostgreSQL and SQLite): such values skip the call; anything else goes through it.
+_AS_IS: dict[str, tuple[type, ...]] = {
+    **dict.fromkeys(
+        [
+            "AutoField",
+            "BigAutoField",
+            "SmallAutoField",
+            "IntegerField",
+            "BigIntegerField",
+            "SmallIntegerField",
+            "PositiveIntegerField",
+            "PositiveSmallIntegerField",
+            "PositiveBigIntegerField",
+        ],
+        (int, type(None)),
+    ),
+    **dict.fromkeys(["CharField", "TextField", "SlugField"], (str, type(None))),
+    "BooleanField": (bool, type(None)),
+}
+
+
+class _InsertShape:
+    """A model's INSERT, written once: its columns, how each value is prepared, and on
+    PostgreSQL (when every column is a plain scalar) the one-array-per-column ``UNNEST`` form,
+    whose text stays the same however many rows go in (so psycopg keeps it parsed)."""
+
+    def __init__(self, model: type[models.Model]) -> None:
+        _plain(model)
+        meta = model._meta
+        qn = connection.ops.quote_name
+        self.fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+        # A foreign key is prepared by the field it points to (an integer key here).
+        kinds = [(f.target_field if f.is_relation else f).get_internal_type() for f in self.fields]
+        self.as_is = [_AS_IS.get(kind, ()) for kind in kinds]
+        self.head = f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in self.fields)}) "
+        self.returning = f" RETURNING {qn(meta.pk.column)}"
+        self.row = f"({', '.join(['%s'] * len(self.fields))})"
+        self.unnest = None
+        if connection.vendor == "postgresql" and all(self.as_is):
+            arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in self.fields)
+            self.unnest = f"{self.head}SELECT * FROM UNNEST({arrays}){self.returning}"
+
+    def prepare(self, obj: models.Model) -> list[Any]:
+        """The row's values for the database, as ``save()`` prepares them."""
+        row = []
+        for field, as_is in zip(self.fields, self.as_is, strict=True):
+            value = field.pre_save(obj, True)
+            row.append(value if type(value) in as_is else field.get_db_prep_save(value, connection))
+        return row
+
+
+_INSERTS: dict[tuple[str, type[models.Model]], _InsertShape] = {}
+
+
+def insert(objs: Iterable[M]) -> list[M]:
+    """INSERT new instances of one model in one statement (``auto_now_add`` and defaults applied
+    as ``save()`` would); their primary keys are set, in order. Returns them."""
+    objs = list(objs)
+    if not objs:
+        return objs
+    model = type(objs[0])
+    shape = _INSERTS.get((connection.vendor, model))
+    if shape is None:
+        shape = _INSERTS[(connection.vendor, model)] = _InsertShape(model)
+    if not connection.features.can_return_rows_from_bulk_insert:
+        return model.objects.bulk_create(objs)  # pragma: no cover (SQLite before 3.35)
+    prepared = [shape.prepare(obj) for obj in objs]
+    if shape.unnest is not None and len(objs) > 1:
+        sql, params = shape.unnest, [list(column) for column in zip(*prepared, strict=True)]
+    else:
+        sql = f"{shape.head}VALUES {', '.join([shape.row] * len(objs))}{shape.returning}"
+        params = [value for row in prepared for value in row]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = cursor.fetchall()
+    for obj, (key,) in zip(objs, keys, strict=True):
+        obj.pk = key
+        obj._state.adding = False
+        obj._state.db = connection.alias
+    return objs
+
+
+def update(obj: models.Model, **changes: Any) -> None:
+    """UPDATE the named fields of ``obj``'s row (by primary key) and set them on ``obj`` (like
+    ``QuerySet.update``, no ``save()`` and no signals)."""
+    meta = type(obj)._meta
+    qn = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in changes]
+    sql = (
+        f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "
+        f"WHERE {qn(meta.pk.column)} = %s"
+    )
+    params = [
+        f.get_db_prep_save(value, connection) for f, value in zip(fields, changes.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, obj.pk])
+    for name, value in changes.items():
+        setattr(obj, name, value)

@@ -1,0 +1,156 @@
+"""The ván path's plain SQL (scoring/services/rows.py) reads and writes exactly what the ORM does:
+the same instances (JSON, dates, related rows), rows the ORM then reads back equal, the lock
+really held, and models whose writes need their own save() or signals refused."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from rest_framework.authtoken.models import Token
+
+from scoring.models import IdempotencyKey, LedgerTransaction, Posting, Sitting, TransactionKind, Van
+from scoring.services import rows
+from tests.factories import ClubFactory, UserFactory, open_sitting, record_all
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj: object) -> dict[str, object]:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def test_select_one_builds_the_same_instances_as_the_orm_with_their_related_rows() -> None:
+    keeper = UserFactory()
+    sitting = open_sitting(club=ClubFactory(), created_by=keeper)
+    record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}])
+    orm = Sitting.objects.select_related("rules", "club", "created_by").get(pk=sitting.pk)
+    plain = rows.select_one(Sitting, where={"pk": sitting.pk}, related=["rules", "club", "created_by"])
+    assert plain is not None
+    assert _fields(plain) == _fields(orm)
+    assert (
+        plain.state_snapshot["state"]["balances"] == orm.state_snapshot["state"]["balances"]
+    )  # JSON, decoded
+    assert plain.created_at.tzinfo is not None
+    assert not plain._state.adding
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as read:
+        related = (plain.rules, plain.club, plain.created_by)
+    assert not read.captured_queries  # loaded with the row, as select_related does
+    assert [_fields(r) for r in related] == [_fields(orm.rules), _fields(orm.club), _fields(orm.created_by)]
+
+
+def test_select_one_answers_none_and_a_missing_foreign_row_as_none() -> None:
+    assert rows.select_one(Sitting, where={"pk": 987654}) is None
+    sitting = open_sitting()  # no club, no opener
+    plain = rows.select_one(Sitting, where={"pk": sitting.pk}, related=["club", "created_by"])
+    assert plain is not None and plain.club is None and plain.created_by is None
+
+
+def test_a_token_signs_in_through_the_api_with_its_account_and_a_wrong_one_is_refused(client) -> None:
+    keeper = UserFactory()
+    token = Token.objects.create(user=keeper)
+    sitting = open_sitting(created_by=keeper)
+    ok = client.get(f"/api/v1/sittings/{sitting.pk}", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert ok.status_code == 200
+    wrong = client.get(f"/api/v1/sittings/{sitting.pk}", HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert wrong.status_code == 401
+    keeper.is_active = False
+    keeper.save()
+    assert (
+        client.get(f"/api/v1/sittings/{sitting.pk}", HTTP_AUTHORIZATION=f"Token {token.key}").status_code
+        == 401
+    )
+
+
+def test_insert_writes_rows_the_orm_reads_back_equal_in_order() -> None:
+    sitting = open_sitting()
+    seats = list(sitting.seats.order_by("position"))
+    van = rows.insert(
+        [
+            Van(
+                sitting=sitting,
+                seq=1,
+                record={"winner": "An", "cuoc": ["tom"]},
+                outcome="win",
+                winner=seats[0],
+                points=10,
+            )
+        ]
+    )[0]
+    assert van.pk is not None and van.created_at is not None  # auto_now_add, as save() sets it
+    again = Van.objects.get(pk=van.pk)
+    assert _fields(again) == _fields(van)
+    assert Van.objects.filter(pk=van.pk, record__winner="An").exists()  # stored as JSON, not as a string
+    with transaction.atomic():
+        txn = rows.insert(
+            [LedgerTransaction(sitting=sitting, van=van, kind=TransactionKind.VAN, reason="Ván 1")]
+        )[0]
+        postings = rows.insert(
+            [
+                Posting(
+                    transaction=txn,
+                    sitting=sitting,
+                    account="player",
+                    seat=seat,
+                    amount=amount,
+                    line=1,
+                    why="thử",
+                )
+                for seat, amount in ((seats[1], -10), (seats[0], 10))
+            ]
+        )
+    assert [p.pk for p in postings] == sorted(p.pk for p in postings)
+    stored = list(Posting.objects.filter(transaction=txn).order_by("pk").values_list("seat_id", "amount"))
+    assert stored == [(seats[1].pk, -10), (seats[0].pk, 10)]
+
+
+def test_insert_refuses_a_model_that_needs_its_own_save() -> None:
+    with pytest.raises(TypeError, match="save"):
+        rows.insert([Token(user=UserFactory())])  # Token.save() makes the key
+
+
+def test_an_insert_breaking_a_constraint_raises_the_orm_error_and_writes_nothing() -> None:
+    from django.db import IntegrityError
+
+    rows.insert([IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={"a": 1})])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert([IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={})])
+    assert IdempotencyKey.objects.get(key="k-1").response == {"a": 1}
+
+
+def test_update_writes_and_sets_the_fields() -> None:
+    sitting = open_sitting()
+    rows.update(sitting, title="Canh chiều", state_snapshot={"van": []})
+    assert sitting.title == "Canh chiều"
+    again = Sitting.objects.get(pk=sitting.pk)
+    assert (again.title, again.state_snapshot) == ("Canh chiều", {"van": []})
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+def test_for_update_holds_the_row_lock_until_the_transaction_ends() -> None:
+    sitting = open_sitting()
+    seen: list[str] = []
+
+    def other() -> None:
+        try:
+            with transaction.atomic():
+                Sitting.objects.select_for_update(nowait=True).get(pk=sitting.pk)
+            seen.append("locked it")
+        except DatabaseError:
+            seen.append("refused")
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        assert rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True) is not None
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert seen == ["refused", "locked it"]
