@@ -58,9 +58,13 @@ def main() -> None:
         help="write the page from serving.json, pg.json, lite.json (and display.json, replay-pg.json,"
         " replay-lite.json if there) already in DIR (no run)",
     )
+    parser.add_argument("--runs", default="", help="with --reuse: which runs the JSON came from (printed)")
     args = parser.parse_args()
     if args.reuse:
-        write(args.reuse, "from the JSON of separate runs of the same scripts (`bench/all.py --reuse`)")
+        runs = f" ({args.runs})" if args.runs else ""
+        write(
+            args.reuse, f"from the JSON of separate runs of the same scripts{runs} (`bench/all.py --reuse`)"
+        )
         return
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("bench/all.py needs DATABASE_URL=postgres://… (make bench-all starts one).")
@@ -270,6 +274,23 @@ def render(
         "  ván lists no longer load a copy of the sitting per ván; the ledger and ván exports read the rows",
         "  a chunk at a time and stream them (CSV) or write them to disk as they come (XLSX). The PDF report",
         "  is still built whole (WeasyPrint lays out the document at once).",
+        "",
+        "## Targets missed on this machine, and why (see the table above for this run's figures)",
+        "",
+        "* **The calculator page** renders about 330 template nodes and the rule set's table of cước that cannot",
+        "  go together on every request; most of its server CPU is Django's template engine (a profile of",
+        "  `GET /`: rendering 55 %, the rule-set list 15 %, the conflict table 10 %). The reference read view",
+        "  renders no template. Closing the gap means not rendering it with Django's templates on each request",
+        "  (a cached page, or another template engine): the reference may be the wrong one for a page.",
+        "* **Ván entry p99 with 50 scorekeepers** is measured with 50 connections posting without a pause, a",
+        "  closed loop: at the throughput above each request queues behind the others (50 ÷ requests a second);",
+        "  p99 < 250 ms needs about 200 ván a second from one server process on two cores. Real scorekeepers post",
+        "  a ván a minute each.",
+        "* **The display at 1,000 displays**: every signal is written to each open display by the server",
+        "  process holding it (the server CPU per delivery is in the display section); with 1,000 displays on",
+        "  two cores a signal's fan-out takes about 100 ms of CPU, which the signal POST and the later displays",
+        "  wait for. More cores, more server processes, or an SSE fan-out proxy (Pushpin, GRIP) as",
+        "  `docs/scaling.md` sizes, not code in the request.",
         "",
     ]
     return "\n".join(lines)
