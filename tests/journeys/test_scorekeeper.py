@@ -57,6 +57,9 @@ def choose_and_wait(page: Any, select: str, value: str) -> None:
     with page.expect_response(lambda r: "/so-diem/moi/?" in r.url and r.request.method == "GET"):
         page.select_option(select, value)
     old.wait_for_element_state("hidden")  # detached: replaced by the redrawn form
+    # htmx binds the new form's hx-get only when it settles (20 ms after the swap, when it takes the
+    # htmx-added class off): a choice made before that sends no request (the whole suite did that).
+    expect(page.locator("#new-form")).not_to_have_class(re.compile(r"htmx-added|htmx-settling"))
     expect(page.locator(select)).to_have_value(value)
 
 
