@@ -56,7 +56,7 @@ def main() -> None:
         type=Path,
         metavar="DIR",
         help="write the page from serving.json, pg.json, lite.json (and display.json, replay-pg.json,"
-        " replay-lite.json if there) already in DIR (no run)",
+        " replay-lite.json, club-pg.txt, club-lite.txt if there) already in DIR (no run)",
     )
     parser.add_argument("--runs", default="", help="with --reuse: which runs the JSON came from (printed)")
     args = parser.parse_args()
@@ -74,7 +74,7 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory(prefix="bench-all-") as folder:
         out = Path(folder)
-        old = out / "rows"
+        old = out / "orm"
         old.mkdir()
         archive = subprocess.run(["git", "archive", ORM_COMMIT], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)

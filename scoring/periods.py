@@ -164,6 +164,12 @@ def this_lunar_year(today: date | None = None) -> Period:
     return lunar_year(to_lunar(today or timezone.localdate()).year)
 
 
+#: The dates the lunar calendar here converts (its new moons are counted from 1900; schemathesis
+#: sent year 446 and the club book's API answered 500).
+FIRST_DAY, LAST_DAY = date(1901, 1, 1), date(2099, 12, 31)
+OUT_OF_RANGE = N_("'{what}' phải là một ngày từ {first} đến {last} (nhận được '{value}').")
+
+
 def parse_date(value: str, what: str) -> date:
     """A ``YYYY-MM-DD`` date, or a :class:`PeriodError` naming ``what`` (the parameter)."""
     text = (value or "").strip()
@@ -182,12 +188,6 @@ def parse_date(value: str, what: str) -> date:
             OUT_OF_RANGE, what=what, value=text, first=FIRST_DAY.isoformat(), last=LAST_DAY.isoformat()
         )
     return day
-
-
-#: The dates the lunar calendar here converts (its new moons are counted from 1900; schemathesis
-#: sent year 446 and the club book's API answered 500).
-FIRST_DAY, LAST_DAY = date(1901, 1, 1), date(2099, 12, 31)
-OUT_OF_RANGE = N_("'{what}' phải là một ngày từ {first} đến {last} (nhận được '{value}').")
 
 
 def _from_key(key: str) -> Period:

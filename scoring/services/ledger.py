@@ -140,12 +140,9 @@ def state_after(
 ) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
-    ids = [
-        pk
-        for (pk,) in rows.values(
-            "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
-        )
-    ]
+    ids = rows.column(
+        "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
+    )
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:
         return ids, SittingState.from_json(snapshot["state"])
@@ -285,10 +282,6 @@ def post_transfers(
     return write_planned([planned])[0] if planned else None
 
 
-#: Up to this many postings are written through :mod:`scoring.services.rows` (one ván's); more (a
-#: correction re-posting later ván) through ``bulk_create``.
-ROWS_AT_ONCE = 100
-
 #: A transaction and its postings, built and not yet written (:func:`write_planned`).
 Planned = tuple[LedgerTransaction, list[Posting]]
 
@@ -332,18 +325,13 @@ def write_planned(planned: Sequence[Planned]) -> list[LedgerTransaction]:
     thousand later ván sends two statements, not two thousand)."""
     if not planned:
         return []
-    # One ván's few rows through rows.insert (the ván path's cost, docs/performance.md); a
-    # correction's thousands through bulk_create, which splits them into batches the database takes.
-    small = sum(len(lines) for _txn, lines in planned) <= ROWS_AT_ONCE
-    write: Any = rows.insert if small else (lambda objs: type(objs[0]).objects.bulk_create(objs))
-    txns = write([txn for txn, _ in planned])
+    txns = rows.insert([txn for txn, _ in planned])
     postings = []
     for txn, lines in planned:
         for posting in lines:
             posting.transaction_id = txn.pk  # now that the transaction has one
         postings.extend(lines)
-    if postings:
-        write(postings)
+    rows.insert(postings)
     return txns
 
 

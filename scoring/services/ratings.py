@@ -344,8 +344,7 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if action not in RATED_ACTIONS:
         return
     # After every ván: plain SQL, as the rest of the ván path (scoring.services.rows).
-    found = rows.values(f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s", [sitting_id])
-    club_id = found[0][0] if found else None
+    club_id = rows.value(f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s", [sitting_id])
     if club_id is not None:
         request_ratings_update(club_id)
 

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from django.db import connection, models
 from django.db.models.signals import post_save, pre_save
 
-__all__ = ["insert", "select_one", "update", "values"]
+__all__ = ["AT_ONCE", "column", "insert", "select_one", "update", "value", "values"]
 
 M = TypeVar("M", bound=models.Model)
 
@@ -135,6 +135,17 @@ def values(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
+def column(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """The first column of a plain SELECT's rows (e.g. ids)."""
+    return [row[0] for row in values(sql, params)]
+
+
+def value(sql: str, params: Sequence[Any] = ()) -> Any:
+    """The first column of a plain SELECT's first row, or ``None`` when there is no row."""
+    found = values(sql, params)
+    return found[0][0] if found else None
+
+
 #: Field types whose ``get_db_prep_save`` returns a value of these Python types unchanged (on
 #: PostgreSQL and SQLite): such values skip the call; anything else goes through it.
 _AS_IS: dict[str, tuple[type, ...]] = {
@@ -190,6 +201,11 @@ class _InsertShape:
 _INSERTS: dict[tuple[str, type[models.Model]], _InsertShape] = {}
 
 
+#: Up to this many instances go in as one statement (a ván's rows); more (a correction re-posting
+#: every later ván) through ``bulk_create``, which splits them into batches the database takes.
+AT_ONCE = 100
+
+
 def insert(objs: Iterable[M]) -> list[M]:
     """INSERT new instances of one model in one statement (``auto_now_add`` and defaults applied
     as ``save()`` would); their primary keys are set, in order. Returns them."""
@@ -200,8 +216,8 @@ def insert(objs: Iterable[M]) -> list[M]:
     shape = _INSERTS.get((connection.vendor, model))
     if shape is None:
         shape = _INSERTS[(connection.vendor, model)] = _InsertShape(model)
-    if not connection.features.can_return_rows_from_bulk_insert:
-        return model.objects.bulk_create(objs)  # pragma: no cover (SQLite before 3.35)
+    if len(objs) > AT_ONCE or not connection.features.can_return_rows_from_bulk_insert:
+        return model.objects.bulk_create(objs)  # SQLite before 3.35 cannot return the keys
     prepared = [shape.prepare(obj) for obj in objs]
     if shape.unnest is not None and len(objs) > 1:
         sql, params = shape.unnest, [list(column) for column in zip(*prepared, strict=True)]

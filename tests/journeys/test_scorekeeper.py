@@ -52,7 +52,7 @@ def sign_in_on_the_way(page: Any, base: str) -> None:
 def choose_and_wait(page: Any, select: str, value: str) -> None:
     """Pick ``value``; the form is redrawn for it (htmx): wait for the new form before typing on."""
     if page.locator(select).input_value() == value:
-        return  # already chosen (the redrawn form carried it: the village's rule set names its club)
+        return  # already chosen: changing to the same value redraws nothing
     old = page.locator("#new-form").element_handle()
     with page.expect_response(lambda r: "/so-diem/moi/?" in r.url and r.request.method == "GET"):
         page.select_option(select, value)

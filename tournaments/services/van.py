@@ -130,7 +130,6 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if action == "open":
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
-    found = rows.values("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
-    event_id = found[0][0] if found else None
+    event_id = rows.value("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
     if event_id is not None:
         ledger_changed(event_id, sittings=[sitting_id])

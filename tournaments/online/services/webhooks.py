@@ -289,7 +289,7 @@ WHERE w.disabled_at IS NULL
 
 def hooks_of_sitting(sitting_id: int) -> list[Webhook]:
     """The live hooks of the sitting's club and of its event (one query; two when there are some)."""
-    ids = [pk for (pk,) in rows.values(LIVE_HOOKS, [sitting_id, sitting_id])]
+    ids = rows.column(LIVE_HOOKS, [sitting_id, sitting_id])
     if not ids:
         return []
     return list(Webhook.objects.filter(pk__in=ids).select_related("club", "event").order_by("pk"))
