@@ -69,29 +69,39 @@
     }
   }
 
-  function wire(root) {
-    for (const group of root.querySelectorAll(".chips[data-conflicts]")) {
-      if (group.dataset.chipsWired) continue;
-      group.dataset.chipsWired = "1";
-      group.addEventListener("click", (event) => {
-        const box = event.target.closest(".chip") && event.target.closest(".chip").querySelector("input");
-        if (box && box.getAttribute("aria-disabled") === "true") {
-          event.preventDefault();
-          explain(group, box);
-        }
-      });
-      group.addEventListener("keydown", (event) => {
-        const box = event.target;
-        if (event.key === " " && box.getAttribute && box.getAttribute("aria-disabled") === "true") {
-          event.preventDefault();
-          explain(group, box);
-        }
-      });
-      group.addEventListener("change", () => refresh(group));
-      refresh(group);
-    }
+  /* The listeners sit on the document, so a group htmx has just swapped in answers a tap or a key
+   * at once, before htmx settles it and fires htmx:load (which only refreshes its state). */
+  function groupOf(node) {
+    return node && node.closest ? node.closest(".chips[data-conflicts]") : null;
   }
 
+  function wire(root) {
+    const groups = Array.from(root.querySelectorAll(".chips[data-conflicts]"));
+    if (root.matches && root.matches(".chips[data-conflicts]")) groups.push(root);
+    groups.forEach(refresh);
+  }
+
+  document.addEventListener("click", (event) => {
+    const group = groupOf(event.target);
+    const chip = group && event.target.closest(".chip");
+    const box = chip && chip.querySelector("input");
+    if (box && box.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      explain(group, box);
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    const box = event.target;
+    const group = groupOf(box);
+    if (group && event.key === " " && box.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      explain(group, box);
+    }
+  });
+  document.addEventListener("change", (event) => {
+    const group = groupOf(event.target);
+    if (group) refresh(group);
+  });
   document.addEventListener("DOMContentLoaded", () => wire(document));
   document.addEventListener("htmx:load", (event) => wire(event.target));
   // a form reset (a ván kept offline) unticks chips without a change event
