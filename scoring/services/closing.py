@@ -78,7 +78,7 @@ def _lock(club: Club, sitting_ids: list[int] | None = None, period: Period | Non
         sittings = sittings.filter(created_at__gte=start, created_at__lt=end)
     if sitting_ids is not None:
         sittings = sittings.filter(pk__in=sitting_ids)
-    list(sittings.select_for_update().order_by("pk").values_list("pk", flat=True))
+    list(sittings.select_for_update(no_key=True).order_by("pk").values_list("pk", flat=True))
 
 
 def _clearing(c: Canh, label: str, close_id: int) -> list[Transfer]:

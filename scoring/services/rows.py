@@ -86,7 +86,8 @@ def _select_sql(
     conditions = " AND ".join(f"t0.{qn(meta.get_field(name).column)} = %s" for name in where)
     sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins)} WHERE {conditions}"
     if for_update and connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        strength = "NO KEY UPDATE" if connection.features.has_select_for_no_key_update else "UPDATE"
+        sql += f" FOR {strength}" + (" OF t0" if connection.features.has_select_for_update_of else "")
     _SELECTS[shape] = (sql, parts)
     return sql, parts
 
@@ -96,8 +97,10 @@ def select_one(
 ) -> M | None:
     """The row of ``model`` whose fields equal ``where`` (at most one, e.g. by primary key or a
     unique field), with the foreign keys named in ``related`` loaded as well (like
-    ``select_related``) and, with ``for_update``, the row locked (``FOR UPDATE OF`` the row only,
-    as ``select_for_update(of=("self",))``). ``None`` when there is no such row."""
+    ``select_related``) and, with ``for_update``, the row locked (``FOR NO KEY UPDATE OF`` the row
+    only, as ``select_for_update(of=("self",), no_key=True)``: writers of the row wait for each
+    other, a foreign key check on it does not wait, so a worker's cache write that references the
+    row never waits on a ván while holding what the ván needs). ``None`` when there is no such row."""
     meta = model._meta
     names = [meta.pk.name if name == "pk" else name for name in where]
     sql, parts = _select_sql(model, names, related, for_update)

@@ -495,7 +495,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
     refused (409). Each sitting's row lock is taken in id order, so a ván being written finishes
     first and none starts after. Returns how many were made final now."""
     ids = list(
-        Sitting.objects.select_for_update()
+        Sitting.objects.select_for_update(no_key=True)
         .filter(pk__in=list(sittings), final_at__isnull=True)
         .order_by("pk")
         .values_list("pk", flat=True)

@@ -154,3 +154,30 @@ def test_for_update_holds_the_row_lock_until_the_transaction_ends() -> None:
     t.start()
     t.join()
     assert seen == ["refused", "locked it"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+def test_a_foreign_key_check_on_the_locked_sitting_does_not_wait_for_the_van() -> None:
+    """A leaderboard worker's cache write references the sitting; PostgreSQL checks that key at
+    its commit (``FOR KEY SHARE``). Had the ván locked the sitting ``FOR UPDATE``, the worker would
+    wait for the ván while holding the canh row the ván updates next: a deadlock, a 500 (#24)."""
+    sitting = open_sitting()
+    seen: list[str] = []
+
+    def worker() -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT", [sitting.pk])
+            seen.append("checked")
+        except DatabaseError:
+            seen.append("waited")
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True)
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+    assert seen == ["checked"]

@@ -18,7 +18,7 @@ __all__ = ["registration_add_once", "round_seat_once"]
 
 
 def _lock(event: Event) -> Any:
-    return lambda: Event.objects.select_for_update().filter(pk=event.pk).exists()
+    return lambda: Event.objects.select_for_update(no_key=True).filter(pk=event.pk).exists()
 
 
 def registration_add_once(

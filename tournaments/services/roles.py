@@ -72,7 +72,7 @@ def organiser_add(*, event: Event, username: str, by: Any) -> Any:
 def organiser_remove(*, event: Event, user: Any, by: Any) -> None:
     """Take an organiser off the event; the last one stays (the event row is locked meanwhile, so
     two organisers removing each other at once cannot leave the event with none)."""
-    locked = Event.objects.select_for_update().get(pk=event.pk)
+    locked = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if not locked.organisers.filter(pk=user.pk).exists():
         raise EngineError(N_("“{user}” không ở trong ban tổ chức."), user=user)
     if locked.organisers.count() <= 1:

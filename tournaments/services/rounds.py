@@ -147,7 +147,7 @@ def round_seat(
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:
         raise EngineError(N_("Cách xếp chỗ không hợp lệ.")) from None
-    event = Event.objects.select_for_update().get(pk=event.pk)  # one round seated at a time
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)  # one round seated at a time
     if refuse_open:
         _refuse_open(event)
     number = (
