@@ -55,7 +55,12 @@ class NoSuchVan(EngineError):
 def _locked_van(sitting_pk: int, seq: int) -> Van:
     """Lock the sitting (writes to one sitting are serialised, in the ledger's lock order), then
     the current version of ván ``seq``."""
-    locked = Sitting.objects.select_for_update(no_key=True).filter(pk=sitting_pk).values_list("pk", "final_at").first()
+    locked = (
+        Sitting.objects.select_for_update(no_key=True)
+        .filter(pk=sitting_pk)
+        .values_list("pk", "final_at")
+        .first()
+    )
     if locked is None:
         raise NoSuchVan(N_("Không có canh bài số {sitting_pk}."), sitting_pk=sitting_pk)
     if locked[1] is not None:

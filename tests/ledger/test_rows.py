@@ -168,7 +168,9 @@ def test_a_foreign_key_check_on_the_locked_sitting_does_not_wait_for_the_van() -
     def worker() -> None:
         try:
             with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute("SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT", [sitting.pk])
+                cursor.execute(
+                    "SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT", [sitting.pk]
+                )
             seen.append("checked")
         except DatabaseError:
             seen.append("waited")
