@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scoring.engine import (
     GAMES,
@@ -135,14 +135,21 @@ def calculator(request: HttpRequest) -> HttpResponse:
         return _phom_calculator(request, state, data)
     error = None
     breakdown = None
+    # the key of the chips' fragment kept in the cache (the template's {% cache %}): what they
+    # are rendered from, the rules by their fingerprint so a new version is never served stale
+    state["chips_key"] = get_language() or ""
     try:
         rules = resolve_rules(state["rules_slug"])
         state["chips"] = chips(state["game"], rules)
         state["rules"] = rules
         offered = {c.slug for c in state["chips"]}
         state["selected"] = [c for c in state["selected"] if c in offered]
-        state["chip_rows"] = chip_rows(state["game"], rules, state["chips"], state["selected"])
-        state["conflicts"] = chip_conflicts(state["game"], rules, state["chips"])
+        # worked out only when the fragment is not in the cache (the template calls them)
+        state["chip_rows"] = lambda: chip_rows(state["game"], rules, state["chips"], state["selected"])
+        state["conflicts"] = lambda: chip_conflicts(state["game"], rules, state["chips"])
+        state["chips_key"] = "|".join(
+            [state["chips_key"], state["game"].slug, rules.fingerprint, *sorted(state["selected"])]
+        )
         breakdown = score(state["game"], rules, state["selected"], state["streak"])
     except EngineError as exc:
         error = exc.message

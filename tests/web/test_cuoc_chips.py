@@ -119,3 +119,16 @@ def test_the_offline_pack_carries_the_table_in_the_page_language(client: Any, si
     english = client.get(f"/en/so-diem/{sitting.pk}/ngoai-tuyen.json").json()
     assert any("needs all 21 cards black" in c["why"] for c in english["rules"]["conflicts"])
     assert pack["rules"]["main_cuoc"] == "most_points"
+
+
+def test_the_calculator_chips_follow_a_new_version_of_the_village_rule_set(client: Any) -> None:
+    """The chips are rendered once per language, rule set and choice and kept in the cache
+    (issue 24): a new version of the village's rules shows at once, never the kept chips."""
+    from scoring.services.rules import village_rules_save
+
+    village_rules_save(name="Làng Đoài", preset="luat-2005", overrides={"cuoc": {"kinh_cu": {"main": 24}}})
+    form = {"game": "to-tom-5", "rules": "lang-doai", "cuoc": ["tom"]}
+    assert "Kính Cụ<small>24</small>" in text(client.post("/tinh-diem/", form))
+    village_rules_save(name="Làng Đoài", preset="luat-2005", overrides={"cuoc": {"kinh_cu": {"main": 30}}})
+    again = text(client.post("/tinh-diem/", form))
+    assert "Kính Cụ<small>30</small>" in again and "Kính Cụ<small>24</small>" not in again
