@@ -60,13 +60,24 @@
     }
   }
 
+  /* The reason last shown (group, chip) until a chip is chosen: a redraw of the form that was on
+   * its way when the blocked chip was tapped shows it again instead of wiping it. */
+  let shown = null;
+
   function explain(group, box) {
     const said = document.getElementById(box.getAttribute("aria-describedby") || "");
     const line = reasonLine(group);
     if (line && said) {
       line.textContent = said.textContent;
       line.dataset.for = box.value;
+      shown = { group: group.dataset.chipGroup, slug: box.value };
     }
+  }
+
+  function explainAgain(group) {
+    if (!shown || group.dataset.chipGroup !== shown.group) return;
+    const box = inputs(group).find((b) => b.value === shown.slug);
+    if (box && box.getAttribute("aria-disabled") === "true") explain(group, box);
   }
 
   /* The listeners sit on the document, so a group htmx has just swapped in answers a tap or a key
@@ -78,7 +89,10 @@
   function wire(root) {
     const groups = Array.from(root.querySelectorAll(".chips[data-conflicts]"));
     if (root.matches && root.matches(".chips[data-conflicts]")) groups.push(root);
-    groups.forEach(refresh);
+    groups.forEach((group) => {
+      refresh(group);
+      explainAgain(group);
+    });
   }
 
   document.addEventListener("click", (event) => {
@@ -100,7 +114,9 @@
   });
   document.addEventListener("change", (event) => {
     const group = groupOf(event.target);
-    if (group) refresh(group);
+    if (!group) return;
+    shown = null;
+    refresh(group);
   });
   document.addEventListener("DOMContentLoaded", () => wire(document));
   document.addEventListener("htmx:load", (event) => wire(event.target));

@@ -66,6 +66,24 @@ def test_the_keyboard_gets_the_reason_too(live_server, phone) -> None:
     assert not chip(phone, "leo").locator("input").is_checked()
 
 
+def test_a_reason_shown_while_the_form_is_redrawn_stays_after_the_redraw(live_server, phone) -> None:
+    """A blocked chip tapped while the redraw of the choice before it is on its way: the redrawn
+    form shows the reason again instead of wiping it."""
+    phone.goto(live_server.url + "/")
+    # the redraw comes 800 ms after the answer: time to tap in between, as on a slow phone
+    phone.evaluate("document.getElementById('calc-form').setAttribute('hx-swap', 'outerHTML swap:800ms')")
+    with phone.expect_response(lambda r: r.request.method == "POST"):
+        chip(phone, "bach_dinh").locator("span").tap()
+    chip(phone, "thap_dieu").locator("span").tap(force=True)  # greyed out at once, by the page
+    reason = phone.locator("[data-chip-reason=cuoc]").filter(has_text="Thập Điều cần đúng 10 quân đỏ")
+    reason.wait_for()
+    phone.locator("[data-testid=points]").filter(has_text="24").wait_for()  # the redraw is in
+    phone.locator("#calc-form[hx-swap='outerHTML']").wait_for(state="attached")  # the server's form
+    phone.wait_for_timeout(200)  # htmx settles it (20 ms)
+    assert reason.is_visible()
+    assert not chip(phone, "thap_dieu").locator("input").is_checked()
+
+
 def test_the_van_form_greys_out_kinh_tu_co_after_chi_nay(live_server, phone, keeper) -> None:
     sitting = open_sitting(created_by=keeper)
     sign_in(phone.context, live_server.url, keeper)
