@@ -141,7 +141,7 @@ def state_after(
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = rows.column(
-        "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
+        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
     )
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:

@@ -137,7 +137,8 @@ def calculator(request: HttpRequest) -> HttpResponse:
     breakdown = None
     # the key of the chips' fragment kept in the cache (the template's {% cache %}): what they
     # are rendered from, the rules by their fingerprint so a new version is never served stale
-    state["chips_key"] = get_language() or ""
+    language = get_language() or ""
+    state["chips_key"] = language
     try:
         rules = resolve_rules(state["rules_slug"])
         state["chips"] = chips(state["game"], rules)
@@ -148,7 +149,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         state["chip_rows"] = lambda: chip_rows(state["game"], rules, state["chips"], state["selected"])
         state["conflicts"] = lambda: chip_conflicts(state["game"], rules, state["chips"])
         state["chips_key"] = "|".join(
-            [state["chips_key"], state["game"].slug, rules.fingerprint, *sorted(state["selected"])]
+            [language, state["game"].slug, rules.fingerprint, *sorted(state["selected"])]
         )
         breakdown = score(state["game"], rules, state["selected"], state["streak"])
     except EngineError as exc:

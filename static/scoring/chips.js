@@ -86,7 +86,7 @@
     return node && node.closest ? node.closest(".chips[data-conflicts]") : null;
   }
 
-  function wire(root) {
+  function refreshAll(root) {
     const groups = Array.from(root.querySelectorAll(".chips[data-conflicts]"));
     if (root.matches && root.matches(".chips[data-conflicts]")) groups.push(root);
     groups.forEach((group) => {
@@ -118,8 +118,8 @@
     shown = null;
     refresh(group);
   });
-  document.addEventListener("DOMContentLoaded", () => wire(document));
-  document.addEventListener("htmx:load", (event) => wire(event.target));
+  document.addEventListener("DOMContentLoaded", () => refreshAll(document));
+  document.addEventListener("htmx:load", (event) => refreshAll(event.target));
   // a form reset (a ván kept offline) unticks chips without a change event
   document.addEventListener("reset", (event) => {
     setTimeout(() => event.target.querySelectorAll(".chips[data-conflicts]").forEach(refresh));

@@ -129,31 +129,39 @@ def test_update_writes_and_sets_the_fields() -> None:
     assert (again.title, again.state_snapshot) == ("Canh chiều", {"van": []})
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
-def test_for_update_holds_the_row_lock_until_the_transaction_ends() -> None:
-    sitting = open_sitting()
+def lock_now(sql: str, pk: int) -> str:
+    """Run ``sql`` (a NOWAIT lock of row ``pk``) in a transaction on another connection, as
+    another request or a worker would: "got it", or "refused" when it would have had to wait."""
     seen: list[str] = []
 
     def other() -> None:
         try:
-            with transaction.atomic():
-                Sitting.objects.select_for_update(nowait=True).get(pk=sitting.pk)
-            seen.append("locked it")
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql, [pk])
+            seen.append("got it")
         except DatabaseError:
             seen.append("refused")
         finally:
             connection.close()
 
-    with transaction.atomic():
-        assert rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True) is not None
-        t = threading.Thread(target=other)
-        t.start()
-        t.join()
     t = threading.Thread(target=other)
     t.start()
     t.join()
-    assert seen == ["refused", "locked it"]
+    return seen[0]
+
+
+LOCK = "SELECT 1 FROM scoring_sitting WHERE id = %s FOR UPDATE NOWAIT"
+KEY_CHECK = "SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT"  # a foreign key's check
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+def test_for_update_holds_the_row_lock_until_the_transaction_ends() -> None:
+    sitting = open_sitting()
+    with transaction.atomic():
+        assert rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True) is not None
+        assert lock_now(LOCK, sitting.pk) == "refused"
+    assert lock_now(LOCK, sitting.pk) == "got it"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -163,23 +171,6 @@ def test_a_foreign_key_check_on_the_locked_sitting_does_not_wait_for_the_van() -
     its commit (``FOR KEY SHARE``). Had the ván locked the sitting ``FOR UPDATE``, the worker would
     wait for the ván while holding the canh row the ván updates next: a deadlock, a 500 (#24)."""
     sitting = open_sitting()
-    seen: list[str] = []
-
-    def worker() -> None:
-        try:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT", [sitting.pk]
-                )
-            seen.append("checked")
-        except DatabaseError:
-            seen.append("waited")
-        finally:
-            connection.close()
-
     with transaction.atomic():
         rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True)
-        t = threading.Thread(target=worker)
-        t.start()
-        t.join()
-    assert seen == ["checked"]
+        assert lock_now(KEY_CHECK, sitting.pk) == "got it"

@@ -130,6 +130,8 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if action == "open":
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
-    event_id = rows.value("SELECT event_id FROM tournaments_tablesitting WHERE sitting_id = %s", [sitting_id])
+    event_id = rows.value(
+        f"SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s", [sitting_id]
+    )
     if event_id is not None:
         ledger_changed(event_id, sittings=[sitting_id])
