@@ -1,4 +1,9 @@
-"""Two checks every request passes through.
+"""Three checks every request passes through.
+
+:class:`TrustworthyOriginMiddleware` sends no header the request's origin cannot honour: on plain
+HTTP to another host than this machine (``make run HOST=0.0.0.0``: phones at
+``http://192.168.x.y:8000/``) the browser ignores ``Cross-Origin-Opener-Policy`` and says so in
+every page's console; it is sent on HTTPS and on localhost / 127.0.0.1, which are secure.
 
 :class:`CallerMiddleware` makes the request the one being served
 (:func:`scoring.services.idempotency.serving`): idempotency keys belong to its caller.
@@ -13,16 +18,53 @@ finding 9). One check for every URL, before any view runs: no object has such an
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
 from scoring.services.idempotency import serving
 
-__all__ = ["CallerMiddleware", "IdRangeMiddleware"]
+__all__ = ["CallerMiddleware", "IdRangeMiddleware", "TrustworthyOriginMiddleware", "trustworthy"]
+
+#: Headers a browser honours only in a secure context (and logs as ignored elsewhere).
+SECURE_CONTEXT_HEADERS = (
+    "Cross-Origin-Opener-Policy",
+    "Cross-Origin-Embedder-Policy",
+    "Origin-Agent-Cluster",
+    "Strict-Transport-Security",
+)
+
+
+def trustworthy(request: HttpRequest) -> bool:
+    """Whether the page's origin is a secure context: HTTPS, or this machine by a loopback name
+    (what browsers count as "potentially trustworthy")."""
+    if request.is_secure():
+        return True
+    host, _port = split_domain_port(request.META.get("HTTP_HOST", "") or request.META.get("SERVER_NAME", ""))
+    if host == "localhost" or host.endswith(".localhost") or host == "[::1]":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class TrustworthyOriginMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not trustworthy(request):
+            for name in SECURE_CONTEXT_HEADERS:
+                if name in response:
+                    del response[name]
+        return response
 
 
 class CallerMiddleware:

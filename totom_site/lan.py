@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import socket
 import struct
 import sys
 
-__all__ = ["addresses", "allowed_hosts", "urls"]
+__all__ = ["addresses", "allowed_hosts", "https_port", "urls"]
 
 LOCAL = ["localhost", "127.0.0.1", "[::1]"]
 EVERY_INTERFACE = {"0.0.0.0", "::", ""}
@@ -85,6 +86,16 @@ def allowed_hosts(bind: str) -> list[str]:
     return list(dict.fromkeys(hosts))
 
 
+def https_port(bind: str, port: int) -> int | None:
+    """The LAN's HTTPS port (``totom_site/tls.py``): served on every interface only (the
+    festival's LAN), ``SOTOM_HTTPS_PORT`` or PORT + 443 (8443 for 8000); ``SOTOM_HTTPS_PORT=0``
+    turns it off."""
+    if bind not in EVERY_INTERFACE:
+        return None
+    chosen = int(os.environ.get("SOTOM_HTTPS_PORT") or port + 443)
+    return chosen if 0 < chosen < 65536 else None
+
+
 def urls(bind: str, port: int) -> list[str]:
     """The addresses to open: on this machine, then (all interfaces) from a phone on the LAN."""
     if bind not in EVERY_INTERFACE:
@@ -107,6 +118,15 @@ def main(argv: list[str]) -> int:
             print("Điện thoại cùng mạng mở / phones on the same network open:")
             for url in found[1:]:
                 print(f"  {url}")
+            https = https_port(argv[1], int(argv[2]))
+            if https is not None:
+                print(
+                    "HTTPS, mở lại được khi mất mạng / reopens offline (tin cậy chứng chỉ một lần / trust the CA once):"
+                )
+                for url in found[1:]:
+                    print(
+                        f"  {url}mang-noi-bo/  →  {url.replace('http://', 'https://').replace(f':{argv[2]}/', f':{https}/')}"
+                    )
         return 0
     print("usage: python -m totom_site.lan hosts BIND | urls BIND PORT", file=sys.stderr)
     return 2

@@ -14,14 +14,22 @@ per request; ``DATABASE_POOL_SIZE=0`` turns it off. SQLite (``make run``) opens 
 ``SOTOM_WORKERS`` processes (default 1). More than one needs ``REDIS_URL``: django-eventstream then
 carries events between processes; without it a display would only hear the signals posted to its
 own process, so several workers without Redis are refused.
+
+On the festival's LAN (``HOST=0.0.0.0``) it also starts the HTTPS listener of ``totom_site/tls.py``
+on ``SOTOM_HTTPS_PORT`` (by default PORT + 443), in front of the same server: phones that trust the
+laptop's local CA once get a secure context there, so the service worker keeps the pages offline.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
+import subprocess
 import sys
 from pathlib import Path
+
+from totom_site.lan import https_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,12 +68,39 @@ def command(
     ]
 
 
+def start_https(host: str, port: int, https: int) -> subprocess.Popen[bytes]:
+    """The TLS listener for the LAN (``totom_site/tls.py``): the certificates made or kept, a token
+    for this run that only the listener and the app know, the listener started as a child that
+    stops once this process (granian, after the exec) is gone."""
+    from totom_site.lan import allowed_hosts
+    from totom_site.tls import ensure_certificates, names_from_hosts
+
+    hosts = (
+        os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",")
+        if os.environ.get("DJANGO_ALLOWED_HOSTS")
+        else allowed_hosts(host)
+    )
+    folder = ensure_certificates(names_from_hosts(hosts))
+    os.environ["SOTOM_TLS_DIR"] = str(folder)
+    os.environ["SOTOM_TLS_TOKEN"] = secrets.token_urlsafe(24)
+    os.environ["SOTOM_HTTPS_PORT"] = str(https)
+    return subprocess.Popen(
+        [sys.executable, "-m", "totom_site.tls", "proxy", host, str(https), str(port)], cwd=ROOT
+    )
+
+
 def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit("usage: python -m totom_site.serve HOST PORT")
     os.chdir(ROOT)
     os.environ.setdefault("DATABASE_POOL_SIZE", str(int(os.environ.get("SOTOM_THREADS", "4")) + 2))
-    argv = command(sys.argv[1], int(sys.argv[2]))
+    host, port = sys.argv[1], int(sys.argv[2])
+    argv = command(host, port)
+    https = https_port(host, port)  # totom_site/lan.py
+    if https is not None:
+        start_https(host, port, https)
+    else:
+        os.environ.pop("SOTOM_TLS_TOKEN", None)
     os.execv(argv[0], argv)
 
 

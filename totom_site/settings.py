@@ -58,6 +58,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Headers the request's origin cannot honour (COOP on plain HTTP on the LAN) are dropped from
+    # the answer after SecurityMiddleware added them (scoring/middleware.py).
+    "scoring.middleware.TrustworthyOriginMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -332,6 +335,14 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
 if env.str("DJANGO_SECURE_PROXY_SSL_HEADER", default=""):
     SECURE_PROXY_SSL_HEADER = tuple(env.list("DJANGO_SECURE_PROXY_SSL_HEADER"))
+elif env.str("SOTOM_TLS_TOKEN", default=""):
+    # `make run HOST=0.0.0.0`: the LAN's HTTPS listener (totom_site/tls.py) marks what it passes on
+    # with this run's secret; a plain-HTTP request cannot carry it.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_SOTOM_TLS", env.str("SOTOM_TLS_TOKEN"))
+# The LAN's HTTPS (totom_site/serve.py sets these for the app it starts): the port phones use and
+# the folder of the local CA that /mang-noi-bo/ offers (scoring/offline/lan.py).
+SOTOM_HTTPS_PORT = env.int("SOTOM_HTTPS_PORT", default=0) if env.str("SOTOM_TLS_TOKEN", default="") else 0
+SOTOM_TLS_DIR = Path(env.str("SOTOM_TLS_DIR", default=str(VAR_DIR / "tls")))
 
 LOGGING = {
     "version": 1,

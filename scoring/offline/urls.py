@@ -9,4 +9,6 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("ngoai-tuyen/", views.offline_page, name="offline_page"),
     path("so-diem/<int:pk>/ngoai-tuyen.json", views.pack, name="offline_pack"),
+    path("mang-noi-bo/", views.lan_page, name="lan"),
+    path("mang-noi-bo/so-tom-ca.crt", views.lan_certificate, name="lan_certificate"),
 ]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import ssl
 from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -18,8 +20,10 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from scoring.access import NotAllowed, refuse_json, sitting_for
+from scoring.middleware import trustworthy
 from scoring.offline.pack import offline_pack
 from scoring.permissions import VIEW
+from scoring.reports.qr import qr_svg
 
 #: Static files the service worker caches at install: the app shell of the scorekeeper pages.
 SHELL = (
@@ -151,3 +155,59 @@ def pack(request: HttpRequest, pk: int) -> JsonResponse:
 def offline_page(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it has not kept: the sittings it has."""
     return render(request, "offline/offline.html", {"nav": "sitting"})
+
+
+# ---- the festival's LAN: HTTPS with the laptop's own CA (totom_site/tls.py) ----------------------
+
+#: The CA certificate as served (DER, the form Android and iOS both install from a download).
+CA_NAME = "so-tom-ca.crt"
+
+
+def _ca_pem() -> bytes | None:
+    """The local CA's certificate when this server serves the LAN's HTTPS, else None."""
+    if not settings.SOTOM_HTTPS_PORT:
+        return None
+    try:
+        return (Path(settings.SOTOM_TLS_DIR) / "ca.pem").read_bytes()
+    except OSError:
+        return None
+
+
+def _fingerprint(pem: bytes) -> str:
+    digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem.decode("ascii"))).hexdigest().upper()
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+@require_GET
+def lan_page(request: HttpRequest) -> HttpResponse:
+    """``/mang-noi-bo/``: what works for phones on the festival's Wi-Fi, and, when ``make run``
+    serves the LAN's HTTPS, the laptop's CA certificate (download and QR) with the steps to trust
+    it on Android and iOS, and the HTTPS address to open afterwards."""
+    pem = _ca_pem()
+    host, _port = split_domain_port(request.get_host())
+    context: dict[str, object] = {"nav": "", "secure": trustworthy(request), "https": request.is_secure()}
+    if pem is not None:
+        plain = request.build_absolute_uri(reverse("scoring:lan_certificate"))
+        secure_url = f"https://{host}:{settings.SOTOM_HTTPS_PORT}{reverse('scoring:sitting_list')}"
+        context |= {
+            "ca_url": reverse("scoring:lan_certificate"),
+            "ca_qr": qr_svg(plain, scale=4, title=plain),
+            "https_url": secure_url,
+            "https_qr": qr_svg(secure_url, scale=4, title=secure_url),
+            "fingerprint": _fingerprint(pem),
+        }
+    return render(request, "offline/lan.html", context)
+
+
+@require_GET
+def lan_certificate(request: HttpRequest) -> HttpResponse:
+    """The CA certificate to install (404 when this server does not serve the LAN's HTTPS)."""
+    pem = _ca_pem()
+    if pem is None:
+        raise Http404("Máy này chưa phục vụ HTTPS trong mạng nội bộ.")
+    response = HttpResponse(
+        ssl.PEM_cert_to_DER_cert(pem.decode("ascii")), content_type="application/x-x509-ca-cert"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{CA_NAME}"'
+    response["Cache-Control"] = "no-cache"
+    return response

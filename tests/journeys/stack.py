@@ -147,25 +147,37 @@ def _answers(url: str) -> bool:
         return False
 
 
-def start(config: str, timeout: float = 300.0) -> Stack:
-    """Start the app on ``config`` through `make run`'s script; back when the server answers."""
+def start(
+    config: str,
+    timeout: float = 300.0,
+    *,
+    bind: str = HOST,
+    name: str = HOST,
+    env: dict[str, str] | None = None,
+) -> Stack:
+    """Start the app on ``config`` through `make run`'s script; back when the server answers.
+
+    ``bind``: the HOST given to the script (``0.0.0.0``: the festival's LAN); ``name``: the host
+    name of the stack's URL (a name the test's browser maps to 127.0.0.1); ``env``: more of the
+    environment (its own configuration, as a person would set it)."""
     folder = Path(tempfile.mkdtemp(prefix=f"sotom-journeys-{config}-"))
     port = free_port()
-    stack = Stack(config, f"http://{HOST}:{port}", folder, {})
+    stack = Stack(config, f"http://{name}:{port}", folder, {})
     began = time.monotonic()
     try:
         stack.env = _sqlite_env(folder) if config == "sqlite" else _postgres_env(folder, stack)
         stack.env["RUN_APP_PIDFILE"] = str(folder / "pids")
+        stack.env.update(env or {})
         with stack.log.open("wb") as log:
             stack.proc = subprocess.Popen(
-                ["bash", str(RUN_APP), HOST, str(port)],
+                ["bash", str(RUN_APP), bind, str(port)],
                 cwd=ROOT,
                 env=stack.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
-        while not (len(stack.pids()) == 2 and _answers(stack.url + "/")):
+        while not (len(stack.pids()) == 2 and _answers(f"http://{HOST}:{port}/")):
             if stack.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"make run ({config}) did not start within {timeout:.0f} s")
             time.sleep(0.5)
