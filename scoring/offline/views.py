@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from scoring.access import NotAllowed, refuse_json, sitting_for
@@ -204,7 +205,7 @@ def lan_certificate(request: HttpRequest) -> HttpResponse:
     """The CA certificate to install (404 when this server does not serve the LAN's HTTPS)."""
     pem = _ca_pem()
     if pem is None:
-        raise Http404("Máy này chưa phục vụ HTTPS trong mạng nội bộ.")
+        raise Http404(gettext("Máy này chưa phục vụ HTTPS trong mạng nội bộ."))
     response = HttpResponse(
         ssl.PEM_cert_to_DER_cert(pem.decode("ascii")), content_type="application/x-x509-ca-cert"
     )
