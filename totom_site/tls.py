@@ -345,8 +345,16 @@ def main(argv: list[str]) -> int:
         if len(token) < 16:
             print("SOTOM_TLS_TOKEN is not set", file=sys.stderr)
             return 2
-        with contextlib.suppress(KeyboardInterrupt):
+        try:
             asyncio.run(_serve(argv[1], int(argv[2]), int(argv[3]), token, os.getppid()))
+        except KeyboardInterrupt:
+            pass
+        except OSError as exc:  # the port is taken: the app still answers on plain HTTP
+            print(
+                f"HTTPS: không mở được cổng {argv[2]} / cannot listen on port {argv[2]}: {exc}",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     if len(argv) == 2 and argv[0] == "spki":
         print(spki_hash(Path(argv[1]).read_bytes()))

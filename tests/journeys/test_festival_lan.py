@@ -214,7 +214,7 @@ def test_on_the_lans_https_a_van_recorded_offline_survives_a_reload_and_is_sent_
 
     # The organiser's page on plain HTTP hands out the CA; it is the one the listener's chain ends in.
     phone.goto(lan.url + "/mang-noi-bo/")
-    shown = phone.locator(".help").filter(has_text="SHA-256").inner_text()
+    shown = phone.get_by_test_id("lan-fingerprint").inner_text()
     with phone.expect_download() as downloading:
         phone.get_by_test_id("lan-ca").click()
     download = downloading.value
