@@ -22,6 +22,7 @@ import ipaddress
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.utils.translation import gettext
@@ -29,7 +30,7 @@ from django.utils.translation import gettext
 from scoring.api.parsers import INT_MAX
 from scoring.services.idempotency import serving
 
-__all__ = ["CallerMiddleware", "IdRangeMiddleware", "TrustworthyOriginMiddleware", "trustworthy"]
+__all__ = ["CallerMiddleware", "IdRangeMiddleware", "TrustworthyOriginMiddleware", "origin", "trustworthy"]
 
 #: Headers a browser honours only in a secure context (and logs as ignored elsewhere).
 SECURE_CONTEXT_HEADERS = (
@@ -52,6 +53,13 @@ def trustworthy(request: HttpRequest) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def origin(request: HttpRequest) -> dict[str, bool]:
+    """Context processor: ``plain_lan`` when the page is on plain HTTP to another host than this
+    machine (the LAN's http://192.168.x.y:8000/) while the LAN's HTTPS is served: a page reloaded
+    offline cannot come back there; the sổ điểm says so and points to the HTTPS (``/mang-noi-bo/``)."""
+    return {"plain_lan": bool(settings.SOTOM_HTTPS_PORT) and not trustworthy(request)}
 
 
 class TrustworthyOriginMiddleware:

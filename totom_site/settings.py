@@ -95,6 +95,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # plain_lan: a page on the LAN's plain HTTP (scoring/middleware.py)
+                "scoring.middleware.origin",
             ],
         },
     },

@@ -167,6 +167,8 @@ def test_plain_http_on_the_lan_logs_no_ignored_header_and_keeps_a_van_through_a_
     sitting = sitting_of(url)
     response = phone.goto(url)
     assert response is not None and "cross-origin-opener-policy" not in response.headers
+    # The sổ điểm says what a reload offline would cost here, and where to go instead.
+    expect(phone.get_by_test_id("lan-hint")).to_contain_text("đừng tải lại")
     phone.get_by_test_id("net-indicator").wait_for()
 
     with screens.allowing(OFFLINE_ERRORS):
@@ -235,6 +237,7 @@ def test_on_the_lans_https_a_van_recorded_offline_survives_a_reload_and_is_sent_
     assert response is not None and response.headers.get("cross-origin-opener-policy") == "same-origin"
     phone.wait_for_selector("html[data-offline-ready='1']", state="attached", timeout=30_000)
     assert phone.evaluate("navigator.serviceWorker.controller !== null")
+    expect(phone.get_by_test_id("lan-hint")).to_have_count(0)  # nothing to warn of on HTTPS
 
     with screens.allowing(OFFLINE_ERRORS):
         phone.context.set_offline(True)

@@ -35,7 +35,7 @@ SKIP_NAMESPACES = {
 }
 #: Patterns whose route ends in a file's extension are downloads, not pages (the organiser's and
 #: the scorekeeper's journeys and tests/reports open the files and check what they hold).
-FILE = re.compile(r"\.(csv|xlsx|pdf|json|js|webmanifest)$")
+FILE = re.compile(r"\.(csv|xlsx|pdf|json|js|webmanifest|crt)$")
 #: Every other pattern that is not a page, and why.
 SKIP = {
     "set_language": "a form action (POST): the language switch",
