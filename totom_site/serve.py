@@ -68,19 +68,21 @@ def command(
     ]
 
 
-def start_https(host: str, port: int, https: int) -> subprocess.Popen[bytes]:
+def start_https(host: str, port: int, https: int) -> subprocess.Popen[bytes] | None:
     """The TLS listener for the LAN (``totom_site/tls.py``): the certificates made or kept, a token
     for this run that only the listener and the app know, the listener started as a child that
-    stops once this process (granian, after the exec) is gone."""
+    stops once this process (granian, after the exec) is gone. Without certificates (a read-only
+    ``var/``…) the app is still served on plain HTTP, and says why there is no HTTPS."""
     from totom_site.lan import allowed_hosts
     from totom_site.tls import ensure_certificates, names_from_hosts
 
-    hosts = (
-        os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",")
-        if os.environ.get("DJANGO_ALLOWED_HOSTS")
-        else allowed_hosts(host)
-    )
-    folder = ensure_certificates(names_from_hosts(hosts))
+    given = os.environ.get("DJANGO_ALLOWED_HOSTS", "")
+    hosts = given.split(",") if given else allowed_hosts(host)
+    try:
+        folder = ensure_certificates(names_from_hosts(hosts))
+    except (OSError, ValueError) as exc:
+        print(f"HTTPS: không tạo được chứng chỉ / no certificate ({exc}); HTTP only", file=sys.stderr)
+        return None
     os.environ["SOTOM_TLS_DIR"] = str(folder)
     os.environ["SOTOM_TLS_TOKEN"] = secrets.token_urlsafe(24)
     os.environ["SOTOM_HTTPS_PORT"] = str(https)
@@ -97,10 +99,8 @@ def main() -> None:
     host, port = sys.argv[1], int(sys.argv[2])
     argv = command(host, port)
     https = https_port(host, port)  # totom_site/lan.py
-    if https is not None:
-        start_https(host, port, https)
-    else:
-        os.environ.pop("SOTOM_TLS_TOKEN", None)
+    if https is None or start_https(host, port, https) is None:
+        os.environ.pop("SOTOM_TLS_TOKEN", None)  # no listener: nothing may pass as HTTPS
     os.execv(argv[0], argv)
 
 

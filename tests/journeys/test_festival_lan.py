@@ -73,10 +73,11 @@ class Lan:
         return self.stack.folder / "sotom.sqlite3"
 
 
-@pytest.fixture(scope="module")
-def lan() -> Iterator[Lan]:
+@pytest.fixture(scope="module", params=["sqlite"])
+def lan(request: pytest.FixtureRequest) -> Iterator[Lan]:
     """`make run HOST=0.0.0.0` on the embedded default, answering ``festival.lan`` (set as the
-    README says a festival's own name is set: DJANGO_ALLOWED_HOSTS), its CA in a folder of its own."""
+    README says a festival's own name is set: DJANGO_ALLOWED_HOSTS), its CA in a folder of its own.
+    (One configuration, the one `make run` is; its id names it in the journeys' summary.)"""
     https_port = free_port()
     tls = Path(tempfile.mkdtemp(prefix="sotom-lan-tls-"))
     env = {
@@ -84,7 +85,7 @@ def lan() -> Iterator[Lan]:
         "SOTOM_HTTPS_PORT": str(https_port),
         "SOTOM_TLS_DIR": str(tls),
     }
-    stack = stacks.start("sqlite", bind="0.0.0.0", name=NAME, env=env)
+    stack = stacks.start(request.param, bind="0.0.0.0", name=NAME, env=env)
     try:
         deadline = time.monotonic() + 30
         while True:  # the listener starts with the server; wait for it all the same
