@@ -90,6 +90,48 @@ def test_a_receiver_that_drips_or_never_answers_costs_one_deadline_per_attempt(
     assert receiver.requests == 2  # each attempt did reach it
 
 
+def test_the_name_lookup_counts_in_the_deadline_and_tls_too(
+    club: Any, organiser: Any, webhook_settings: Any, queued: list[int], bad: Any, monkeypatch: Any
+) -> None:
+    """A name server that never answers, and a receiver silent in the TLS handshake: each attempt
+    still ends at the deadline."""
+    from tournaments.online import netguard
+    from tournaments.online.services.delivery import attempt
+    from tournaments.online.services.webhooks import webhook_test
+
+    webhook_settings.WEBHOOK_TIMEOUT = 1.0
+    receiver = bad("silent")
+    port = receiver.server.getsockname()[1]
+    hook = hook_for({"club": club}, organiser, f"https://127.0.0.1:{port}/hook")
+    sent = webhook_test(hook=hook)
+    started = time.monotonic()
+    assert attempt(sent.pk) is not None
+    assert time.monotonic() - started <= 1.0 + MARGIN and "1 giây" in delivery(sent.pk).error
+    assert receiver.accepted == 1
+
+    def slow(host: str, port: int) -> tuple[str, ...]:
+        time.sleep(3)
+        return ("127.0.0.1",)
+
+    monkeypatch.setattr(netguard, "_resolve", slow)
+    due(sent.pk)
+    started = time.monotonic()
+    assert attempt(sent.pk) is not None
+    assert time.monotonic() - started <= 1.0 + MARGIN and "không phân giải được" in delivery(sent.pk).error
+
+
+def test_a_path_with_vietnamese_letters_is_sent_percent_encoded(
+    club: Any, organiser: Any, webhook_settings: Any, queued: list[int], receiver: Receiver
+) -> None:
+    from tournaments.online.models import DeliveryStatus
+    from tournaments.online.services.delivery import attempt
+    from tournaments.online.services.webhooks import webhook_test
+
+    sent = webhook_test(hook=hook_for({"club": club}, organiser, f"{receiver.url}/hội-làng?giải=tết"))
+    assert attempt(sent.pk) is None and delivery(sent.pk).status == DeliveryStatus.DELIVERED
+    assert receiver.requests[0].path == "/hook/h%E1%BB%99i-l%C3%A0ng?gi%E1%BA%A3i=t%E1%BA%BFt"
+
+
 def test_the_head_in_time_decides_even_when_the_body_drips(
     club: Any, organiser: Any, webhook_settings: Any, queued: list[int], bad: Any
 ) -> None:

@@ -30,7 +30,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
@@ -48,6 +48,8 @@ NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
 TEREDO = ipaddress.ip_network("2001::/32")
 SITE_LOCAL = ipaddress.ip_network("fec0::/10")
+#: What stays as it is in the request line (the rest of a path is percent-encoded, as a browser does).
+PATH_SAFE = "/?&=%:@!$'()*+,;~"
 
 
 class UnsafeUrl(EngineError):
@@ -128,8 +130,20 @@ def _resolve(host: str, port: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def check_url(url: str) -> Target:
-    """Parse and check ``url`` (resolving its host now); raise :class:`UnsafeUrl` with the reason."""
+def _resolve_within(host: str, port: int, timeout: float) -> tuple[str, ...]:
+    """The host's addresses, or () if it does not resolve within ``timeout`` seconds (a name server
+    that never answers holds a thread of its own, not the caller: the system resolver cannot be
+    interrupted)."""
+    found: list[tuple[str, ...]] = []
+    worker = threading.Thread(target=lambda: found.append(_resolve(host, port)), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return found[0] if found else ()
+
+
+def check_url(url: str, *, timeout: float | None = None) -> Target:
+    """Parse and check ``url`` (resolving its host now, within ``timeout`` seconds, by default
+    ``WEBHOOK_TIMEOUT``); raise :class:`UnsafeUrl` with the reason."""
     try:
         parts = urlsplit((url or "").strip())
         port = parts.port
@@ -140,13 +154,15 @@ def check_url(url: str) -> Target:
     if parts.username or parts.password:
         raise UnsafeUrl(N_("Địa chỉ nhận không được chứa tên đăng nhập hay mật khẩu."))
     port = port or (443 if parts.scheme == "https" else 80)
-    addresses = _resolve(parts.hostname, port)
+    addresses = _resolve_within(
+        parts.hostname, port, settings.WEBHOOK_TIMEOUT if timeout is None else timeout
+    )
     if not addresses:
         raise UnsafeUrl(N_("Không tìm thấy máy {host} (tên miền không phân giải được)."), host=parts.hostname)
     inside = [a for a in addresses if not _allowed(a)]
     if inside:
         raise _refuse(inside[0])
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    path = quote((parts.path or "/") + (f"?{parts.query}" if parts.query else ""), safe=PATH_SAFE)
     return Target(parts.scheme, parts.hostname, port, path, addresses)
 
 
@@ -195,7 +211,11 @@ def _connect(address: str, port: int, deadline: _Deadline) -> socket.socket:
 
 
 def _request(target: Target, body: bytes, headers: dict[str, str]) -> bytes:
-    host = target.host if ":" not in target.host else f"[{target.host}]"
+    try:
+        name = target.host.encode("idna").decode("ascii")
+    except UnicodeError:
+        name = target.host
+    host = name if ":" not in name else f"[{name}]"
     default = 443 if target.scheme == "https" else 80
     lines = [
         f"POST {target.path} HTTP/1.1",
@@ -221,9 +241,17 @@ def _complete(data: bytes, head_end: int) -> bool:
     return False  # to the end of the connection
 
 
-def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float, cap: int) -> Answer:
+def post(
+    target: Target,
+    body: bytes,
+    headers: dict[str, str],
+    *,
+    timeout: float,
+    cap: int,
+    total: float | None = None,
+) -> Answer:
     """POST ``body`` to ``target`` (checked by :func:`check_url`), all of it within ``timeout``
-    seconds, reading at most ``cap`` bytes of the answer. The answer's status once its head is in;
+    seconds (what is left of a deadline of ``total`` seconds), reading at most ``cap`` bytes of the answer. The answer's status once its head is in;
     :class:`DeliveryError` if it is not in by the deadline; OSError for a connection that fails."""
     deadline = _Deadline(timeout)
     sock: socket.socket | None = None
@@ -261,7 +289,7 @@ def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float
         if head_end >= 0 and (deadline.fired or isinstance(exc, TimeoutError)):
             return _answer(data, head_end, used, cut=True)  # its head came in time: the status stands
         if deadline.fired or isinstance(exc, TimeoutError):
-            raise _late(timeout) from None
+            raise _late(timeout if total is None else total) from None
         raise
     finally:
         deadline.close()

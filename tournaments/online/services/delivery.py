@@ -80,8 +80,10 @@ def _failed(hook: Webhook, error: str) -> bool:
 
 def _send(hook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
     """POST the delivery once: the answer's status and the error ("" when received)."""
+    deadline = settings.WEBHOOK_TIMEOUT
+    started = time.monotonic()
     try:
-        target = check_url(hook.url)  # again: the name may point somewhere else by now
+        target = check_url(hook.url, timeout=deadline)  # again: the name may point somewhere else by now
         timestamp = int(time.time())
         body = delivery.body.encode("utf-8")
         headers = {
@@ -92,9 +94,8 @@ def _send(hook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
             signing.TIMESTAMP: str(timestamp),
             signing.SIGNATURE: signing.signature(hook.secret, timestamp, body),
         }
-        answer = post(
-            target, body, headers, timeout=settings.WEBHOOK_TIMEOUT, cap=settings.WEBHOOK_MAX_ANSWER
-        )
+        left = deadline - (time.monotonic() - started)  # the look-up counts in the deadline
+        answer = post(target, body, headers, timeout=left, cap=settings.WEBHOOK_MAX_ANSWER, total=deadline)
     except EngineError as exc:  # an address refused, the deadline, not HTTP
         return None, exc.message
     except OSError as exc:
