@@ -222,6 +222,7 @@ def test_the_next_attempt_is_due_after_the_jittered_wait_and_a_stray_copy_sends_
 # -- the circuit breaker ----------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite
 def test_the_breaker_pauses_a_failing_hook_skips_new_events_and_shows_it_to_the_owner(
     club: Any,
     organiser: Any,
@@ -283,6 +284,7 @@ def test_the_breaker_pauses_a_failing_hook_skips_new_events_and_shows_it_to_the_
         receiver.stop()
 
 
+@pytest.mark.sqlite
 def test_a_test_send_goes_to_a_paused_hook_and_closes_the_breaker_when_received(
     club: Any, organiser: Any, webhook_settings: Any, queued: list[int]
 ) -> None:
@@ -341,6 +343,7 @@ def test_the_owner_sees_a_paused_hook_and_resumes_it_on_a_phone(
 # -- per-owner caps ---------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite
 def test_an_owner_has_at_most_five_hooks_switched_on(
     club: Any, make_event: Any, organiser: Any, webhook_settings: Any
 ) -> None:
@@ -372,6 +375,7 @@ def test_an_owner_has_at_most_five_hooks_switched_on(
     assert client.post(base, {"url": "http://127.0.0.1:9/6", "events": ["van.recorded"]}).status_code == 201
 
 
+@pytest.mark.sqlite
 def test_three_test_sends_a_minute_per_owner_then_429_with_retry_after(
     club: Any, organiser: Any, webhook_settings: Any, queued: list[int], time_machine: Any
 ) -> None:
@@ -455,6 +459,7 @@ def test_the_issues_addresses_are_refused_when_registering(
     assert refused.status_code == 422 and "mạng nội bộ" in refused.content.decode()
 
 
+@pytest.mark.sqlite
 @pytest.mark.parametrize("inside", ["127.0.0.1", "::ffff:0:127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::"])
 def test_a_name_public_at_registration_and_inside_at_delivery_is_not_sent(
     inside: str, club: Any, organiser: Any, settings: Any, monkeypatch: Any, queued: list[int], bad: Any
