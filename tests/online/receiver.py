@@ -75,7 +75,7 @@ class BadReceiver:
     * ``drip``: sends its answer one byte every ``every`` seconds (a whole answer, given time);
     * ``silent``: never answers (keeps the connection open);
     * ``huge``: answers 200 with a body of ``size`` bytes (10 MB), as fast as it can be read;
-    * ``slow-body``: sends a 200's head at once, then its body one byte every ``every`` seconds.
+    * ``slow-body``: sends a 202's head at once, then its body one byte every ``every`` seconds.
 
     ``sent`` counts the bytes it got out (up to the moment the client hung up); ``requests`` the
     requests it read."""
@@ -154,7 +154,7 @@ class BadReceiver:
                 for _ in range(self.size // len(block)):
                     self._out(conn, block)
             elif self.mode == "slow-body":
-                self._out(conn, b"HTTP/1.1 204 No Content\r\nContent-Length: 100\r\n\r\n")
+                self._out(conn, b"HTTP/1.1 202 Accepted\r\nContent-Length: 100\r\n\r\n")
                 for _ in range(100):
                     if self.stopping.wait(self.every):
                         return

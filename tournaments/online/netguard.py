@@ -233,6 +233,8 @@ STATUS = re.compile(rb"HTTP/1\.[01] (\d{3})")
 def _complete(data: bytes, head_end: int) -> bool:
     """The whole answer is in (by its Content-Length, or the last chunk)."""
     head = data[:head_end].lower()
+    if head[9:12] in (b"204", b"304"):
+        return True  # no body, whatever the headers say
     length = re.search(rb"\r\ncontent-length:\s*(\d+)", head)
     if length is not None:
         return len(data) - head_end - 4 >= int(length.group(1))

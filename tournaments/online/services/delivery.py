@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -59,23 +59,30 @@ def _finish(pk: int, **fields: Any) -> None:
 
 
 def _received(hook: Webhook) -> None:
-    """A delivery got a 2xx: the breaker closes (one UPDATE that matches nothing when it was closed)."""
-    Webhook.objects.filter(pk=hook.pk).filter(Q(failures__gt=0) | Q(paused_at__isnull=False)).update(
-        failures=0, paused_at=None, pause_reason=""
-    )
+    """A delivery got a 2xx: the breaker closes (one UPDATE that matches nothing when it was closed;
+    a paused hook's history records its reopening)."""
+    Webhook.objects.filter(pk=hook.pk, paused_at__isnull=True, failures__gt=0).update(failures=0)
+    with transaction.atomic():
+        found = Webhook.objects.select_for_update().filter(pk=hook.pk, paused_at__isnull=False).first()
+        if found is not None:
+            found.failures, found.paused_at, found.pause_reason = 0, None, ""
+            found.save(update_fields=["failures", "paused_at", "pause_reason"])
 
 
 def _failed(hook: Webhook, error: str) -> bool:
-    """Count a failed attempt; pause the hook at the threshold. True if the hook is paused now."""
+    """Count a failed attempt; pause the hook at the threshold (recorded in its history). True if
+    the hook is paused now."""
     with transaction.atomic():
         found = Webhook.objects.select_for_update().filter(pk=hook.pk).first()
         if found is None:
             return False
-        fields: dict[str, Any] = {"failures": found.failures + 1}
-        if found.paused_at is None and found.failures + 1 >= settings.WEBHOOK_PAUSE_AFTER:
-            fields.update(paused_at=timezone.now(), pause_reason=error[:300])
-        Webhook.objects.filter(pk=hook.pk).update(**fields)
-        return found.paused_at is not None or "paused_at" in fields
+        found.failures += 1
+        if found.paused_at is None and found.failures >= settings.WEBHOOK_PAUSE_AFTER:
+            found.paused_at, found.pause_reason = timezone.now(), error[:300]
+            found.save(update_fields=["failures", "paused_at", "pause_reason"])
+        else:
+            Webhook.objects.filter(pk=hook.pk).update(failures=found.failures)
+        return found.paused_at is not None
 
 
 def _send(hook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
