@@ -266,12 +266,23 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 
 # Webhooks (tournaments/online, docs/api.md): a URL on a private, loopback or link-local address is
-# refused, at registration and again at every delivery, unless this is set (a LAN receiver; tests).
+# refused, at registration and again on the address every delivery connects to, unless this is set
+# (a receiver on the LAN; the test suite's receiver on 127.0.0.1, set by its fixtures only).
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
-WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
-#: Attempts per delivery; the first retry waits WEBHOOK_RETRY_SECONDS, each next one three times longer.
+#: Seconds for a whole delivery: connect, TLS, send and the answer (not per read).
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
+#: Bytes of a receiver's answer read at most (only its status matters).
+WEBHOOK_MAX_ANSWER = env.int("WEBHOOK_MAX_ANSWER", default=64 * 1024)
+#: Attempts per delivery; retry n waits WEBHOOK_RETRY_SECONDS × 3^(n-1) (at most
+#: WEBHOOK_RETRY_MAX_SECONDS), of which a random half to the whole (jitter).
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
 WEBHOOK_RETRY_SECONDS = env.float("WEBHOOK_RETRY_SECONDS", default=30.0)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)
+#: The circuit breaker: a hook is paused after this many failed attempts in a row.
+WEBHOOK_PAUSE_AFTER = env.int("WEBHOOK_PAUSE_AFTER", default=5)
+#: Per club or event: webhooks switched on, and test sends ("Gửi thử") in any minute.
+WEBHOOK_HOOKS_PER_OWNER = env.int("WEBHOOK_HOOKS_PER_OWNER", default=5)
+WEBHOOK_TESTS_PER_MINUTE = env.int("WEBHOOK_TESTS_PER_MINUTE", default=3)
 
 LOGIN_URL = "login"  # a URL name: English pages send to /en/dang-nhap/
 LOGIN_REDIRECT_URL = "/"

@@ -81,7 +81,7 @@ SKIP = {
     **{
         f"online:{kind}_{action}": f"a form action (POST) of the {kind}'s connection page"
         for kind in ("club", "event")
-        for action in ("token_new", "token_end", "hook_new", "hook_end", "hook_test")
+        for action in ("token_new", "token_end", "hook_new", "hook_end", "hook_test", "hook_resume")
     },
     **{
         f"online:{kind}_hook_log": "a webhook's delivery log: the demo has no webhook (tests/online/test_pages.py "

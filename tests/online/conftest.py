@@ -95,6 +95,16 @@ def webhook_settings(settings: Any) -> Any:
     return settings
 
 
+@pytest.fixture
+def queued(monkeypatch: Any) -> list[int]:
+    """Delivery ids queued for the worker (no worker here: the test runs each attempt itself)."""
+    from tournaments.online import tasks
+
+    ids: list[int] = []
+    monkeypatch.setattr(tasks.deliver_webhook, "delay", lambda pk: ids.append(pk))
+    return ids
+
+
 @pytest.fixture(scope="session")
 def online_worker(django_db_setup: Any, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (``--pool=solo``) on the suite's broker and the test database."""

@@ -160,7 +160,7 @@ def test_an_online_hoi_end_to_end_through_the_api(
 
     def sent_again() -> bool:
         """The refused first delivery came again (the worker's retry is due WEBHOOK_RETRY_SECONDS after the
-        503, but a busy worker may take longer: the board and the other deliveries can all be in before it)."""
+        503, less its jitter, but a busy worker may take longer: the board and the other deliveries can all be in before it)."""
         first = receiver.requests[0].headers["X-SoTom-Delivery"]
         return [r.headers["X-SoTom-Delivery"] for r in list(receiver.requests)].count(first) > 1
 
@@ -188,7 +188,7 @@ def test_an_online_hoi_end_to_end_through_the_api(
         (uuid_, at) for uuid_, at in sent.items() if len(at) > 1
     ]  # only the refused one, twice
     assert receiver.requests[0].headers["X-SoTom-Delivery"] == again and len(times) == 2
-    assert times[1] - times[0] >= 0.9  # after WEBHOOK_RETRY_SECONDS
+    assert times[1] - times[0] >= 0.45  # after WEBHOOK_RETRY_SECONDS, of which a random half to the whole
     retried = WebhookDelivery.objects.get(uuid=again)
     assert (retried.status, retried.attempts, retried.response_code) == (DeliveryStatus.DELIVERED, 2, 200)
     log = page.get(f"/giai/{slug}/quan-ly/ket-noi/webhook/{retried.webhook_id}/").content.decode()

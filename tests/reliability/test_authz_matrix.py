@@ -302,6 +302,7 @@ ROWS: list[Row] = [
     Row("online:club_hook_log", G, club_hook, ORG),
     Row("online:club_hook_end", P, club_hook, ORG),
     Row("online:club_hook_test", P, club_hook, ORG),
+    Row("online:club_hook_resume", P, club_hook, ORG),
     Row("online:event_connections", G, event, ORG),
     Row("online:event_token_new", P, event, ORG, {}),
     Row("online:event_token_end", P, event_token, ORG),
@@ -309,6 +310,7 @@ ROWS: list[Row] = [
     Row("online:event_hook_log", G, event_hook, ORG),
     Row("online:event_hook_end", P, event_hook, ORG),
     Row("online:event_hook_test", P, event_hook, ORG),
+    Row("online:event_hook_resume", P, event_hook, ORG),
     # Tournaments: public
     Row("tournaments:list", G, none, ALL),
     Row("tournaments:scoreboard", G, event, ALL),

@@ -158,7 +158,13 @@ class Webhook(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    history = HistoricalRecords(verbose_name=_("lịch sử webhook"), excluded_fields=["secret"])
+    #: Failed attempts in a row (any delivery, the test one included); a delivery received sets it to 0.
+    failures = models.PositiveIntegerField(_("lần hỏng liên tiếp"), default=0)
+    #: Set when ``failures`` reached ``WEBHOOK_PAUSE_AFTER`` (the circuit breaker): nothing is sent
+    #: then (new events are recorded as skipped) until the owner resumes it or a test send is received.
+    paused_at = models.DateTimeField(_("tạm dừng lúc"), null=True, blank=True)
+    pause_reason = models.CharField(_("lý do tạm dừng"), max_length=300, blank=True)
+    history = HistoricalRecords(verbose_name=_("lịch sử webhook"), excluded_fields=["secret", "failures"])
 
     class Meta:
         verbose_name = _("webhook")
@@ -173,6 +179,10 @@ class Webhook(models.Model):
     def active(self) -> bool:
         return self.disabled_at is None
 
+    @property
+    def paused(self) -> bool:
+        return self.active and self.paused_at is not None
+
     def event_labels(self) -> list[str]:
         labels = dict(HookEvent.choices)
         return [str(labels.get(e, e)) for e in self.events]
@@ -183,6 +193,8 @@ class DeliveryStatus(models.TextChoices):
     RETRYING = "thu_lai", _("Sẽ gửi lại")
     DELIVERED = "da_gui", _("Đã gửi")
     FAILED = "that_bai", _("Thất bại")
+    #: Not sent: the hook was paused (circuit breaker) when its turn came. Never sent later.
+    SKIPPED = "bo_qua", _("Bỏ qua (webhook tạm dừng)")
 
 
 class WebhookDelivery(models.Model):

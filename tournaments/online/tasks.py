@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from tournaments.online.services.webhooks import attempt
+from tournaments.online.services.delivery import attempt
 
 
 @shared_task(

@@ -20,4 +20,10 @@ for kind, base in PLACES.items():
         path(
             f"{base}webhook/<int:hook_id>/gui-thu/", views.hook_test, {"kind": kind}, name=f"{kind}_hook_test"
         ),
+        path(
+            f"{base}webhook/<int:hook_id>/tiep-tuc/",
+            views.hook_resume,
+            {"kind": kind},
+            name=f"{kind}_hook_resume",
+        ),
     ]

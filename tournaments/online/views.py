@@ -1,6 +1,6 @@
 """The "Kết nối nền tảng" pages (connections) of a club and of an event, for their managers: platform
 tokens (create: shown once; revoke) and webhooks (register: the secret shown once; switch off;
-"send test"), and each webhook's delivery log (status, attempts, answer code, time; polled by
+"send test"; resume one its circuit breaker paused), and each webhook's delivery log (status, attempts, answer code, time; polled by
 htmx while deliveries are pending).
 
 A club's page is for its organisers (``scoring.manage_club``), an event's for its organisers
@@ -28,7 +28,13 @@ from tournaments.models import Event
 from tournaments.online.models import Access, DeliveryStatus, HookEvent, PlatformToken, Webhook
 from tournaments.online.selectors import deliveries, hooks_of, tokens_of
 from tournaments.online.services.tokens import token_create, token_revoke
-from tournaments.online.services.webhooks import webhook_create, webhook_disable, webhook_test
+from tournaments.online.services.webhooks import (
+    WebhookLimit,
+    webhook_create,
+    webhook_disable,
+    webhook_resume,
+    webhook_test,
+)
 from tournaments.views.common import page
 
 TEMPLATE = "online/connections.html"
@@ -111,6 +117,7 @@ def _with_urls(owner: Owner, hook: Webhook) -> Webhook:
     hook.log_url = owner.url("hook_log", hook.pk)  # type: ignore[attr-defined]
     hook.test_url = owner.url("hook_test", hook.pk)  # type: ignore[attr-defined]
     hook.end_url = owner.url("hook_end", hook.pk)  # type: ignore[attr-defined]
+    hook.resume_url = owner.url("hook_resume", hook.pk)  # type: ignore[attr-defined]
     return hook
 
 
@@ -135,6 +142,13 @@ def _answer(
     request: HttpRequest, owner: Owner, partial: str, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return page(request, TEMPLATE, _context(request, owner, **extra), partial=partial, status=status)
+
+
+def _limited(answer: HttpResponse, exc: WebhookLimit) -> HttpResponse:
+    """A per-owner cap: 429, with ``Retry-After`` when waiting helps."""
+    if exc.retry_after is not None:
+        answer["Retry-After"] = str(exc.retry_after)
+    return answer
 
 
 @_signed_in
@@ -186,6 +200,8 @@ def hook_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
             created_by=request.user,
             **owner.owns,
         )
+    except WebhookLimit as exc:
+        return _limited(_answer(request, owner, "hooks", 429, hook_form=form, hook_error=exc.message), exc)
     except EngineError as exc:
         return _answer(request, owner, "hooks", 422, hook_form=form, hook_error=exc.message)
     return _answer(request, owner, "hooks", 201, new_secret=secret, new_hook_id=hook.pk)
@@ -232,6 +248,9 @@ def hook_test(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpR
     hook = _hook(owner, hook_id)
     try:
         webhook_test(hook=hook)
+    except WebhookLimit as exc:
+        answer = page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=429)
+        return _limited(answer, exc)
     except EngineError as exc:
         return page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=422)
     if not is_htmx(request):
@@ -239,3 +258,19 @@ def hook_test(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpR
     return page(
         request, LOG, _log_context(owner, hook, notice=gettext("Đã xếp một lần gửi thử.")), partial="log"
     )
+
+
+@_signed_in
+@require_POST
+def hook_resume(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpResponse:
+    """Close a paused hook's circuit breaker (from the connections page or the delivery log)."""
+    owner = _owner(request, kind, slug)
+    hook = webhook_resume(hook=_hook(owner, hook_id), by=request.user)
+    notice = gettext("Webhook gửi lại từ sự kiện tiếp theo.")
+    if request.POST.get("from") == "log":
+        if not is_htmx(request):
+            return redirect(owner.url("hook_log", hook.pk))
+        return page(request, LOG, _log_context(owner, hook, notice=notice), partial="log")
+    if not is_htmx(request):
+        return redirect(owner.url("connections"))
+    return _answer(request, owner, "hooks", hook_notice=notice)

@@ -6,9 +6,11 @@
   one transaction, and queues each delivery's Celery task *after* that commit; the receivers of
   the ledger's ``sitting_changed`` and of :mod:`tournaments.signals` (all sent after the commit of
   the change they announce) call it, so a change rolled back is never announced.
-* :func:`attempt` (the task's body) re-checks the URL, signs the body with the current time, POSTs
-  it to the address just checked, and records the attempt; a failure is retried with backoff
-  (``WEBHOOK_RETRY_SECONDS`` then three times longer each time, ``WEBHOOK_MAX_ATTEMPTS`` in all).
+* :func:`attempt` (the task's body, :mod:`tournaments.online.services.delivery`) sends one attempt
+  within a total deadline, retries with exponential back-off and jitter, and keeps the hook's
+  circuit breaker: a paused hook's deliveries are recorded as skipped, not sent.
+* Per owner (club or event): at most ``WEBHOOK_HOOKS_PER_OWNER`` hooks switched on and
+  ``WEBHOOK_TESTS_PER_MINUTE`` test sends a minute (:class:`WebhookLimit`, a 429 on the page).
 
 Delivery is at least once: a receiver ignores a ``X-SoTom-Delivery`` id it has already seen.
 A sitting imported whole is announced by one ``van.recorded`` carrying all its ván, not one per ván.
@@ -16,19 +18,17 @@ A sitting imported whole is announced by one ``van.recorded`` carrying all its v
 
 from __future__ import annotations
 
-import http.client
 import json
-import time
+import math
 import uuid
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from scoring.engine import N_, EngineError
 from scoring.models import Club, Sitting, Van
@@ -39,10 +39,12 @@ from scoring.text import iso
 from tournaments.models import Event, Leaderboard, Round, Table, TableSitting
 from tournaments.online import signing
 from tournaments.online.models import PING, DeliveryStatus, HookEvent, SittingImport, Webhook, WebhookDelivery
-from tournaments.online.netguard import UnsafeUrl, check_url, post
+from tournaments.online.netguard import check_url
+from tournaments.online.services.delivery import attempt, skipped_reason
 from tournaments.signals import event_finished, round_seated, standings_changed
 
 __all__ = [
+    "WebhookLimit",
     "attempt",
     "connect",
     "emit",
@@ -51,10 +53,10 @@ __all__ = [
     "van_rows",
     "webhook_create",
     "webhook_disable",
+    "webhook_resume",
     "webhook_test",
 ]
 
-USER_AGENT = "SoTom-Webhook/1"
 #: What the ledger's ``sitting_changed`` actions are announced as.
 VAN_ACTIONS = {"van_record": HookEvent.VAN_RECORDED, "van_correct": HookEvent.VAN_CORRECTED}
 
@@ -72,7 +74,27 @@ def _events(chosen: Any) -> list[str]:
     return [e for e in HookEvent.values if e in values]
 
 
-@transaction.atomic
+class WebhookLimit(EngineError):
+    """Over a per-owner cap (hooks switched on, test sends a minute); ``retry_after``: seconds
+    until it may be tried again, when waiting helps."""
+
+    def __init__(self, template: str, /, retry_after: int | None = None, **params: Any) -> None:
+        super().__init__(template, **params)
+        self.retry_after = retry_after
+
+
+def _lock_owner(club: Club | None, event: Event | None) -> None:
+    """Take the owner's row lock: the caps below are counted under it (two clicks at once count twice)."""
+    if club is not None:
+        Club.objects.select_for_update().filter(pk=club.pk).values_list("pk").first()
+    else:
+        Event.objects.select_for_update().filter(pk=event.pk).values_list("pk").first()  # type: ignore[union-attr]
+
+
+def _owned(club: Club | None, event: Event | None) -> Q:
+    return Q(club=club) if club is not None else Q(event=event)
+
+
 def webhook_create(
     *, url: str, events: Any, created_by: Any, club: Club | None = None, event: Event | None = None
 ) -> tuple[Webhook, str]:
@@ -82,11 +104,22 @@ def webhook_create(
     url = (url or "").strip()
     if len(url) > 500:
         raise EngineError(N_("Địa chỉ nhận dài quá 500 ký tự."))
-    check_url(url)
-    secret = signing.new_secret()
-    hook = Webhook.objects.create(
-        club=club, event=event, url=url, events=_events(events), secret=secret, created_by=created_by
-    )
+    check_url(url)  # the early check; every delivery checks again, on the address it connects to
+    chosen = _events(events)
+    with transaction.atomic():
+        _lock_owner(club, event)
+        limit = settings.WEBHOOK_HOOKS_PER_OWNER
+        if Webhook.objects.filter(_owned(club, event), disabled_at__isnull=True).count() >= limit:
+            raise WebhookLimit(
+                N_(
+                    "Đã có {limit} webhook đang bật ở đây, là tối đa: hãy tắt một webhook trước khi đăng ký thêm."
+                ),
+                limit=limit,
+            )
+        secret = signing.new_secret()
+        hook = Webhook.objects.create(
+            club=club, event=event, url=url, events=chosen, secret=secret, created_by=created_by
+        )
     return hook, secret
 
 
@@ -129,23 +162,26 @@ def _queue(ids: list[int]) -> None:
     transaction.on_commit(send)
 
 
-def _deliveries(hooks: list[Webhook], kind: str, data: dict[str, Any]) -> list[int]:
+def _deliveries(hooks: list[Webhook], kind: str, data: dict[str, Any], *, test: bool = False) -> list[int]:
+    """One delivery per hook (its body frozen now), queued after commit; a paused hook's recorded as
+    skipped and not queued (the test send goes to a paused hook too)."""
     with transaction.atomic():
-        rows = []
+        made = []
         for hook in hooks:
             delivery = uuid.uuid4()
-            rows.append(
+            skip = hook.paused_at is not None and not test
+            made.append(
                 WebhookDelivery(
                     webhook=hook,
                     uuid=delivery,
                     kind=kind,
                     body=_body(hook, kind, delivery, data, _scope(hook)),
+                    **({"status": DeliveryStatus.SKIPPED, "error": skipped_reason()} if skip else {}),
                 )
             )
-        made = WebhookDelivery.objects.bulk_create(rows)
-        ids = [d.pk for d in made]
-        _queue(ids)
-    return ids
+        made = WebhookDelivery.objects.bulk_create(made)
+        _queue([d.pk for d in made if d.status != DeliveryStatus.SKIPPED])
+    return [d.pk for d in made]
 
 
 def emit(
@@ -169,77 +205,48 @@ def emit(
     return _deliveries(chosen, kind, data) if chosen else []
 
 
+@transaction.atomic
+def webhook_resume(*, hook: Webhook, by: Any) -> Webhook:
+    """Close the hook's circuit breaker: deliveries are sent again (from the next event on; those
+    skipped while it was paused stay skipped). Not paused: changes nothing."""
+    found = Webhook.objects.select_for_update().get(pk=hook.pk)
+    if found.paused_at is not None or found.failures:
+        found.paused_at, found.pause_reason, found.failures = None, "", 0
+        found._history_user = acting_user(by)  # type: ignore[attr-defined]
+        found.save(update_fields=["paused_at", "pause_reason", "failures"])
+    return found
+
+
 def webhook_test(*, hook: Webhook) -> WebhookDelivery:
-    """Queue a ``ping`` delivery to the hook (the page's "send test" button)."""
+    """Queue a ``ping`` delivery to the hook (the page's "send test" button), also when the hook is
+    paused (received, it closes the breaker); ``WEBHOOK_TESTS_PER_MINUTE`` per owner."""
     if not hook.active:
         raise EngineError(N_("Webhook đã tắt: không gửi thử được."))
     hook = Webhook.objects.select_related("club", "event").get(pk=hook.pk)
     data = {"message": "Sổ Tôm: thử webhook / webhook test", "webhook_id": hook.pk}
-    [pk] = _deliveries([hook], PING, data)
+    with transaction.atomic():
+        _lock_owner(hook.club, hook.event)
+        since = timezone.now() - timedelta(minutes=1)
+        sent = list(
+            WebhookDelivery.objects.filter(
+                webhook__in=Webhook.objects.filter(_owned(hook.club, hook.event)),
+                kind=PING,
+                created_at__gt=since,
+            )
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        limit = settings.WEBHOOK_TESTS_PER_MINUTE
+        if len(sent) >= limit:
+            wait = math.ceil((sent[-limit] - since).total_seconds())
+            raise WebhookLimit(
+                N_("Đã gửi thử {limit} lần trong một phút, là tối đa: hãy thử lại sau {seconds} giây."),
+                retry_after=max(1, wait),
+                limit=limit,
+                seconds=max(1, wait),
+            )
+        [pk] = _deliveries([hook], PING, data, test=True)
     return WebhookDelivery.objects.get(pk=pk)
-
-
-def _finish(pk: int, **fields: Any) -> None:
-    WebhookDelivery.objects.filter(pk=pk).update(**fields)
-
-
-def attempt(delivery_id: int) -> float | None:
-    """Try to deliver once and record how it went; the seconds until the next try (None: no more)."""
-    delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
-    if delivery is None or delivery.status in (DeliveryStatus.DELIVERED, DeliveryStatus.FAILED):
-        return None
-    hook = delivery.webhook
-    now = timezone.now()
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1, last_attempt_at=now)
-    attempts = delivery.attempts + 1
-    if not hook.active:
-        _finish(
-            delivery.pk,
-            status=DeliveryStatus.FAILED,
-            error=gettext("Webhook đã bị tắt."),
-            next_attempt_at=None,
-        )
-        return None
-    code, error = None, ""
-    started = time.perf_counter()
-    try:
-        target = check_url(hook.url)  # again: the name may point somewhere else by now
-        timestamp = int(time.time())
-        body = delivery.body.encode("utf-8")
-        headers = {
-            "Content-Type": "application/json; charset=utf-8",
-            "User-Agent": USER_AGENT,
-            signing.EVENT: delivery.kind,
-            signing.DELIVERY: str(delivery.uuid),
-            signing.TIMESTAMP: str(timestamp),
-            signing.SIGNATURE: signing.signature(hook.secret, timestamp, body),
-        }
-        code = post(target, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
-        if not 200 <= code < 300:
-            error = gettext("Nơi nhận trả lời %(code)s.") % {"code": code}
-    except UnsafeUrl as exc:
-        error = exc.message
-    except (OSError, http.client.HTTPException) as exc:
-        error = gettext("Không gửi được: %(why)s") % {"why": exc or type(exc).__name__}
-    took = round((time.perf_counter() - started) * 1000)
-    done = {"response_code": code, "duration_ms": took, "error": error[:300]}
-    if not error:
-        _finish(
-            delivery.pk,
-            status=DeliveryStatus.DELIVERED,
-            delivered_at=timezone.now(),
-            next_attempt_at=None,
-            **done,
-        )
-        return None
-    if attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-        _finish(delivery.pk, status=DeliveryStatus.FAILED, next_attempt_at=None, **done)
-        return None
-    wait = settings.WEBHOOK_RETRY_SECONDS * 3 ** (attempts - 1)
-    _finish(
-        delivery.pk, status=DeliveryStatus.RETRYING, next_attempt_at=now + timedelta(seconds=wait), **done
-    )
-    return wait
 
 
 # -- what is announced --------------------------------------------------------------------------------
