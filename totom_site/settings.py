@@ -339,3 +339,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# Big reports (issue 29): a PDF or XLSX of a sitting or an event with more ván than this is
+# rendered on the bulk lane as a job (the page shows its progress, then the file) and kept by the
+# ledger version it shows; smaller ones are built in the request as before. At most
+# REPORT_MAX_RENDERS render at once (more wait in the queue); a render silent (no progress, no
+# heartbeat) for REPORT_RENDER_TIMEOUT seconds is taken to be dead and rendered again; files are
+# kept REPORT_FILE_KEEP_HOURS (an older version is deleted as soon as a newer one is done).
+REPORT_JOB_MIN_VAN = env.int("REPORT_JOB_MIN_VAN", default=300)
+REPORT_MAX_RENDERS = env.int("REPORT_MAX_RENDERS", default=2)
+REPORT_RENDER_TIMEOUT = env.int("REPORT_RENDER_TIMEOUT", default=60)
+REPORT_FILE_KEEP_HOURS = env.int("REPORT_FILE_KEEP_HOURS", default=24)
