@@ -17,12 +17,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
 from scoring.services.idempotency import serving
+from scoring.services.quotas import QuotaExceeded
 
-__all__ = ["CallerMiddleware", "IdRangeMiddleware"]
+__all__ = ["CallerMiddleware", "IdRangeMiddleware", "QuotaMiddleware"]
 
 
 class CallerMiddleware:
@@ -57,3 +59,25 @@ class IdRangeMiddleware:
                     )
                 raise Http404(message)
         return None
+
+
+class QuotaMiddleware:
+    """The pages' answer to an account over its quota (:mod:`scoring.services.quotas`): 429 with
+    ``Retry-After`` and the message in the page's language (htmx gets the message only). The API
+    answers it through its one exception handler (``scoring/api/errors.py``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, QuotaExceeded):
+            return None
+        template = "accounts/quota.html"
+        if request.headers.get("HX-Request") == "true":
+            template += "#quota"
+        response = render(request, template, {"message": exception.message}, status=429)
+        response["Retry-After"] = str(exception.retry_after)
+        return response

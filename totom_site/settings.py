@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # view (scoring/middleware.py).
     "scoring.middleware.CallerMiddleware",
     "scoring.middleware.IdRangeMiddleware",
+    # An account over its hourly quota (scoring/services/quotas.py): the pages' 429.
+    "scoring.middleware.QuotaMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -350,3 +352,12 @@ REPORT_JOB_MIN_VAN = env.int("REPORT_JOB_MIN_VAN", default=300)
 REPORT_MAX_RENDERS = env.int("REPORT_MAX_RENDERS", default=2)
 REPORT_RENDER_TIMEOUT = env.int("REPORT_RENDER_TIMEOUT", default=60)
 REPORT_FILE_KEEP_HOURS = env.int("REPORT_FILE_KEEP_HOURS", default=24)
+
+# Quotas of an account per hour (issue 29, item 5; scoring/services/quotas.py): far above what a
+# real club does, low enough to stop a script. In the account's own club or festival (its
+# organisers) every quota but clubs is QUOTA_OWN_FACTOR times higher. Over a quota: 429, Retry-After.
+QUOTA_CLUBS_PER_HOUR = env.int("QUOTA_CLUBS_PER_HOUR", default=5)
+QUOTA_IMPORTS_PER_HOUR = env.int("QUOTA_IMPORTS_PER_HOUR", default=10)
+QUOTA_IMPORTED_VAN_PER_HOUR = env.int("QUOTA_IMPORTED_VAN_PER_HOUR", default=5000)
+QUOTA_VAN_PER_HOUR = env.int("QUOTA_VAN_PER_HOUR", default=600)
+QUOTA_OWN_FACTOR = env.int("QUOTA_OWN_FACTOR", default=20)

@@ -31,6 +31,7 @@ from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written, acting_user
+from scoring.services.quotas import VAN, charge
 from scoring.text import iso
 
 __all__ = [
@@ -368,6 +369,8 @@ class VanListView(LedgerView):
         responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
     )
     def post(self, request: Request, pk: int) -> Response:
+        charge(request, VAN, sitting=pk)
+
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
             return sittings.van_record(
@@ -416,6 +419,7 @@ class VanCorrectView(LedgerView):
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
             return _error(f"Canh bài số {pk} không có ván số {seq}.", status.HTTP_404_NOT_FOUND)
+        charge(request, VAN, sitting=pk)  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")
