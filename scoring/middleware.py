@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
 from scoring.services.idempotency import serving
-from scoring.services.quotas import QuotaExceeded
+from scoring.services.quotas import QuotaExceeded, settle
 
 __all__ = ["CallerMiddleware", "IdRangeMiddleware", "QuotaMiddleware"]
 
@@ -64,13 +64,18 @@ class IdRangeMiddleware:
 class QuotaMiddleware:
     """The pages' answer to an account over its quota (:mod:`scoring.services.quotas`): 429 with
     ``Retry-After`` and the message in the page's language (htmx gets the message only). The API
-    answers it through its one exception handler (``scoring/api/errors.py``)."""
+    answers it through its one exception handler (``scoring/api/errors.py``). On every answer, pages
+    and API, what a request was charged is given back unless its write happened."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        # Only a write that happened uses up a quota: a refused or replayed one is given back.
+        kept = response.status_code < 400 and not response.has_header("Idempotent-Replayed")
+        settle(request, kept=kept)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, QuotaExceeded):

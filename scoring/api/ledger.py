@@ -366,7 +366,7 @@ class VanListView(LedgerView):
         parameters=[IDEMPOTENCY_KEY],
         request=sc.VanCreate,
         examples=[VAN_EXAMPLE],
-        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int) -> Response:
         charge(request, VAN, sitting=pk)
@@ -413,7 +413,7 @@ class VanCorrectView(LedgerView):
         summary="Sửa một ván (kèm lý do): đảo bút toán của ván đó và các ván sau, ghi lại theo bản sửa",
         parameters=[IDEMPOTENCY_KEY],
         request=sc.VanCorrect,
-        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()

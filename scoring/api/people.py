@@ -80,7 +80,7 @@ class ClubsView(LedgerView):
         summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
         parameters=[IDEMPOTENCY_KEY],
         request=ClubCreate,
-        responses=sc.answers({201: sc.Club}, *WRITE),
+        responses=sc.answers({201: sc.Club}, *WRITE, 429),
     )
     def post(self, request: Request) -> Response:
         charge(request, CLUBS)

@@ -32,9 +32,12 @@ from django.utils.translation import gettext
 from scoring.engine import N_
 from scoring.models import Club, Sitting
 from scoring.permissions import event_audits, organises, organises_club
-from scoring.services.throttle import spend
+from scoring.services.throttle import refund, spend
 
-__all__ = ["CLUBS", "IMPORTS", "VAN", "Quota", "QuotaExceeded", "charge", "charge_import"]
+__all__ = ["CLUBS", "IMPORTS", "VAN", "Quota", "QuotaExceeded", "charge", "charge_import", "settle"]
+
+#: Where a request keeps what it was charged, until its answer says whether to keep it (:func:`settle`).
+CHARGES = "_quota_charges"
 
 WINDOW = timedelta(hours=1)
 
@@ -123,10 +126,27 @@ def charge(
         sitting = Sitting.objects.filter(pk=sitting).first()
     own = quota.own_higher and _owns(user, club=club, sitting=sitting)
     factor = settings.QUOTA_OWN_FACTOR if own else 1
-    with transaction.atomic():  # both or neither: a refusal takes nothing back from the account
-        _take(user, quota, amount=amount, factor=factor, own=own)
+    with transaction.atomic():  # both or neither: a refusal takes nothing from the account
+        taken = [_take(user, quota, amount=amount, factor=factor, own=own)]
         if imported_van is not None:
-            _take(user, IMPORTED_VAN, amount=imported_van, factor=factor, own=own, count=imported_van)
+            taken.append(
+                _take(user, IMPORTED_VAN, amount=imported_van, factor=factor, own=own, count=imported_van)
+            )
+    # Kept on the Django request (a DRF request wraps it), for the answer to settle.
+    http = getattr(request, "_request", request)
+    setattr(http, CHARGES, [*getattr(http, CHARGES, []), *taken])
+
+
+def settle(request: HttpRequest, *, kept: bool) -> None:
+    """After the answer: what the request was charged is given back unless the write happened
+    (``kept``: a 2xx/3xx that is not an idempotent replay). A mistyped form or a refused ván does
+    not use up an account's quota; concurrent requests were all counted before they wrote."""
+    charges = getattr(request, CHARGES, None)
+    if not charges or kept:
+        return
+    for key, amount, until in charges:
+        refund(key, amount=amount, until=until)
+    setattr(request, CHARGES, [])
 
 
 def charge_import(
@@ -140,12 +160,14 @@ def charge_import(
     )
 
 
-def _take(user: Any, quota: Quota, *, amount: int, factor: int, own: bool, **params: Any) -> None:
+def _take(
+    user: Any, quota: Quota, *, amount: int, factor: int, own: bool, **params: Any
+) -> tuple[str, int, Any]:
     limit = quota.limit * factor
     key = f"quota:{quota.name}{':own' if own else ''}:{user.pk}"
     spent = spend(key, amount=amount, limit=limit, window=WINDOW)
     if spent.taken:
-        return
+        return key, amount, spent.until
     seconds = max(1, math.ceil((spent.until - timezone.now()).total_seconds()))
     raise QuotaExceeded(
         quota.message,

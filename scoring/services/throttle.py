@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import AccessThrottle
 
-__all__ = ["LIMIT", "LOCK_FOR", "Admission", "Spent", "admit", "failed", "spend", "succeeded"]
+__all__ = ["LIMIT", "LOCK_FOR", "Admission", "Spent", "admit", "failed", "refund", "spend", "succeeded"]
 
 #: Wrong tries before the lock-out (the trust issue: 20 → locked for a while).
 LIMIT = 20
@@ -147,3 +148,12 @@ def spend(key: str, *, amount: int = 1, limit: int, window: timedelta) -> Spent:
     row.failures += amount
     row.save(update_fields=["failures", "locked_until", "updated_at"])
     return Spent(True, row.failures, row.locked_until)
+
+
+def refund(key: str, *, amount: int, until: datetime) -> None:
+    """Give back ``amount`` taken by :func:`spend` in the window ending ``until`` (what it was spent
+    on did not happen); one UPDATE, so concurrent refunds and spends all count. Nothing when that
+    window has ended (the count started again)."""
+    AccessThrottle.objects.filter(key=key, locked_until=until, failures__gte=amount).update(
+        failures=F("failures") - amount, updated_at=timezone.now()
+    )

@@ -214,3 +214,21 @@ def test_imports_and_imported_van_per_hour(settings: Any, stranger: Any, django_
     # The organiser, in their own club: 40 imports and 120 ván an hour.
     boss = page_for(owner)
     assert [_import(boss, body).status_code for _ in range(4)] == [201] * 4
+
+
+def test_a_refused_or_replayed_write_does_not_use_up_the_quota(settings: Any, stranger: Any) -> None:
+    """Only a write that happened counts: mistyped clubs (400) and a replay of the same key are given
+    back, so a person fixing a form is never locked out by their own mistakes."""
+    settings.QUOTA_CLUBS_PER_HOUR = 2
+    api = api_for(stranger)
+    for _ in range(5):
+        bad = api.post(
+            "/api/v1/clubs", {"name": "\u200b"}, format="json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4())
+        )
+        assert bad.status_code == 400
+    key = str(uuid.uuid4())
+    first = api.post("/api/v1/clubs", {"name": "Làng Một"}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    again = api.post("/api/v1/clubs", {"name": "Làng Một"}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert (first.status_code, again.status_code, again["Idempotent-Replayed"]) == (201, 201, "true")
+    assert _new_club(api, 2).status_code == 201
+    _too_many(_new_club(api, 3))
