@@ -9,6 +9,7 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from scoring import permissions  # noqa: F401  (registers the object-level rules)
         from scoring.i18n import install_engine_translator
+        from scoring.reports import renderers  # noqa: F401  (the big reports the bulk lane renders)
         from scoring.services.ratings import on_sitting_changed
         from scoring.services.sittings import sitting_changed
 

@@ -1,4 +1,4 @@
-"""Three checks every request passes through.
+"""Four checks every request passes through.
 
 :class:`TrustworthyOriginMiddleware` sends no header the request's origin cannot honour: on plain
 HTTP to another host than this machine (``make run HOST=0.0.0.0``: phones at
@@ -25,12 +25,21 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
+from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
 from scoring.services.idempotency import serving
+from scoring.services.quotas import QuotaExceeded, settle
 
-__all__ = ["CallerMiddleware", "IdRangeMiddleware", "TrustworthyOriginMiddleware", "origin", "trustworthy"]
+__all__ = [
+    "CallerMiddleware",
+    "IdRangeMiddleware",
+    "QuotaMiddleware",
+    "TrustworthyOriginMiddleware",
+    "origin",
+    "trustworthy",
+]
 
 #: Headers a browser honours only in a secure context (and logs as ignored elsewhere).
 SECURE_CONTEXT_HEADERS = (
@@ -107,3 +116,30 @@ class IdRangeMiddleware:
                     )
                 raise Http404(message)
         return None
+
+
+class QuotaMiddleware:
+    """The pages' answer to an account over its quota (:mod:`scoring.services.quotas`): 429 with
+    ``Retry-After`` and the message in the page's language (htmx gets the message only). The API
+    answers it through its one exception handler (``scoring/api/errors.py``). On every answer, pages
+    and API, what a request was charged is given back unless its write happened."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # Only a write that happened uses up a quota: a refused or replayed one is given back.
+        kept = response.status_code < 400 and not response.has_header("Idempotent-Replayed")
+        settle(request, kept=kept)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, QuotaExceeded):
+            return None
+        template = "accounts/quota.html"
+        if request.headers.get("HX-Request") == "true":
+            template += "#quota"
+        response = render(request, template, {"message": exception.message}, status=429)
+        response["Retry-After"] = str(exception.retry_after)
+        return response

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     # view (scoring/middleware.py).
     "scoring.middleware.CallerMiddleware",
     "scoring.middleware.IdRangeMiddleware",
+    # An account over its hourly quota (scoring/services/quotas.py): the pages' 429.
+    "scoring.middleware.QuotaMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -363,3 +365,23 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# Big reports (issue 29): a PDF or XLSX of a sitting or an event with more ván than this is
+# rendered on the bulk lane as a job (the page shows its progress, then the file) and kept by the
+# ledger version it shows; smaller ones are built in the request as before. At most
+# REPORT_MAX_RENDERS render at once (more wait in the queue); a render silent (no progress, no
+# heartbeat) for REPORT_RENDER_TIMEOUT seconds is taken to be dead and rendered again; files are
+# kept REPORT_FILE_KEEP_HOURS (an older version is deleted as soon as a newer one is done).
+REPORT_JOB_MIN_VAN = env.int("REPORT_JOB_MIN_VAN", default=300)
+REPORT_MAX_RENDERS = env.int("REPORT_MAX_RENDERS", default=2)
+REPORT_RENDER_TIMEOUT = env.int("REPORT_RENDER_TIMEOUT", default=60)
+REPORT_FILE_KEEP_HOURS = env.int("REPORT_FILE_KEEP_HOURS", default=24)
+
+# Quotas of an account per hour (issue 29, item 5; scoring/services/quotas.py): far above what a
+# real club does, low enough to stop a script. In the account's own club or festival (its
+# organisers) every quota but clubs is QUOTA_OWN_FACTOR times higher. Over a quota: 429, Retry-After.
+QUOTA_CLUBS_PER_HOUR = env.int("QUOTA_CLUBS_PER_HOUR", default=5)
+QUOTA_IMPORTS_PER_HOUR = env.int("QUOTA_IMPORTS_PER_HOUR", default=10)
+QUOTA_IMPORTED_VAN_PER_HOUR = env.int("QUOTA_IMPORTED_VAN_PER_HOUR", default=5000)
+QUOTA_VAN_PER_HOUR = env.int("QUOTA_VAN_PER_HOUR", default=600)
+QUOTA_OWN_FACTOR = env.int("QUOTA_OWN_FACTOR", default=20)

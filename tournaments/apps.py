@@ -9,7 +9,10 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from scoring.backup import register_part
         from scoring.services.sittings import sitting_written
-        from tournaments import permissions  # noqa: F401  (registers the object-level rules)
+        from tournaments import (
+            permissions,  # noqa: F401  (registers the object-level rules)
+            reports,  # noqa: F401  (the big event reports the bulk lane renders)
+        )
         from tournaments.backup import PART
         from tournaments.selectors import audit  # noqa: F401  (names table tokens in the sổ điểm's audit)
         from tournaments.services.van import on_sitting_written

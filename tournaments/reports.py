@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -19,9 +20,12 @@ from django.views.decorators.http import require_GET
 
 from scoring.models import Account, Posting, TransactionKind
 from scoring.reports.data import local
+from scoring.reports.jobs import XLSX, counted_sheet, pdf_stages, register, report_or_job
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
+from scoring.services.report_files import Progress
+from scoring.text import vi_slugify
 from tournaments.access import organised_event, public_event, statement_access
 from tournaments.backup import event_backup
 from tournaments.exports import standings_table, statement_table
@@ -51,19 +55,59 @@ def standings_sheet(event: Event) -> tuple[str, Sheet]:
     return _stem(filename), Sheet("Bang xep hang", header, rows[:gap], more=more)
 
 
+def _big(
+    request: HttpRequest,
+    event: Event,
+    kind: str,
+    filename: str,
+    version: str,
+    build: Callable[[], HttpResponse],
+    **params: Any,
+) -> HttpResponse:
+    """An XLSX or PDF of the event: built here when the event has few ván, else rendered on the
+    bulk lane (:func:`scoring.reports.jobs.report_or_job`), kept by ``version``."""
+    board = getattr(event, "leaderboard", None)
+    pdf = filename.endswith(".pdf")
+    return report_or_job(
+        request,
+        kind=kind,
+        params={"event": event.pk, **params},
+        size=board.van_count if board is not None else 0,
+        version=lambda: version,
+        filename=filename,
+        content_type="application/pdf" if pdf else XLSX,
+        inline=pdf,
+        build=build,
+    )
+
+
+def _standings_version(event: Event) -> str:
+    """What the standings show: the stored board's version, and whether it is behind its ledger."""
+    board = getattr(event, "leaderboard", None)
+    return f"b{board.version if board is not None else 0}e{event.ledger_seq}"
+
+
 @require_GET
 def standings_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
-    stem, sheet = standings_sheet(public_event(request, slug, fresh=True))
-    return sheet_response(sheet, "xlsx", stem)
-
-
-@require_GET
-def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings page, printable: players, villages/teams, who scored which cước."""
     event = public_event(request, slug, fresh=True)
+
+    def build() -> HttpResponse:
+        stem, sheet = standings_sheet(event)
+        return sheet_response(sheet, "xlsx", stem)
+
+    stem = _stem(standings_filename(event))
+    return _big(request, event, "event.standings_xlsx", f"{stem}.xlsx", _standings_version(event), build)
+
+
+def standings_filename(event: Event) -> str:
+    """The standings' file name (with ".csv"), as :func:`standings_table` names it, without its rows."""
+    return f"{event.slug}-bang-xep-hang{'-tam-tinh' if board_state(event).provisional else ''}.csv"
+
+
+def standings_context(event: Event) -> dict[str, Any]:
     event = Event.objects.select_related("leaderboard", "rules").get(pk=event.pk)
     state = board_state(event)
-    context = {
+    return {
         "event": event,
         "state": state,
         "rows": state.board.rows,
@@ -71,8 +115,18 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
         "cuoc": cuoc_scorers(state.board.rows),
         "printed_at": local(timezone.now()),
     }
-    stem = _stem(standings_table(event)[0])
-    return pdf_response("reports/standings.html", context, request, stem)
+
+
+@require_GET
+def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings page, printable: players, villages/teams, who scored which cước."""
+    event = public_event(request, slug, fresh=True)
+    stem = _stem(standings_filename(event))
+
+    def build() -> HttpResponse:
+        return pdf_response("reports/standings.html", standings_context(event), request, stem)
+
+    return _big(request, event, "event.standings_pdf", f"{stem}.pdf", _standings_version(event), build)
 
 
 # -- a player's statement ------------------------------------------------------------------------
@@ -82,11 +136,37 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 @statement_access
 def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) -> HttpResponse:
     event = public_event(request, slug, fresh=True)
-    filename, header, rows = statement_table(event, player_id)
+    reg = registration_for(event, player_id)
+    if reg is None:  # answered by statement_table as before
+        return _statement(request, event, player_id, fmt)
+    stem = f"{event.slug}-sao-ke-{vi_slugify(reg.player.name) or player_id}"
+    return _big(
+        request,
+        event,
+        f"event.statement_{fmt}",
+        f"{stem}.{fmt}",
+        f"e{event.ledger_seq}",
+        lambda: _statement(request, event, player_id, fmt),
+        player=player_id,
+    )
+
+
+def _statement(request: HttpRequest, event: Event, player_id: int, fmt: str) -> HttpResponse:
     if fmt == "xlsx":
-        total = rows[-1][5] if rows else 0
-        sheet = Sheet("Sao ke", header, [*rows, ["Tổng", "", "", "", total, total, ""]])
-        return sheet_response(sheet, "xlsx", _stem(filename))
+        stem, sheet = statement_sheet(event, player_id)
+        return sheet_response(sheet, "xlsx", stem)
+    stem, context = statement_context(event, player_id)
+    return pdf_response("reports/event_statement.html", context, request, stem)
+
+
+def statement_sheet(event: Event, player_id: int) -> tuple[str, Sheet]:
+    filename, header, rows = statement_table(event, player_id)
+    total = rows[-1][5] if rows else 0
+    return _stem(filename), Sheet("Sao ke", header, [*rows, ["Tổng", "", "", "", total, total, ""]])
+
+
+def statement_context(event: Event, player_id: int) -> tuple[str, dict[str, Any]]:
+    filename, header, rows = statement_table(event, player_id)
     reg = registration_for(event, player_id)
     assert reg is not None  # statement_table raised Http404 otherwise
     context = {
@@ -97,7 +177,7 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
         "total": rows[-1][5] if rows else 0,
         "printed_at": local(timezone.now()),
     }
-    return pdf_response("reports/event_statement.html", context, request, _stem(filename))
+    return _stem(filename), context
 
 
 # -- score sheets ----------------------------------------------------------------------------------
@@ -235,3 +315,44 @@ def chart_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request, "reports/event_chart.html", {"nav": "tournaments", "event": event, "chart_url": url}
     )
+
+
+# -- big reports on the bulk lane (scoring/reports/jobs.py) ---------------------------------------
+
+
+def _event(params: dict[str, Any]) -> Event:
+    return Event.objects.select_related("leaderboard").get(pk=params["event"])
+
+
+def _render_standings_pdf(params: dict[str, Any], progress: Progress) -> bytes:
+    event = _event(params)
+    return pdf_stages("reports/standings.html", lambda: standings_context(event), progress)
+
+
+def _render_standings_xlsx(params: dict[str, Any], progress: Progress) -> bytes:
+    event = _event(params)
+    progress("data", 0, 1, force=True)
+    _, sheet = standings_sheet(event)
+    rows = list(sheet.rows)
+    return counted_sheet(Sheet(sheet.title, sheet.headers, rows, more=sheet.more), len(rows), progress)
+
+
+def _render_statement_pdf(params: dict[str, Any], progress: Progress) -> bytes:
+    event = _event(params)
+    return pdf_stages(
+        "reports/event_statement.html", lambda: statement_context(event, params["player"])[1], progress
+    )
+
+
+def _render_statement_xlsx(params: dict[str, Any], progress: Progress) -> bytes:
+    event = _event(params)
+    progress("data", 0, 1, force=True)
+    _, sheet = statement_sheet(event, params["player"])
+    rows = list(sheet.rows)
+    return counted_sheet(Sheet(sheet.title, sheet.headers, rows), len(rows), progress)
+
+
+register("event.standings_pdf", _render_standings_pdf)
+register("event.standings_xlsx", _render_standings_xlsx)
+register("event.statement_pdf", _render_statement_pdf)
+register("event.statement_xlsx", _render_statement_xlsx)

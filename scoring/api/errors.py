@@ -27,6 +27,7 @@ from rest_framework.views import set_rollback
 
 from scoring.api.parsers import UnsafeJSON
 from scoring.engine import EngineError
+from scoring.services.quotas import QuotaExceeded
 
 __all__ = [
     "AUTHENTICATE",
@@ -80,6 +81,15 @@ def _wait(exc: exceptions.Throttled) -> int:
     return max(1, math.ceil(exc.wait or 1))
 
 
+class OverQuota(exceptions.Throttled):
+    """An account over its hourly quota (:mod:`scoring.services.quotas`): DRF's 429 with
+    ``Retry-After``, worded by the quota."""
+
+    def __init__(self, exc: QuotaExceeded) -> None:
+        super().__init__(wait=exc.retry_after)
+        self.quota = exc
+
+
 class ApiErrors:
     """Mixed into the project's API base views: their refusals are ``{"error": …}``."""
 
@@ -97,6 +107,7 @@ WORDING: Mapping[type[Exception], Wording] = {
     exceptions.ParseError: bad_json,
     exceptions.UnsupportedMediaType: BAD_MEDIA,
     exceptions.MethodNotAllowed: lambda _exc, request: NO_SUCH_METHOD.format(method=request.method),
+    OverQuota: lambda exc, _request: exc.quota.message,
     exceptions.Throttled: lambda exc, _request: TOO_MANY.format(seconds=_wait(exc)),
 }
 
@@ -113,6 +124,8 @@ def _wording(exc: Exception, view: ApiErrors) -> Wording | None:
 def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's answer to ``exc`` (status, headers), worded as the project's API words its refusals."""
     view = context.get("view")
+    if isinstance(exc, QuotaExceeded):
+        exc = OverQuota(exc)
     if not isinstance(view, ApiErrors):
         return drf_exception_handler(exc, context)  # type: ignore[arg-type]
     if isinstance(exc, EngineError):  # a user error no view turned into an answer: bad input

@@ -31,6 +31,7 @@ from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written, acting_user
+from scoring.services.quotas import VAN, charge
 from scoring.text import iso
 
 __all__ = [
@@ -365,9 +366,11 @@ class VanListView(LedgerView):
         parameters=[IDEMPOTENCY_KEY],
         request=sc.VanCreate,
         examples=[VAN_EXAMPLE],
-        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int) -> Response:
+        charge(request, VAN, sitting=pk)
+
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
             return sittings.van_record(
@@ -410,12 +413,13 @@ class VanCorrectView(LedgerView):
         summary="Sửa một ván (kèm lý do): đảo bút toán của ván đó và các ván sau, ghi lại theo bản sửa",
         parameters=[IDEMPOTENCY_KEY],
         request=sc.VanCorrect,
-        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409),
+        responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int, seq: int) -> Response:
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
             return _error(f"Canh bài số {pk} không có ván số {seq}.", status.HTTP_404_NOT_FOUND)
+        charge(request, VAN, sitting=pk)  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")

@@ -32,6 +32,7 @@ from scoring.models import Club
 from scoring.selectors import ledger as sel
 from scoring.services import people
 from scoring.services.people import Written
+from scoring.services.quotas import CLUBS, charge
 from scoring.services.roles import club_open
 
 ClubCreate = sc.shape(
@@ -79,9 +80,11 @@ class ClubsView(LedgerView):
         summary="Thêm làng hoặc câu lạc bộ (người tạo là chủ sổ)",
         parameters=[IDEMPOTENCY_KEY],
         request=ClubCreate,
-        responses=sc.answers({201: sc.Club}, *WRITE),
+        responses=sc.answers({201: sc.Club}, *WRITE, 429),
     )
     def post(self, request: Request) -> Response:
+        charge(request, CLUBS)
+
         def call(key: str) -> Written[Any]:
             body = _body(request)
             if not isinstance(body.get("slug", ""), str):

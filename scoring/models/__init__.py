@@ -4,6 +4,7 @@ from scoring.models.book import ClubRating, ClubRatingBoard, PeriodClose, Period
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.ledger import PLAY_KINDS, Account, LedgerTransaction, Posting, TransactionKind
 from scoring.models.people import Club, ClubKind, Player
+from scoring.models.reports import ReportFile, ReportFileState
 from scoring.models.roles import AccessThrottle, ClubRole, ClubRoleKind
 from scoring.models.rules import RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
 from scoring.models.sitting import (
@@ -37,6 +38,8 @@ __all__ = [
     "PeriodCloseEntry",
     "Player",
     "Posting",
+    "ReportFile",
+    "ReportFileState",
     "RuleSetSnapshot",
     "Seat",
     "Sitting",

@@ -8,10 +8,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-__all__ = ["pdf_bytes", "pdf_response"]
+__all__ = ["no_fetch", "pdf_bytes", "pdf_response"]
 
 
-def _no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+def no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """The PDF never fetches anything (a festival laptop may have no network)."""
     raise ValueError(f"PDF không tải tài nguyên ngoài: {url}")
 
@@ -20,7 +20,7 @@ def pdf_bytes(template: str, context: dict[str, Any], request: HttpRequest | Non
     from weasyprint import HTML  # imported here: loading pango is slow and only PDFs need it
 
     html = render_to_string(template, context, request)
-    out: bytes = HTML(string=html, url_fetcher=_no_fetch).write_pdf()
+    out: bytes = HTML(string=html, url_fetcher=no_fetch).write_pdf()
     return out
 
 

@@ -18,6 +18,7 @@ from scoring.backup import sitting_document
 from scoring.models import Sitting
 from scoring.permissions import VIEW
 from scoring.reports import data
+from scoring.reports.jobs import XLSX, report_or_job, sitting_size_version
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import sheet_response, sheet_stream_response
@@ -48,6 +49,31 @@ def _name(sitting: Sitting, what: str) -> str:
     return f"canh-bai-{sitting.pk}-{what}"
 
 
+def _big(
+    request: HttpRequest,
+    sitting: Sitting,
+    kind: str,
+    filename: str,
+    build: Callable[[], HttpResponse],
+    **params: Any,
+) -> HttpResponse:
+    """A PDF or XLSX of the sitting: built here when the sitting is small, else rendered on the
+    bulk lane and served from there (:func:`scoring.reports.jobs.report_or_job`)."""
+    size, version = sitting_size_version(sitting.pk)
+    pdf = filename.endswith(".pdf")
+    return report_or_job(
+        request,
+        kind=kind,
+        params={"sitting": sitting.pk, **params},
+        size=size,
+        version=lambda: version,
+        filename=filename,
+        content_type="application/pdf" if pdf else XLSX,
+        inline=pdf,
+        build=build,
+    )
+
+
 @require_GET
 @_guarded
 def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -71,22 +97,35 @@ def exports_page(request: HttpRequest, pk: int) -> HttpResponse:
 @_guarded
 def ledger_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return sheet_stream_response(data.ledger_sheet(sitting), fmt, _name(sitting, "so-cai"))
+    name = _name(sitting, "so-cai")
+    build = lambda: sheet_stream_response(data.ledger_sheet(sitting), fmt, name)  # noqa: E731
+    if fmt == "xlsx":
+        return _big(request, sitting, "sitting.ledger_xlsx", f"{name}.xlsx", build)
+    return build()
 
 
 @require_GET
 @_guarded
 def van_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return sheet_stream_response(data.van_sheet(sitting), fmt, _name(sitting, "cac-van"))
+    name = _name(sitting, "cac-van")
+    build = lambda: sheet_stream_response(data.van_sheet(sitting), fmt, name)  # noqa: E731
+    if fmt == "xlsx":
+        return _big(request, sitting, "sitting.van_xlsx", f"{name}.xlsx", build)
+    return build()
 
 
 @require_GET
 @_guarded
 def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = _sitting(request, pk)
-    return pdf_response(
-        "reports/sitting_report.html", data.sitting_report(sitting), request, _name(sitting, "bao-cao")
+    name = _name(sitting, "bao-cao")
+    return _big(
+        request,
+        sitting,
+        "sitting.report_pdf",
+        f"{name}.pdf",
+        lambda: pdf_response("reports/sitting_report.html", data.sitting_report(sitting), request, name),
     )
 
 
@@ -94,6 +133,21 @@ def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @_guarded
 def statement_export(request: HttpRequest, pk: int, position: int, fmt: str) -> HttpResponse:
     sitting = _sitting(request, pk)
+    seat = sitting.seats.filter(position=position).first()
+    if seat is None or fmt == "csv":  # a CSV is small and streamed; an unknown seat answers as before
+        return _statement(request, sitting, position, fmt)
+    filename = _name(sitting, "sao-ke-" + (vi_slugify(seat.name) or str(position)))
+    return _big(
+        request,
+        sitting,
+        f"sitting.statement_{fmt}",
+        f"{filename}.{fmt}",
+        lambda: _statement(request, sitting, position, fmt),
+        position=position,
+    )
+
+
+def _statement(request: HttpRequest, sitting: Sitting, position: int, fmt: str) -> HttpResponse:
     context = data.statement(sitting, position)
     filename = _name(sitting, "sao-ke-" + (vi_slugify(context["name"]) or str(position)))
     if fmt == "pdf":

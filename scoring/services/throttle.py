@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import AccessThrottle
 
-__all__ = ["LIMIT", "LOCK_FOR", "Admission", "admit", "failed", "succeeded"]
+__all__ = ["LIMIT", "LOCK_FOR", "Admission", "Spent", "admit", "failed", "refund", "spend", "succeeded"]
 
 #: Wrong tries before the lock-out (the trust issue: 20 → locked for a while).
 LIMIT = 20
@@ -117,3 +118,42 @@ def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMI
     else:
         rows = rows.filter(locked_until__isnull=True, failures__lt=limit)
     rows.update(failures=0, locked_until=None, updated_at=timezone.now())
+
+
+# -- quotas: so much of something per window (scoring/services/quotas.py) ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    #: Whether the amount was taken (it fits in what is left of the window).
+    taken: bool
+    #: Spent in the current window (after this amount, when taken).
+    spent: int
+    #: When the current window ends (the count starts again).
+    until: datetime
+
+
+@transaction.atomic
+def spend(key: str, *, amount: int = 1, limit: int, window: timedelta) -> Spent:
+    """Take ``amount`` from what ``key`` may spend in a fixed ``window`` (``limit`` in all), on the
+    same row and under the same row lock as :func:`admit`, so concurrent requests from any number
+    of app servers are all counted. Refused (nothing taken) when it does not fit; a window that has
+    run out starts again at this call. The row's ``failures`` holds the amount spent and its
+    ``locked_until`` the end of the window (one row per key: the keys are bounded by the caller)."""
+    row, now = _row(key), timezone.now()
+    if row.locked_until is None or row.locked_until <= now:
+        row.failures, row.locked_until = 0, now + window
+    if row.failures + amount > limit:
+        return Spent(False, row.failures, row.locked_until)
+    row.failures += amount
+    row.save(update_fields=["failures", "locked_until", "updated_at"])
+    return Spent(True, row.failures, row.locked_until)
+
+
+def refund(key: str, *, amount: int, until: datetime) -> None:
+    """Give back ``amount`` taken by :func:`spend` in the window ending ``until`` (what it was spent
+    on did not happen); one UPDATE, so concurrent refunds and spends all count. Nothing when that
+    window has ended (the count started again)."""
+    AccessThrottle.objects.filter(key=key, locked_until=until, failures__gte=amount).update(
+        failures=F("failures") - amount, updated_at=timezone.now()
+    )

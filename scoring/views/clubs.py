@@ -24,6 +24,7 @@ from scoring.engine import EngineError
 from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
 from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.quotas import CLUBS, charge
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke
 from scoring.views.sitting.common import new_key
 
@@ -75,6 +76,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render_htmx(request, LIST, _list_context(request))
     name, kind = request.POST.get("name", ""), request.POST.get("kind", ClubKind.VILLAGE)
+    charge(request, CLUBS)
     try:
         written = club_open(
             name=name, kind=kind, organiser=request.user, idempotency_key=request.POST.get("key") or new_key()

@@ -76,3 +76,13 @@ def pdf_page_png(data: bytes, page: int = 1, dpi: int = 60) -> Image.Image:
 def pdf_pages(data: bytes) -> int:
     out = subprocess.run(["pdfinfo", "-"], input=data, capture_output=True, check=True).stdout.decode()
     return int(next(line for line in out.splitlines() if line.startswith("Pages:")).split()[1])
+
+
+@pytest.fixture(scope="session")
+def report_worker(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """A real Celery worker (``celery -A totom_site worker --pool=solo``) on the suite's broker and
+    test database: it renders the big reports (``bulk.render_report``). Started once a session."""
+    from tests.subprocesses import celery_worker
+
+    with celery_worker("reports-tests", "Các bài kiểm tra báo cáo lớn") as proc:
+        yield proc

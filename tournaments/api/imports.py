@@ -24,6 +24,7 @@ from scoring.api.ledger import _body, _club
 from scoring.engine import N_, EngineError
 from scoring.models import Club
 from scoring.permissions import credential_scope
+from scoring.services.quotas import charge_import
 from scoring.services.replay import BadVan, ReplayConflict
 from scoring.services.sittings import SequenceConflict, SittingClosed
 from tournaments.api import schemas as sc
@@ -139,6 +140,7 @@ class SittingImportView(LedgerView):
                     ),
                     status.HTTP_403_FORBIDDEN,
                 )
+        charge_import(request, body=body, club=club, sitting=table.sitting if table is not None else None)
         token = request.auth if scope is not None else None
         return keyed_write(
             request,

@@ -26,6 +26,7 @@ from scoring.permissions import device_of, remember_device
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
+from scoring.services.quotas import VAN, charge
 from tournaments.access import organised_event
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
 from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
@@ -110,6 +111,7 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
     except ValueError:
         return gettext("Thiếu số ván; hãy tải lại trang."), 422
     user = acting_user(request.user)
+    charge(request, VAN, sitting=table.sitting)
     try:
         event_van_record(
             table=table,

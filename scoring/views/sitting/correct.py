@@ -21,6 +21,7 @@ from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.ledger import balances
 from scoring.selectors.sitting import GUEST, SittingFacts, describe, transfer_rows
 from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.quotas import VAN, charge
 from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
 from scoring.views.sitting.common import (
     form_words,
@@ -95,6 +96,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
         return render_htmx(
             request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct"
         )
+    charge(request, VAN, sitting=sitting)  # a correction writes again every later ván: it counts
     form = VanForm.from_post(request.POST, n_seats)
     reason = (request.POST.get("reason") or "").strip()
     key = request.POST.get("key") or new_key()

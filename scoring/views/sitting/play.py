@@ -23,6 +23,7 @@ from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.selectors.sitting import SittingFacts, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.quotas import VAN, charge
 from scoring.services.sittings import SequenceConflict, van_record
 from scoring.views.sitting.common import (
     form_words,
@@ -122,6 +123,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Record ván ``seq`` with the form's idempotency key: a repeat answers as the first time did;
     a number someone else took is refused (409) with the sitting as it stands now."""
     sitting = sitting_for(request, pk, KEEP)
+    charge(request, VAN, sitting=sitting)
     table = SittingFacts.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     key = request.POST.get("key") or None
