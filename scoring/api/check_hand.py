@@ -13,6 +13,9 @@ from scoring.services.rules import resolve_rules
 
 from .common import ContractView, contract_response
 
+#: The checker's verdicts (scoring.engine.checker.Verdict, not imported here: the checker loads lazily;
+#: tests/web/test_check_hand_phom.py checks the two agree).
+VERDICTS = ["qua_bon_quan", "sai_so_quan", "khong_tron", "khong_lung", "xuong_thua", "xuong_thieu", "ok"]
 EXAMPLE_HAND = "7v 3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v oc 4s 5s 6s 1m"
 
 CheckRequest = sc.shape(
@@ -45,7 +48,7 @@ Verdict = sc.shape(
         "lung": serializers.ListField(child=serializers.CharField()),
         "cuoc": serializers.ListField(child=serializers.CharField()),
         "verdict": serializers.ChoiceField(
-            choices=["sai_so_quan", "khong_tron", "khong_lung", "xuong_thua", "xuong_thieu", "ok"]
+            choices=VERDICTS
         ),
         "arrangement": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
         "message": serializers.CharField(),
