@@ -47,9 +47,7 @@ Verdict = sc.shape(
         "valid": serializers.BooleanField(),
         "lung": serializers.ListField(child=serializers.CharField()),
         "cuoc": serializers.ListField(child=serializers.CharField()),
-        "verdict": serializers.ChoiceField(
-            choices=VERDICTS
-        ),
+        "verdict": serializers.ChoiceField(choices=VERDICTS),
         "arrangement": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
         "message": serializers.CharField(),
         "lung_count": serializers.IntegerField(required=False),

@@ -9,7 +9,7 @@ parameters, translated by whatever the app installs (:func:`set_translator`).
 import importlib
 from typing import Any
 
-from scoring.engine.bounds import NAME as MAX_NAME
+from scoring.engine.bounds import PLAYER_NAME as MAX_PLAYER_NAME
 from scoring.engine.bounds import VAN as MAX_VAN
 from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card, parse_card
 from scoring.engine.conflicts import ConflictTable, check_combination, combination_problem, conflict_table
@@ -119,7 +119,7 @@ __all__ = [
     "check_hand",
     "find_waits",
     "Joined",
-    "MAX_NAME",
+    "MAX_PLAYER_NAME",
     "MAX_VAN",
     "WESTERN_BY_CODE",
     "WESTERN_CARDS",

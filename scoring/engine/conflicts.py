@@ -69,6 +69,23 @@ def _meet(a: tuple[int, int | None], b: tuple[int, int | None]) -> tuple[int, in
     return max(a[0], b[0]), high
 
 
+def _narrow(low: dict[str, int], high: dict[str, int], need: Needs) -> bool:
+    """Narrow each card's count range to what ``need`` allows; False when it names a card the
+    game's deck does not have but needs it."""
+    for code, span in need.cards.items():
+        if code not in low:
+            if span[0] > 0:
+                return False
+            continue
+        low[code], top = _meet((low[code], high[code]), span)
+        high[code] = COPIES if top is None else top
+    return True
+
+
+def _agree(have: bool | None, need: bool | None) -> bool:
+    return have is None or need is None or have == need
+
+
 def _feasible(space: _Space, entries: Iterable[tuple[Needs, int]]) -> bool:
     """Whether some hand of ``space`` meets every need (each ``(needs, times declared)``)."""
     low = dict.fromkeys(space.kinds, 0)
@@ -85,26 +102,17 @@ def _feasible(space: _Space, entries: Iterable[tuple[Needs, int]]) -> bool:
             continue
         if need.red is not None:
             red = _meet(red, need.red)
-        for code, span in need.cards.items():
-            if code not in low:
-                if span[0] > 0:
-                    return False
-                continue
-            low[code], top = _meet((low[code], high[code]), span)
-            high[code] = COPIES if top is None else top
+        if not _narrow(low, high, need):
+            return False
         for code, count in need.each.items():
             added[code] += count * times
         quads += need.quads * times
         if need.lung is not None:
             lung = _meet(lung, need.lung)
-        if need.khan is not None:
-            if khan is not None and khan != need.khan:
-                return False
-            khan = need.khan
-        if need.dealer is not None:
-            if dealer is not None and dealer != need.dealer:
-                return False  # the dealer only, and never the dealer
-            dealer = need.dealer
+        if not _agree(khan, need.khan) or not _agree(dealer, need.dealer):
+            return False  # a khàn dealt and none; the dealer only and never the dealer
+        khan = need.khan if need.khan is not None else khan
+        dealer = need.dealer if need.dealer is not None else dealer
         if need.chan is not None:
             if space.chan is None:
                 return False  # chắn are pairs of Chắn: no other game's win has them

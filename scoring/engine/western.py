@@ -145,7 +145,9 @@ _ONE = re.compile(r"^(10|[2-9]|1|a|j|q|k|at|xi)\s*(bich|tep|nhep|ro|co|[btrc♠�
 
 
 def _lookup(text: str) -> WesternCard | None:
-    key = " ".join(_fold(text).split()).replace("♤", "♠").replace("♧", "♣").replace("♢", "♦").replace("♡", "♥")
+    key = (
+        " ".join(_fold(text).split()).replace("♤", "♠").replace("♧", "♣").replace("♢", "♦").replace("♡", "♥")
+    )
     match = _ONE.match(key)
     if match is None:
         return None
@@ -197,7 +199,9 @@ def parse_western_hand(hand: str | Iterable[str | WesternCard]) -> tuple[Western
             i += 1
     else:
         for position, item in enumerate(hand, start=1):
-            found = item if isinstance(item, WesternCard) else _lookup(item) if isinstance(item, str) else None
+            found = (
+                item if isinstance(item, WesternCard) else _lookup(item) if isinstance(item, str) else None
+            )
             if found is None:
                 raise CardError(
                     N_("Không nhận ra quân bài thứ {position}: {text}."),
@@ -208,8 +212,6 @@ def parse_western_hand(hand: str | Iterable[str | WesternCard]) -> tuple[Western
     seen: set[str] = set()
     for card in cards:
         if card.code in seen:
-            raise CardError(
-                N_("Quân {card} có hai lần: bộ bài tây mỗi quân chỉ có một."), card=card.name
-            )
+            raise CardError(N_("Quân {card} có hai lần: bộ bài tây mỗi quân chỉ có một."), card=card.name)
         seen.add(card.code)
     return tuple(cards)

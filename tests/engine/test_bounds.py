@@ -40,7 +40,8 @@ def test_the_documented_table_says_what_the_engine_checks() -> None:
         f"(score request, ván) | at most {bounds.CUOC_LIST} |",
         f"batches | at most {bounds.BATCH} |",
         f"| `van` | at most {bounds.VAN} |",
-        f"a name at most {bounds.NAME} characters",
+        f"registrations | at most {bounds.PLAYER_NAME} characters (the database column) |",
+        f"rule set `name`, a custom cước's `name`; `description` | {bounds.NAME}; {bounds.TEXT} characters |",
         f"at most {bounds.HAND_TEXT} characters or items",
     ]:
         assert row in text, row

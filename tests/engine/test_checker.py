@@ -177,6 +177,7 @@ def test_win_card_must_be_in_the_hand() -> None:
 
 def test_verdict_labels_are_vietnamese() -> None:
     assert [v.label for v in Verdict] == [
+        "Quá 4 quân một loại",
         "Sai số quân",
         "Không tròn bài",
         "Không đủ lưng",

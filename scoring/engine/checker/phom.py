@@ -189,16 +189,17 @@ def _players(game: Game, players: Any) -> list[tuple[str, Any]]:
     for position, item in enumerate(players, start=1):
         if not isinstance(item, Mapping) or "hand" not in item or set(item) - {"name", "hand"}:
             raise HandError(
-                N_('Người chơi thứ {position} phải là {{"name": …, "hand": "kc 10t ab …"}}.'), position=position
+                N_('Người chơi thứ {position} phải là {{"name": …, "hand": "kc 10t ab …"}}.'),
+                position=position,
             )
         name = item.get("name")
         if name is None or (isinstance(name, str) and not name.strip()):
             name = f"{position}"
-        if not isinstance(name, str) or len(name.strip()) > bounds.NAME:
+        if not isinstance(name, str) or len(name.strip()) > bounds.PLAYER_NAME:
             raise HandError(
                 N_("Tên người chơi thứ {position} phải là chuỗi tối đa {most} ký tự (nhận được {value})."),
                 position=position,
-                most=bounds.NAME,
+                most=bounds.PLAYER_NAME,
                 value=shown(name, 40),
             )
         hand = item["hand"]
@@ -232,7 +233,10 @@ def check_phom(game: Game, players: Any, *, u_khan: bool = True) -> PhomResult:
             raise exc.within(N_("Bài của {name}: {inner}"), name=name) from exc
         if len(cards) > MAX_HAND:
             raise HandError(
-                N_("Bài của {name} có {n} quân: Phỏm cầm nhiều nhất {most} quân."), name=name, n=len(cards), most=MAX_HAND
+                N_("Bài của {name} có {n} quân: Phỏm cầm nhiều nhất {most} quân."),
+                name=name,
+                n=len(cards),
+                most=MAX_HAND,
             )
         for card in cards:
             if card.code in owner:

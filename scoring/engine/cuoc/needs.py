@@ -264,6 +264,12 @@ def describe(need: Needs, hand_size: int | None) -> list[Msg | str]:
             parts.append(Msg(N_("từ {n} lưng trở lên"), n=low))
         else:
             parts.append(Msg(N_("từ {lo} đến {hi} lưng"), lo=low, hi=high))
+    return parts + _facts(need)
+
+
+def _facts(need: Needs) -> list[Msg | str]:
+    """The needs that are not card counts: the khàn, the chắn, who wins."""
+    parts: list[Msg | str] = []
     if need.khan is True:
         parts.append(Msg(N_("có khàn trong bài chia")))
     elif need.khan is False:
