@@ -103,7 +103,8 @@ FIVE_SEVENS = "7v " * 5 + "3m 3s 4v 5v 6v 2v 2m 2s 5m 6m 7m 9v 9m 9s 1v 1m"
     ("game", "hand", "verdict", "message"),
     [
         ("to-tom-5", FIVE_SEVENS, Verdict.QUA_BON_QUAN, "có 5 quân Thất Văn, mỗi loại chỉ có 4 quân"),
-        ("to-tom-5", FIVE_SEVENS + " 8v", Verdict.QUA_BON_QUAN, "có 5 quân Thất Văn"),
+        # a wrong count stays "sai số quân", naming the five copies too
+        ("to-tom-5", FIVE_SEVENS + " 8v", Verdict.SAI_SO_QUAN, "có 22 quân; lại có 5 quân Thất Văn"),
         (
             "chan",
             "2v " * 5 + "2m 3v 3v 3m 3m 4v 4v 4m 4m 5v 5v 5m 5m 6v 6v",
