@@ -48,7 +48,10 @@ PhomRequest = sc.shape(
             "CheckPhomPlayer",
             {
                 "name": serializers.CharField(
-                    required=False, allow_null=True, max_length=MAX_PLAYER_NAME, help_text="Tên (mặc định: số thứ tự)"
+                    required=False,
+                    allow_null=True,
+                    max_length=MAX_PLAYER_NAME,
+                    help_text="Tên (mặc định: số thứ tự)",
                 ),
                 "hand": sc.raw(
                     {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},

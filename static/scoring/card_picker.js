@@ -54,7 +54,7 @@
       badge.hidden = n === 0;
       button.classList.toggle("picked", n > 0);
       button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
-      if (n >= max) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
+      if (n >= max || button.dataset.taken) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
     });
     var list = picker.querySelector("[data-picked]");
     var label = picker.dataset.removeLabel || "";
@@ -86,7 +86,7 @@
     var hand = readHand(picker, field);
     if (target.dataset.card) {
       var code = target.dataset.card;
-      if (count(hand.known, code) >= parseInt(picker.dataset.max || "4", 10)) { return; }
+      if (count(hand.known, code) >= parseInt(picker.dataset.max || "4", 10) || target.dataset.taken) { return; }
       hand.known.push(code);
       var order = kinds(picker).map(function (b) { return b.dataset.card; });
       hand.known.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
