@@ -60,7 +60,7 @@ def test_api_errors_in_english_too() -> None:
 
 
 def test_the_schema_names_every_verdict() -> None:
-    assert VERDICTS == [v.value for v in Verdict]
+    assert [v.value for v in Verdict] == VERDICTS
 
 
 @pytest.mark.django_db
