@@ -122,7 +122,9 @@ def options() -> str:
         else:
             values, shown = ", ".join(f"`{m.value}`" for m in enum), str  # type: ignore[attr-defined]
         rows.append(
-            f"| {what} | `{field}` | {values} | " + " | ".join(f"`{shown(getattr(r, field))}`" for r in sets) + " |"
+            f"| {what} | `{field}` | {values} | "
+            + " | ".join(f"`{shown(getattr(r, field))}`" for r in sets)
+            + " |"
         )
     return "\n".join(rows)
 
