@@ -109,4 +109,5 @@ def test_a_split_thien_khai_counts_as_a_khan_only_when_named() -> None:
     named = check_hand("tai-ban", SPLIT, dealt_khan=True, khans=["2m"])
     assert (named.verdict, named.lung_count) == ("ok", 10)
     as_khan = load_rules({"preset": "tai-ban", "tai_ban_triple": "khan"})
-    assert check_hand("tai-ban", SPLIT, dealt_khan=True, rules=as_khan).lung_count == 8
+    # the bare triples 6s, 8v, 9v become khàn (+2 each); the split 2m stays a phỗng (else 16)
+    assert check_hand("tai-ban", SPLIT, dealt_khan=True, rules=as_khan).lung_count == 8 + 3 * 2
