@@ -55,3 +55,29 @@ def test_the_calculator_fills_an_u_from_the_cards(live_server, phone) -> None:
     assert phone.locator("#u_winner").input_value() == "2"
     balances = phone.get_by_test_id("phom-balances")
     assert "+5" in balances.locator("tr[data-player='2']").inner_text()
+
+
+def test_the_van_form_fills_the_places_from_the_cards(live_server, browser, keeper) -> None:
+    from tests.conftest import sign_in
+    from tests.factories import open_sitting
+
+    sitting = open_sitting(players=["An", "Bình", "Chi"], game="phom", rules="phom", created_by=keeper)
+    context = browser.new_context(locale="vi-VN", viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_in(context, live_server.url, keeper)
+        page.goto(f"{live_server.url}/so-diem/{sitting.pk}/")
+        page.locator("details[data-section=ranks] > summary").tap()
+        page.locator("#phom-hand-1").fill(AN)
+        page.locator("#phom-hand-2").fill(BINH)
+        page.locator("#phom-hand-3").fill("kb qb 9t")
+        page.get_by_test_id("phom-fill").tap()
+        page.locator("[data-phom-fill-result]").filter(has_text="1. Bình").wait_for()
+        assert [page.locator(f"#rank-{i}").input_value() for i in (1, 2, 3)] == ["Bình", "An", "Chi"]
+        # a card in two hands: the API's words, nothing filled
+        page.locator("#phom-hand-3").fill("kc")
+        page.get_by_test_id("phom-fill").tap()
+        page.locator("[data-phom-fill-result][role=alert]").filter(has_text="K Cơ").wait_for()
+    finally:
+        context.close()
