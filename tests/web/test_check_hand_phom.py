@@ -87,3 +87,32 @@ def test_a_replay_refuses_a_name_the_database_cannot_hold() -> None:
         "replay", {"game": "phom", "rules": "phom", "players": [long, "Bình"], "van": []}
     )
     assert status == 2 and f"{MAX_PLAYER_NAME} ký tự" in answer["error"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["vi", "en"])
+def test_a_players_name_is_refused_with_the_documented_bound(keeper_api, language) -> None:
+    """Issue 31: 120 characters were refused as "dài quá 80" while docs/bounds.md said 120. The one
+    bound (the database column) is the one the doc states, the API's schema and its refusal."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bounds.md").read_text(encoding="utf-8")
+    assert f"at most {MAX_PLAYER_NAME} characters (the database column)" in doc
+    import uuid
+
+    def create(name: str) -> object:
+        return keeper_api.post(
+            "/api/v1/players",
+            {"name": name},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+
+    assert create("A" * MAX_PLAYER_NAME).status_code == 201
+    refused = create("B" * (MAX_PLAYER_NAME + 1))
+    assert refused.status_code == 400 and str(MAX_PLAYER_NAME) in refused.json()["error"]
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    assert (
+        schema["components"]["schemas"]["PlayerCreate"]["properties"]["name"]["maxLength"] == MAX_PLAYER_NAME
+    )
