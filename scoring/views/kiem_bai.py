@@ -42,9 +42,6 @@ def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
     n = _count(data.get("players"), game.players_min, game.players_max)
     names = phom_seats(n)
     hands = [western_codes(data.get(f"hand_{i}", "")) for i in range(1, n + 1)]
-    remove = data.get("remove_card")
-    if remove:
-        hands = [[c for c in hand if c != remove] for hand in hands]
     seats = []
     for i, (name, hand) in enumerate(zip(names, hands, strict=True), start=1):
         taken = [c for j, other in enumerate(hands, start=1) if j != i for c in other]
