@@ -66,7 +66,8 @@ def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
         "phom": None,
         "error": None,
     }
-    if any(hands):
+    context["waiting"] = any(hands) and not all(hands)  # some hands still to pick
+    if all(hands):
         try:
             context["phom"] = phom_from_cards([" ".join(h) for h in hands], names)
         except EngineError as exc:

@@ -65,7 +65,6 @@ def test_bad_western_hands_are_refused(hand: str, message: str) -> None:
         ("ab 2b 3b", 0, 1),
         # K Cơ in the run J-Q-K would leave two K: in the set of K it leaves J Q
         ("jc qc kc kb kt", 11 + 12, 1),
-        ("", 0, 0),
     ],
 )
 def test_best_phom_leaves_the_fewest_points(hand: str, points: int, phom: int) -> None:
@@ -175,6 +174,7 @@ def test_the_answer_records_a_van() -> None:
         (_players("ab", "7v"), "Bài của Bình: Không nhận ra"),
         ([{"hand": "ab", "seat": 1}, {"hand": "2b"}], "Người chơi thứ 1"),
         ("ab 2b", "danh sách"),
+        (_players("ab", ""), "Bài của Bình chưa có quân nào"),
     ],
 )
 def test_bad_phom_requests_are_refused(players: Any, message: str) -> None:

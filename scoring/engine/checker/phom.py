@@ -231,6 +231,8 @@ def check_phom(game: Game, players: Any, *, u_khan: bool = True) -> PhomResult:
             cards = parse_western_hand(hand)
         except CardError as exc:
             raise exc.within(N_("Bài của {name}: {inner}"), name=name) from exc
+        if not cards:
+            raise HandError(N_("Bài của {name} chưa có quân nào."), name=name)
         if len(cards) > MAX_HAND:
             raise HandError(
                 N_("Bài của {name} có {n} quân: Phỏm cầm nhiều nhất {most} quân."),
