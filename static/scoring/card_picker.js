@@ -112,6 +112,13 @@
   plain(document);
   document.addEventListener("htmx:load", function (event) { plain(event.target); });
 
+  /* A block marked data-no-autosubmit (the calculator's "Xếp hạng theo quân") is sent by its own
+   * button: its changes never reach the htmx form around it (stopped at the document, before the
+   * form's listener; an htmx trigger filter would need eval, which the CSP refuses). */
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("[data-no-autosubmit]")) { event.stopPropagation(); }
+  }, true);
+
   /* Codes typed in the field show on the grid as they are typed. */
   document.addEventListener("input", function (event) {
     var field = event.target;
