@@ -1,5 +1,5 @@
 """Issue 19, items 8 and 10: cards shown by name (both languages), Phỏm on the calculator (settled by
-rank or by ù, as the engine settles a canh), and Kiểm bài saying why it cannot check Phỏm."""
+rank or by ù, as the engine settles a canh), and Kiểm bài checking Phỏm from each player's cards (issue 31)."""
 
 from __future__ import annotations
 
