@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from scoring.engine import GAMES
+from scoring.engine import GAMES, MAX_PLAYER_NAME
 from scoring.models import Mode
 from scoring.selectors.ledger import rule_sets
 from tournaments.models import EventKind, RoundFormat
@@ -75,7 +75,7 @@ class EventForm(forms.Form):
 
 
 class RegistrationForm(forms.Form):
-    name = forms.CharField(label="Tên người chơi", max_length=80)
+    name = forms.CharField(label="Tên người chơi", max_length=MAX_PLAYER_NAME)
     team = forms.CharField(label="Làng / giáp / đội", max_length=120, required=False)
     check_in = forms.BooleanField(label="Điểm danh luôn", required=False)
 

@@ -27,7 +27,7 @@ from scoring.api.ledger import (
     _write,
     visible_players,
 )
-from scoring.engine import N_, EngineError, get_game
+from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, get_game
 from scoring.models import Club
 from scoring.selectors import ledger as sel
 from scoring.services import people
@@ -46,7 +46,7 @@ ClubCreate = sc.shape(
 PlayerCreate = sc.shape(
     "PlayerCreate",
     {
-        "name": sc.text(max_length=80, help_text="Tên người chơi"),
+        "name": sc.text(max_length=MAX_PLAYER_NAME, help_text="Tên người chơi"),
         "club": serializers.CharField(
             required=False,
             allow_null=True,

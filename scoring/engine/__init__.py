@@ -9,6 +9,7 @@ parameters, translated by whatever the app installs (:func:`set_translator`).
 import importlib
 from typing import Any
 
+from scoring.engine.bounds import PLAYER_NAME as MAX_PLAYER_NAME
 from scoring.engine.bounds import VAN as MAX_VAN
 from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card, parse_card
 from scoring.engine.conflicts import ConflictTable, check_combination, combination_problem, conflict_table
@@ -76,6 +77,7 @@ from scoring.engine.settlement.context import SittingTerms
 from scoring.engine.settlement.hoi import open_hoi
 from scoring.engine.settlement.ledger import Book
 from scoring.engine.settlement.types import van_error
+from scoring.engine.western import WESTERN_BY_CODE, WESTERN_CARDS, WesternCard, parse_western_hand
 
 __all__ = [
     "BaoRegime",
@@ -117,7 +119,13 @@ __all__ = [
     "check_hand",
     "find_waits",
     "Joined",
+    "MAX_PLAYER_NAME",
     "MAX_VAN",
+    "WESTERN_BY_CODE",
+    "WESTERN_CARDS",
+    "WesternCard",
+    "check_phom",
+    "parse_western_hand",
     "MainCuoc",
     "MainTie",
     "Mode",
@@ -171,6 +179,7 @@ __all__ = [
 _LAZY = {
     "LUNG_TRIPLES": "scoring.engine.checker.phu",
     "check_hand": "scoring.engine.checker",
+    "check_phom": "scoring.engine.checker.phom",
     "find_waits": "scoring.engine.checker",
 }
 

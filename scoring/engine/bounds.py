@@ -22,6 +22,7 @@ __all__ = [
     "HAND_TEXT",
     "NAME",
     "PLAYERS",
+    "PLAYER_NAME",
     "POINTS",
     "STAKE",
     "STREAK",
@@ -56,8 +57,13 @@ CUOC_LIST = 40
 BATCH = 500
 #: Ván in one replayed sitting.
 VAN = 10_000
-#: Players in one replayed sitting are the game's own (2 to 5); a name is at most this long.
+#: Players in one replayed sitting are the game's own (2 to 5).
 PLAYERS = 5
+#: A player's name, wherever one is given (a replayed or recorded ván, Phỏm's kiểm bài, the club's
+#: players, an event's registrations): the database columns (``Player.name``, ``SittingPlayer.name``)
+#: are this long, and every form and API refuses a longer name with this number (issue 31).
+PLAYER_NAME = 80
+#: A rule set's or a custom cước's name.
 NAME = 120
 #: Characters of a hand written as text, and of a rule set's name or description.
 HAND_TEXT = 1_000

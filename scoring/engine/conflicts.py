@@ -26,7 +26,7 @@ from scoring.engine.cards import CARD_BY_CODE, CARDS
 from scoring.engine.cuoc.base import Cuoc
 from scoring.engine.cuoc.needs import MAX_TIMES, Needs, describe
 from scoring.engine.errors import N_, ConflictError, Joined, Msg
-from scoring.engine.games import DeckKind, Game, ScoringFamily, get_game
+from scoring.engine.games import MIN_CHAN, DeckKind, Game, ScoringFamily, get_game
 from scoring.engine.rules import RuleSet
 
 __all__ = [
@@ -50,6 +50,8 @@ class _Space:
     kinds: tuple[str, ...]
     #: Fewest weighted lưng (Tài Bàn), else 0.
     lung_min: int
+    #: Chắn: the chắn a winning hand holds (6 to 10), else None.
+    chan: tuple[int, int] | None = None
 
 
 @lru_cache(maxsize=16)
@@ -58,12 +60,30 @@ def _space(game: Game) -> _Space | None:
         return None
     kinds = tuple(c.code for c in CARDS if game.deck is not DeckKind.CHAN or c.in_chan_deck)
     lung_min = (game.min_lung or 0) if game.family is ScoringFamily.TAI_BAN else 0
-    return _Space(game.hand_size, kinds, lung_min)
+    chan = (MIN_CHAN, game.hand_size // 2) if game.family is ScoringFamily.CHAN else None
+    return _Space(game.hand_size, kinds, lung_min, chan)
 
 
 def _meet(a: tuple[int, int | None], b: tuple[int, int | None]) -> tuple[int, int | None]:
     high = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
     return max(a[0], b[0]), high
+
+
+def _narrow(low: dict[str, int], high: dict[str, int], need: Needs) -> bool:
+    """Narrow each card's count range to what ``need`` allows; False when it names a card the
+    game's deck does not have but needs it."""
+    for code, span in need.cards.items():
+        if code not in low:
+            if span[0] > 0:
+                return False
+            continue
+        low[code], top = _meet((low[code], high[code]), span)
+        high[code] = COPIES if top is None else top
+    return True
+
+
+def _agree(have: bool | None, need: bool | None) -> bool:
+    return have is None or need is None or have == need
 
 
 def _feasible(space: _Space, entries: Iterable[tuple[Needs, int]]) -> bool:
@@ -74,42 +94,58 @@ def _feasible(space: _Space, entries: Iterable[tuple[Needs, int]]) -> bool:
     red: tuple[int, int | None] = (0, space.size)
     lung: tuple[int, int | None] = (space.lung_min, None)
     khan: bool | None = None
+    dealer: bool | None = None
+    chan: tuple[int, int | None] = (0, None) if space.chan is None else space.chan
     quads = 0
     for need, times in entries:
         if times <= 0:
             continue
         if need.red is not None:
             red = _meet(red, need.red)
-        for code, span in need.cards.items():
-            if code not in low:
-                if span[0] > 0:
-                    return False
-                continue
-            low[code], top = _meet((low[code], high[code]), span)
-            high[code] = COPIES if top is None else top
+        if not _narrow(low, high, need):
+            return False
         for code, count in need.each.items():
             added[code] += count * times
         quads += need.quads * times
         if need.lung is not None:
             lung = _meet(lung, need.lung)
-        if need.khan is not None:
-            if khan is not None and khan != need.khan:
-                return False
-            khan = need.khan
+        if not _agree(khan, need.khan) or not _agree(dealer, need.dealer):
+            return False  # a khàn dealt and none; the dealer only and never the dealer
+        khan = need.khan if need.khan is not None else khan
+        dealer = need.dealer if need.dealer is not None else dealer
+        if need.chan is not None:
+            if space.chan is None:
+                return False  # chắn are pairs of Chắn: no other game's win has them
+            chan = _meet(chan, need.chan)
     for code, count in added.items():
         if code not in low:
             return False
         low[code] = max(low[code], count)
     if any(low[k] > high[k] for k in low) or (lung[1] is not None and lung[0] > lung[1]):
         return False
-    return _counts_fit(space, low, high, red, quads)
+    if chan[1] is not None and chan[0] > chan[1]:
+        return False
+    # every card in a chắn (Thập Thành): each kind held an even number of times
+    return _counts_fit(space, low, high, red, quads, even=chan[0] * 2 >= space.size)
 
 
 def _counts_fit(
-    space: _Space, low: dict[str, int], high: dict[str, int], red: tuple[int, int | None], quads: int
+    space: _Space,
+    low: dict[str, int],
+    high: dict[str, int],
+    red: tuple[int, int | None],
+    quads: int,
+    *,
+    even: bool = False,
 ) -> bool:
     """Whether counts within ``low``–``high`` sum to the hand size with ``red`` red cards and at
-    least ``quads`` kinds held four times (each side taking its cheapest quads)."""
+    least ``quads`` kinds held four times (each side taking its cheapest quads); ``even``: every
+    count even (a hand of chắn only)."""
+    if even:
+        low = {k: n + n % 2 for k, n in low.items()}
+        high = {k: n - n % 2 for k, n in high.items()}
+        if any(low[k] > high[k] for k in low) or space.size % 2:
+            return False
     reds = [k for k in low if CARD_BY_CODE[k].is_red]
     blacks = [k for k in low if not CARD_BY_CODE[k].is_red]
     red_hi = space.size if red[1] is None else red[1]
@@ -124,6 +160,8 @@ def _counts_fit(
             (r_lo, r_hi), (b_lo, b_hi) = sides
             lowest = max(red[0], r_lo, space.size - b_hi)
             highest = min(red_hi, r_hi, space.size - b_lo)
+            if even:
+                lowest += lowest % 2  # sums of even counts are even
             if lowest <= highest:
                 return True
     return False

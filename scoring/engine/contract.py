@@ -12,7 +12,7 @@ from typing import Any
 
 from . import bounds
 from .errors import N_, EngineError, shown
-from .games import get_game
+from .games import ScoringFamily, get_game
 from .points import score
 from .rules import RuleSet, load_rules, wrong_family
 
@@ -107,6 +107,7 @@ def score_request(
 
 
 CHECK_KEYS = frozenset({"game", "hand", "declared", "waits", "dealt_khan", "rules"})
+PHOM_CHECK_KEYS = frozenset({"game", "players", "rules"})
 
 
 def check_request(
@@ -121,10 +122,13 @@ def check_request(
     """
     from .checker import check_hand, find_waits  # the checker is the heaviest import of the engine
 
-    require_keys(request, CHECK_KEYS, ("game", "hand"))
-    if not isinstance(request["game"], str):
+    if not isinstance(request.get("game"), str):
+        require_keys(request, CHECK_KEYS | PHOM_CHECK_KEYS, ("game",))
         raise EngineError(N_("'game' phải là một chuỗi, ví dụ \"to-tom-5\"."))
     game = get_game(request["game"])
+    if game.family is ScoringFamily.PHOM:
+        return phom_request(request, resolve_rules=resolve_rules)
+    require_keys(request, CHECK_KEYS, ("game", "hand"))
     hand = request["hand"]
     if not isinstance(hand, str | list):
         raise EngineError(N_("'hand' phải là một chuỗi mã quân bài (\"7v 3m 3s …\") hoặc một danh sách."))
@@ -145,3 +149,21 @@ def check_request(
     if declared is not None:
         declared = _string_list(declared, "declared")
     return check_hand(game.slug, hand, declared=declared, dealt_khan=dealt_khan, rules=rules).to_dict()
+
+
+def phom_request(request: Mapping[str, Any], *, resolve_rules: RulesResolver | None = None) -> dict[str, Any]:
+    """Answer one Phỏm kiểm bài request.
+
+    ``{"game": "phom", "players": [{"name", "hand"}, …] in laying-down order, "rules"?}`` → each
+    player's phỏm, points left, móm / ù, and the ván's ``ranks`` or ù ``winner`` (what a Phỏm ván
+    records). ``rules`` decides ù khan (``phom_u_khan``).
+    """
+    from .checker.phom import check_phom
+
+    require_keys(request, PHOM_CHECK_KEYS, ("game", "players"))
+    game = get_game(request["game"])
+    rules = None if request.get("rules") is None else (resolve_rules or load_rules)(request["rules"])
+    if rules is not None and rules.family is not game.family:
+        raise wrong_family(rules, game)
+    u_khan = True if rules is None else rules.phom_u_khan
+    return check_phom(game, request["players"], u_khan=u_khan).to_dict()

@@ -16,12 +16,17 @@ from scoring.engine.errors import N_, GameError, shown
 
 __all__ = [
     "GAMES",
+    "MIN_CHAN",
     "DeckKind",
     "Game",
     "GameSlug",
     "ScoringFamily",
     "get_game",
 ]
+
+
+#: Chắn: the fewest chắn (pairs of identical cards) of a winning hand (seed 002: "phải có >= 6 chắn").
+MIN_CHAN = 6
 
 
 class GameSlug(StrEnum):

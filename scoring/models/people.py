@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import MAX_PLAYER_NAME
 from scoring.names import KEY_LENGTH, name_key
 
 
@@ -60,7 +61,7 @@ class Club(models.Model):
 class Player(models.Model):
     """A person who plays; the village or club is optional (a guest at the mat has none)."""
 
-    name = models.CharField("tên", max_length=80)
+    name = models.CharField("tên", max_length=MAX_PLAYER_NAME)
     club = models.ForeignKey(
         Club,
         verbose_name="làng / câu lạc bộ",

@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import GAMES, Fault
+from scoring.engine import GAMES, MAX_PLAYER_NAME, Fault
 from scoring.models.people import Club, Player
 from scoring.models.rules import RuleSetSnapshot
 
@@ -116,7 +116,7 @@ class Seat(models.Model):
         Player, verbose_name="người chơi", on_delete=models.PROTECT, related_name="seats"
     )
     position = models.PositiveSmallIntegerField("chỗ ngồi")
-    name = models.CharField("tên trong canh", max_length=80)
+    name = models.CharField("tên trong canh", max_length=MAX_PLAYER_NAME)
 
     class Meta:
         verbose_name = "chỗ ngồi"

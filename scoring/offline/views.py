@@ -38,6 +38,7 @@ SHELL = (
     "offline/offline.js",
     "scoring/chips.js",
     "scoring/card_picker.js",
+    "scoring/phom_fill.js",
     "i18n/fallback.js",
     "offline/icons/so-tom-192.png",
     "offline/icons/so-tom-512.png",

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from scoring.engine import N_, EngineError
+from scoring.engine import MAX_PLAYER_NAME, N_, EngineError
 from scoring.models import Club, ClubKind, Player
 from scoring.names import clean_name, name_key
 from scoring.selectors.ledger import club_json, player_json
@@ -116,7 +116,7 @@ def player_create(
     *, name: str, club: Club | None = None, idempotency_key: str | None = None
 ) -> Written[Player]:
     """Add a player (to a village or club, or none: a guest)."""
-    name = _name(name, gettext("người chơi"), 80)
+    name = _name(name, gettext("người chơi"), MAX_PLAYER_NAME)
 
     def action() -> Answer:
         return Answer(201, player_json(Player.objects.create(name=name, club=club)))
@@ -135,7 +135,7 @@ def player_for_name(name: str, *, club: Club | None = None) -> Player:
     """Pick the one player of this name in the club (or among guests), or add one. "This name":
     the same name as people read it (:func:`scoring.names.name_key`: case and the place of the
     tone mark do not count, accents do)."""
-    name = _name(name, gettext("người chơi"), 80)
+    name = _name(name, gettext("người chơi"), MAX_PLAYER_NAME)
     found = list(Player.objects.filter(name_key=name_key(name), club=club)[:2])
     if len(found) == 1:
         return found[0]

@@ -6,7 +6,6 @@ from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext
 
 from scoring.engine import (
     CARD_BY_CODE,
@@ -21,23 +20,66 @@ from scoring.engine import (
     get_game,
 )
 from scoring.htmx import render_htmx
-from scoring.selectors.cards import MAX_COPIES, deck_of, picker_cards
+from scoring.selectors.cards import (
+    MAX_COPIES,
+    deck_of,
+    phom_from_cards,
+    phom_seats,
+    picker_cards,
+    western_codes,
+    western_picker_cards,
+)
 
 
 def _games() -> list[Game]:
-    """Every game a canh or an event offers, Phỏm too: the page says why it cannot check Phỏm."""
+    """Every game a canh or an event offers, Phỏm too (its players' hands, ranked)."""
     return list(GAMES.values())
 
 
-def _unchecked_note(game: Game) -> str | None:
-    """Why the hand checker cannot check this game's hands (Phỏm), or None when it can."""
-    if game.family is not ScoringFamily.PHOM:
-        return None
-    return gettext(
-        "Kiểm bài chưa kiểm được bài Phỏm: Phỏm chơi bằng bộ bài tây 52 quân và tính theo thứ hạng "
-        "(hoặc theo người ù), không theo phu, lưng và cước như Tổ Tôm hay Chắn, nên không có lời phán "
-        "ù hợp lệ để đưa ra. Muốn biết ai trả ai bao nhiêu, hãy dùng trang Tính điểm với trò Phỏm."
-    )
+def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
+    """Phỏm (issue 31, item 3): each player's cards when they laid down, in laying order; the page
+    shows their phỏm, the points left, the ván's ranks (or the ù), and fills the calculator."""
+    n = _count(data.get("players"), game.players_min, game.players_max)
+    names = phom_seats(n)
+    hands = [western_codes(data.get(f"hand_{i}", "")) for i in range(1, n + 1)]
+    seats = []
+    for i, (name, hand) in enumerate(zip(names, hands, strict=True), start=1):
+        taken = [c for j, other in enumerate(hands, start=1) if j != i for c in other]
+        seats.append(
+            {
+                "seat": i,
+                "name": name,
+                "input": f"hand_{i}",
+                "hand": hand,
+                "hand_str": " ".join(hand),
+                "cards": western_picker_cards(hand, taken),
+            }
+        )
+    context: dict[str, Any] = {
+        "nav": "kiem_bai",
+        "games": _games(),
+        "game": game,
+        "is_phom": True,
+        "player_counts": list(range(game.players_min, game.players_max + 1)),
+        "n_players": n,
+        "seats": seats,
+        "phom": None,
+        "error": None,
+    }
+    context["waiting"] = any(hands) and not all(hands)  # some hands still to pick
+    if all(hands):
+        try:
+            context["phom"] = phom_from_cards([" ".join(h) for h in hands], names)
+        except EngineError as exc:
+            context["error"] = exc.message
+    return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")
+
+
+def _count(value: Any, low: int, high: int) -> int:
+    try:
+        return min(max(int(value), low), high)
+    except (TypeError, ValueError):
+        return high
 
 
 def _hand_after(data: Any, deck: tuple[Card, ...]) -> list[str]:
@@ -101,10 +143,8 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     game_slug = data.get("game") or "to-tom-5"
     game = get_game(game_slug) if game_slug in GAMES else get_game("to-tom-5")
-    note = _unchecked_note(game)
-    if note is not None:
-        context = {"nav": "kiem_bai", "games": _games(), "game": game, "unchecked": note}
-        return render_htmx(request, "scoring/kiem_bai.html", context, partial="picker")
+    if game.family is ScoringFamily.PHOM:
+        return _phom_page(request, data, game)
     deck = deck_of(game)
     hand = _hand_after(data, deck)
     declarable = _declarable(game)

@@ -54,7 +54,7 @@
       badge.hidden = n === 0;
       button.classList.toggle("picked", n > 0);
       button.setAttribute("aria-pressed", n > 0 ? "true" : "false");
-      if (n >= max) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
+      if (n >= max || button.dataset.taken) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
     });
     var list = picker.querySelector("[data-picked]");
     var label = picker.dataset.removeLabel || "";
@@ -86,7 +86,7 @@
     var hand = readHand(picker, field);
     if (target.dataset.card) {
       var code = target.dataset.card;
-      if (count(hand.known, code) >= parseInt(picker.dataset.max || "4", 10)) { return; }
+      if (count(hand.known, code) >= parseInt(picker.dataset.max || "4", 10) || target.dataset.taken) { return; }
       hand.known.push(code);
       var order = kinds(picker).map(function (b) { return b.dataset.card; });
       hand.known.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
@@ -111,6 +111,13 @@
   }
   plain(document);
   document.addEventListener("htmx:load", function (event) { plain(event.target); });
+
+  /* A block marked data-no-autosubmit (the calculator's "Xếp hạng theo quân") is sent by its own
+   * button: its changes never reach the htmx form around it (stopped at the document, before the
+   * form's listener; an htmx trigger filter would need eval, which the CSP refuses). */
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("[data-no-autosubmit]")) { event.stopPropagation(); }
+  }, true);
 
   /* Codes typed in the field show on the grid as they are typed. */
   document.addEventListener("input", function (event) {

@@ -101,7 +101,7 @@ def test_the_van_form_takes_the_hand_by_tapping_cards(live_server, phone, keeper
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 195, "height": 422}])
 def test_the_new_pages_pass_axe_and_cut_nothing_off(live_server, browser, keeper, viewport) -> None:
     """axe-core (0 serious or critical) and nothing cut off, on a phone and at 200 % zoom on it:
-    Kiểm bài with a hand picked, Kiểm bài's Phỏm note, the Phỏm calculator, the ván form's picker."""
+    Kiểm bài with a hand picked, Kiểm bài's Phỏm hands (issue 31), the Phỏm calculator, the ván form's picker."""
     from tests.a11y.checks import add_axe, axe_violations, cut_off, describe
 
     context = browser.new_context(locale="vi-VN", viewport=viewport, device_scale_factor=2, has_touch=True)
@@ -113,6 +113,7 @@ def test_the_new_pages_pass_axe_and_cut_nothing_off(live_server, browser, keeper
     pages = [
         "/kiem-bai/?hand=" + THAP_DIEU_HAND.replace(" ", "+"),
         "/kiem-bai/?game=phom",
+        "/kiem-bai/?game=phom&players=2&hand_1=ab+2b+3b+kc&hand_2=5c+6c+7c+qr",
         "/?game=phom",
         "/?game=phom&outcome=u",
         f"/so-diem/{sitting.pk}/",

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from scoring.engine import bounds
+from scoring.engine.checker.phom import MAX_HAND as PHOM_MAX_HAND
 from scoring.engine.contract import check_request, run_batch, score_request
 from scoring.engine.errors import EngineError
 from scoring.engine.rules import load_rules
@@ -40,7 +41,9 @@ def test_the_documented_table_says_what_the_engine_checks() -> None:
         f"(score request, ván) | at most {bounds.CUOC_LIST} |",
         f"batches | at most {bounds.BATCH} |",
         f"| `van` | at most {bounds.VAN} |",
-        f"a name at most {bounds.NAME} characters",
+        f"registrations | at most {bounds.PLAYER_NAME} characters (the database column) |",
+        f"`players[i].hand` (kiểm bài) | at most {PHOM_MAX_HAND} cards",
+        f"rule set `name`, a custom cước's `name`; `description` | {bounds.NAME}; {bounds.TEXT} characters |",
         f"at most {bounds.HAND_TEXT} characters or items",
     ]:
         assert row in text, row

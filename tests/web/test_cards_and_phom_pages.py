@@ -1,5 +1,5 @@
 """Issue 19, items 8 and 10: cards shown by name (both languages), Phỏm on the calculator (settled by
-rank or by ù, as the engine settles a canh), and Kiểm bài saying why it cannot check Phỏm."""
+rank or by ù, as the engine settles a canh), and Kiểm bài checking Phỏm from each player's cards (issue 31)."""
 
 from __future__ import annotations
 
@@ -70,13 +70,22 @@ def test_two_players_on_one_place_are_refused_in_the_forms_words(client, prefix,
     assert "ranks" not in re.sub(r"<[^>]+>", "", page.split('id="ket-qua"')[1])
 
 
-@pytest.mark.parametrize(("prefix", "words"), [("", "chưa kiểm được bài Phỏm"), ("/en", "cannot check Phỏm")])
-def test_kiem_bai_offers_phom_and_says_why_it_cannot_check_it(client, prefix, words) -> None:
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_kiem_bai_checks_phom_from_each_players_cards(client, prefix) -> None:
+    """Issue 31, item 3 (was: a note saying Phỏm could not be checked)."""
     page = client.get(f"{prefix}/kiem-bai/").content.decode()
     assert re.search(r'<option value="phom"[^>]*>Phỏm</option>', page)
-    page = client.get(f"{prefix}/kiem-bai/?game=phom").content.decode()
-    assert 'data-testid="unchecked-note"' in page and words in page
-    assert "data-card-picker" not in page
+    data = {"game": "phom", "players": "3", "hand_1": "ab 2b 3b 4b 7c 7r 7t kc qc"}
+    data |= {"hand_2": "5c 6c 8c 9r 10r jr 2t 3t 4t", "hand_3": "K♠ Q♠ 9t"}
+    page = client.post(f"{prefix}/kiem-bai/", data).content.decode()
+    assert page.count("data-card-picker") == 3 and 'data-max="1"' in page
+    assert 'name="hand_3" value="kb qb 9t"' in page  # symbols read, the codes kept
+    assert re.search(r'data-testid="points-1">25<', page) and re.search(r'data-testid="points-3">34<', page)
+    fill = page.split('data-testid="fill-calculator"')[1].split("</form>")[0]
+    assert 'name="place_2" value="1"' in fill and 'name="place_1" value="2"' in fill
+    assert 'name="place_3" value="3"' in fill
+    refused = client.post(f"{prefix}/kiem-bai/", {**data, "hand_3": "kc"}).content.decode()
+    assert 'role="alert"' in refused
 
 
 def test_kiem_bai_shows_the_hand_by_name_and_keeps_the_codes_in_its_field(client) -> None:

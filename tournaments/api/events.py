@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from scoring.api.access import PUBLIC, SIGNED_IN, LedgerView
 from scoring.api.ledger import _body
-from scoring.engine import N_, EngineError
+from scoring.engine import MAX_PLAYER_NAME, N_, EngineError
 from scoring.permissions import credential_scope
 from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc
@@ -174,7 +174,7 @@ class RegistrationsView(LedgerView):
             name, team, checked_in = _string(body, "name"), _string(body, "team"), _bool(body, "check_in")
             if not name.strip():
                 raise EngineError(N_("Hãy nhập tên người chơi."))
-            for key, value, most in (("name", name.strip(), 80), ("team", team, 120)):
+            for key, value, most in (("name", name.strip(), MAX_PLAYER_NAME), ("team", team, 120)):
                 if len(value) > most:  # refused, never cut: the schema's maxLength
                     raise EngineError(N_("'{key}' dài quá {most} ký tự."), key=key, most=most)
         except EngineError as exc:

@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers as s
 
 from scoring.api import schemas as sc
+from scoring.engine import MAX_PLAYER_NAME
 from tournaments.models import EventKind, RegistrationStatus, RoundFormat, TieBreak
 from tournaments.seating import Method, Remainder
 
@@ -166,7 +167,7 @@ Registration = sc.shape(
 RegistrationCreate = sc.shape(
     "RegistrationCreate",
     {
-        "name": sc.text(max_length=80, help_text="Tên người chơi (duy nhất trong giải)"),
+        "name": sc.text(max_length=MAX_PLAYER_NAME, help_text="Tên người chơi (duy nhất trong giải)"),
         "team": s.CharField(required=False, allow_blank=True, max_length=120, help_text="Làng / giáp / đội"),
         "check_in": s.BooleanField(required=False, help_text="Điểm danh luôn (mặc định: không)"),
     },

@@ -29,7 +29,9 @@ def _game(game: GameInput) -> Game:
         return _GAME_CACHE[game]
     found = get_game(game)
     if found.family is ScoringFamily.PHOM:
-        raise HandError(N_("Phỏm không có kiểm bài ù: đó là trò xếp hạng theo điểm quân lẻ."))
+        raise HandError(
+            N_("Bài Phỏm được kiểm theo từng người chơi: gửi 'players' (bài của mỗi người) thay cho 'hand'.")
+        )
     if isinstance(game, str):
         _GAME_CACHE[game] = found
     return found

@@ -19,12 +19,10 @@ from scoring.engine.cards import CARD_BY_CODE, CARDS, CHAN_CARDS, Card, card_cou
 from scoring.engine.checker.common import Arrangement, count_problem, diff_message, result
 from scoring.engine.checker.result import CheckResult, Wait
 from scoring.engine.checker.verdict import Verdict, cuoc_names, diff_declared
-from scoring.engine.games import Game
+from scoring.engine.games import MIN_CHAN, Game
 
 __all__ = ["arrangements_chan", "chan_cuoc", "check_chan", "waits_chan"]
 
-#: Fewest chắn of a winning hand.
-MIN_CHAN = 6
 JUDGED = frozenset({"bach_dinh", "tam_do", "kinh_tu_chi", "thap_thanh", "leo", "tom"})
 WAIT_CUOC = frozenset({"bach_thu", "bach_thu_chi"})
 _CC = CARD_BY_CODE["cc"].index
@@ -109,7 +107,7 @@ def check_chan(
     counts = card_counts(cards)
     problem = count_problem(game, cards, counts)
     if problem:
-        return result(game, cards, Verdict.SAI_SO_QUAN, problem)
+        return result(game, cards, *problem)
     groups = _pairings(counts)
     if groups is None:
         message = "Không tròn bài: không chia được hết thành chắn và cạ, còn quân lẻ."

@@ -48,15 +48,20 @@ def read_hand(game: Game, hand: HandInput) -> tuple[Card, ...]:
     return parse_hand(hand, game.deck.value)
 
 
-def count_problem(game: Game, cards: Sequence[Card], counts: Sequence[int]) -> str | None:
-    """The "sai số quân" message for a winning hand of the wrong size or with > 4 of a kind."""
-    for card in CARDS:
-        if counts[card.index] > 4:
-            return f"Sai số quân: có {counts[card.index]} quân {card.name}, mỗi loại chỉ có 4 quân."
+def count_problem(game: Game, cards: Sequence[Card], counts: Sequence[int]) -> tuple[Verdict, str] | None:
+    """Verdict and message of a hand no deal could give: the wrong number of cards ("sai số quân",
+    naming a kind held more than 4 times too), or the right number with more than 4 copies of a
+    kind ("có 5 quân Thất Văn", its own verdict: the count is right)."""
+    extra = next((card for card in CARDS if counts[card.index] > 4), None)
+    copies = "" if extra is None else f"có {counts[extra.index]} quân {extra.name}, mỗi loại chỉ có 4 quân"
     if game.hand_size is not None and len(cards) != game.hand_size:
+        also = f"; lại {copies}" if copies else ""
         return (
-            f"Sai số quân: bài ù {game.name_vi} phải có {game.hand_size} quân, bài này có {len(cards)} quân."
+            Verdict.SAI_SO_QUAN,
+            f"Sai số quân: bài ù {game.name_vi} phải có {game.hand_size} quân, bài này có {len(cards)} quân{also}.",
         )
+    if copies:
+        return Verdict.QUA_BON_QUAN, f"Bài không thể có: đủ {len(cards)} quân nhưng {copies}."
     return None
 
 

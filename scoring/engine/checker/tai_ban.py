@@ -152,7 +152,7 @@ def check_tai_ban(
     counts = card_counts(cards)
     problem = count_problem(game, cards, counts)
     if problem:
-        return result(game, cards, Verdict.SAI_SO_QUAN, problem)
+        return result(game, cards, *problem)
     state = pack(counts)
     isolated = isolated_kinds(state)
     search = _search(khans)

@@ -97,7 +97,8 @@ def check_to_tom(
     """Check a Tổ Tôm winning hand (and a declaration, when given)."""
     counts, state = read_counts(cards)
     if len(cards) != game.hand_size or max(counts) > 4:
-        return result(game, cards, Verdict.SAI_SO_QUAN, count_problem(game, cards, counts) or "")
+        verdict, message = count_problem(game, cards, counts) or (Verdict.SAI_SO_QUAN, "")
+        return result(game, cards, verdict, message)
     isolated = isolated_kinds(state)
     if isolated:
         return result(game, cards, Verdict.KHONG_TRON, junk_message(isolated))

@@ -17,7 +17,8 @@ __all__ = ["Verdict", "XuongDiff", "cuoc_name", "cuoc_names", "diff_declared", "
 class Verdict(StrEnum):
     """What a hand check concludes, heaviest first."""
 
-    SAI_SO_QUAN = "sai_so_quan"  #: wrong number of cards, or more than 4 of a kind
+    QUA_BON_QUAN = "qua_bon_quan"  #: more than 4 copies of one card kind: no deck has such a hand
+    SAI_SO_QUAN = "sai_so_quan"  #: wrong number of cards
     KHONG_TRON = "khong_tron"  #: junk left: no arrangement covers every card
     KHONG_LUNG = "khong_lung"  #: complete, without the lưng (Chắn: the 6 chắn) the game needs
     XUONG_THUA = "xuong_thua"  #: declared a cước the cards do not show
@@ -36,6 +37,7 @@ class Verdict(StrEnum):
 
 
 _LABELS = {
+    Verdict.QUA_BON_QUAN: "Quá 4 quân một loại",
     Verdict.SAI_SO_QUAN: "Sai số quân",
     Verdict.KHONG_TRON: "Không tròn bài",
     Verdict.KHONG_LUNG: "Không đủ lưng",

@@ -9,7 +9,14 @@ from scoring.engine.games import GameSlug
 _C = frozenset({GameSlug.CHAN})
 
 XUONG = Cuoc("xuong", "Xuông", _C, Derivability.CARDS, "Ù thường, không có cước nào khác.")
-DIA_U = Cuoc("dia_u", "Địa Ù", _C, Derivability.EVENT, "Ù quân bốc nọc đầu tiên khi chưa ăn, chưa đánh gì.")
+DIA_U = Cuoc(
+    "dia_u",
+    "Địa Ù",
+    _C,
+    Derivability.EVENT,
+    "Ù quân bốc nọc đầu tiên khi chưa ăn, chưa đánh gì.",
+    needs=needs(dealer=False),
+)
 CHI = Cuoc("chi", "Chì", _C, Derivability.EVENT, "Ù quân chính mình bốc từ nọc.")
 CO_THIEN_KHAI = Cuoc(
     "co_thien_khai",
@@ -34,10 +41,12 @@ BACH_THU_CHI = Cuoc(
     _C,
     Derivability.WAIT,
     "Ù bạch thủ quân Chi Chi.",
-    needs=needs(cards={"cc": (2, None)}),
+    needs=needs(cards={"cc": (2, None)}, chan=(6, 6)),
 )
 TAM_DO = Cuoc("tam_do", "Tám Đỏ", _C, Derivability.CARDS, "Bài ù có đúng 8 quân đỏ.", needs=needs(red=(8, 8)))
-THAP_THANH = Cuoc("thap_thanh", "Thập Thành", _C, Derivability.CARDS, "Bài ù có 10 chắn.")
+THAP_THANH = Cuoc(
+    "thap_thanh", "Thập Thành", _C, Derivability.CARDS, "Bài ù có 10 chắn.", needs=needs(chan=(10, 10))
+)
 KINH_TU_CHI = Cuoc(
     "kinh_tu_chi",
     "Kính Tứ Chi",
@@ -52,7 +61,7 @@ HOA_ROI_CUA_PHAT = Cuoc(
     _C,
     Derivability.HISTORY,
     "Dưới chiếu có Ngũ Vạn, ù Chì Bạch Thủ Nhị Vạn.",
-    needs=needs(cards={"5m": (1, None), "2m": (2, None)}),
+    needs=needs(cards={"5m": (1, None), "2m": (2, None)}, chan=(6, 6)),
 )
 CA_LOI_SAN_DINH = Cuoc(
     "ca_loi_san_dinh",
@@ -60,7 +69,7 @@ CA_LOI_SAN_DINH = Cuoc(
     _C,
     Derivability.HISTORY,
     "Dưới chiếu có Ngũ Vạn, ù Chì Bạch Thủ Bát Vạn.",
-    needs=needs(cards={"5m": (1, None), "8m": (2, None)}),
+    needs=needs(cards={"5m": (1, None), "8m": (2, None)}, chan=(6, 6)),
 )
 NGU_ONG_BAT_CA = Cuoc(
     "ngu_ong_bat_ca",
@@ -68,7 +77,7 @@ NGU_ONG_BAT_CA = Cuoc(
     _C,
     Derivability.HISTORY,
     "Trên tay có chắn Chi Chi và chắn Ngũ Sách, ù Chì Bạch Thủ Bát Vạn.",
-    needs=needs(cards={"cc": (2, None), "5s": (2, None), "8m": (2, None)}),
+    needs=needs(cards={"cc": (2, None), "5s": (2, None), "8m": (2, None)}, chan=(6, 6)),
 )
 NHA_LAU_XE_HOI_HOA_ROI_CUA_PHAT = Cuoc(
     "nha_lau_xe_hoi_hoa_roi_cua_phat",
@@ -76,7 +85,7 @@ NHA_LAU_XE_HOI_HOA_ROI_CUA_PHAT = Cuoc(
     _C,
     Derivability.HISTORY,
     "Trên tay có chắn Ngũ Vạn và chắn Tứ Vạn, ù Chì Bạch Thủ Nhị Vạn.",
-    needs=needs(cards={"5m": (2, None), "4m": (2, None), "2m": (2, None)}),
+    needs=needs(cards={"5m": (2, None), "4m": (2, None), "2m": (2, None)}, chan=(6, 6)),
 )
 
 CUOC: tuple[Cuoc, ...] = (

@@ -49,6 +49,12 @@ class Needs:
     khan: bool | None = None
     #: How many times the cước may count in one win; None = as often as its cards allow.
     times: int | None = 1
+    #: Chắn: chắn (pairs of identical cards) in the winning hand ("Thập Thành": 10; "Bạch Thủ":
+    #: exactly 6, five chắn waiting for the sixth, seed 002 item 11).
+    chan: Span | None = None
+    #: Who can win it: the dealer only (True: "Thiên Ù", the dealer's dealt hand), never the dealer
+    #: (False: "Địa Ù", "bài có cái thì không bao giờ có thể Địa Ù", seed 002 item 5), or anyone.
+    dealer: bool | None = None
 
     @property
     def empty(self) -> bool:
@@ -60,6 +66,8 @@ class Needs:
             and not self.quads
             and self.lung is None
             and self.khan is None
+            and self.chan is None
+            and self.dealer is None
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,6 +87,10 @@ class Needs:
             out["khan"] = self.khan
         if self.times != 1:
             out["times"] = self.times
+        if self.chan is not None:
+            out["chan"] = list(self.chan)
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
         return out
 
 
@@ -91,14 +103,16 @@ def needs(
     lung: Span | None = None,
     khan: bool | None = None,
     times: int | None = 1,
+    chan: Span | None = None,
+    dealer: bool | None = None,
 ) -> Needs:
     """A :class:`Needs` written with plain dicts (the catalogue's spelling)."""
-    return Needs(red, FrozenMap(cards or {}), FrozenMap(each or {}), quads, lung, khan, times)
+    return Needs(red, FrozenMap(cards or {}), FrozenMap(each or {}), quads, lung, khan, times, chan, dealer)
 
 
 # -- reading needs from a rule set (custom cước) --------------------------------------------------
 
-_KEYS = ("red", "cards", "each", "quads", "lung", "khan", "times")
+_KEYS = ("red", "cards", "each", "quads", "lung", "khan", "times", "chan", "dealer")
 #: Largest count a need may name (a Tài Bàn hand holds 31 cards; weighted lưng stay far below).
 _MAX_COUNT = 200
 
@@ -157,6 +171,9 @@ def parse_needs(key: str, value: Any) -> Needs:
     khan = data.get("khan")
     if khan is not None and not isinstance(khan, bool):
         raise _fail(f"{key}.khan", Msg(N_("true, false hoặc null")), khan)
+    dealer = data.get("dealer")
+    if dealer is not None and not isinstance(dealer, bool):
+        raise _fail(f"{key}.dealer", Msg(N_("true, false hoặc null")), dealer)
     times = data.get("times", 1)
     if times is not None:
         times = _count(f"{key}.times", times, 1)
@@ -168,6 +185,8 @@ def parse_needs(key: str, value: Any) -> Needs:
         lung=None if data.get("lung") is None else _span(f"{key}.lung", data["lung"]),
         khan=khan,
         times=min(times, MAX_TIMES) if times is not None else None,
+        chan=None if data.get("chan") is None else _span(f"{key}.chan", data["chan"]),
+        dealer=dealer,
     )
 
 
@@ -245,10 +264,24 @@ def describe(need: Needs, hand_size: int | None) -> list[Msg | str]:
             parts.append(Msg(N_("từ {n} lưng trở lên"), n=low))
         else:
             parts.append(Msg(N_("từ {lo} đến {hi} lưng"), lo=low, hi=high))
+    return parts + _facts(need)
+
+
+def _facts(need: Needs) -> list[Msg | str]:
+    """The needs that are not card counts: the khàn, the chắn, who wins."""
+    parts: list[Msg | str] = []
     if need.khan is True:
         parts.append(Msg(N_("có khàn trong bài chia")))
     elif need.khan is False:
         parts.append(Msg(N_("không có khàn trong bài chia")))
+    if need.chan is not None:
+        parts.append(
+            _span_text(need.chan, N_("đúng {n} chắn"), N_("ít nhất {n} chắn"), N_("từ {lo} đến {hi} chắn"))
+        )
+    if need.dealer is True:
+        parts.append(Msg(N_("người ù là nhà cái")))
+    elif need.dealer is False:
+        parts.append(Msg(N_("người ù không phải nhà cái")))
     return parts
 
 

@@ -47,6 +47,7 @@ BACH_THU = Cuoc(
     _TT_CHAN,
     Derivability.WAIT,
     "Chờ ù một tiếng duy nhất, bằng phỗng (Chắn: 5 chắn chờ thành 6 chắn).",
+    needs_in=FrozenMap({GameSlug.CHAN: needs(chan=(6, 6))}),
 )
 THIEN_U = Cuoc(
     "thien_u",
@@ -54,6 +55,7 @@ THIEN_U = Cuoc(
     _TT_CHAN,
     Derivability.EVENT,
     "Nhà cái ù ngay khi chia bài.",
+    needs=needs(dealer=True),
 )
 BACH_DINH = Cuoc(
     "bach_dinh",

@@ -241,6 +241,10 @@ class RuleSet:
     tai_ban_triple: BareTriple = BareTriple.PHONG
     #: Chắn: whether the table keeps the gà nuôi pot.
     chan_ga_nuoi: ChanGaNuoi = ChanGaNuoi.NUOI
+    #: Phỏm: whether a hand laid down with no phỏm and no cạ is ù khan and wins outright (seed 003:
+    #: "không có phỏm và cũng không có cạ thì gọi là ù khan và thắng bài ngay lập tức"; "tùy người
+    #: chơi": a village that does not play it sets False, and such a hand is móm).
+    phom_u_khan: bool = True
 
     # -- serialisation -------------------------------------------------------------------------
 
@@ -432,6 +436,7 @@ LATER_FIELDS: tuple[str, ...] = (
     "ga_dau_hoi_quang",
     "tai_ban_triple",
     "chan_ga_nuoi",
+    "phom_u_khan",
 )
 
 

@@ -269,6 +269,7 @@ _PARSERS: Mapping[str, Parser] = {
     "ga_dau_hoi_quang": _enum(GaDauHoiQuang),
     "tai_ban_triple": _enum(BareTriple),
     "chan_ga_nuoi": _enum(ChanGaNuoi),
+    "phom_u_khan": _bool,
 }
 
 

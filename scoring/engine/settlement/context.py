@@ -68,10 +68,10 @@ def in_van(number: int, action: Callable[[], T]) -> T:
 def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode) -> tuple[str, ...]:
     """Validate the seats of a sitting; return them as a tuple."""
     names = tuple(players)
-    if not all(isinstance(name, str) and name.strip() and len(name) <= bounds.NAME for name in names):
+    if not all(isinstance(name, str) and name.strip() and len(name) <= bounds.PLAYER_NAME for name in names):
         raise SettlementError(
             N_("'players' phải là danh sách tên người chơi (chuỗi không rỗng, tối đa {n} ký tự)."),
-            n=bounds.NAME,
+            n=bounds.PLAYER_NAME,
         )
     if len(set(names)) != len(names):
         raise SettlementError(N_("'players' có tên người chơi lặp lại."))

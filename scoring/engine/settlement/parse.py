@@ -46,7 +46,10 @@ def _player(value: Any, key: str, players: Sequence[str], number: int) -> str:
         )
     if value not in players:
         raise van_error(
-            number, N_("không có người chơi '{name}' (khóa '{key}')."), name=value[: bounds.NAME], key=key
+            number,
+            N_("không có người chơi '{name}' (khóa '{key}')."),
+            name=value[: bounds.PLAYER_NAME],
+            key=key,
         )
     return value
 

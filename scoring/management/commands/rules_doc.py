@@ -106,6 +106,7 @@ OPTIONS: list[tuple[str, type, str]] = [
     ("chan_ga_nuoi", ChanGaNuoi, "Chắn: whether the table keeps the gà nuôi pot"),
     ("kinh_tu_co_policy", KinhTuCoPolicy, "Kính Tứ Cố in đánh gom: its points, or the whole pool (hết hội)"),
     ("bao_regime", BaoRegime, "What a báo during play costs"),
+    ("phom_u_khan", bool, "Phỏm: a hand with no phỏm and no cạ is ù khan (wins outright)"),
 ]
 
 
@@ -116,9 +117,14 @@ def options() -> str:
         "|---|---|---|" + "---|" * len(sets),
     ]
     for field, enum, what in OPTIONS:
-        values = ", ".join(f"`{m.value}`" for m in enum)  # type: ignore[attr-defined]
+        if enum is bool:
+            values, shown = "`true`, `false`", (lambda v: str(v).lower())
+        else:
+            values, shown = ", ".join(f"`{m.value}`" for m in enum), str  # type: ignore[attr-defined]
         rows.append(
-            f"| {what} | `{field}` | {values} | " + " | ".join(f"`{getattr(r, field)}`" for r in sets) + " |"
+            f"| {what} | `{field}` | {values} | "
+            + " | ".join(f"`{shown(getattr(r, field))}`" for r in sets)
+            + " |"
         )
     return "\n".join(rows)
 

@@ -125,6 +125,8 @@ def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) 
         "default_regime": gettext(REGIME_NAMES[regime]) if regime in REGIME_NAMES else regime,
         "ga_kinds": ga_kinds(table.game, table.rules),
         "is_phom": family is ScoringFamily.PHOM,
+        # Phỏm's "Xếp hạng theo quân" asks the kiểm bài API under the sitting's own ù khan rule
+        "phom_u_khan": "true" if table.rules.phom_u_khan else "false",
         "is_tai_ban": family is ScoringFamily.TAI_BAN,
         "checks_cards": family is not ScoringFamily.PHOM,
         # the card picker (templates/scoring/_card_picker.html): the grid, and the hand typed so far
