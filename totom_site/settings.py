@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # view (scoring/middleware.py).
     "scoring.middleware.CallerMiddleware",
     "scoring.middleware.IdRangeMiddleware",
+    # The device cookie the sign-in lock-out counts clients by (scoring/devices.py).
+    "scoring.devices.DeviceCookieMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -188,7 +190,7 @@ else:
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "scoring.api.auth.SessionAuthentication",
         "scoring.api.auth.TokenAuthentication",
         "tournaments.online.auth.BearerAuthentication",
     ],
