@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "scoring.middleware.IdRangeMiddleware",
     # An account over its hourly quota (scoring/services/quotas.py): the pages' 429.
     "scoring.middleware.QuotaMiddleware",
+    # The device cookie the sign-in lock-out counts clients by (scoring/devices.py).
+    "scoring.devices.DeviceCookieMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -195,7 +197,7 @@ else:
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "scoring.api.auth.SessionAuthentication",
         "scoring.api.auth.TokenAuthentication",
         "tournaments.online.auth.BearerAuthentication",
     ],

@@ -38,5 +38,6 @@ urlpatterns += i18n_patterns(
     prefix_default_language=False,
 )
 
+handler400 = "scoring.views.errors.bad_request"
 handler404 = "scoring.views.errors.not_found"
 handler403 = "scoring.views.errors.permission_denied"

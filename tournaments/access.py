@@ -21,7 +21,11 @@ from django.utils.translation import gettext
 from tournaments.models import Event, Registration
 from tournaments.permissions import visible
 
-__all__ = ["STATE_SECONDS", "organised_event", "public_event", "statement_access"]
+__all__ = ["NO_EVENT", "STATE_SECONDS", "organised_event", "public_event", "statement_access"]
+
+#: Asked whether a visitor may see it where the address names no event: no such event and a private
+#: event are answered after the same check (the same queries), and the same way.
+NO_EVENT = Event(pk=0, is_public=False)
 
 
 def organised_event(request: HttpRequest, slug: str) -> Event:
@@ -76,6 +80,6 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
         )
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)
-    if event is None or not visible(request.user, event):
+    if not visible(request.user, event if event is not None else NO_EVENT) or event is None:
         raise Http404(gettext("Không có giải này."))
     return event

@@ -16,10 +16,19 @@ read as locked from its last update, for ``LOCK_FOR``.
 
 A right answer clears the count (:func:`succeeded`), and lifts the lock only if the very try that
 placed it was right (19 wrong, then the right one: not locked); a lock placed by a later try stays.
+
+Keys are fixed length whatever was typed (:func:`key`: a kind, then a SHA-256 of the parts), and a
+lock-out is per *client and secret* (the callers key it by the account name or the table, and the
+client: its address and its device cookie), never the secret for everyone. What bounds a client
+that changes its address or drops its cookie is :func:`pace`, a ceiling per secret that only
+slows: after ``PACE_AFTER`` tries in a row, one try per ``PACE_EVERY`` from devices not known to
+the secret; it never refuses a known device. The policy, line by line with its tests, is in
+docs/reliability.md (the threat model, "Lock-out").
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,11 +40,41 @@ from django.utils.translation import gettext
 
 from scoring.models import AccessThrottle
 
-__all__ = ["LIMIT", "LOCK_FOR", "Admission", "Spent", "admit", "failed", "refund", "spend", "succeeded"]
+__all__ = [
+    "LIMIT",
+    "LOCK_FOR",
+    "PACE_AFTER",
+    "PACE_EVERY",
+    "PACE_QUIET",
+    "Admission",
+    "Spent",
+    "admit",
+    "failed",
+    "key",
+    "pace",
+    "pace_clear",
+    "refund",
+    "spend",
+    "status",
+    "succeeded",
+]
 
-#: Wrong tries before the lock-out (the trust issue: 20 → locked for a while).
+#: Wrong tries from one client before that client is locked out of that secret, and for how long.
 LIMIT = 20
 LOCK_FOR = timedelta(minutes=15)
+#: The ceiling per secret: after this many tries in a row (from devices not known to the secret,
+#: any number of clients), one try per PACE_EVERY; the count starts again after PACE_QUIET
+#: without a try, or at a right answer.
+PACE_AFTER = 10
+PACE_EVERY = timedelta(seconds=3)
+PACE_QUIET = timedelta(minutes=15)
+
+
+def key(kind: str, *parts: str | int) -> str:
+    """A counter's key of fixed length (at most ``len(kind) + 65`` characters), whatever was typed:
+    ``kind`` (a short constant) and the SHA-256 of the parts."""
+    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8", "surrogatepass"))
+    return f"{kind}:{digest.hexdigest()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +86,17 @@ class Admission:
     #: When the key's lock runs out (None: not locked). On an admitted try: it was the last one
     #: allowed and locked the key itself.
     locked_until: datetime | None
+    #: Refused by :func:`pace`: the next try is taken from then on.
+    wait_until: datetime | None = None
 
     @property
     def message(self) -> str:
         """Why the key refuses tries, in the active language (empty when it does not)."""
+        if not self.admitted and self.wait_until is not None:
+            seconds = max(1, math.ceil((self.wait_until - timezone.now()).total_seconds()))
+            return gettext("Đã có nhiều lần nhập sai: hãy chờ {seconds} giây rồi thử lại.").format(
+                seconds=seconds
+            )
         if self.admitted or self.locked_until is None:
             return ""
         minutes = max(1, math.ceil((self.locked_until - timezone.now()).total_seconds() / 60))
@@ -97,9 +143,7 @@ def admit(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Ad
     return Admission(True, row.failures, row.locked_until)
 
 
-def failed(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
-    """The admitted try was wrong. Writes nothing (the try was counted, and the last one allowed
-    locked the key, when admitted); answers whether the key now refuses tries, and until when."""
+def _state(key: str, limit: int, lock_for: timedelta) -> Admission:
     row = AccessThrottle.objects.filter(key=key).first()
     if row is None:  # cleared meanwhile (the organiser lifted the lock)
         return Admission(True, 0, None)
@@ -107,6 +151,18 @@ def failed(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> A
     if locked_until is not None and locked_until <= timezone.now():
         locked_until = None
     return Admission(locked_until is None, row.failures, locked_until)
+
+
+def failed(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+    """The admitted try was wrong. Writes nothing (the try was counted, and the last one allowed
+    locked the key, when admitted); answers whether the key now refuses tries, and until when."""
+    return _state(key, limit, lock_for)
+
+
+def status(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+    """Whether the key refuses tries now (and until when), counting nothing: asked before the
+    ceiling (:func:`pace`), so a locked client is told it is locked, not to wait."""
+    return _state(key, limit, lock_for)
 
 
 def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMIT) -> None:
@@ -118,6 +174,27 @@ def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMI
     else:
         rows = rows.filter(locked_until__isnull=True, failures__lt=limit)
     rows.update(failures=0, locked_until=None, updated_at=timezone.now())
+
+
+@transaction.atomic
+def pace(key: str, *, after: int = PACE_AFTER, every: timedelta = PACE_EVERY) -> Admission:
+    """Count one try against the secret's ceiling; after ``after`` tries in a row, a try sooner
+    than ``every`` after the last admitted one is refused (unchecked, not counted). Never locks:
+    the wait is at most ``every``. The row lock serialises concurrent tries, so any number of
+    clients together get one try per ``every``."""
+    row, now = _row(key), timezone.now()
+    if row.failures and now - row.updated_at > PACE_QUIET:
+        row.failures = 0
+    if row.failures >= after and now < row.updated_at + every:
+        return Admission(False, row.failures, None, row.updated_at + every)
+    row.failures += 1
+    row.save(update_fields=["failures", "updated_at"])
+    return Admission(True, row.failures, None)
+
+
+def pace_clear(key: str) -> None:
+    """A right answer: the secret's ceiling counts from zero again."""
+    AccessThrottle.objects.filter(key=key, failures__gt=0).update(failures=0, updated_at=timezone.now())
 
 
 # -- quotas: so much of something per window (scoring/services/quotas.py) ----------------------

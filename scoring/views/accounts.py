@@ -1,11 +1,17 @@
 """Accounts: sign in (with a lock-out after too many wrong passwords), sign out, sign up.
 
-Signing in counts every try against ``"login:" + username.lower()`` *before* the password is
-checked (:mod:`scoring.services.throttle`): after 20 wrong passwords in a row the name is locked
-for a while, and while it is locked no password is checked at all, not even the right one. The
-admin's sign-in (``/admin/login/``) goes through the same counter (:class:`AdminSignInForm`, set as
-the admin site's ``login_form`` in ``totom_site/urls.py``): one lock-out per account name, whichever
-door is knocked on.
+What is typed is bounded before anything is done with it: a name longer than
+:data:`NAME_MAX` or a password longer than :data:`PASSWORD_MAX` is refused with the wrong
+password's own message, before any counter or query. Then every try is counted *before* the
+password is checked (:mod:`scoring.services.throttle`), per **client and account name** (the
+client: the address and the device cookie, :mod:`scoring.devices`; the key a fixed-length digest):
+after 20 wrong passwords in a row that client is locked out of that name for a while, and while it
+is locked no password from it is checked at all. Other clients, and the owner on a device that
+signed in to the account before, are not locked. What bounds a guesser who changes address or
+cookie is the name's ceiling (:func:`scoring.services.throttle.pace`): after 10 tries in a row,
+one try per 3 seconds from devices not known to the name; it only slows, never locks. The admin's
+sign-in (``/admin/login/``) goes through the same counters (:class:`AdminSignInForm`, set as the
+admin site's ``login_form`` in ``totom_site/urls.py``), as does the console's (the same page).
 
 :func:`denied` is the page every view shows a signed-in person who may not do something
 (anonymous visitors are sent to the sign-in page instead).
@@ -28,6 +34,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from scoring import devices
 from scoring.services import throttle
 
 __all__ = [
@@ -37,38 +44,69 @@ __all__ = [
     "SignUpForm",
     "logout_view",
     "signup",
+    "NAME_MAX",
+    "PASSWORD_MAX",
+    "pace_key",
     "throttle_key",
 ]
+
+#: The longest account name (Django's ``User.username``) and password looked at; longer is wrong.
+NAME_MAX = 150
+PASSWORD_MAX = 4096
 
 LOGIN_TEMPLATE = "accounts/login.html"
 SIGNUP_TEMPLATE = "accounts/signup.html"
 USERNAME_HELP = gettext_lazy("Tối đa 150 ký tự: chữ, số và các dấu @ . + - _ (không có dấu cách).")
 
 
-def throttle_key(username: str) -> str:
-    """The lock-out counter of an account name (the same for any capitalisation)."""
-    return "login:" + username.strip().lower()
+def _name(username: str) -> str:
+    return username.strip().lower()
+
+
+def throttle_key(username: str, client: str) -> str:
+    """The lock-out counter of an account name (the same for any capitalisation) from one client."""
+    return throttle.key("login", _name(username), client)
+
+
+def pace_key(username: str) -> str:
+    """The ceiling of an account name, for every client."""
+    return throttle.key("login-pace", _name(username))
 
 
 def throttled_clean(form: AuthenticationForm) -> dict[str, Any]:
-    """``AuthenticationForm.clean`` inside the account name's lock-out counter: the try is counted
-    before the password is checked, and refused unchecked while the name is locked."""
+    """``AuthenticationForm.clean`` inside the lock-out: what is typed is bounded first, the try is
+    counted (the name's ceiling, then the client's counter) before the password is checked, and
+    refused unchecked while the client is locked out of the name or must wait."""
     username = form.cleaned_data.get("username")
     password = form.cleaned_data.get("password")
     if username is None or not password:
         return form.cleaned_data
-    key = throttle_key(username)
+    if len(username) > NAME_MAX or len(password) > PASSWORD_MAX:  # no counter, no query
+        form.data = form.data.copy()
+        form.data["username"] = username[:NAME_MAX]  # the page does not echo megabytes back
+        raise form.get_invalid_login_error()
+    request = form.request
+    key = throttle_key(username, devices.client_of(request))
+    state = throttle.status(key)
+    if not state.admitted:  # this client is locked out of the name: nothing else is looked at
+        raise ValidationError(state.message, code="locked")
+    if not devices.is_known(request, _name(username)):  # the name's ceiling slows, never locks
+        paced = throttle.pace(pace_key(username))
+        if not paced.admitted:
+            raise ValidationError(paced.message, code="paced")
     admission = throttle.admit(key)
     if not admission.admitted:  # locked: the password is not even looked at
         raise ValidationError(admission.message, code="locked")
-    form.user_cache = authenticate(form.request, username=username, password=password)
+    form.user_cache = authenticate(request, username=username, password=password)
     if form.user_cache is None:
         after = throttle.failed(key)
         if not after.admitted:
             raise ValidationError(after.message, code="locked")
         raise form.get_invalid_login_error()
     throttle.succeeded(key, admission)
+    throttle.pace_clear(pace_key(username))
     form.confirm_login_allowed(form.user_cache)
+    devices.remember_sign_in(request, _name(username))
     return form.cleaned_data
 
 
@@ -107,6 +145,10 @@ class LoginPage(LoginView):
 
     template_name = LOGIN_TEMPLATE
     authentication_form = SignInForm
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        devices.device_id(request)  # the device cookie, before the first try
+        return super().get(request, *args, **kwargs)
 
 
 class SignUpForm(UserCreationForm):

@@ -1,13 +1,16 @@
 """Site-wide error answers: under ``/api/`` a JSON body (the API documents JSON errors), elsewhere
-the Vietnamese pages ``templates/404.html`` and ``templates/403.html``."""
+the Vietnamese pages ``templates/404.html``, ``templates/403.html`` and ``templates/400.html`` (a
+request Django refuses before any view: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many fields)."""
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views import defaults
 
-__all__ = ["not_found", "permission_denied"]
+__all__ = ["bad_request", "not_found", "permission_denied"]
 
 
 def _api(request: HttpRequest) -> bool:
@@ -34,3 +37,18 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
         )
         return JsonResponse({"error": message}, status=403)
     return defaults.permission_denied(request, exception)  # type: ignore[arg-type]
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    too_big = isinstance(exception, RequestDataTooBig)
+    message = (
+        gettext("Nội dung gửi lên quá lớn; hãy kiểm tra lại những gì đã nhập rồi gửi lại.")
+        if too_big
+        else gettext("Yêu cầu không hợp lệ; hãy tải lại trang rồi thử lại.")
+    )
+    if _api(request):
+        return JsonResponse({"error": message}, status=400)
+    try:
+        return render(request, "400.html", {"message": message}, status=400)
+    except Exception:  # a request too broken for the site's page (its host refused): Django's own
+        return defaults.bad_request(request, exception)  # type: ignore[arg-type]

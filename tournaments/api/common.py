@@ -16,6 +16,7 @@ from scoring.engine import EngineError
 from scoring.permissions import credential_scope
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written
+from tournaments.access import NO_EVENT
 from tournaments.models import Event
 
 __all__ = ["error", "event_for", "keyed_write", "scope_allows_event"]
@@ -37,9 +38,11 @@ def event_for(request: Request, slug: str, *, manage: bool = False) -> Event:
     ``manage``: also ``tournaments.manage_event`` (and a token of this event): else 403."""
     event = Event.objects.select_related("rules").filter(slug=slug).first()
     user = request.user
-    visible = event is not None and (
-        event.is_public
-        or (user.has_perm("tournaments.view_event", event) and scope_allows_event(request, event))
+    # No such event and a private one are told apart by nothing: the same check (on a stand-in
+    # where there is no event, so the same queries run), the same 404.
+    target = event if event is not None else NO_EVENT
+    visible = target.is_public or (
+        user.has_perm("tournaments.view_event", target) and scope_allows_event(request, target)
     )
     if event is None or not visible:
         raise exceptions.NotFound(

@@ -27,10 +27,12 @@ from scoring.permissions import credential_scope
 from scoring.services.quotas import charge_import
 from scoring.services.replay import BadVan, ReplayConflict
 from scoring.services.sittings import SequenceConflict, SittingClosed
+from tournaments.access import NO_EVENT
 from tournaments.api import schemas as sc
 from tournaments.api.common import error, keyed_write, scope_allows_event
 from tournaments.models import Table
 from tournaments.online.services.imports import sitting_import
+from tournaments.permissions import visible
 from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = ["SittingImportView"]
@@ -59,11 +61,14 @@ def _table(request: Request, body: dict[str, Any]) -> Table:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
         raise EngineError(N_("'table' phải là mã số của một chiếu (xem GET /api/v1/events/{slug}/tables)."))
     table = Table.objects.select_related("event").filter(pk=value).first()
-    event = body.get("event")
-    if event not in (None, "") and (not isinstance(event, str) or table is None or table.event.slug != event):
-        raise EngineError(N_("Chiếu số {n} không thuộc giải '{event}'."), n=value, event=event)
-    if table is None:
+    # A table whose event the caller may not see is answered as no table at all, before its slug is
+    # compared: a wrong "event" must not tell a private event's table from a missing one.
+    seen = visible(request.user, table.event if table is not None else NO_EVENT)
+    if table is None or not seen:
         raise LookupError(gettext("Không có chiếu số %(n)s.") % {"n": value})
+    event = body.get("event")
+    if event not in (None, "") and (not isinstance(event, str) or table.event.slug != event):
+        raise EngineError(N_("Chiếu số {n} không thuộc giải '{event}'."), n=value, event=event)
     return table
 
 

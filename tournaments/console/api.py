@@ -16,13 +16,12 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import schemas as sc
-from scoring.api.auth import TokenAuthentication
+from scoring.api.auth import SessionAuthentication, TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.api.parsers import SafeJSONParser
 from scoring.engine import EngineError

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, resolve_url
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -21,13 +21,14 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring import devices
 from scoring.engine import N_, EngineError, get_game
 from scoring.permissions import device_of, remember_device
 from scoring.reports.qr import qr_svg
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
 from scoring.services.quotas import VAN, charge
-from tournaments.access import organised_event
+from tournaments.access import NO_EVENT, organised_event
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
 from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
 from tournaments.selectors.pages import TableView, table_view
@@ -57,12 +58,24 @@ def _scorekeeper_url(table: Table) -> str | None:
     return None
 
 
-def _table(slug: str, table_id: int) -> tuple[Event, Table]:
-    event = get_object_or_404(Event, slug=slug)
-    table = get_object_or_404(
-        Table.objects.select_related("round", "sitting__rules", "event"), event=event, pk=table_id
+def _named_table(request: HttpRequest, slug: str, table_id: int) -> tuple[Table | None, bool]:
+    """The table the address names (one query) and whether the visitor may see its event.
+    No such event, no such table in it and a private event's table look the same from outside:
+    the PIN page naming nothing (:func:`_pin_page`); only a public event's missing table is 404."""
+    event = Event.objects.filter(slug=slug).first()
+    table = (
+        Table.objects.select_related("round", "sitting__rules", "event")
+        .filter(event_id=event.pk if event is not None else 0, pk=table_id)
+        .first()
     )
-    return event, table
+    seen = visible(request.user, event if event is not None else NO_EVENT)
+    if table is None and event is not None and event.is_public:
+        raise Http404(gettext("Không có chiếu này."))
+    return table, seen
+
+
+def _place(slug: str, table_id: int) -> str:
+    return f"{slug}/{table_id}"
 
 
 def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> None:
@@ -158,16 +171,19 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
 
 @require_http_methods(["GET", "POST"])
 def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    event, table = _table(slug, table_id)
+    found, seen = _named_table(request, slug, table_id)
     secret = request.GET.get("ma", "")
     if secret:  # the QR link: remember the token on this device, then drop the secret from the address
-        token = token_for_secret(table, secret)
-        if token is not None:
-            _remember(request, table, token)
+        token = token_for_secret(found, secret)
+        if token is not None and found is not None:
+            _remember(request, found, token)
             return redirect(request.path)
+    # Who may enter ván is asked the same way where the address names no table (a stand-in that
+    # nobody may keep score at), so the answer and the work to reach it are those of a private table.
+    event, table = (found.event, found) if found is not None else (NO_EVENT, Table(pk=0, event=NO_EVENT))
     access = _access(request, event, table)
-    if access is None:
-        return _pin_page(request, event, table, error=None, status=403)
+    if found is None or access is None:
+        return _pin_page(request, slug, table_id, found, seen=seen, error=None, status=403)
     error, status = _record(request, table, access) if request.method == "POST" else (None, 200)
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
@@ -191,34 +207,63 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
 
 def _pin_page(
-    request: HttpRequest, event: Event, table: Table, *, error: str | None, status: int
+    request: HttpRequest,
+    slug: str,
+    table_id: int,
+    table: Table | None,
+    *,
+    seen: bool,
+    error: str | None,
+    status: int,
 ) -> HttpResponse:
-    table_url = reverse("tournaments:table", args=[event.slug, table.pk])
+    table_url = reverse("tournaments:table", args=[slug, table_id])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
-    # A private event's name and scoreboard stay hidden from whoever may not see the event: the PIN
-    # form is all a scorekeeper with a PIN needs.
+    # A private event's name, table and scoreboard stay hidden from whoever may not see the event,
+    # and the page is then the same as at an address naming no table: the PIN form is all a
+    # scorekeeper with a PIN needs.
+    private = table is None or not seen
     context = {
-        "event": event,
-        "table": table,
+        "event": None if private else table.event,
+        "table": None if private else table,
+        "pin_url": reverse("tournaments:table_pin", args=[slug, table_id]),
         "error": error,
         "login_url": login_url,
-        "private": not visible(request.user, event),
+        "private": private,
     }
+    devices.device_id(request)  # the device cookie the PIN's lock-out counts phones by
     return page(request, "tournaments/table_pin.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Typing the table's PIN lets this device enter ván there (until the token is revoked).
-    Wrong PINs are counted per table: after 20 in a row the PIN is locked for a while (429)."""
-    event, table = _table(slug, table_id)
+    Wrong PINs are counted per phone and table: after 20 in a row that phone is locked out of the
+    PIN for a while (429), the table's other phones are not (:func:`pin_login`). An address naming
+    no table the visitor may see answers exactly as a private event's table does."""
+    table, seen = _named_table(request, slug, table_id)
     if request.method == "GET":
-        return _pin_page(request, event, table, error=None, status=200)
-    attempt = pin_login(table, request.POST.get("pin", ""))
-    if attempt.token is None:
-        return _pin_page(request, event, table, error=attempt.error, status=429 if attempt.locked else 422)
+        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=200)
+    place = _place(slug, table_id)
+    attempt = pin_login(
+        table,
+        request.POST.get("pin", ""),
+        client=devices.client_of(request),
+        known=devices.is_known(request, f"table:{place}"),
+        place=place,
+    )
+    if attempt.token is None or table is None:
+        return _pin_page(
+            request,
+            slug,
+            table_id,
+            table,
+            seen=seen,
+            error=attempt.error,
+            status=429 if attempt.locked else 422,
+        )
+    devices.remember_sign_in(request, f"table:{place}")
     _remember(request, table, attempt.token)
-    return redirect("tournaments:table", slug=event.slug, table_id=table.pk)
+    return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
 
 
 def _organised_table(request: HttpRequest, slug: str, table_id: int) -> Table:
