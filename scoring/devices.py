@@ -25,7 +25,15 @@ from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 
-__all__ = ["COOKIE", "DeviceCookieMiddleware", "client_of", "device_id", "is_known", "remember_sign_in"]
+__all__ = [
+    "COOKIE",
+    "DeviceCookieMiddleware",
+    "client_address",
+    "client_of",
+    "device_id",
+    "is_known",
+    "remember_sign_in",
+]
 
 COOKIE = "sotom_device"
 _SALT = "scoring.devices"
@@ -70,11 +78,28 @@ def device_id(request: HttpRequest) -> str:
     return state["id"]
 
 
+#: The header ``make run``'s own HTTPS listener (totom_site/tls.py) marks what it passes on with.
+_LAN_TLS_HEADER = "HTTP_X_SOTOM_TLS"
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address a request came from. Behind the LAN's HTTPS listener every phone reaches the app
+    from 127.0.0.1; the listener drops any ``X-Forwarded-For`` a client sends and writes the peer's,
+    so that one is read, but only on a request that carries this run's secret (a plain-HTTP client
+    cannot forge it). Any other proxy's header is not trusted."""
+    header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if header and header[0] == _LAN_TLS_HEADER and request.META.get(_LAN_TLS_HEADER) == header[1]:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")[:64].strip()
+        if forwarded:
+            return forwarded
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
 def client_of(request: HttpRequest) -> str:
     """The client a try is counted for: the address and the device id the request brought ("" for
     none). Also gives a device without a cookie its id for the next request."""
     device_id(request)
-    return f"{request.META.get('REMOTE_ADDR', '')}|{_read(request)['brought']}"
+    return f"{client_address(request)}|{_read(request)['brought']}"
 
 
 def is_known(request: HttpRequest, name: str) -> bool:

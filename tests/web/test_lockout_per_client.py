@@ -195,3 +195,31 @@ def test_wrong_pins_from_one_phone_lock_that_phone_not_the_table() -> None:
         clock.shift(PACE_EVERY)
         assert _pin(new_phone, small, right).status_code == 302
         assert _pin(attacker, small, right).status_code == 429  # the attacker's phone stays locked
+
+
+def test_phones_behind_the_lan_https_listener_are_told_apart_by_their_own_address(settings: Any) -> None:
+    """`make run HOST=0.0.0.0`'s HTTPS listener passes every phone on from 127.0.0.1: the address it
+    forwards is the client's, but only on a request carrying the run's secret (threat model, lock-out:
+    "a client is the address plus the device cookie")."""
+    from django.test import RequestFactory
+
+    from scoring.devices import client_address
+
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_SOTOM_TLS", "run-secret")
+    factory = RequestFactory()
+    through_listener = factory.get(
+        "/dang-nhap/",
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_SOTOM_TLS="run-secret",
+        HTTP_X_FORWARDED_FOR="192.168.1.23",
+    )
+    forged = factory.get(
+        "/dang-nhap/",
+        REMOTE_ADDR="192.168.1.50",
+        HTTP_X_SOTOM_TLS="guess",
+        HTTP_X_FORWARDED_FOR="192.168.1.23",
+    )
+    assert client_address(through_listener) == "192.168.1.23"
+    assert client_address(forged) == "192.168.1.50"
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # another proxy: not trusted
+    assert client_address(through_listener) == "127.0.0.1"
