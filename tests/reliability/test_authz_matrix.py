@@ -215,6 +215,7 @@ ROWS: list[Row] = [
     Row("scoring:service_worker", G, none, ALL),
     Row("scoring:manifest", G, none, ALL),
     Row("scoring:offline_page", G, none, ALL),
+    Row("scoring:lan", G, none, ALL),
     # Scoring: the sổ điểm
     Row("scoring:sitting_list", G, none, SIGNED),
     Row("scoring:sitting_new", G, none, SIGNED),
@@ -379,6 +380,9 @@ EXEMPT = {
     "console-events": "the SSE stream never ends (a test client would hang); the display's public "
     "stream carries only what the public display shows, tested in tests/console; a "
     "private event's stream: test_probe_private_event.py",
+    "scoring:lan_certificate": "the LAN's CA certificate, public to anyone who reaches the laptop, "
+    "exists only while `make run HOST=0.0.0.0` serves the LAN's HTTPS (404 otherwise): "
+    "tests/offline/test_lan.py and tests/journeys/test_festival_lan.py",
 }
 
 #: The rows whose object belongs to an event: they are also asked of the private event's object.
