@@ -22,6 +22,7 @@ from scoring.reports.data import local
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
+from scoring.selectors.rules import applied_rules_name
 from tournaments.access import organised_event, public_event, statement_access
 from tournaments.backup import event_backup
 from tournaments.exports import standings_table, statement_table
@@ -65,6 +66,7 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     state = board_state(event)
     context = {
         "event": event,
+        "rules_name": applied_rules_name(event.rules),
         "state": state,
         "rows": state.board.rows,
         "teams": state.board.teams,
@@ -105,7 +107,8 @@ def statement_export(request: HttpRequest, slug: str, player_id: int, fmt: str) 
 
 def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, Any]:
     sitting = table.sitting
-    url = request.build_absolute_uri(reverse("scoring:sitting", args=[sitting.pk]))
+    # the table's page: a PIN scorekeeper gets its PIN form there (the sổ điểm needs an account)
+    url = request.build_absolute_uri(reverse("tournaments:table", args=[event.slug, table.pk]))
     rows = event.van_per_round if event.round_format == RoundFormat.VAN else None
     extra = [
         ("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))
