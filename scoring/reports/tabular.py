@@ -4,7 +4,7 @@ XLSX (openpyxl), with numbers kept as numbers and formula-looking text neutralis
 CSV numbers: a comma between cells, a point before decimals, decimals always two ("68.00"), in
 every CSV the app serves: the file is read by programs and by spreadsheets in any language. The
 page shows the same digits with the Vietnamese comma ("68,00"); the XLSX holds real numbers that a
-spreadsheet shows in its own language (docs/exports.md).
+spreadsheet shows in its own language (README: "CSV and XLSX files").
 
 Formulas: in CSV a cell that starts with = + - @ (or a tab, a carriage return) gets an apostrophe,
 as OWASP advises (a CSV cell has no type); the XLSX writes every text cell as text (type "s"), so

@@ -20,12 +20,12 @@ def test_the_van_form_ticks_the_seat_that_signalled_u_last(festival: Any) -> Non
 
     table = festival.table
     services.van_start(table=table)
-    services.signal_send(table=table, seat=4, signal="co-do", by=festival.trung_quan)
-    services.signal_send(table=table, seat=1, signal="hoi-dai", by=festival.trung_quan)
+    services.signal_send(table=table, seat=1, signal="co-do", by=festival.trung_quan)
+    services.signal_send(table=table, seat=4, signal="hoi-dai", by=festival.trung_quan)
     table.refresh_from_db()
     context = van_form_context(table)
-    assert context["state"]["u_seats"] == [1, 4]
-    assert context["winner"] == 1  # An's long roll came after Dũng's red flag
+    assert context["state"]["u_seats"] == [4, 1]
+    assert context["winner"] == 4  # Dũng's long roll came after An's red flag (seat order ticked An)
 
 
 def test_a_new_vans_first_signal_takes_the_last_result_off_the_display(festival: Any) -> None:
