@@ -28,9 +28,11 @@ def when(value: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(value) if value else None
 
 
-#: How an untitled canh is named: by when it was opened, as people say it ("Canh bài 19:30 ngày
-#: 28/11/2026"), never by its database id ("Canh bài #27": issue 31).
-CANH_NAME = gettext_noop("Canh bài %(time)s ngày %(date)s")
+#: How an untitled canh is named: by the day and time it was opened ("Canh 28/11/26 19:30"),
+#: never by its database id ("Canh bài #27": issue 31). Short enough for one line of a 390 px
+#: phone's heading: a second line pushed the ván form's winner row under its sticky "Lưu ván" bar
+#: (a tap there went to the bar).
+CANH_NAME = gettext_noop("Canh %(date)s %(time)s")
 CANH_NAME_NEW = gettext_noop("Canh bài mới")
 
 
@@ -43,4 +45,4 @@ def canh_name(title: str, opened_at: dt.datetime | None, *, translate: bool = Tr
     if opened_at is None:
         return words(CANH_NAME_NEW)
     local = timezone.localtime(opened_at) if timezone.is_aware(opened_at) else opened_at
-    return words(CANH_NAME) % {"time": local.strftime("%H:%M"), "date": local.strftime("%d/%m/%Y")}
+    return words(CANH_NAME) % {"time": local.strftime("%H:%M"), "date": local.strftime("%d/%m/%y")}

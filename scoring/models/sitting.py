@@ -100,8 +100,8 @@ class Sitting(models.Model):
 
     @property
     def display_name(self) -> str:
-        """How pages name the sitting: its title, else when it was opened ("Canh bài 19:30 ngày
-        28/11/2026") in the active language (``str`` stays Vietnamese: it is also stored, e.g. as
+        """How pages name the sitting: its title, else when it was opened ("Canh 28/11/26 19:30")
+        in the active language (``str`` stays Vietnamese: it is also stored, e.g. as
         a festival table's name)."""
         return canh_name(self.title, self.created_at)
 

@@ -73,7 +73,7 @@ def test_a_scorekeeper_records_five_van_with_a_draw_and_a_correction(live_server
     pk = open_sitting(phone, live_server.url)
     assert (
         phone.locator("h1").inner_text() == Sitting.objects.get(pk=pk).display_name
-    )  # "Canh bài 19:30 ngày …"
+    )  # "Canh 28/11/26 19:30"
     assert "#" not in phone.locator("h1").inner_text()
 
     # Ván 1: An ù Tôm, Bình đánh ra quân ù.

@@ -131,7 +131,7 @@ def test_the_audit_trail_in_english(client: Client, sitting: Sitting) -> None:
             "Draw",
             named(sitting, "en"),
         ],
-        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm", "Canh bài "],
+        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm", named(sitting, "vi")],
     )
     vietnamese = text(client, f"/so-diem/{sitting.pk}/nhat-ky/")
     shows(

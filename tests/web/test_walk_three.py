@@ -25,7 +25,7 @@ from scoring.services.sittings import sitting_open
 from tests.factories import open_sitting, record_all
 from tests.reports.conftest import pdf_text
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
 PLAYERS = ["An", "Bình", "Chi", "Dũng", "Em"]
 VILLAGE = "Lệ làng Đông (lệ làng, phiên bản 1, trên Luật Tổ Tôm 2005)"
@@ -85,11 +85,11 @@ def test_an_untitled_canh_is_named_by_its_time_and_day_in_both_languages(keeper:
     moment = timezone.make_aware(dt.datetime(2026, 11, 28, 19, 30), timezone.get_default_timezone())
     with time_machine.travel(moment, tick=False):
         sitting = open_sitting(created_by=keeper)
-    assert str(sitting) == "Canh bài 19:30 ngày 28/11/2026"
+    assert str(sitting) == "Canh 28/11/26 19:30"
     with translation.override("vi"):
-        assert sitting.display_name == "Canh bài 19:30 ngày 28/11/2026"
+        assert sitting.display_name == "Canh 28/11/26 19:30"
     with translation.override("en"):
-        assert sitting.display_name == "Sitting at 19:30 on 28/11/2026"
+        assert sitting.display_name == "Sitting 28/11/26 19:30"
     assert "#" not in str(sitting)
     titled = open_sitting(created_by=keeper, title="Chiếu sân đình")
     assert str(titled) == titled.display_name == "Chiếu sân đình"
