@@ -6,13 +6,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from scoring.views import accounts
+from scoring.views import accounts, site
 from tournaments.console.views import display
 
 # The admin's sign-in goes through the site's lock-out after too many wrong passwords.
 admin.site.login_form = accounts.AdminSignInForm
 
 urlpatterns = [
+    path("favicon.ico", site.favicon, name="favicon"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/v1/", include(("scoring.api.urls", "api"), namespace="api")),
     path("api/v1/", include(("tournaments.console.api_urls", "console-api"), namespace="console-api")),

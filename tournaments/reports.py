@@ -24,6 +24,7 @@ from scoring.reports.jobs import XLSX, counted_sheet, pdf_stages, register, repo
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import Sheet, sheet_response
+from scoring.selectors.rules import applied_rules_name
 from scoring.services.report_files import Progress
 from scoring.text import vi_slugify
 from tournaments.access import organised_event, public_event, statement_access
@@ -109,6 +110,7 @@ def standings_context(event: Event) -> dict[str, Any]:
     state = board_state(event)
     return {
         "event": event,
+        "rules_name": applied_rules_name(event.rules),
         "state": state,
         "rows": state.board.rows,
         "teams": state.board.teams,
@@ -185,7 +187,8 @@ def statement_context(event: Event, player_id: int) -> tuple[str, dict[str, Any]
 
 def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, Any]:
     sitting = table.sitting
-    url = request.build_absolute_uri(reverse("scoring:sitting", args=[sitting.pk]))
+    # the table's page: a PIN scorekeeper gets its PIN form there (the sổ điểm needs an account)
+    url = request.build_absolute_uri(reverse("tournaments:table", args=[event.slug, table.pk]))
     rows = event.van_per_round if event.round_format == RoundFormat.VAN else None
     extra = [
         ("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))

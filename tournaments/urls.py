@@ -24,6 +24,7 @@ urlpatterns = [
     path("giai/<slug:slug>/quan-ly/dang-ky/", organiser.register, name="register"),
     path("giai/<slug:slug>/quan-ly/dang-ky-danh-sach/", player_list.register_list, name="register_list"),
     path("giai/<slug:slug>/quan-ly/diem-danh/<int:reg_id>/", organiser.check_in_player, name="check_in"),
+    path("giai/<slug:slug>/quan-ly/diem-danh-tat-ca/", organiser.check_in_everyone, name="check_in_all"),
     path("giai/<slug:slug>/quan-ly/rut/<int:reg_id>/", organiser.withdraw, name="withdraw"),
     path("giai/<slug:slug>/quan-ly/xep-vong/", organiser.seat_round, name="seat_round"),
     path("giai/<slug:slug>/quan-ly/tinh-lai/", organiser.recompute, name="recompute"),

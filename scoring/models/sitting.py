@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import GAMES, MAX_PLAYER_NAME, Fault
 from scoring.models.people import Club, Player
 from scoring.models.rules import RuleSetSnapshot
+from scoring.text import canh_name
 
 GAME_CHOICES = [(slug.value, game.name_vi) for slug, game in GAMES.items()]
 
@@ -96,13 +96,14 @@ class Sitting(models.Model):
         ordering = ("-created_at", "-id")
 
     def __str__(self) -> str:
-        return self.title or f"Canh bài #{self.pk}"
+        return canh_name(self.title, self.created_at, translate=False)
 
     @property
     def display_name(self) -> str:
-        """How pages name the sitting: its title, else "Canh bài #12" in the active language
-        (``str`` stays Vietnamese: it is also stored, e.g. as a festival table's name)."""
-        return self.title or gettext("Canh bài #%(pk)s") % {"pk": self.pk}
+        """How pages name the sitting: its title, else when it was opened ("Canh 28/11/26 19:30")
+        in the active language (``str`` stays Vietnamese: it is also stored, e.g. as
+        a festival table's name)."""
+        return canh_name(self.title, self.created_at)
 
 
 class Seat(models.Model):

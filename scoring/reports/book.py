@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from scoring.reports.tabular import Sheet
+from scoring.reports.tabular import Sheet, detail_line
 from scoring.selectors.statement import Statement
 
 __all__ = ["club_statement_sheet"]
@@ -19,14 +19,14 @@ def club_statement_sheet(st: Statement) -> Sheet:
     for part in st.canh:
         day = part.canh.day.strftime("%d/%m/%Y")
         for v in part.van:
-            detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in v.lines)
+            detail = "; ".join(detail_line(line.other, line.amount, line.why) for line in v.lines)
             if v.corrected:
                 detail = (detail + "; " if detail else "") + f"đã sửa: {v.corrected}"
             rows.append(
                 [day, part.canh.name, v.seq, f"{v.outcome} · {v.summary}", v.delta, v.running, detail]
             )
         for s in part.settled:
-            detail = "; ".join(f"{line.amount:+d} ({line.other}): {line.why}" for line in s.lines)
+            detail = "; ".join(detail_line(line.other, line.amount, line.why) for line in s.lines)
             rows.append(
                 [
                     timezone.localtime(s.at).strftime("%d/%m/%Y"),

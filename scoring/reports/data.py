@@ -18,8 +18,9 @@ from django.utils.translation import gettext
 
 from scoring.engine import GA_TRONG, POOL, EngineError
 from scoring.models import Account, Posting, Sitting, TransactionKind
-from scoring.reports.tabular import Sheet
+from scoring.reports.tabular import Sheet, detail_line
 from scoring.selectors.ledger import balances, integrity, iter_van_list, van_list
+from scoring.selectors.rules import applied_rules_name
 from scoring.selectors.sitting import SittingFacts, describe, hoi_summary, signed
 from scoring.services.ledger import fold
 
@@ -235,6 +236,7 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
+        "rules_name": applied_rules_name(sitting.rules),
         "seats": [
             {
                 "position": i,
@@ -304,6 +306,7 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
+        "rules_name": applied_rules_name(sitting.rules),
         "name": name,
         "position": position,
         "rows": rows,
@@ -322,7 +325,7 @@ def statement_sheet(context: Mapping[str, Any]) -> Sheet:
             r["summary"],
             r["delta"],
             r["running"],
-            "; ".join(f"{line['amount']:+d} ({line['other']}): {line['why']}" for line in r["lines"]),
+            "; ".join(detail_line(line["other"], line["amount"], line["why"]) for line in r["lines"]),
         ]
         for r in context["rows"]
     ]

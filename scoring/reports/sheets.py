@@ -10,7 +10,7 @@ from scoring.engine import ScoringFamily
 from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
-from scoring.selectors.rules import chips
+from scoring.selectors.rules import applied_rules_name, chips
 from scoring.selectors.sitting import SittingFacts
 
 __all__ = ["DEFAULT_ROWS", "rules_summary", "score_sheet"]
@@ -42,7 +42,7 @@ def rules_summary(table: SittingFacts) -> dict[str, Any]:
     else:
         lines.append(f"{mode}: mỗi nhà khác trả người ù số điểm của ván.")
     cuoc = [{"name": c.name, "main": c.main, "dich": c.dich} for c in chips(table.game, rules)]
-    return {"name": rules.name, "lines": lines, "cuoc": cuoc}
+    return {"name": applied_rules_name(table.sitting.rules), "lines": lines, "cuoc": cuoc}
 
 
 def score_sheet(

@@ -1,5 +1,14 @@
 """Tables as CSV (UTF-8 with a byte-order mark, so Excel opens Vietnamese names correctly) and
-XLSX (tablib / openpyxl), with numbers kept as numbers and formula-looking text neutralised.
+XLSX (openpyxl), with numbers kept as numbers and formula-looking text neutralised.
+
+CSV numbers: a comma between cells, a point before decimals, decimals always two ("68.00"), in
+every CSV the app serves: the file is read by programs and by spreadsheets in any language. The
+page shows the same digits with the Vietnamese comma ("68,00"); the XLSX holds real numbers that a
+spreadsheet shows in its own language (README: "CSV and XLSX files").
+
+Formulas: in CSV a cell that starts with = + - @ (or a tab, a carriage return) gets an apostrophe,
+as OWASP advises (a CSV cell has no type); the XLSX writes every text cell as text (type "s"), so
+nothing runs and nothing is prefixed.
 
 This is the project's **one** CSV writer (:func:`csv_table`, :func:`csv_download`): every CSV the
 app serves (the sitting's ledger, ván and statements; the event's standings and statements; every
@@ -17,7 +26,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import tablib
 from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -27,6 +35,8 @@ __all__ = [
     "BOM",
     "Sheet",
     "csv_bytes",
+    "csv_cell",
+    "detail_line",
     "csv_download",
     "csv_table",
     "safe",
@@ -65,18 +75,36 @@ def safe(value: Any) -> Any:
     return value
 
 
-def _padded(sheet: Sheet) -> Iterator[list[Any]]:
+#: Decimals of a fractional number in a CSV (points per ván): the same on every row.
+CSV_DECIMALS = 2
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as a CSV writes it: formula-looking text neutralised (:func:`safe`), a fractional
+    number with a point and :data:`CSV_DECIMALS` decimals ("68.00")."""
+    if isinstance(value, float):
+        return f"{value:.{CSV_DECIMALS}f}"
+    return safe(value)
+
+
+def detail_line(other: str, amount: int, why: str) -> str:
+    """One transfer in a statement's detail cell, "An: +8 (ù Tôm)": the account first, so the cell
+    never starts with a sign (a CSV would prefix it with an apostrophe, issue 31)."""
+    return f"{other}: {amount:+d} ({why})"
+
+
+def _padded(sheet: Sheet, cell: Any = csv_cell) -> Iterator[list[Any]]:
     width = len(sheet.headers)
-    return ([safe(v) for v in row] + [""] * (width - len(row)) for row in sheet.rows)
+    return ([cell(v) for v in row] + [""] * (width - len(row)) for row in sheet.rows)
 
 
 def csv_table(headers: Sequence[Any], rows: Iterable[Sequence[Any]]) -> bytes:
-    """A header and rows as CSV bytes: UTF-8 with a byte-order mark, every cell through :func:`safe`."""
+    """A header and rows as CSV bytes: UTF-8 with a byte-order mark, every cell through :func:`csv_cell`."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer)
     writer.writerow([safe(h) for h in headers])
-    writer.writerows([safe(v) for v in row] for row in rows)
+    writer.writerows([csv_cell(v) for v in row] for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
@@ -91,18 +119,11 @@ def csv_download(filename: str, headers: Sequence[Any], rows: Iterable[Sequence[
     return response
 
 
-def _dataset(sheet: Sheet) -> tablib.Dataset:
-    data = tablib.Dataset(headers=[safe(h) for h in sheet.headers], title=sheet.title[:TITLE_MAX])
-    for row in _padded(sheet):
-        data.append(row)
-    return data
-
-
 def xlsx_bytes(sheet: Sheet) -> bytes:
     """The sheet (and its ``more`` sheets) as an XLSX workbook, the header row frozen and bold."""
-    book = tablib.Databook([_dataset(s) for s in (sheet, *sheet.more)])
-    out: bytes = book.export("xlsx")
-    return out
+    with xlsx_file(sheet) as out:
+        data: bytes = out.read()
+    return data
 
 
 #: Bytes of CSV gathered before a chunk of a streamed download is sent.
@@ -124,6 +145,17 @@ def csv_chunks(sheet: Sheet) -> Iterator[bytes]:
     yield buffer.getvalue().encode("utf-8")
 
 
+def _xlsx_cell(ws: Any, value: Any, *, font: Font | None = None) -> Any:
+    """A cell of a write-only sheet: text stays text (type "s": "=1+1" or "-8 (An)" is shown as
+    typed, never run as a formula and never prefixed with an apostrophe); numbers stay numbers."""
+    cell = WriteOnlyCell(ws, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    if font is not None:
+        cell.font = font
+    return cell
+
+
 def xlsx_file(sheet: Sheet) -> Any:
     """:func:`xlsx_bytes` written row by row to a temporary file (openpyxl's write-only workbook:
     rows go to disk as they are appended), answered open at its start."""
@@ -132,14 +164,9 @@ def xlsx_file(sheet: Sheet) -> Any:
     for one in (sheet, *sheet.more):
         ws = book.create_sheet(one.title[:TITLE_MAX])
         ws.freeze_panes = "A2"
-        header = []
-        for h in one.headers:
-            cell = WriteOnlyCell(ws, value=safe(h))
-            cell.font = bold
-            header.append(cell)
-        ws.append(header)
-        for row in _padded(one):
-            ws.append(row)
+        ws.append([_xlsx_cell(ws, h, font=bold) for h in one.headers])
+        for row in _padded(one, cell=lambda v: v):
+            ws.append([_xlsx_cell(ws, v) for v in row])
     out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the response once sent)
     book.save(out)
     out.seek(0)

@@ -42,6 +42,7 @@ from scoring.models import (
     VanOutcome,
 )
 from scoring.periods import Period
+from scoring.text import canh_name
 
 __all__ = [
     "Book",
@@ -75,7 +76,7 @@ class Canh:
 
     @property
     def name(self) -> str:
-        return self.title or f"Canh bài #{self.id}"
+        return canh_name(self.title, self.opened_at)
 
     def pot_returns(self) -> list[Transfer]:
         """What ending this canh gives back from its pool and gà pot (as a canh's settle-up does)."""

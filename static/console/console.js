@@ -79,8 +79,20 @@
     return !!(slot && slot.querySelector("form"));
   }
 
+  /* A later ù (a "Hồi dài" after another seat's "Cờ đỏ") in an open form: tick that seat as the
+     winner, keep the cước already chosen, and bring the winner row into sight (issue 31: the form
+     kept the first claimant ticked). */
+  function tickWinner(seat) {
+    var slot = document.getElementById("tq-van");
+    var radio = slot && slot.querySelector("input[name=winner][data-seat='" + String(seat) + "']");
+    if (!radio) { return; }
+    if (!radio.checked) { radio.checked = true; }
+    showWinnerRow(radio.form);
+  }
+
   function openVanForm(seat) {
-    if (!document.getElementById("tq-van") || formOpen()) { return; }
+    if (!document.getElementById("tq-van")) { return; }
+    if (formOpen()) { tickWinner(seat); return; }
     htmx.ajax("GET", root.getAttribute("data-van-form-url") + "?winner=" + encodeURIComponent(seat),
               { target: "#tq-van", swap: "innerHTML" });
   }
@@ -90,6 +102,8 @@
     if (target && target.id === "tq-van" && formOpen() && event.detail.fragment &&
         event.detail.fragment.querySelector && event.detail.fragment.querySelector("form")) {
       event.detail.shouldSwap = false;
+      var ticked = event.detail.fragment.querySelector("input[name=winner]:checked");
+      if (ticked) { tickWinner(ticked.getAttribute("data-seat")); }
     }
   });
   document.body.addEventListener("htmx:beforeSwap", function (event) {
@@ -105,13 +119,22 @@
     }
   });
 
-  /* A ván form that opens (a red flag, a long roll, a draw) scrolls into sight if it is not. */
+  /* A ván form that opens (a red flag, a long roll, a draw) scrolls into sight if it is not, its
+     top first: the winner row is what the Trung Quân checks (a form taller than the screen, as at
+     1024 × 768, was scrolled to its bottom and the winner row went off the top; issue 31). */
+  function showWinnerRow(form) {
+    if (!form || !form.getBoundingClientRect) { return; }
+    var box = form.getBoundingClientRect();
+    var height = window.innerHeight || document.documentElement.clientHeight;
+    if (box.top >= 0 && box.bottom <= height) { return; }
+    window.scrollBy(0, box.top - 8);  /* the heading, then the winner row right under it */
+  }
   function showForm() {
     var slot = document.getElementById("tq-van");
     var form = slot && slot.querySelector("form");
     if (!form || form === shownForm) { return; }
     shownForm = form;
-    if (form.scrollIntoView) { form.scrollIntoView({ block: "nearest" }); }
+    showWinnerRow(form);
   }
   var shownForm = null;
   document.body.addEventListener("htmx:afterSettle", showForm);

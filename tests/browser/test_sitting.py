@@ -71,7 +71,10 @@ def shown_balances(page: Any) -> dict[str, int]:
 def test_a_scorekeeper_records_five_van_with_a_draw_and_a_correction(live_server, phone, keeper) -> None:
     sign_in_on_the_way(phone, live_server.url, keeper.username)
     pk = open_sitting(phone, live_server.url)
-    assert phone.locator("h1").inner_text() == f"Canh bài #{pk}"
+    assert (
+        phone.locator("h1").inner_text() == Sitting.objects.get(pk=pk).display_name
+    )  # "Canh 28/11/26 19:30"
+    assert "#" not in phone.locator("h1").inner_text()
 
     # Ván 1: An ù Tôm, Bình đánh ra quân ù.
     tap_winner(phone, "An")

@@ -290,4 +290,4 @@ def test_an_organiser_runs_a_festival_from_registration_to_final_results(
     stale.reload()
     expect(stale.get_by_test_id("finished")).to_be_visible()
     expect(stale.get_by_role("button", name="Ghi ván")).to_have_count(0)
-    expect(stale.get_by_test_id("van-list").locator("li.help")).to_have_text("Chưa có ván nào.")
+    expect(stale.get_by_test_id("van-list-empty")).to_have_text("Chưa có ván nào.")

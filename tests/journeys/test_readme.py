@@ -12,7 +12,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 PAGES = [
     f"/giai/{DEMO_EVENT['slug']}/",
     f"/giai/{DEMO_EVENT['slug']}/quan-ly/",
-    "/trung-quan/",
+    "/trung-quan/1/",
     "/man-hinh/",
     "/so-diem/",
 ]
@@ -26,3 +26,12 @@ def test_the_readme_names_the_demo_account_and_the_five_pages_in_both_languages(
         assert f"`{DEMO_USERNAME}`" in part and f"`{DEMO_PASSWORD}`" in part
         for path in PAGES:
             assert f"`{path}" in part, path
+
+
+def test_item_3_names_the_console_not_the_list_of_tables() -> None:
+    """Issue 31: item 3 called ``/trung-quan/`` (the list of tables) the console; the console of
+    chiếu 1 is ``/trung-quan/1/`` (the demo's first console table)."""
+    text = README.read_text(encoding="utf-8")
+    items = [line for line in text.splitlines() if line.startswith("3. `/trung-quan/")]
+    assert len(items) == 2, items  # Vietnamese and English
+    assert all(line.startswith("3. `/trung-quan/1/`") for line in items), items

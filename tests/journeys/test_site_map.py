@@ -46,6 +46,8 @@ SKIP = {
     "tournaments:register": "a form action (POST) of the organiser's page",
     "tournaments:register_list": "a form action (POST) of the organiser's page (a pasted or uploaded list)",
     "tournaments:check_in": "a form action (POST) of the organiser's page",
+    "tournaments:check_in_all": "a form action (POST) of the organiser's page (check in everyone)",
+    "favicon": "a redirect to the app's icon (tests/browser/test_walk_three.py)",
     "tournaments:withdraw": "a form action (POST) of the organiser's page",
     "tournaments:seat_round": "a form action (POST) of the organiser's page",
     "tournaments:recompute": "the organiser's page's recompute panel (htmx: POST, and its progress polled)",

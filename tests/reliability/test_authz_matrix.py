@@ -206,6 +206,7 @@ ROWS: list[Row] = [
     Row("javascript-catalog", G, none, ALL),
     Row("schema", G, none, ALL),
     Row("api-docs", G, none, ALL),
+    Row("favicon", G, none, ALL),
     # Scoring: public tools
     Row("scoring:home", G, none, ALL),
     Row("scoring:calculator", G, none, ALL),
@@ -333,6 +334,7 @@ ROWS: list[Row] = [
     Row("tournaments:register", P, event, ORG, {}),
     Row("tournaments:register_list", P, event, ORG, {}),
     Row("tournaments:check_in", P, reg, ORG),
+    Row("tournaments:check_in_all", P, event, ORG),
     Row("tournaments:withdraw", P, reg, ORG),
     Row("tournaments:seat_round", P, event, ORG, {}),
     Row("tournaments:recompute", G, event, ORG),

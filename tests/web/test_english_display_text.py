@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from scoring.models import Club, Sitting
 from scoring.services.roles import club_open
@@ -27,6 +28,12 @@ def text(client: Client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
     return htmllib.unescape(response.content.decode())
+
+
+def named(sitting: Sitting, language: str) -> str:
+    """An untitled canh's name in ``language``: when it was opened, never its id (issue 31)."""
+    with translation.override(language):
+        return htmllib.escape(sitting.display_name)
 
 
 def shows(page: str, present: list[str], absent: list[str]) -> None:
@@ -92,7 +99,7 @@ def test_the_van_lines_and_history_of_a_sitting_in_english(client: Client, sitti
             "corrected ván 1",
             "entered ván 2",
             "Whole sitting",
-            f"<h1>Sitting #{sitting.pk}</h1>",
+            f"<h1>{named(sitting, 'en')}</h1>",
         ],
         ["An ù: Lèo", "Bình ù: Tôm", "đánh ra quân ù", "ghi ván 1", "sửa ván 1", "ghi ván 2", "Cả canh"],
     )
@@ -106,7 +113,7 @@ def test_the_van_lines_and_history_of_a_sitting_in_english(client: Client, sitti
             "sửa ván 1",
             "ghi ván 2",
             "Cả canh",
-            f"<h1>Canh bài #{sitting.pk}</h1>",
+            f"<h1>{named(sitting, 'vi')}</h1>",
         ],
         ["An wins", "Bình wins", "entered ván", "corrected ván", "Whole sitting"],
     )
@@ -122,9 +129,9 @@ def test_the_audit_trail_in_english(client: Client, sitting: Sitting) -> None:
             "Corrected ván 1: ghi nhầm người ù",
             "Entered ván 2",
             "Draw",
-            f"Sitting #{sitting.pk}",
+            named(sitting, "en"),
         ],
-        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm", "Canh bài #"],
+        ["Mở canh bài", "Ghi ván 1", "Sửa ván 1", "Ghi ván 2", " điểm", named(sitting, "vi")],
     )
     vietnamese = text(client, f"/so-diem/{sitting.pk}/nhat-ky/")
     shows(
@@ -135,7 +142,7 @@ def test_the_audit_trail_in_english(client: Client, sitting: Sitting) -> None:
             "Sửa ván 1: ghi nhầm người ù",
             "Ghi ván 2",
             "Hòa",
-            f"Canh bài #{sitting.pk}",
+            named(sitting, "vi"),
         ],
         ["Opened the sitting", "Entered ván", "Corrected ván"],
     )

@@ -129,7 +129,7 @@ def _brief(pk: int, sig: Signal) -> dict[str, Any]:
 def _seat_state(
     position: int, name: str, given: Iterable[Given], catalogue: dict[int, Signal]
 ) -> dict[str, Any]:
-    bat_thuc, last, flags, u, chiu = 0, None, {}, False, False
+    bat_thuc, last, flags, u, chiu, u_at = 0, None, {}, False, False, 0
     for pk, seat, signal_id in given:
         if seat != position:
             continue
@@ -139,7 +139,8 @@ def _seat_state(
             bat_thuc += 1
         elif sig.effect == SignalEffect.TRA_CHEN:
             bat_thuc = max(0, bat_thuc - 1)
-        u = u or sig.effect == SignalEffect.U
+        if sig.effect == SignalEffect.U:
+            u, u_at = True, pk
         chiu = chiu or sig.effect == SignalEffect.CHIU
         if sig.kind == SignalKind.FLAG:
             flags[sig.slug] = {
@@ -153,6 +154,8 @@ def _seat_state(
         "name": name,
         "bat_thuc": bat_thuc,
         "u": u,
+        #: The id of the seat's last ù signal (0: none): the latest claimant is the likely winner.
+        "u_at": u_at,
         "chiu": chiu,
         "flags": list(flags.values()),
         "last": _brief(*last) if last else None,
@@ -191,7 +194,9 @@ def table_state(
         "server_now": (now or timezone.now()).isoformat(),
         "seats": seats,
         "trung_quan": _brief(tq[-1][0], catalogue[tq[-1][2]]) if tq else None,
-        "u_seats": [s["position"] for s in seats if s["u"]],
+        # The seats that signalled ù, the latest first: the ván form ticks the last claimant (a
+        # "Hồi dài" after an earlier "Cờ đỏ" of another seat is the ù that counts; issue 31).
+        "u_seats": [s["position"] for s in sorted(seats, key=lambda s: -s["u_at"]) if s["u"]],
         "announcement": table.announcement,
     }
 

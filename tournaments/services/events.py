@@ -33,6 +33,7 @@ from tournaments.signals import event_finished, send_on_commit
 __all__ = [
     "EventFinished",
     "check_in",
+    "check_in_all",
     "check_in_by_token",
     "ensure_running",
     "event_create",
@@ -237,6 +238,19 @@ def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = Fal
 def check_in(*, registration: Registration, by: User | None = None) -> Registration:
     """Check a player in (by an organiser: ``by``). Checking in twice changes nothing."""
     return _check_in(registration, by)
+
+
+@transaction.atomic
+def check_in_all(*, event: Event, by: User | None = None) -> int:
+    """Check in every player registered and not yet checked in (a list imported at once is
+    checked in at once, not one tap each: issue 31); withdrawn players stay out. Returns how many."""
+    ensure_running(event)
+    return Registration.objects.filter(event=event, status=RegistrationStatus.REGISTERED).update(
+        status=RegistrationStatus.CHECKED_IN,
+        checked_in_at=timezone.now(),
+        checked_in_by=acting_user(by),
+        checked_in_own_link=False,
+    )
 
 
 def check_in_by_token(*, token: str) -> Registration:

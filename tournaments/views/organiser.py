@@ -25,6 +25,7 @@ from tournaments.selectors.pages import board_state, rounds_with_tables
 from tournaments.services import leaderboard
 from tournaments.services.events import (
     check_in,
+    check_in_all,
     event_create,
     event_finish,
     registration_add,
@@ -84,6 +85,8 @@ def _manage_context(request: HttpRequest, event: Event, **extra: Any) -> dict[st
         "event": event,
         "registrations": regs,
         "present": present,
+        "waiting": sum(1 for r in regs if r.status == RegistrationStatus.REGISTERED),
+        "checked_in_now": None,
         "rounds": rounds,
         "open_tables": [t for t in rounds[0].tables.all() if t.closed_at is None]
         if rounds
@@ -155,6 +158,25 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
 @require_POST
 def check_in_player(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
     return _registration_action(request, slug, reg_id, check_in)
+
+
+@login_required
+@require_POST
+def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check in every registered player at once (after the page asked to confirm)."""
+    event = organised_event(request, slug)
+    error, failed, done = None, None, None
+    try:
+        done = check_in_all(event=event, by=request.user)
+    except EngineError as exc:
+        error, failed = exc.message, exc
+    return page(
+        request,
+        "tournaments/manage.html",
+        _manage_context(request, event, players_error=error, checked_in_now=done),
+        partial="players",
+        status=error_status(failed) if failed else 200,
+    )
 
 
 @login_required

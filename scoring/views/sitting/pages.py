@@ -15,7 +15,7 @@ from scoring.engine import GAMES, EngineError, Game, ScoringFamily, get_game
 from scoring.htmx import render_htmx
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
-from scoring.selectors.rules import DEFAULT_PRESET, rules_choices
+from scoring.selectors.rules import DEFAULT_PRESET, applied_rules_names, rules_choices
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open
@@ -37,6 +37,9 @@ def sitting_list(request: HttpRequest) -> HttpResponse:
         .annotate(last_van=Max("van__created_at"), van_count=Count("van", filter=Q(van__is_current=True)))
         .order_by("-created_at", "-id")[:RECENT]
     )
+    recent = list(recent)
+    # the village's name where its values apply, not its base preset's (issue 31)
+    rule_names = applied_rules_names({s.rules_id: s.rules for s in recent}.values())
     rows = []
     for s in recent:
         moments = [m for m in (s.created_at, s.last_van, s.ended_at) if m is not None]
@@ -44,7 +47,7 @@ def sitting_list(request: HttpRequest) -> HttpResponse:
             {
                 "sitting": s,
                 "game": get_game(s.game).name_vi,
-                "rules": s.rules.spec.get("name") or s.rules.preset,
+                "rules": rule_names[s.rules_id],
                 "mode": s.get_mode_display(),
                 "players": [seat.name for seat in s.seats.all()],
                 "van_count": s.van_count,

@@ -107,6 +107,11 @@ def signal_send(
             created_by=acting_user(by),
             idempotency_key=key or "",
         )
+        if t.announcement is not None:
+            # the last ván's result gives way to play: its banner covered the seats on the display
+            # until "Bắt đầu ván" while the new ván's signals went to the ticker only (issue 31)
+            t.announcement = None
+            t.save(update_fields=["announcement"])
         names = seat_names(t)
         body = signal_json(event, names)
         publish(t.pk, EventType.SIGNAL, {"signal": body, "state": table_state(t, names=names)})
