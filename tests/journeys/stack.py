@@ -10,8 +10,9 @@ Two configurations, each a fresh database (never pytest-django's test database):
   Redis, so no other test's worker takes its tasks) and ``REDIS_URL`` for the live displays.
 
 The script migrates, collects the static files, loads the demo (the demo account and festival)
-and starts the worker and the server; it writes their PIDs to ``RUN_APP_PIDFILE``. Stopping sends
-TERM to the script (which stops both by their PIDs), then makes sure of each by its own PID.
+and starts the two workers (the live lane; webhooks + bulk) and the server; it writes their PIDs
+to ``RUN_APP_PIDFILE``. Stopping sends TERM to the script (which stops each by its PID), then
+makes sure of each by its own PID.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def start(config: str, timeout: float = 300.0) -> Stack:
                 stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
-        while not (len(stack.pids()) == 2 and _answers(stack.url + "/")):
+        while not (len(stack.pids()) == 3 and _answers(stack.url + "/")):
             if stack.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"make run ({config}) did not start within {timeout:.0f} s")
             time.sleep(0.5)
