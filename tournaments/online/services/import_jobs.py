@@ -5,7 +5,7 @@
 All or nothing, in short transactions. A new sitting of a club is written in a *staged* sitting:
 opened in no club, seated by players of its own (guests nobody else uses), recorded ván by ván
 through the ledger's own path (:func:`scoring.services.sittings.van_record`) in transactions
-of a few ván each (:data:`CHUNK_SECONDS` long at most, as measured: other writers — a festival's
+of a few ván each (:data:`CHUNK_SECONDS` long, as measured: other writers — a festival's
 ván — get the database between them, even on SQLite's one writer). Nobody sees a sitting in no
 club that nobody created and nobody is seated at: no list, page, API answer, board or balance
 counts it. When every ván is in and the ledger equals the engine's replay of the request, one
@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone, translation
 
 from scoring.engine import N_, EngineError, InvariantError, replay, rules_with_overrides
@@ -48,8 +48,10 @@ from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = ["CHUNK_SECONDS", "import_job_start", "is_big", "job_json", "run_import_job"]
 
-#: The longest a chunk's transaction should hold the database (SQLite has one writer).
-CHUNK_SECONDS = 0.05
+#: The longest a chunk's transaction should hold the database, commit included: SQLite has one
+#: writer (a festival's ván waits for the chunk); PostgreSQL locks only the staged sitting's rows,
+#: so its chunks are longer (fewer commits).
+CHUNK_SECONDS = {"sqlite": 0.1, "postgresql": 1.0}
 #: Ván in the first chunk; the next ones are sized from how long the last one took.
 FIRST_CHUNK = 10
 MAX_CHUNK = 200
@@ -231,6 +233,7 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
     vans = request["van"]
     done = Van.objects.filter(sitting=sitting, is_current=True).count()  # what the last run committed
     size = FIRST_CHUNK
+    budget = CHUNK_SECONDS.get(connection.vendor, 0.1)
     while done < len(vans):
         end = min(done + size, len(vans))
         began = time.monotonic()
@@ -247,7 +250,7 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
         took = time.monotonic() - began
         per_van = took / (end - done)
         done = end
-        size = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_van) if per_van > 0 else MAX_CHUNK))
+        size = max(1, min(MAX_CHUNK, int(budget / per_van) if per_van > 0 else MAX_CHUNK))
 
 
 def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
