@@ -148,8 +148,9 @@ def _answers(url: str) -> bool:
         return False
 
 
-def start(config: str, timeout: float = 300.0) -> Stack:
-    """Start the app on ``config`` through `make run`'s script; back when the server answers."""
+def start(config: str, timeout: float = 300.0, extra_env: dict[str, str] | None = None) -> Stack:
+    """Start the app on ``config`` through `make run`'s script; back when the server answers.
+    ``extra_env``: settings of the test's own (a webhook receiver on 127.0.0.1, say)."""
     folder = Path(tempfile.mkdtemp(prefix=f"sotom-journeys-{config}-"))
     port = free_port()
     stack = Stack(config, f"http://{HOST}:{port}", folder, {})
@@ -157,6 +158,7 @@ def start(config: str, timeout: float = 300.0) -> Stack:
     try:
         stack.env = _sqlite_env(folder) if config == "sqlite" else _postgres_env(folder, stack)
         stack.env["RUN_APP_PIDFILE"] = str(folder / "pids")
+        stack.env.update(extra_env or {})
         with stack.log.open("wb") as log:
             stack.proc = subprocess.Popen(
                 ["bash", str(RUN_APP), HOST, str(port)],

@@ -254,10 +254,10 @@ class SittingImport(models.Model):
 
 
 class JobState(models.TextChoices):
-    QUEUED = "queued", _("đang chờ")
-    RUNNING = "running", _("đang chạy")
-    DONE = "done", _("xong")
-    FAILED = "failed", _("không thành")
+    QUEUED = "queued", _("chờ nhập")
+    RUNNING = "running", _("đang nhập")
+    DONE = "done", _("đã nhập xong")
+    FAILED = "failed", _("nhập không thành")
 
 
 class ImportJob(models.Model):
@@ -274,10 +274,15 @@ class ImportJob(models.Model):
     )
     state = models.CharField(_("trạng thái"), max_length=8, choices=JobState.choices, default=JobState.QUEUED)
     #: The import's request as sent (the replay's JSON plus where it belongs).
-    request = models.JSONField(_("yêu cầu"))
-    language = models.CharField(_("ngôn ngữ"), max_length=8, default="vi")
+    request = models.JSONField(_("yêu cầu nhập"))
+    language = models.CharField(_("ngôn ngữ của người nhập"), max_length=8, default="vi")
     club = models.ForeignKey(
-        Club, verbose_name=_("làng"), null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        Club,
+        verbose_name=_("làng nhận canh"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
     )
     table = models.ForeignKey(
         Table, verbose_name=_("chiếu"), null=True, blank=True, on_delete=models.CASCADE, related_name="+"
@@ -291,10 +296,10 @@ class ImportJob(models.Model):
         related_name="+",
     )
     total = models.PositiveIntegerField(_("số ván"))
-    done = models.PositiveIntegerField(_("số ván đã ghi"), default=0)
+    done = models.PositiveIntegerField(_("số ván đã nhập"), default=0)
     staged = models.ForeignKey(
         Sitting,
-        verbose_name=_("canh đang ghi"),
+        verbose_name=_("canh đang nhập (chưa hiện)"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -310,12 +315,12 @@ class ImportJob(models.Model):
     )
     #: When done: the answer a small import gets (201's body); when failed: the refusal's body
     #: (``{"error": …, "van": n}``) and its HTTP status.
-    result = models.JSONField(_("kết quả"), null=True, blank=True)
+    result = models.JSONField(_("kết quả nhập"), null=True, blank=True)
     error = models.JSONField(_("lỗi"), null=True, blank=True)
-    error_status = models.PositiveSmallIntegerField(_("mã lỗi"), null=True, blank=True)
+    error_status = models.PositiveSmallIntegerField(_("mã lỗi HTTP"), null=True, blank=True)
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
-    started_at = models.DateTimeField(_("bắt đầu lúc"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("xong lúc"), null=True, blank=True)
+    started_at = models.DateTimeField(_("bắt đầu nhập lúc"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("nhập xong lúc"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("lần nhập canh bài (việc nền)")
