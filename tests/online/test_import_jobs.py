@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from scoring.engine.settlement import replay
 from scoring.services.rules import resolve_rules
@@ -210,6 +211,12 @@ def test_a_crash_midway_leaves_nothing_visible_and_the_retry_completes(
     assert (progress["state"], progress["progress"]) == ("running", {"done": 32, "total": 60})
 
     monkeypatch.setattr(import_jobs, "van_record", original)
+    with pytest.raises(import_jobs.Busy):  # a second delivery while the first run may still be alive
+        import_jobs.run_import_job(job_id)
+    ImportJob.objects.filter(pk=job_id).update(touched_at=timezone.now() - import_jobs.LEASE)
+    queued: list[int] = []
+    monkeypatch.setattr(import_jobs, "_queue", queued.append)
+    assert import_jobs.requeue_stalled_jobs() == [job_id] == queued  # as a bulk worker does when it starts
     assert import_jobs.run_import_job(job_id) == "done"  # the task delivered again
     job.refresh_from_db()
     assert job.sitting_id == staged.pk and Van.objects.filter(sitting=staged, is_current=True).count() == 60

@@ -320,6 +320,8 @@ class ImportJob(models.Model):
     error_status = models.PositiveSmallIntegerField(_("mã lỗi HTTP"), null=True, blank=True)
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
     started_at = models.DateTimeField(_("bắt đầu nhập lúc"), null=True, blank=True)
+    #: When a run last wrote (each chunk): a run that stopped touching it for LEASE seconds is dead.
+    touched_at = models.DateTimeField(_("ghi lần cuối lúc"), null=True, blank=True)
     finished_at = models.DateTimeField(_("nhập xong lúc"), null=True, blank=True)
 
     class Meta:

@@ -27,10 +27,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 
 from scoring.engine import N_, EngineError, InvariantError, replay, rules_with_overrides
@@ -46,7 +48,16 @@ from tournaments.online.models import ImportJob, JobState, PlatformToken, Sittin
 from tournaments.online.services.imports import _announce, _text, replay_part, sitting_import
 from tournaments.services.van import CanhMoved, EventFinished
 
-__all__ = ["CHUNK_SECONDS", "import_job_start", "is_big", "job_json", "run_import_job"]
+__all__ = [
+    "CHUNK_SECONDS",
+    "LEASE",
+    "Busy",
+    "import_job_start",
+    "is_big",
+    "job_json",
+    "requeue_stalled_jobs",
+    "run_import_job",
+]
 
 #: The longest a chunk's transaction should hold the database, commit included: SQLite has one
 #: writer (a festival's ván waits for the chunk); PostgreSQL locks only the staged sitting's rows,
@@ -56,6 +67,15 @@ CHUNK_SECONDS = {"sqlite": 0.1, "postgresql": 1.0}
 FIRST_CHUNK = 10
 MAX_CHUNK = 200
 TASK = "bulk.import_sitting"
+#: A run that has not written for this long is taken for dead: another may take the job over.
+LEASE = timedelta(seconds=120)
+
+
+class Busy(Exception):
+    """Another run holds the job (a task delivered twice: Redis hands an unacknowledged task out
+    again after its visibility timeout); try again later."""
+
+
 log = logging.getLogger(__name__)
 
 
@@ -142,11 +162,39 @@ def _fail(job_id: int, status: int, body: dict[str, Any]) -> None:
     )
 
 
+def _claim(job_id: int) -> bool:
+    """Take the job: queued, or running but untouched for :data:`LEASE` (its run died)."""
+    now = timezone.now()
+    stale = Q(touched_at__isnull=True) | Q(touched_at__lt=now - LEASE)
+    return bool(
+        ImportJob.objects.filter(pk=job_id, state__in=(JobState.QUEUED, JobState.RUNNING))
+        .filter(stale)
+        .update(touched_at=now)
+    )
+
+
+def requeue_stalled_jobs() -> list[int]:
+    """Queue again every job left queued or running with no run touching it (a worker killed
+    midway, on a broker that never hands its task out again: the filesystem broker)."""
+    cutoff = timezone.now() - LEASE
+    stalled = list(
+        ImportJob.objects.filter(state__in=(JobState.QUEUED, JobState.RUNNING))
+        .filter(Q(touched_at__lt=cutoff) | Q(touched_at__isnull=True, created_at__lt=cutoff))
+        .values_list("pk", flat=True)
+    )
+    for pk in stalled:
+        _queue(pk)
+    return stalled
+
+
 def run_import_job(job_id: int) -> str:
-    """Run the job (again, after a crash: from where it stopped); answers its state."""
+    """Run the job (again, after a crash: from where it stopped); answers its state. Raises
+    :class:`Busy` while another run holds it."""
     job = ImportJob.objects.select_related("owner").filter(pk=job_id).first()
     if job is None or job.state in (JobState.DONE, JobState.FAILED):
         return job.state if job is not None else "missing"
+    if not _claim(job_id):
+        raise Busy(job_id)
     with translation.override(job.language):
         try:
             return _run(job)
@@ -160,6 +208,10 @@ def run_import_job(job_id: int) -> str:
             return JobState.FAILED
 
 
+def _touch(job_id: int) -> None:
+    ImportJob.objects.filter(pk=job_id).update(touched_at=timezone.now())
+
+
 def _run(job: ImportJob) -> str:
     ImportJob.objects.filter(pk=job.pk).update(
         state=JobState.RUNNING, started_at=job.started_at or timezone.now()
@@ -168,6 +220,7 @@ def _run(job: ImportJob) -> str:
     try:
         request = replay_part(body)
         replay_check(request)  # every ván, before anything is written (no transaction held)
+        _touch(job.pk)
     except BadVan as exc:
         _fail(job.pk, 422, {"error": exc.message, "van": exc.seq})
         return JobState.FAILED
@@ -217,6 +270,9 @@ def _staged(job: ImportJob, request: Mapping[str, Any]) -> Sitting:
         return Sitting.objects.select_related("rules").get(pk=job.staged_id)
     with transaction.atomic():
         players = [Player.objects.create(name=name.strip(), club=None) for name in request["players"]]
+        # A key no typed name has: another sitting's "An" among the guests never finds these.
+        for i, player in enumerate(players):
+            Player.objects.filter(pk=player.pk).update(name_key=f"~import-job-{job.pk}-{i}")
         sitting = sitting_open(
             game=request["game"],
             rules=rules_with_overrides(request, resolve_rules),
@@ -246,7 +302,7 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
                     idempotency_key=None,
                     entered_by=job.owner,
                 )
-            ImportJob.objects.filter(pk=job.pk).update(done=end)
+            ImportJob.objects.filter(pk=job.pk).update(done=end, touched_at=timezone.now())
         took = time.monotonic() - began
         per_van = took / (end - done)
         done = end
@@ -256,6 +312,7 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
 def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
     """Check the ledger against the engine's replay, then make the sitting appear, in one short
     transaction: its club, creator and title, the club's players at its seats, the import's record."""
+    _touch(job.pk)
     staged = Sitting.objects.select_related("rules").get(pk=job.staged_id)
     written = list(
         Van.objects.filter(sitting=staged, is_current=True)
@@ -266,6 +323,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:
         raise InvariantError(f"import job {job.pk}: the ledger differs from the engine's replay")
+    _touch(job.pk)
     body = job.request
     user = job.owner
     club = job.club
