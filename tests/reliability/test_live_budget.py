@@ -368,7 +368,8 @@ def _budget(config: str, sizes: tuple[int, int, int, int], *, pdf_download: bool
         )
         figure(f"live budget [{config}] the import meanwhile", f"{progress['state']}, {progress['progress']}")
         figure(f"live budget [{config}] each ván's answer (ms)", [round(a * 1000) for a in answers])
-        figure(f"live budget [{config}] the PDF so far", pdf or "still rendering")
+        if pdf_download:
+            figure(f"live budget [{config}] the PDF so far", pdf or "still rendering")
         assert [s for s in statuses if s >= 500] == []
         assert percentile(answers, 0.99) < 1.0, sorted(answers)[-5:]
         assert max(stale) < 5.0, stale
@@ -384,13 +385,14 @@ def _budget(config: str, sizes: tuple[int, int, int, int], *, pdf_download: bool
         status, _, balances = importer.json("GET", f"/api/v1/sittings/{progress['sitting_id']}/balances")
         assert status == 200 and balances["balances"] == expected["balances"], balances
         figure(f"live budget [{config}] import", f"{imported} ván, done, equal to the replay")
-        downloader.join(timeout=900)
         clicker.join(timeout=120)
-        figure(
-            f"live budget [{config}] the PDF",
-            {k: (round(v, 1) if isinstance(v, float) else v) for k, v in pdf.items()},
-        )
-        assert pdf.get("status", 0) < 500, pdf
+        if pdf_download:  # whatever it answers (the file, or a job to follow), never a 5xx
+            downloader.join(timeout=900)
+            figure(
+                f"live budget [{config}] the PDF",
+                {k: (round(v, 1) if isinstance(v, float) else v) for k, v in pdf.items()},
+            )
+            assert 0 < pdf.get("status", 0) < 500, pdf
     except BaseException:
         print(running.log_tail(80))
         raise
