@@ -248,3 +248,40 @@ def test_a_job_runs_on_a_worker_of_the_bulk_lane(
         time.sleep(0.2)
     assert job["state"] == "done" and job["progress"]["done"] == 50
     assert job["sitting_id"] in visible_sittings(client)
+
+
+@pytest.mark.django_db
+def test_an_event_table_s_big_import_is_a_job_too_and_its_refusal_is_the_job_s_error(
+    make_event: Any, organiser: Any, small_threshold: Any
+) -> None:
+    from tournaments.models import Table
+    from tournaments.online.services.import_jobs import run_import_job
+    from tournaments.services.rounds import round_seat
+
+    event = make_event(van_per_round=10)
+    round_seat(event=event, method="random", seed=3)
+    first, second = Table.objects.filter(event=event).order_by("number")[:2]
+    client = signed_in(organiser)
+
+    def body(table: Any, n: int) -> dict[str, Any]:
+        seats = [s.name for s in table.sitting.seats.order_by("position")]
+        return {
+            "game": "to-tom-5",
+            "rules": "luat-2005",
+            "players": seats,
+            "van": [{"winner": seats[i % 5], "cuoc": ["tom"]} for i in range(n)],
+            "table": table.pk,
+            "event": event.slug,
+        }
+
+    answer = post(client, body(first, 8))
+    assert answer.status_code == 202
+    assert run_import_job(answer.json()["id"]) == "done"
+    done = client.get(answer["Location"]).json()
+    assert (done["sitting_id"], done["result"]["table_id"]) == (first.sitting_id, first.pk)
+    assert first.sitting.van.filter(is_current=True).count() == 8
+    too_many = post(client, body(second, 11))  # the round holds 10 ván a table
+    assert run_import_job(too_many.json()["id"]) == "failed"
+    failed = client.get(too_many["Location"]).json()
+    assert failed["error_status"] == 400 and "10 ván" in failed["error"]["error"]
+    assert second.sitting.van.filter(is_current=True).count() == 0
