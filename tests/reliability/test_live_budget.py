@@ -105,7 +105,8 @@ def vans(n: int) -> list[dict[str, Any]]:
 def shell(stack: stacks.Stack, code: str, marker: str) -> str:
     """Run ``code`` in `manage.py shell` on the stack's own database and broker; its marked line."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
+        [sys.executable, "manage.py", "shell"],  # the code on stdin: a 6,000-ván spec is no argument
+        input=code,
         cwd=ROOT,
         env=stack.env,
         capture_output=True,
