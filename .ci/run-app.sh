@@ -5,7 +5,7 @@
 # The smoke run (.ci/smoke.sh) and the journey tests (tests/journeys/) start the app through this
 # very script, so a change to how `make run` serves is what they test. They point it elsewhere by
 # the environment (DATABASE_URL, CELERY_BROKER_URL, CELERY_FS_BROKER_DIR, REDIS_URL) and may ask
-# for RUN_APP_PIDFILE: the worker's and the server's PIDs, one a line, written once both started.
+# for RUN_APP_PIDFILE: the workers' and the server's PIDs, one a line, written once all started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:-127.0.0.1}; PORT=${2:-8000}
@@ -22,8 +22,10 @@ $PY manage.py collectstatic --noinput -v 0
 # leaderboard is queued here as a recorded ván queues it; the worker below computes it.
 $PY manage.py load_demo --with-demo-user --base-url "http://$HOST:$PORT"
 
-# The worker and the server run side by side; each is stopped by its own PID when the other ends,
-# on Ctrl-C (INT) and on TERM.
+# The workers and the server run side by side; each is stopped by its own PID when another ends,
+# on Ctrl-C (INT) and on TERM. Two lanes (issue 29, docs/scaling.md), each its own solo worker: the
+# live lane (leaderboards, board sweeps, club ratings) and, beside it, webhooks + bulk (deliveries,
+# imports, reports), so a slow receiver or a stranger's import never waits in front of a board.
 pids=()
 stop() {
   trap - EXIT INT TERM
@@ -34,7 +36,10 @@ trap stop EXIT
 trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 
-$PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo &
+worker=($PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo)
+"${worker[@]}" -Q live -n "live-$$@%h" &
+pids+=($!)
+"${worker[@]}" -Q webhooks,bulk -n "bulk-$$@%h" &
 pids+=($!)
 $PY -m totom_site.serve "$HOST" "$PORT" &  # granian: pages on WSGI threads, the displays on ASGI (totom_site/asgi.py)
 pids+=($!)

@@ -29,6 +29,9 @@ $PY manage.py makemigrations --check --dry-run >/dev/null
 
 echo "== pytest (PostgreSQL, Redis, Chromium)"
 markers="not slow"
+# --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default
+# at full size start it themselves through .ci/run-app.sh (tests/reliability/test_live_budget.py
+# runs `make run`'s SQLite + filesystem-broker stack and a PostgreSQL + Redis one).
 [ "${1:-}" = "--slow" ] && markers="slow"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
 start=$SECONDS

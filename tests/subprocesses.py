@@ -20,6 +20,8 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
+from totom_site.celery import QUEUES
+
 HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,11 +77,14 @@ def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
 
 
 @contextmanager
-def celery_worker(name: str, who: str) -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker(
+    name: str, who: str, queues: tuple[str, ...] = QUEUES, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (``celery -A totom_site worker --pool=solo``) on the suite's broker
     (Redis, or kombu's filesystem transport as ``make run`` uses) and the test database, named
-    ``name``; ``who`` names the tests in the database URL. Started once a session by the fixtures
-    that need it; stopped by its own PID."""
+    ``name``; ``who`` names the tests in the database URL. It consumes ``queues`` (every lane by
+    default: ``live``, ``webhooks``, ``bulk``); ``env``: more settings for it. Started once a
+    session by the fixtures that need it; stopped by its own PID."""
     from totom_site.celery import app
 
     broker = os.environ.get("CELERY_BROKER_URL", "")
@@ -93,10 +98,16 @@ def celery_worker(name: str, who: str) -> Iterator[subprocess.Popen[bytes]]:
         for folder in ("queue", "processed", "control"):
             Path(settings.FS_BROKER_DIR, folder).mkdir(parents=True, exist_ok=True)
     node = f"{name}-{os.getpid()}@localhost"
-    env = {**os.environ, "DATABASE_URL": shared_database_url(who), "CELERY_BROKER_URL": broker, **WORKER_ENV}
+    env = {
+        **os.environ,
+        "DATABASE_URL": shared_database_url(who),
+        "CELERY_BROKER_URL": broker,
+        **WORKER_ENV,
+        **(env or {}),
+    }
     log = tempfile.NamedTemporaryFile(prefix=f"celery-{name}-", suffix=".log", delete=False)  # noqa: SIM115
     command = [sys.executable, "-m", "celery", "-A", "totom_site", "worker", "--pool=solo", "--concurrency=1"]
-    command += ["-l", "WARNING", "-n", node, "--without-gossip", "--without-mingle"]
+    command += ["-Q", ",".join(queues), "-l", "WARNING", "-n", node, "--without-gossip", "--without-mingle"]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60

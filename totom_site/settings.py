@@ -268,6 +268,19 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# Lanes (issue 29, docs/scaling.md): one queue per kind of work, each with its own worker(s), so a
+# stranger's import or a slow webhook receiver never waits in front of a festival's leaderboard.
+# ``live``: leaderboard recomputes, board sweeps, club ratings (the default: a task not routed
+# below runs there); ``webhooks``: deliveries to receivers outside; ``bulk``: imports, reports,
+# big exports, replays (a task's name says its lane: ``bulk.…``, ``webhooks.…``).
+CELERY_TASK_DEFAULT_QUEUE = "live"
+CELERY_TASK_ROUTES = ("totom_site.celery.route_by_name",)
+
+# Imports (POST /api/v1/sittings/import, docs/api.md): above this many ván an import is a job on
+# the bulk lane (202, GET /api/v1/jobs/{id}); up to it, answered in the request (201).
+IMPORT_JOB_THRESHOLD = env.int("IMPORT_JOB_THRESHOLD", default=200)
+# The largest JSON body the API reads (413 above it): a whole sitting of MAX_VAN ván fits.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4 * 1024 * 1024)
 
 # Webhooks (tournaments/online, docs/api.md): a URL on a private, loopback or link-local address is
 # refused, at registration and again on the address every delivery connects to, unless this is set

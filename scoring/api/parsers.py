@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 
-__all__ = ["INT_MAX", "INT_MIN", "MAX_DEPTH", "SafeJSONParser", "UnsafeJSON", "unsafe_json"]
+__all__ = ["INT_MAX", "INT_MIN", "MAX_DEPTH", "BodyTooLarge", "SafeJSONParser", "UnsafeJSON", "unsafe_json"]
 
 #: Deepest nesting of arrays and objects a body may have (the deepest real body, a rule set's
 #: ``{"cuoc": {"tom": {"main": …}}}`` inside a sitting, is 4 deep).
@@ -37,6 +38,7 @@ SURROGATE = gettext_lazy(
     "JSON có ký tự không hợp lệ (%(escape)s: nửa cặp UTF-16 đứng một mình); hãy gửi văn bản UTF-8 đúng."
 )
 TOO_BIG = gettext_lazy("Số %(number)s quá lớn: mọi số nguyên phải nằm trong khoảng %(low)d đến %(high)d.")
+TOO_LARGE = gettext_lazy("Yêu cầu quá lớn: tối đa %(most)d KiB.")
 NOT_FINITE = gettext_lazy("Số thực %(number)s không dùng được: chỉ nhận số hữu hạn.")
 
 
@@ -82,10 +84,25 @@ def unsafe_json(data: Any) -> str | None:
     return None
 
 
+class BodyTooLarge(APIException):
+    """A body longer than ``settings.API_MAX_BODY_BYTES`` (HTTP 413), refused unread."""
+
+    status_code = 413
+    default_code = "too_large"
+
+
 class SafeJSONParser(JSONParser):
     """DRF's JSON parser, refusing what :func:`unsafe_json` finds (and a body too deep to decode)."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        request = (parser_context or {}).get("request")
+        meta = getattr(request, "META", {}) if request is not None else {}
+        try:
+            length = int(meta.get("CONTENT_LENGTH") or 0)
+        except (TypeError, ValueError):
+            length = 0
+        if length > settings.API_MAX_BODY_BYTES:  # before reading it (issue 29: bounded input)
+            raise BodyTooLarge(gettext(TOO_LARGE) % {"most": settings.API_MAX_BODY_BYTES // 1024})
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError as exc:

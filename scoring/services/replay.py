@@ -38,7 +38,15 @@ from scoring.services.people import User
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open, van_record
 
-__all__ = ["BadVan", "ReplayConflict", "Recorder", "replay_check", "sitting_replay"]
+__all__ = [
+    "BadVan",
+    "ReplayConflict",
+    "Recorder",
+    "replay_answer",
+    "replay_check",
+    "replay_shape",
+    "sitting_replay",
+]
 
 REQUIRED = ("game", "rules", "players", "van")
 
@@ -67,6 +75,26 @@ def _checked(request: Any) -> Mapping[str, Any]:
     if not isinstance(request["players"], list) or not all(isinstance(p, str) for p in request["players"]):
         raise EngineError(N_("'players' phải là danh sách tên người chơi theo thứ tự chỗ ngồi."))
     return request
+
+
+def replay_shape(request: Any) -> Mapping[str, Any]:
+    """The request's shape only (keys, a list of at most MAX_VAN ván, the players' names), cheap
+    enough for a request that hands the rest to a job; :func:`replay_check` checks every ván."""
+    return _checked(request)
+
+
+def replay_answer(sitting: Sitting, written: list[tuple[int, int, int]]) -> dict[str, Any]:
+    """The replay contract's answer read back from the ledger: ``written`` is each ván's (id,
+    points, streak) in order."""
+    transfers = van_transfers(sitting)
+    return {
+        **balances(sitting).to_dict(),
+        "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],
+        "van": [
+            {"points": points, "streak": streak, "transfers": transfers.pop(pk, [])}
+            for pk, points, streak in written
+        ],
+    }
 
 
 def replay_check(request: Any) -> None:
@@ -171,16 +199,8 @@ def sitting_replay(
     for seq, van in enumerate(request["van"], start=1):
         v = write(sitting, seq, van)
         written.append((v.pk, v.points, v.streak))
-    transfers = van_transfers(sitting)
-    result = {
-        **balances(sitting).to_dict(),
-        "hoi": [h.to_dict() for h in sitting.hoi.order_by("index")],
-        "van": [
-            {"points": points, "streak": streak, "transfers": transfers.pop(pk, [])}
-            for pk, points, streak in written
-        ],
-    }
-    del written, transfers
+    result = replay_answer(sitting, written)
+    del written
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:
         raise InvariantError(f"ledger replay differs from the engine's: {result!r} != {expected!r}")

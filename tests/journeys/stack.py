@@ -10,8 +10,9 @@ Two configurations, each a fresh database (never pytest-django's test database):
   Redis, so no other test's worker takes its tasks) and ``REDIS_URL`` for the live displays.
 
 The script migrates, collects the static files, loads the demo (the demo account and festival)
-and starts the worker and the server; it writes their PIDs to ``RUN_APP_PIDFILE``. Stopping sends
-TERM to the script (which stops both by their PIDs), then makes sure of each by its own PID.
+and starts the two workers (the live lane; webhooks + bulk) and the server; it writes their PIDs
+to ``RUN_APP_PIDFILE``. Stopping sends TERM to the script (which stops each by its PID), then
+makes sure of each by its own PID.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def start(
 
     ``bind``: the HOST given to the script (``0.0.0.0``: the festival's LAN); ``name``: the host
     name of the stack's URL (a name the test's browser maps to 127.0.0.1); ``env``: more of the
-    environment (its own configuration, as a person would set it)."""
+    environment (its own configuration, as a person would set it; a webhook receiver on 127.0.0.1, say)."""
     folder = Path(tempfile.mkdtemp(prefix=f"sotom-journeys-{config}-"))
     port = free_port()
     stack = Stack(config, f"http://{name}:{port}", folder, {})
@@ -177,7 +178,7 @@ def start(
                 stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
-        while not (len(stack.pids()) == 2 and _answers(f"http://{HOST}:{port}/")):
+        while not (len(stack.pids()) == 3 and _answers(f"http://{HOST}:{port}/")):
             if stack.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"make run ({config}) did not start within {timeout:.0f} s")
             time.sleep(0.5)

@@ -66,6 +66,8 @@ class Worker:
                     "-A",
                     "tests.reliability.worker_app",
                     "worker",
+                    "-Q",
+                    "live",  # the lane of the leaderboard recomputes these tests kill
                     f"--pool={self.pool}",
                     "--concurrency=1",
                     "-l",

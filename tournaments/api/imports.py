@@ -7,6 +7,12 @@ token must be a write token of that club or of that table's event. Answers: 201 
 answer plus the ids; 400 a bad request (unknown key, rule set, seats that do not match the table);
 422 the first bad ván (``{"error": …, "van": n}``) or a key reused for another request; 409 a table
 closed or whose canh already has ván; 401/403/404 as everywhere.
+
+Above ``IMPORT_JOB_THRESHOLD`` ván (200 by default) the import is a job on the bulk lane: 202 with
+``Location: /api/v1/jobs/{id}`` and the job (state, progress); the same Idempotency-Key answers
+the same job. ``GET /api/v1/jobs/{id}`` (its owner only) gives the state (queued, running, done,
+failed), the progress (ván written / sent), when done the sitting's id and the 201's answer, when
+failed the refusal (422 naming the first bad ván). The sitting appears only when all of it is in.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,11 +37,13 @@ from tournaments.access import NO_EVENT
 from tournaments.api import schemas as sc
 from tournaments.api.common import error, keyed_write, scope_allows_event
 from tournaments.models import Table
+from tournaments.online.models import ImportJob
+from tournaments.online.services.import_jobs import import_job_start, is_big, job_json
 from tournaments.online.services.imports import sitting_import
 from tournaments.permissions import visible
 from tournaments.services.van import CanhMoved, EventFinished
 
-__all__ = ["SittingImportView"]
+__all__ = ["JobView", "SittingImportView"]
 
 EXAMPLE = {
     "game": "to-tom-5",
@@ -80,10 +88,32 @@ class SittingImportView(LedgerView):
         operation_id="sittings_import",
         summary="Nhập cả một canh bài chơi trực tuyến (như manage.py replay), vào một làng hoặc một chiếu của giải",
         description=__doc__,
-        parameters=[sc.IDEMPOTENCY_KEY, sc.LANGUAGE],
+        parameters=[
+            sc.IDEMPOTENCY_KEY,
+            sc.LANGUAGE,
+            OpenApiParameter(
+                "Location", str, OpenApiParameter.HEADER, description="/api/v1/jobs/{id}", response=[202]
+            ),
+        ],
         request=sc.ImportRequest,
         responses=sc.answers(
-            {201: sc.Imported}, 400, 401, 403, 404, 409, 415, 422, 429, bodies={422: sc.BadVan}
+            {
+                201: sc.Imported,
+                202: OpenApiResponse(
+                    sc.Job,
+                    description="Lớn hơn ngưỡng: một việc nền (tiêu đề Location: /api/v1/jobs/{id}) / a job",
+                ),
+            },
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            415,
+            422,
+            429,
+            bodies={422: sc.BadVan},
         ),
         examples=[OpenApiExample("Canh của làng", value=EXAMPLE, request_only=True)],
         tags=["Sổ điểm / ledger"],
@@ -147,6 +177,17 @@ class SittingImportView(LedgerView):
                 )
         charge_import(request, body=body, club=club, sitting=table.sitting if table is not None else None)
         token = request.auth if scope is not None else None
+        if is_big(body):  # a job on the bulk lane: 202 and where to follow it
+            response = keyed_write(
+                request,
+                lambda key: import_job_start(
+                    body=body, by=user, idempotency_key=key, club=club, table=table, token=token
+                ),
+                REFUSALS,
+            )
+            if response.status_code == status.HTTP_202_ACCEPTED:
+                response["Location"] = response.data["location"]
+            return response
         return keyed_write(
             request,
             lambda key: sitting_import(
@@ -154,3 +195,24 @@ class SittingImportView(LedgerView):
             ),
             REFUSALS,
         )
+
+
+class JobView(LedgerView):
+    """``GET /api/v1/jobs/{id}``: a big import's job, to its owner (anyone else: 404)."""
+
+    needs = {"GET": SIGNED_IN}
+    scoped = frozenset({"GET"})  # a platform token reads the jobs of the account that made it
+
+    @extend_schema(
+        operation_id="jobs_detail",
+        summary="Một việc nền (nhập canh bài lớn): trạng thái, tiến độ, canh bài khi xong, lỗi khi không thành",
+        description=__doc__,
+        parameters=[sc.LANGUAGE],
+        responses=sc.answers({200: sc.Job}, 401, 403, 404, 429),
+        tags=["Sổ điểm / ledger"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        job = ImportJob.objects.filter(pk=pk, owner_id=request.user.pk).first() if 0 < pk < 2**63 else None
+        if job is None:
+            return error(gettext("Không có việc số %(n)s.") % {"n": pk}, status.HTTP_404_NOT_FOUND)
+        return Response(job_json(job))

@@ -25,6 +25,7 @@ WHY = {
     403: "Không có quyền (hoặc mã nền tảng của nơi khác, hay chỉ đọc) / not allowed",
     404: "Không có giải hay chiếu này, hoặc giải không công khai / no such event or table",
     409: "Không hợp lúc này (giải đã kết thúc; vòng trước còn chiếu đang chơi; chiếu đã có ván hay đã đóng) / conflict",
+    413: "Yêu cầu quá lớn (API_MAX_BODY_BYTES) / body too large",
     415: sc.WHY[415],
     422: "Idempotency-Key đã dùng cho yêu cầu khác; hoặc một ván sai (khóa 'van': số ván) / key reused; a bad ván",
     429: "Mã nền tảng gửi quá nhiều yêu cầu (tiêu đề Retry-After) / rate limited",
@@ -291,6 +292,33 @@ BadVan = sc.shape(
     {
         "error": s.CharField(),
         "van": s.IntegerField(min_value=1, required=False, help_text="Số ván sai đầu tiên"),
+    },
+)
+
+#: A big import's job (``GET /api/v1/jobs/{id}``; the 202 of the import is the job as queued).
+Job = sc.shape(
+    "ImportJob",
+    {
+        "id": s.IntegerField(),
+        "state": s.ChoiceField(choices=["queued", "running", "done", "failed"]),
+        "progress": sc.shape(
+            "ImportJobProgress",
+            {
+                "done": s.IntegerField(min_value=0, help_text="Số ván đã ghi"),
+                "total": s.IntegerField(min_value=0, help_text="Số ván được gửi"),
+            },
+        ),
+        "sitting_id": s.IntegerField(**NULL, help_text="Canh bài, khi xong"),
+        "created_at": s.DateTimeField(),
+        "finished_at": s.DateTimeField(**NULL),
+        "location": s.CharField(help_text="Địa chỉ của việc này"),
+        "result": Imported.__class__(
+            required=False, help_text="Khi xong: như câu trả lời 201 của một lần nhập nhỏ"
+        ),
+        "error": BadVan.__class__(
+            required=False, help_text="Khi không thành: như câu trả lời lỗi (422: số ván sai)"
+        ),
+        "error_status": s.IntegerField(required=False, help_text="Mã HTTP của lỗi, khi không thành"),
     },
 )
 

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.api import events
-from tournaments.api.imports import SittingImportView
+from tournaments.api.imports import JobView, SittingImportView
 
 urlpatterns = [
     path("events", events.EventsView.as_view(), name="events"),
@@ -13,4 +13,5 @@ urlpatterns = [
     path("events/<slug:slug>/registrations", events.RegistrationsView.as_view(), name="event-registrations"),
     path("events/<slug:slug>/rounds", events.RoundsView.as_view(), name="event-rounds"),
     path("sittings/import", SittingImportView.as_view(), name="sittings-import"),
+    path("jobs/<int:pk>", JobView.as_view(), name="job"),
 ]

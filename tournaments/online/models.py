@@ -263,3 +263,83 @@ class SittingImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sitting_id} ← {self.platform}"
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("chờ nhập")
+    RUNNING = "running", _("đang nhập")
+    DONE = "done", _("đã nhập xong")
+    FAILED = "failed", _("nhập không thành")
+
+
+class ImportJob(models.Model):
+    """A big import (``POST /api/v1/sittings/import`` above ``IMPORT_JOB_THRESHOLD`` ván) run on the
+    bulk lane (task ``bulk.import_sitting``; :mod:`tournaments.online.services.import_jobs`).
+
+    ``staged``: the sitting being written, ván by ván in short transactions, seated by players of
+    its own and in no club, so nobody sees it (no list, page, board or balance counts it); the last
+    transaction gives it its club and its players and makes it visible (``sitting``), all at once.
+    Seen by its owner only (``GET /api/v1/jobs/{id}``)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("người nhập"), on_delete=models.CASCADE, related_name="+"
+    )
+    state = models.CharField(_("trạng thái"), max_length=8, choices=JobState.choices, default=JobState.QUEUED)
+    #: The import's request as sent (the replay's JSON plus where it belongs).
+    request = models.JSONField(_("yêu cầu nhập"))
+    language = models.CharField(_("ngôn ngữ của người nhập"), max_length=8, default="vi")
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("làng nhận canh"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("chiếu"), null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    token = models.ForeignKey(
+        PlatformToken,
+        verbose_name=_("mã nền tảng"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    total = models.PositiveIntegerField(_("số ván"))
+    done = models.PositiveIntegerField(_("số ván đã nhập"), default=0)
+    staged = models.ForeignKey(
+        Sitting,
+        verbose_name=_("canh đang nhập (chưa hiện)"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    sitting = models.ForeignKey(
+        Sitting,
+        verbose_name=_("canh bài"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    #: When done: the answer a small import gets (201's body); when failed: the refusal's body
+    #: (``{"error": …, "van": n}``) and its HTTP status.
+    result = models.JSONField(_("kết quả nhập"), null=True, blank=True)
+    error = models.JSONField(_("lỗi"), null=True, blank=True)
+    error_status = models.PositiveSmallIntegerField(_("mã lỗi HTTP"), null=True, blank=True)
+    created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
+    started_at = models.DateTimeField(_("bắt đầu nhập lúc"), null=True, blank=True)
+    #: When a run last wrote (each chunk): a run that stopped touching it for LEASE seconds is dead.
+    touched_at = models.DateTimeField(_("ghi lần cuối lúc"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("nhập xong lúc"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("lần nhập canh bài (việc nền)")
+        verbose_name_plural = _("các lần nhập canh bài (việc nền)")
+        ordering = ("-id",)
+
+    def __str__(self) -> str:
+        return f"import job {self.pk} ({self.state} {self.done}/{self.total})"
