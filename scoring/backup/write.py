@@ -43,15 +43,19 @@ def _van(van: Any) -> dict[str, Any]:
         "replaces": van.replaces_id,
         "correction_reason": van.correction_reason,
         "entered_by": user_name(van.entered_by),
+        "entered_player": van.entered_player_id,
         "created_at": iso(van.created_at),
         "status": van.status,
         "confirmed_by": user_name(van.confirmed_by),
         "confirmed_at": iso(van.confirmed_at),
+        "confirmed_player": van.confirmed_player_id,
         "reviews": [
             {
                 "decision": r.decision,
                 "reviewer": user_name(r.reviewer),
                 "submitter": user_name(r.submitter),
+                "reviewer_player": r.reviewer_player_id,
+                "submitter_player": r.submitter_player_id,
                 "reason": r.reason,
                 "created_at": iso(r.created_at),
             }

@@ -54,11 +54,13 @@ class EntryVia:
 
     ``grant`` names a grant a device holds (``"token:12"``: a table's PIN or QR link; other apps
     name theirs), ``grant_by`` is the id of the account that issued it, ``device`` a digest of the
-    device's own id (:func:`scoring.permissions.device_of`). Empty: none."""
+    device's own id (:func:`scoring.permissions.device_of`), ``player`` the seated player the device
+    named as its holder (a table's PIN or QR link names one). Empty: none."""
 
     grant: str = ""
     grant_by: int | None = None
     device: str = ""
+    player: int | None = None
 
 
 NO_VIA = EntryVia()
