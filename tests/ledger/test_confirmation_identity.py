@@ -240,3 +240,19 @@ def test_the_database_refuses_one_player_on_both_sides(small: Small) -> None:
             reviewer_player_id=van.entered_player_id,
             submitter_player_id=van.entered_player_id,
         )
+
+
+def test_the_backup_keeps_who_entered_and_who_confirmed(small: Small) -> None:
+    from scoring.backup.write import sitting_backup
+
+    other = _account(small, 2, "nam-x")
+    assert _record(small.pin_client(holder=1), small, 1).status_code == 201
+    token = Token.objects.create(user=other)
+    assert _review(Client(), small, 1, "api", Authorization=f"Token {token.key}").status_code == 200
+    seats = {s.position: s.player_id for s in small.sitting.seats.all()}
+    [van] = sitting_backup(small.sitting)["van"]
+    assert (van["entered_player"], van["confirmed_player"]) == (seats[1], seats[2])
+    assert (van["reviews"][0]["submitter_player"], van["reviews"][0]["reviewer_player"]) == (
+        seats[1],
+        seats[2],
+    )
