@@ -14,6 +14,17 @@ name when their :func:`name_key` are equal:
 * **comparing**: case does not count ("bình" = "Bình" = "BÌNH"), nor where the tone mark sits on a
   syllable (old and new spelling: "Hoà" = "Hòa", "Thuý" = "Thúy"); every accent does count:
   "Binh", "Bình" and "Bính" are three names, as they are three people in Vietnamese.
+* **look-alikes** (issue 30, finding 5): a letter of another script, or of another form, that looks
+  like a letter of the Vietnamese alphabet (a Cyrillic "А", a Greek "Ν", a fullwidth "Ａ", a
+  mathematical "𝐀", a dotless "ı") counts as that letter: "Аnh Tư" written with a Cyrillic А is
+  "Anh Tư". The letters come from Unicode's confusables (UTS #39, ``confusables.txt``, as shipped by
+  the ``confusable-homoglyphs`` package): only characters outside the Vietnamese alphabet are
+  replaced, by the plain Latin letter they are confusable with, so two genuine Vietnamese names are
+  never folded together ("Tư" ≠ "Tu", "Đào" ≠ "Dao", "Hà" ≠ "Ha", "Ông" ≠ "Ong"; TR 39's own
+  skeleton would turn "đ" into "d̵" and "ơ" into "o'"; it is not applied to Vietnamese letters).
+  :func:`look_alike` tells a look-alike (one name by its key, not by its letters) from the same
+  name typed again, so that a new name that only looks like a registered one is refused with the
+  registered name in the message.
 
 Names are stored as cleaned (as the person wrote them, tone placement included); keys are derived
 (``Player.name_key``, ``Club.name_key``, ``VillageRuleSet.name_key``).
@@ -21,12 +32,31 @@ Names are stored as cleaned (as the person wrote them, tone placement included);
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
 from scoring.engine import N_, EngineError
 
-__all__ = ["KEY_LENGTH", "clean_name", "first_clash", "name_key", "tidy"]
+__all__ = [
+    "KEY_LENGTH",
+    "LOOK_ALIKE",
+    "clean_name",
+    "first_clash",
+    "latin_letters",
+    "look_alike",
+    "name_key",
+    "refuse_look_alike",
+    "tidy",
+]
+
+#: The refusal of a name that only looks like one already there (both named).
+LOOK_ALIKE = N_(
+    "Tên “{name}” trông giống hệt “{existing}” đã có, nhưng viết bằng chữ cái của bảng chữ khác (như "
+    "chữ Kirin hay Hy Lạp): hãy gõ lại tên bằng chữ Việt, hoặc chọn “{existing}” nếu là cùng một người."
+)
 
 #: Longest stored key (a key is about as long as its name; names are at most 120 characters).
 KEY_LENGTH = 255
@@ -79,14 +109,65 @@ def clean_name(value: object, *, what: str, limit: int, empty: str | None = None
     return name
 
 
-def name_key(name: str) -> str:
-    """What two names must share to be one name: cleaned, case folded, each syllable's tone mark
-    moved to the syllable's end (so its place on the vowels does not count)."""
+#: Letters of the Vietnamese alphabet that decompose to no plain Latin letter.
+_OWN_LETTERS = frozenset("đĐ")
+
+
+@cache
+def _latin_look_alikes() -> dict[str, str]:
+    """Character → the plain Latin letters (or digits) it is confusable with (UTS #39 data)."""
+    data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    found: dict[str, str] = {}
+    for char, homoglyphs in json.loads(data).items():
+        plain = [h["c"] for h in homoglyphs if h["c"].isascii() and h["c"].isalnum()]
+        if plain and not (char.isascii() or char in _OWN_LETTERS):
+            found[char] = min(plain, key=lambda c: (len(c), not c.isalpha(), c))
+    return found
+
+
+def _own(char: str) -> bool:
+    """Part of written Vietnamese as it is: plain Latin, đ/Đ, a combining mark (the accents)."""
+    return char.isascii() or char in _OWN_LETTERS or unicodedata.category(char).startswith("M")
+
+
+def latin_letters(text: str) -> str:
+    """``text`` (decomposed, NFD) with every character outside the Vietnamese alphabet that looks
+    like a plain Latin letter replaced by that letter (the module's docstring: look-alikes)."""
+    alikes = _latin_look_alikes()
+    return "".join(c if _own(c) else alikes.get(c, c) for c in unicodedata.normalize("NFD", text))
+
+
+def _key(name: str, *, fold_look_alikes: bool) -> str:
+    text = unicodedata.normalize("NFD", tidy(name))
+    if fold_look_alikes:
+        text = unicodedata.normalize("NFD", latin_letters(text))
     words = []
-    for word in unicodedata.normalize("NFD", tidy(name)).casefold().split(" "):
+    for word in text.casefold().split(" "):
         tones = "".join(sorted(c for c in word if c in _TONES))
         words.append(unicodedata.normalize("NFC", "".join(c for c in word if c not in _TONES) + tones))
     return " ".join(words)[:KEY_LENGTH]
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be one name: cleaned, look-alike letters of other scripts made
+    the Latin letters they look like, case folded, each syllable's tone mark moved to the
+    syllable's end (so its place on the vowels does not count)."""
+    return _key(name, fold_look_alikes=True)
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether ``name`` only looks like ``other``: one name by :func:`name_key`, but written with
+    letters of another script (not the same name typed again, in another case or tone placement)."""
+    return name_key(name) == name_key(other) and _key(name, fold_look_alikes=False) != _key(
+        other, fold_look_alikes=False
+    )
+
+
+def refuse_look_alike(name: str, existing: Iterable[str]) -> None:
+    """A user error naming the first of ``existing`` that ``name`` only looks like, if any."""
+    for other in existing:
+        if look_alike(name, other):
+            raise EngineError(LOOK_ALIKE, name=name, existing=other)
 
 
 def first_clash(names: Iterable[str]) -> tuple[str, str] | None:

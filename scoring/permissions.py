@@ -75,10 +75,12 @@ _visible_q: list[Callable[[Any], Q]] = []
 @dataclass(frozen=True, slots=True)
 class Grant:
     """A permission a session holds rather than an account (a table's PIN or QR link): its name
-    (``"token:12"``) and the id of the account that issued it."""
+    (``"token:12"``), the id of the account that issued it and the seated player the device named
+    as its holder (None: not named, or not seated in the sitting asked about)."""
 
     key: str
     issued_by: int | None = None
+    holder: int | None = None
 
 
 #: (request, sitting or its id, what) → the grant it holds, or None; for grants held by a session
@@ -297,7 +299,7 @@ def entry_via(request: Any, sitting: Sitting | int) -> EntryVia:
             grant = None
     if grant is None:
         return EntryVia(device=device_of(request))
-    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request), player=grant.holder)
 
 
 def review_via(request: Any, sitting: Sitting | int) -> EntryVia:
@@ -307,6 +309,7 @@ def review_via(request: Any, sitting: Sitting | int) -> EntryVia:
         grant=grant.key if grant else "",
         grant_by=grant.issued_by if grant else None,
         device=device_of(request),
+        player=grant.holder if grant else None,
     )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import rules
 from django.db.models import Q
 
-from scoring.models import Sitting
+from scoring.models import Seat, Sitting
 from scoring.permissions import (
     AUDIT,
     KEEP,
@@ -45,12 +45,24 @@ from tournaments.models import (
     TableSitting,
 )
 
-__all__ = ["SESSION_TOKENS", "VIEW_EVENT", "session_token_tables", "table_grant", "token_grant", "visible"]
+__all__ = [
+    "SESSION_HOLDERS",
+    "SESSION_TOKENS",
+    "VIEW_EVENT",
+    "session_holder",
+    "session_token_tables",
+    "table_grant",
+    "token_grant",
+    "visible",
+]
 
 VIEW_EVENT = "tournaments.view_event"
 
 #: Session key: table id → the token this device entered with (checked again on every request).
 SESSION_TOKENS = "tournaments_table_tokens"
+#: Session key: table id → the seated player this device named as its holder when it entered the
+#: table's PIN or QR link (who enters ván on it, for two-person confirmation).
+SESSION_HOLDERS = "tournaments_table_holders"
 
 
 def _signed_in(user: Any) -> bool:
@@ -214,21 +226,36 @@ def session_token_tables(request: Any) -> dict[int, int]:
     return {int(table): int(token) for table, token in remembered.items() if str(table).isdigit()}
 
 
-def token_grant(token_id: int, issued_by: int | None) -> Grant:
+def session_holder(request: Any, table_id: int | None) -> int | None:
+    """The player this device named as its holder at the table (not checked against the seats)."""
+    session = getattr(request, "session", None)
+    if session is None or table_id is None:
+        return None
+    holder = (session.get(SESSION_HOLDERS, {}) or {}).get(str(table_id))
+    return holder if isinstance(holder, int) else None
+
+
+def token_grant(token_id: int, issued_by: int | None, holder: int | None = None) -> Grant:
     """How a ván entered with a table's token names it (:class:`scoring.models.Van`'s ``entered_grant``)."""
-    return Grant(f"token:{token_id}", issued_by)
+    return Grant(f"token:{token_id}", issued_by, holder)
 
 
-def table_grant(request: Any, table_id: int | None) -> Grant | None:
-    """The live token of the table this device entered (its PIN or QR link), as a grant; or None."""
+def table_grant(request: Any, table_id: int | None, sitting: Any = None) -> Grant | None:
+    """The live token of the table this device entered (its PIN or QR link), as a grant; or None.
+    Its holder: the player the device named, if seated in ``sitting`` (by default the table's
+    current canh)."""
     token_id = session_token_tables(request).get(table_id) if table_id is not None else None
     if not token_id:
         return None
     found = ScorekeeperToken.objects.filter(
         pk=token_id, table_id=table_id, revoked_at__isnull=True, table__closed_at__isnull=True
-    ).values_list("created_by_id", flat=True)
-    for issued_by in found:
-        return token_grant(token_id, issued_by)
+    ).values_list("created_by_id", "table__sitting_id")
+    for issued_by, current in found:
+        holder = session_holder(request, table_id)
+        where = getattr(sitting, "pk", sitting) or current
+        if holder is not None and not Seat.objects.filter(sitting_id=where, player_id=holder).exists():
+            holder = None
+        return token_grant(token_id, issued_by, holder)
     return None
 
 
@@ -237,7 +264,7 @@ def _request_grant(request: Any, sitting: Any, what: str) -> Grant | None:
     if what not in (VIEW, KEEP) or not session_token_tables(request):
         return None
     canh = TableSitting.objects.filter(sitting=sitting).values_list("table_id", flat=True).first()
-    return table_grant(request, canh)
+    return table_grant(request, canh, sitting)
 
 
 register_sitting_grant(_sitting_grant, _visible)

@@ -41,6 +41,7 @@ urlpatterns = [
     # Table (chiếu): the scorekeeper's page
     path("giai/<slug:slug>/chieu/<int:table_id>/", table.table_page, name="table"),
     path("giai/<slug:slug>/chieu/<int:table_id>/ma-pin/", table.table_pin, name="table_pin"),
+    path("giai/<slug:slug>/chieu/<int:table_id>/nguoi-cam-may/", table.table_holder, name="table_holder"),
     path("giai/<slug:slug>/chieu/<int:table_id>/dong/", table.close, name="table_close"),
     path("giai/<slug:slug>/chieu/<int:table_id>/thay-nguoi/", table.substitute, name="table_substitute"),
     path("giai/<slug:slug>/chieu/<int:table_id>/ma-ghi/", table.token_new, name="table_token_new"),

@@ -322,6 +322,11 @@ HistoryEntry = shape(
         "event": s.ChoiceField(choices=["ghi_van", "sua_van", "but_toan", "xac_nhan_van", "bac_bo_van"]),
         "at": s.DateTimeField(),
         "by": s.CharField(**STAMP),
+        "player": s.CharField(
+            required=False,
+            help_text="Người chơi đã ghi (người cầm máy ghi bằng mã PIN / QR) hay đã xác nhận / bác",
+            **STAMP,
+        ),
         "seq": s.IntegerField(**STAMP),
         "reason": s.CharField(allow_blank=True, **STAMP),
         "van_id": s.IntegerField(required=False),

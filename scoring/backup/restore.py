@@ -155,10 +155,12 @@ class Restorer:
                     replaces_id=v["replaces"],
                     correction_reason=v["correction_reason"] or "",
                     entered_by=self.user(v.get("entered_by")),
+                    entered_player_id=v.get("entered_player"),
                     created_at=when(v["created_at"]),
                     status=v.get("status") or VanStatus.NOT_NEEDED,
                     confirmed_by=self.user(v.get("confirmed_by")),
                     confirmed_at=when(v.get("confirmed_at")),
+                    confirmed_player_id=v.get("confirmed_player"),
                 )
             )
             for r in v.get("reviews", []):
@@ -168,6 +170,8 @@ class Restorer:
                         decision=r["decision"],
                         reviewer=self.user(r["reviewer"]),
                         submitter=self.user(r.get("submitter")),
+                        reviewer_player_id=r.get("reviewer_player"),
+                        submitter_player_id=r.get("submitter_player"),
                         reason=r.get("reason") or "",
                         created_at=when(r["created_at"]),
                     )

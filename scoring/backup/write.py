@@ -47,17 +47,25 @@ def _van(van: Any) -> dict[str, Any]:
         "status": van.status,
         "confirmed_by": user_name(van.confirmed_by),
         "confirmed_at": iso(van.confirmed_at),
+        **_players(entered_player=van.entered_player_id, confirmed_player=van.confirmed_player_id),
         "reviews": [
             {
                 "decision": r.decision,
                 "reviewer": user_name(r.reviewer),
                 "submitter": user_name(r.submitter),
+                **_players(reviewer_player=r.reviewer_player_id, submitter_player=r.submitter_player_id),
                 "reason": r.reason,
                 "created_at": iso(r.created_at),
             }
             for r in van.reviews.all()
         ],
     }
+
+
+def _players(**ids: int | None) -> dict[str, int]:
+    """The seated players behind an entry or a review (two-person confirmation by identity), only
+    those known: a file without them (written before, or nobody named) reads back the same."""
+    return {key: pk for key, pk in ids.items() if pk is not None}
 
 
 def _transaction(txn: LedgerTransaction) -> dict[str, Any]:

@@ -223,6 +223,18 @@ class Van(models.Model):
         db_index=False,
     )
     entered_device = models.CharField("ghi từ thiết bị", max_length=64, blank=True, default="")
+    #: Who held the device that entered it, as the device named them: one of the seated players
+    #: (a table's PIN or QR link names its holder). With ``entered_by`` (and the seated players
+    #: linked to that account) it is who entered the ván; none of them confirms it.
+    entered_player = models.ForeignKey(
+        Player,
+        verbose_name="người cầm máy ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
     created_at = models.DateTimeField("ghi lúc", auto_now_add=True)
     is_current = models.BooleanField("bản hiện hành", default=True)
     replaces = models.OneToOneField(
@@ -247,6 +259,16 @@ class Van(models.Model):
         db_index=False,
     )
     confirmed_at = models.DateTimeField("xác nhận lúc", null=True, blank=True)
+    #: The seated player the confirming account is linked to (None: a scorekeeper not playing).
+    confirmed_player = models.ForeignKey(
+        Player,
+        verbose_name="người chơi xác nhận",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
 
     class Meta:
         verbose_name = "ván"
@@ -285,6 +307,14 @@ class Van(models.Model):
                 | ~models.Q(confirmed_by=models.F("entered_grant_by")),
                 name="scoring_van_confirmer_not_grant_issuer",
             ),
+            # Nor the seated player who held the device that entered it (by identity, whatever
+            # account or session the confirmation comes through).
+            models.CheckConstraint(
+                condition=models.Q(confirmed_player__isnull=True)
+                | models.Q(entered_player__isnull=True)
+                | ~models.Q(confirmed_player=models.F("entered_player")),
+                name="scoring_van_confirmer_not_entering_player",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -317,6 +347,24 @@ class VanReview(models.Model):
         blank=True,
         related_name="+",
     )
+    #: The seated players behind the reviewer's account and behind the ván's entry (its device's
+    #: named holder, or the submitter's own seat), so the database refuses one person on both sides.
+    reviewer_player = models.ForeignKey(
+        Player,
+        verbose_name="người chơi xét",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    submitter_player = models.ForeignKey(
+        Player,
+        verbose_name="người chơi ghi",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     reason = models.TextField("lý do", blank=True)
     created_at = models.DateTimeField("lúc", auto_now_add=True)
 
@@ -328,6 +376,12 @@ class VanReview(models.Model):
             models.CheckConstraint(
                 condition=models.Q(submitter__isnull=True) | ~models.Q(reviewer=models.F("submitter")),
                 name="scoring_vanreview_not_self",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(submitter_player__isnull=True)
+                | models.Q(reviewer_player__isnull=True)
+                | ~models.Q(reviewer_player=models.F("submitter_player")),
+                name="scoring_vanreview_not_same_player",
             ),
             models.CheckConstraint(
                 condition=~models.Q(decision="bac_bo") | ~models.Q(reason=""),

@@ -82,6 +82,14 @@ def person(user: Any) -> str:
     return (user.get_full_name() or "").strip() or user.get_username()
 
 
+def _with_player(who: str, player: Any) -> str:
+    """Who did it, and the seated player they are (a table phone's named holder, the player
+    linked to a confirming account) when that is another name."""
+    if player is None or player.name == who:
+        return who
+    return player.name if who == NOBODY else f"{who} ({player.name})"
+
+
 def merge(sources: Iterable[Iterable[AuditEntry]], *, offset: int, limit: int) -> list[AuditEntry]:
     """Newest first across the sources, then the page ``[offset, offset + limit)``."""
     entries = sorted(chain.from_iterable(sources), key=lambda e: (e.when, e.order), reverse=True)
@@ -208,14 +216,22 @@ def _sitting_rows(scope: QuerySet[Any], n: int, *, with_van: bool) -> _SittingRo
         return _SittingRows(opened, ended, [], [])
     vans = list(
         Van.objects.filter(sitting_id__in=scope)
-        .select_related("entered_by", "winner")
+        .select_related("entered_by", "winner", "entered_player")
         .defer("record", "kiem_bai", "cuoc", "declared", "cards")
         .order_by("-created_at", "-id")[:n]
     )
     reviews = list(
         VanReview.objects.filter(van__sitting_id__in=scope)
-        .select_related("reviewer", "van")
-        .only("decision", "reason", "created_at", "reviewer", "van__seq", "van__sitting_id")
+        .select_related("reviewer", "van", "reviewer_player")
+        .only(
+            "decision",
+            "reason",
+            "created_at",
+            "reviewer",
+            "reviewer_player__name",
+            "van__seq",
+            "van__sitting_id",
+        )
         .order_by("-created_at", "-id")[:n]
     )
     return _SittingRows(opened, ended, vans, reviews)
@@ -262,7 +278,9 @@ def sitting_entries(
     out += [
         AuditEntry(
             v.created_at,
-            person(v.entered_by) if v.entered_by_id else authors.get(v.pk, NOBODY),
+            _with_player(
+                person(v.entered_by) if v.entered_by_id else authors.get(v.pk, NOBODY), v.entered_player
+            ),
             _van_action(v),
             where(v.sitting_id, _("Ván %(seq)s") % {"seq": v.seq}),
             _van_summary(v),
@@ -273,7 +291,7 @@ def sitting_entries(
     out += [
         AuditEntry(
             r.created_at,
-            person(r.reviewer),
+            _with_player(person(r.reviewer), r.reviewer_player),
             _review_action(r),
             where(r.van.sitting_id, _("Ván %(seq)s") % {"seq": r.van.seq}),
             "",

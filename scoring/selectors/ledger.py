@@ -311,7 +311,7 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
     """Who entered, corrected, confirmed or rejected which ván, and every ledger transaction, in the
     order written."""
     events: list[tuple[Any, int, dict[str, Any]]] = []
-    for van in sitting.van.select_related("entered_by").order_by("id"):
+    for van in sitting.van.select_related("entered_by", "entered_player").order_by("id"):
         action = "sua_van" if van.replaces_id else "ghi_van"
         events.append(
             (
@@ -322,6 +322,7 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
                     "van_id": van.pk,
                     "seq": van.seq,
                     "by": user_name(van.entered_by),
+                    "player": van.entered_player.name if van.entered_player_id else None,
                     "at": van.created_at.isoformat(),
                     "reason": van.correction_reason or None,
                     "replaces": van.replaces_id,
@@ -349,7 +350,11 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
                 },
             )
         )
-    reviews = VanReview.objects.filter(van__sitting=sitting).select_related("reviewer", "van").order_by("id")
+    reviews = (
+        VanReview.objects.filter(van__sitting=sitting)
+        .select_related("reviewer", "van", "reviewer_player")
+        .order_by("id")
+    )
     for review in reviews:
         events.append(
             (
@@ -360,6 +365,7 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
                     "van_id": review.van_id,
                     "seq": review.van.seq,
                     "by": user_name(review.reviewer),
+                    "player": review.reviewer_player.name if review.reviewer_player_id else None,
                     "at": review.created_at.isoformat(),
                     "reason": review.reason or None,
                 },

@@ -247,7 +247,10 @@ def hoi_summary(
 def history_rows(sitting: Sitting) -> list[dict[str, Any]]:
     out = []
     for event in sitting_history(sitting):
-        row = {**event, "at": when(event["at"]), "by": event.get("by") or _(GUEST)}
+        by, player = event.get("by"), event.get("player")
+        if by and player and player != by:
+            by = f"{by} ({player})"
+        row = {**event, "at": when(event["at"]), "by": by or player or _(GUEST)}
         if event["event"] in HISTORY_KINDS:
             row["text"] = _(HISTORY_KINDS[event["event"]]) % {"seq": event["seq"]}
         else:

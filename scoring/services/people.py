@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import MAX_PLAYER_NAME, N_, EngineError
 from scoring.models import Club, ClubKind, Player
-from scoring.names import clean_name, name_key
+from scoring.names import clean_name, name_key, refuse_look_alike
 from scoring.selectors.ledger import club_json, player_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.text import vi_slugify
@@ -54,11 +54,13 @@ class EntryVia:
 
     ``grant`` names a grant a device holds (``"token:12"``: a table's PIN or QR link; other apps
     name theirs), ``grant_by`` is the id of the account that issued it, ``device`` a digest of the
-    device's own id (:func:`scoring.permissions.device_of`). Empty: none."""
+    device's own id (:func:`scoring.permissions.device_of`), ``player`` the seated player the device
+    named as its holder (a table's PIN or QR link names one). Empty: none."""
 
     grant: str = ""
     grant_by: int | None = None
     device: str = ""
+    player: int | None = None
 
 
 NO_VIA = EntryVia()
@@ -115,10 +117,13 @@ def club_create(
 def player_create(
     *, name: str, club: Club | None = None, idempotency_key: str | None = None
 ) -> Written[Player]:
-    """Add a player (to a village or club, or none: a guest)."""
+    """Add a player (to a village or club, or none: a guest). A name that only looks like one of
+    the club's players (letters of another script: :func:`scoring.names.look_alike`) is refused,
+    naming that player; the same name again is another person of that name, as before."""
     name = _name(name, gettext("người chơi"), MAX_PLAYER_NAME)
 
     def action() -> Answer:
+        refuse_look_alike(name, _same_key(name, club))
         return Answer(201, player_json(Player.objects.create(name=name, club=club)))
 
     answer = run_once(
@@ -137,6 +142,12 @@ def player_for_name(name: str, *, club: Club | None = None) -> Player:
     tone mark do not count, accents do)."""
     name = _name(name, gettext("người chơi"), MAX_PLAYER_NAME)
     found = list(Player.objects.filter(name_key=name_key(name), club=club)[:2])
+    refuse_look_alike(name, [p.name for p in found])
     if len(found) == 1:
         return found[0]
     return Player.objects.create(name=name, club=club)
+
+
+def _same_key(name: str, club: Club | None) -> list[str]:
+    """Names of the club's players (or guests) that are ``name`` as people read it (a few)."""
+    return list(Player.objects.filter(name_key=name_key(name), club=club).values_list("name", flat=True)[:20])

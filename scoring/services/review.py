@@ -18,6 +18,13 @@ write (:func:`scoring.services.sittings.announce`), so an event's leaderboard is
 PIN or QR link has no account, so it records the grant, the account that issued it and the device
 (:class:`~scoring.services.people.EntryVia`); the reviewer may be none of them, nor review from a
 session that holds the same grant (the issuer refused by the database too).
+
+And it is decided **by identity**, not by session: a PIN or QR phone names its holder, one of the
+seated players, and the ván records that player (``entered_player``). Whoever confirms is known
+by the seated players linked to their account (through a session, a private window or an API
+token alike) and by the holder their own device named; if one of them entered the ván (as its
+device's holder, or seated under the account that entered it), the confirmation is refused. The
+review row records both players, and the database refuses the same player on both sides.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from typing import Any
 from django.utils import timezone
 
 from scoring.engine import N_, EngineError, Msg
-from scoring.models import Sitting, Van, VanReview, VanReviewDecision, VanStatus
+from scoring.models import Player, Seat, Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import NO_VIA, EntryVia, User, Written
@@ -76,11 +83,49 @@ def _locked_van(sitting_pk: int, seq: int) -> Van:
     return van
 
 
+def _players_of(sitting_pk: int, user_id: int | None) -> list[int]:
+    """The seated players of the sitting linked to the account (none: no account, or not seated)."""
+    if user_id is None:
+        return []
+    return list(
+        Seat.objects.filter(sitting_id=sitting_pk, player__user_id=user_id)
+        .order_by("position")
+        .values_list("player_id", flat=True)
+    )
+
+
+def _entering_players(van: Van) -> list[int]:
+    """Who entered the ván, as seated players: its device's named holder, and the seats of the
+    account that entered it."""
+    found = [van.entered_player_id] if van.entered_player_id is not None else []
+    return found + [p for p in _players_of(van.sitting_id, van.entered_by_id) if p not in found]
+
+
+def _reviewing_players(van: Van, reviewer: Any, via: EntryVia) -> list[int]:
+    """Who reviews, as seated players: the seats of the reviewer's account, and the holder the
+    reviewer's own device named (a PIN phone later signed in is both)."""
+    found = _players_of(van.sitting_id, reviewer.pk)
+    if via.player is not None and via.player not in found:
+        found.append(via.player)
+    return found
+
+
 def _same_hands(van: Van, reviewer: Any, via: EntryVia) -> Msg | None:
     """Why the reviewer counts as whoever entered the ván (None when a second person)."""
     second = Msg(N_("người thứ hai (không phải người ghi) mới được xác nhận hay bác."))
     if van.entered_by_id is not None and van.entered_by_id == reviewer.pk:
         return Msg(N_("Bạn đã ghi ván {seq}: {second}"), seq=van.seq, second=second)
+    same = set(_entering_players(van)) & set(_reviewing_players(van, reviewer, via))
+    if same:
+        name = Player.objects.filter(pk__in=same).order_by("pk").values_list("name", flat=True).first()
+        return Msg(
+            N_(
+                "Ván {seq} do {name} ghi, và bạn cũng là {name} (theo tài khoản hay máy bạn đang dùng): {second}"
+            ),
+            seq=van.seq,
+            name=name,
+            second=second,
+        )
     if van.entered_grant_by_id is not None and van.entered_grant_by_id == reviewer.pk:
         return Msg(
             N_("Ván {seq} được ghi bằng mã ghi điểm (PIN / mã QR) do chính bạn cấp: {second}"),
@@ -132,14 +177,23 @@ def _decide(
     def action() -> Answer:
         van = box["van"]
         _check(van, reviewer, via)
+        entering, reviewing = _entering_players(van), _reviewing_players(van, reviewer, via)
+        reviewer_player = reviewing[0] if reviewing else None
         VanReview.objects.create(
-            van=van, decision=decision, reviewer=reviewer, submitter_id=van.entered_by_id, reason=reason
+            van=van,
+            decision=decision,
+            reviewer=reviewer,
+            submitter_id=van.entered_by_id,
+            reviewer_player_id=reviewer_player,
+            submitter_player_id=entering[0] if entering else None,
+            reason=reason,
         )
         if decision == VanReviewDecision.CONFIRM:
             van.status, van.confirmed_by, van.confirmed_at = VanStatus.CONFIRMED, reviewer, timezone.now()
+            van.confirmed_player_id = reviewer_player
         else:
             van.status = VanStatus.REJECTED
-        van.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        van.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_player"])
         announce([pk], f"van_{decision}")
         return Answer(200, {"van": van_json(van)})
 

@@ -285,7 +285,7 @@ def van_record(
                     entered_by=entered_by,
                     status=van_status(s),
                     kiem_bai=check_cards(s.game, parsed, cards),
-                    **_via_fields(via),
+                    **_via_fields(s, via, seats, entered_by),
                     **van_fields(parsed, settled, seats),
                 )
             ]
@@ -326,11 +326,24 @@ def van_record(
     return Written(box["van"], answer)
 
 
-def _via_fields(via: EntryVia) -> dict[str, Any]:
+def _via_fields(s: Sitting, via: EntryVia, seats: Mapping[str, Seat], by: User | None) -> dict[str, Any]:
+    """What a ván records of how it was entered. A device entering through a grant (a table's PIN
+    or QR link) in a sitting that needs a second person's confirmation must have named its holder,
+    one of the seated players: who entered is then known by identity, whatever account or session
+    a confirmation later comes through (:mod:`scoring.services.review`)."""
+    holder = via.player if via.player in {seat.player_id for seat in seats.values()} else None
+    if s.needs_confirmation and via.grant and by is None and holder is None:
+        raise EngineError(
+            N_(
+                "Canh này cần người thứ hai xác nhận ván: máy ghi bằng mã PIN / mã QR phải cho biết "
+                "ai đang cầm máy. Hãy mở lại trang chiếu và chọn tên mình trong số người ngồi chiếu."
+            )
+        )
     return {
         "entered_grant": via.grant[:40],
         "entered_grant_by_id": via.grant_by,
         "entered_device": via.device[:64],
+        "entered_player_id": holder,
     }
 
 
@@ -448,7 +461,7 @@ def _supersede(
         status=van_status(s),
         correction_reason=reason,
         kiem_bai=check_cards(s.game, parsed, cards),
-        **_via_fields(via),
+        **_via_fields(s, via, seats, by),
         **van_fields(parsed, settled, seats),
     )
     planned = plan_van(

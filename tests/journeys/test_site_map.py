@@ -61,6 +61,7 @@ SKIP = {
     "tournaments:table_token_new": "a form action (POST) of the table's page",
     "tournaments:table_token_end": "a form action (POST) of the table's page",
     "tournaments:table_pin_unlock": "a form action (POST) of the table's page",
+    "tournaments:table_holder": "a form action (POST) of the table's PIN page (who holds the phone)",
     "console:live": "an htmx fragment: the console's live part",
     "console:signal": "a button's action (POST) on the console",
     "console:noc": "a button's action (POST) on the console",

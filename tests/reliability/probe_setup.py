@@ -48,10 +48,14 @@ class Small:
     def table_url(self) -> str:
         return f"/giai/{self.event.slug}/chieu/{self.table.pk}/"
 
-    def pin_client(self) -> Client:
-        """A phone that typed the table's PIN (no account)."""
+    def pin_client(self, holder: int | None = 1) -> Client:
+        """A phone that typed the table's PIN (no account), naming as its holder the player seated
+        at position ``holder`` (None: naming nobody)."""
         client = Client()
-        answer = client.post(f"{self.table_url()}ma-pin/", {"pin": self.token.pin})
+        data = {"pin": self.token.pin}
+        if holder is not None:
+            data["holder"] = str(self.sitting.seats.get(position=holder).player_id)
+        answer = client.post(f"{self.table_url()}ma-pin/", data)
         assert answer.status_code == 302, answer.status_code
         return client
 

@@ -354,6 +354,8 @@ ROWS: list[Row] = [
     Row(
         "tournaments:table_pin", P, table, ALL, {"pin": "000000"}, private=ALL
     ),  # a PIN holder needs the form
+    # only a device holding the table's token names its holder (an account is no holder of a token)
+    Row("tournaments:table_holder", P, table, frozenset(), {}, visitor="pin"),
     Row("tournaments:table_close", P, table, ORG),
     Row("tournaments:table_substitute", P, table, ORG, {}),
     Row("tournaments:table_token_new", P, table, ORG, {}),

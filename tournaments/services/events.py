@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from scoring.engine import N_, EngineError, RuleSet, get_game, initial_state
 from scoring.models import Player
+from scoring.names import refuse_look_alike
 from scoring.services.people import User, acting_user, player_create
 from scoring.services.rules import resolve_rules, snapshot_for
 from scoring.services.sittings import sittings_make_final
@@ -178,6 +179,8 @@ def registration_add(
     team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
     # One name as people read it (scoring.names.name_key: "Bình" = "bình", accents count).
     clash = Registration.objects.filter(event=event, player__name_key=player.name_key).exclude(player=player)
+    # A name that only looks like a registered one (letters of another script) names that player.
+    refuse_look_alike(player.name, clash.values_list("player__name", flat=True)[:20])
     if clash.exists():
         raise EngineError(
             N_("Giải đã có người tên '{name}'; hãy thêm tên làng hoặc giáp để phân biệt, ví dụ '{example}'."),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.engine import N_, EngineError
-from scoring.names import name_key
+from scoring.names import look_alike, name_key
 from tournaments.access import organised_event
 from tournaments.models import Event, Registration
 from tournaments.services.events import registration_add
@@ -25,7 +25,7 @@ MAX_LINES = 500
 #: The largest file accepted (bytes).
 MAX_BYTES = 256 * 1024
 
-NEW, TWICE, REGISTERED = "new", "twice", "registered"
+NEW, TWICE, REGISTERED, LOOK_ALIKE = "new", "twice", "registered", "look_alike"
 #: A first line that names the column rather than a player.
 HEADERS = frozenset({"tên", "họ tên", "họ và tên", "tên người chơi", "name", "player"})
 
@@ -55,16 +55,22 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
 
 
 def _preview(event: Event, rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Each row with its status: new, twice in the list, already registered, or only looking like
+    a name registered or above it (letters of another script: ``like`` names it)."""
     taken = {
-        name_key(n) for n in Registration.objects.filter(event=event).values_list("player__name", flat=True)
+        name_key(n): n
+        for n in Registration.objects.filter(event=event).values_list("player__name", flat=True)
     }
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     out = []
     for name, team in rows:
         key = name_key(name)
-        status = REGISTERED if key in taken else TWICE if key in seen else NEW
-        seen.add(key)
-        out.append({"name": name, "team": team, "status": status})
+        like = taken.get(key) or seen.get(key)
+        status = NEW
+        if like is not None:
+            status = LOOK_ALIKE if look_alike(name, like) else REGISTERED if key in taken else TWICE
+        seen.setdefault(key, name)
+        out.append({"name": name, "team": team, "status": status, "like": like})
     return out
 
 

@@ -30,7 +30,14 @@ from scoring.services.people import EntryVia, acting_user
 from scoring.services.quotas import VAN, charge
 from tournaments.access import NO_EVENT, organised_event
 from tournaments.models import Event, Registration, RegistrationStatus, ScorekeeperToken, Table
-from tournaments.permissions import SESSION_TOKENS, session_token_tables, table_grant, visible
+from tournaments.permissions import (
+    SESSION_HOLDERS,
+    SESSION_TOKENS,
+    session_holder,
+    session_token_tables,
+    table_grant,
+    visible,
+)
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
 from tournaments.services.tokens import (
@@ -88,6 +95,36 @@ def _remember(request: HttpRequest, table: Table, token: ScorekeeperToken) -> No
     remember_device(request)
 
 
+def _holders(table: Table) -> list[tuple[int, str]]:
+    """Who may hold a table phone: the seated players of the table's canh (player id, seat name)."""
+    if table.sitting_id is None:
+        return []
+    return list(table.sitting.seats.order_by("position").values_list("player_id", "name"))
+
+
+def _name_holder(request: HttpRequest, table: Table, posted: str) -> bool:
+    """Remember the seated player this device names as its holder at the table (False: not one of
+    them). A ván it enters then records that player, and that player confirms none of them."""
+    try:
+        player = int(posted)
+    except (TypeError, ValueError):
+        return False
+    if player not in {p for p, _name in _holders(table)}:
+        return False
+    holders = dict(request.session.get(SESSION_HOLDERS, {}))
+    holders[str(table.pk)] = player
+    request.session[SESSION_HOLDERS] = holders
+    return True
+
+
+def _needs_holder(request: HttpRequest, table: Table, access: str | None) -> bool:
+    """A table phone in a canh that needs a second person's confirmation must name its holder
+    (one of the seated players) before it enters ván."""
+    if access != TOKEN or table.sitting_id is None or not table.sitting.needs_confirmation:
+        return False
+    return session_holder(request, table.pk) not in {p for p, _name in _holders(table)}
+
+
 def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
     """Who may enter ván here: an organiser (``tournaments.manage_event``), a scorekeeper of the
     event (``tournaments.keep_score_at`` the table), a device with a live token of this table, or nobody."""
@@ -104,7 +141,7 @@ def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
     grant = table_grant(request, table.pk) if access == TOKEN else None
     if grant is None:
         return EntryVia(device=device_of(request))
-    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request))
+    return EntryVia(grant=grant.key, grant_by=grant.issued_by, device=device_of(request), player=grant.holder)
 
 
 def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None, int]:
@@ -184,6 +221,8 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     access = _access(request, event, table)
     if found is None or access is None:
         return _pin_page(request, slug, table_id, found, seen=seen, error=None, status=403)
+    if _needs_holder(request, table, access):
+        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=200, holder_step=True)
     error, status = _record(request, table, access) if request.method == "POST" else (None, 200)
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
@@ -215,12 +254,14 @@ def _pin_page(
     seen: bool,
     error: str | None,
     status: int,
+    holder_step: bool = False,
 ) -> HttpResponse:
     table_url = reverse("tournaments:table", args=[slug, table_id])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
     # A private event's name, table and scoreboard stay hidden from whoever may not see the event,
     # and the page is then the same as at an address naming no table: the PIN form is all a
-    # scorekeeper with a PIN needs.
+    # scorekeeper with a PIN needs. Who holds the phone: the seated players are named once the
+    # device holds the table's token (the second step), or beside the PIN where the event is public.
     private = table is None or not seen
     context = {
         "event": None if private else table.event,
@@ -229,6 +270,11 @@ def _pin_page(
         "error": error,
         "login_url": login_url,
         "private": private,
+        "holder_step": holder_step,
+        "holder_url": reverse("tournaments:table_holder", args=[slug, table_id]),
+        "holders": _holders(table) if table is not None and (holder_step or not private) else [],
+        "holder_required": not private and table.sitting_id is not None and table.sitting.needs_confirmation,
+        "holder": session_holder(request, table.pk) if table is not None else None,
     }
     devices.device_id(request)  # the device cookie the PIN's lock-out counts phones by
     return page(request, "tournaments/table_pin.html", context, status=status)
@@ -263,6 +309,20 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         )
     devices.remember_sign_in(request, f"table:{place}")
     _remember(request, table, attempt.token)
+    if request.POST.get("holder"):
+        _name_holder(request, table, request.POST["holder"])
+    return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
+
+
+@require_POST
+def table_holder(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """A device holding the table's token names who holds it: one of the seated players."""
+    table, seen = _named_table(request, slug, table_id)
+    if table is None or _access(request, table.event, table) != TOKEN:
+        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=403)
+    if not _name_holder(request, table, request.POST.get("holder", "")):
+        error = gettext("Hãy chọn tên mình trong số người ngồi chiếu này.")
+        return _pin_page(request, slug, table_id, table, seen=seen, error=error, status=422, holder_step=True)
     return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
 
 
