@@ -75,13 +75,13 @@ def _event_of(obj: Any) -> Event | None:
     if isinstance(obj, Table):
         return obj.event
     if hasattr(obj, "event_table_id"):  # a festival table (console): the event of its chiếu, if any
-        return obj.event_table.event if obj.event_table_id else None
+        return obj.event_table.event if obj.event_table_id is not None else None
     return getattr(obj, "event", None)
 
 
 def _table_of(obj: Any) -> Table | None:
     if hasattr(obj, "event_table_id"):  # a festival table (console): its chiếu of the event
-        return obj.event_table if obj.event_table_id else None
+        return obj.event_table if obj.event_table_id is not None else None
     return obj if isinstance(obj, Table) else None
 
 

@@ -369,7 +369,7 @@ class VanListView(LedgerView):
         responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int) -> Response:
-        charge(request, VAN, sitting=pk)
+        charge(request, VAN, sitting=self.sitting)
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
@@ -419,7 +419,7 @@ class VanCorrectView(LedgerView):
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
             return _error(f"Canh bài số {pk} không có ván số {seq}.", status.HTTP_404_NOT_FOUND)
-        charge(request, VAN, sitting=pk)  # a correction writes again every later ván: it counts
+        charge(request, VAN, sitting=self.sitting)  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")

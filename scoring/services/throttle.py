@@ -107,7 +107,11 @@ class Admission:
 
 
 def _row(key: str) -> AccessThrottle:
-    """The key's row, created if needed, locked until the end of the caller's transaction."""
+    """The key's row, created if needed, locked until the end of the caller's transaction. A row
+    that exists (every try but a key's first) is one locking read: no savepoint, no second read."""
+    row = AccessThrottle.objects.select_for_update().filter(key=key).first()
+    if row is not None:
+        return row
     try:
         with transaction.atomic():
             AccessThrottle.objects.get_or_create(key=key)
@@ -210,7 +214,7 @@ class Spent:
     until: datetime
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # a part of the caller's transaction when there is one
 def spend(key: str, *, amount: int = 1, limit: int, window: timedelta) -> Spent:
     """Take ``amount`` from what ``key`` may spend in a fixed ``window`` (``limit`` in all), on the
     same row and under the same row lock as :func:`admit`, so concurrent requests from any number

@@ -76,6 +76,33 @@ def played(festival: Any) -> Any:
     return festival
 
 
+def test_the_last_result_in_english(festival: Any) -> None:
+    """The console's notice of the ván just announced, before the next ván's first signal (which
+    takes the result off the display and the console)."""
+    table = festival.table
+    van_finish(table=table, seq=1, record={"winner": "An"}, by=festival.trung_quan, idempotency_key=None)
+    van_finish(
+        table=table,
+        seq=2,
+        record={"winner": "Bình", "cuoc": ["tom"]},
+        by=festival.trung_quan,
+        idempotency_key=None,
+    )
+    both(
+        tq(festival),
+        f"/trung-quan/{table.pk}/",
+        [
+            ("<strong>Bình</strong> won", "<strong>Bình</strong> ù"),
+            ("<strong>8 points</strong>", "<strong>8 điểm</strong>"),
+            ("· announced on the display.", "· đã báo lên màn hình."),
+            (
+                "over the seats until “Start the ván” is pressed",
+                "đè lên các chỗ ngồi đến khi bấm “Bắt đầu ván”",
+            ),
+        ],
+    )
+
+
 def test_the_console_in_english(played: Any) -> None:
     english, _vietnamese = both(
         tq(played),
@@ -95,9 +122,6 @@ def test_the_console_in_english(played: Any) -> None:
             ),
             ('<span class="tq-k">Turn</span>', '<span class="tq-k">Lượt</span>'),
             (">Next turn ↺</button>", ">Lượt tiếp ↺</button>"),
-            ("<strong>Bình</strong> won", "<strong>Bình</strong> ù"),
-            ("<strong>8 points</strong>", "<strong>8 điểm</strong>"),
-            ("· announced on the display.", "· đã báo lên màn hình."),
             ('<span class="tq-badge">Dealer</span>', '<span class="tq-badge">Cái</span>'),
             ('value="2">Turn<span class="vh">', 'value="2">Lượt<span class="vh">'),
             ('value="2">Dealer<span class="vh">', 'value="2">Cái<span class="vh">'),

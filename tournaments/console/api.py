@@ -1,7 +1,8 @@
 """The API for hardware: drum pads and buttons at a festival table send their signals here.
 
 ``POST /api/v1/tables/{table_id}/signals`` with ``{"seat": 1-5 | "trung_quan", "signal": "<slug>"}``,
-token auth (only the table's Trung Quân, its event's organisers and staff), an optional
+token auth (only the table's Trung Quân, its event's organisers and staff; a private event's table is
+404 to whoever may neither run it nor see the event, as a missing one, after the same checks), an optional
 ``Idempotency-Key`` header (a repeat answers the first answer and stores nothing; the same key
 with another body is refused with 422). ``GET`` lists the signals given (public, read-only, as
 visible as the table's event: a private event's table is 404 to whoever may not see it).
@@ -28,10 +29,9 @@ from scoring.engine import EngineError
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.van import ResultsFinal
 from tournaments.console.models import FestivalTable
-from tournaments.console.permissions import CanRunTable
+from tournaments.console.permissions import RUN, CanRunTable, reach, seen
 from tournaments.console.selectors import signals_json
 from tournaments.console.services import signal_send
-from tournaments.permissions import visible
 
 __all__ = ["TableSignalsView"]
 
@@ -108,6 +108,14 @@ def _error(message: str, code: int) -> Response:
     return Response({"error": message}, status=code)
 
 
+def _table(table_id: int) -> FestivalTable | None:
+    return FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
+
+
+def _no_table(table_id: int) -> Response:
+    return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
+
+
 class TableSignalsView(ContractView):
     """Errors as the contract endpoints answer them (400 / 415 / 405 ``{"error": …}``), and 401 /
     403 with the console's own messages."""
@@ -139,10 +147,12 @@ class TableSignalsView(ContractView):
         tags=["Tổ Tôm Điếm"],
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = FestivalTable.objects.select_related("sitting", "event_table").filter(pk=table_id).first()
-        if table is None:
-            return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
-        self.check_object_permissions(request, table)
+        table = _table(table_id)
+        may = reach(request.user, table)
+        if may is None or table is None:  # no such table, or a private event's to one taking no part
+            return _no_table(table_id)
+        if may != RUN:
+            self.permission_denied(request, message=CanRunTable.message)
         if not isinstance(request.data, dict):
             return _error(
                 gettext('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.'), 400
@@ -180,11 +190,9 @@ class TableSignalsView(ContractView):
         tags=["Tổ Tôm Điếm"],
     )
     def get(self, request: Request, table_id: int) -> Response:
-        table = (
-            FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
-        )
-        if table is None or not visible(request.user, table):  # a private event's table is not public
-            return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
+        table = _table(table_id)
+        if not seen(request.user, table) or table is None:  # a private event's table is not public
+            return _no_table(table_id)
         rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")
         if van is not None:

@@ -4,6 +4,10 @@ That is the table's own Trung Quân (its ``trung_quan`` field), the Trung Quân 
 chiếu (an :class:`~tournaments.models.EventRole`, event-wide or for that chiếu), the event's
 organisers, and staff. The display and the timeline are public and read-only; everything that
 writes goes through :func:`can_run` (the console pages and the hardware API alike).
+
+A table the caller may neither run nor see (a private event's, to someone who takes no part in it)
+is answered as no such table, after the same checks (:func:`reach`, :func:`seen`): its id cannot
+be confirmed by the difference between 403 and 404, nor by the work done (issue 30, item 6).
 """
 
 from __future__ import annotations
@@ -15,17 +19,54 @@ from django.utils.translation import gettext_lazy
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from tournaments.access import NO_EVENT
 from tournaments.console.models import FestivalTable
 from tournaments.models import EventRole, EventRoleKind, Table
+from tournaments.permissions import visible
 
-__all__ = ["RUN_CONSOLE", "CanRunTable", "can_run", "event_tables_run_by", "tables_run_by"]
+__all__ = [
+    "RUN",
+    "RUN_CONSOLE",
+    "SEE",
+    "CanRunTable",
+    "can_run",
+    "event_tables_run_by",
+    "reach",
+    "seen",
+    "tables_run_by",
+]
 
 RUN_CONSOLE = "tournaments.run_console"
+#: What :func:`reach` answers: the caller may run the table; may only know it exists (a refusal to
+#: run it is 403); None: nothing, not even that it exists (404, as for no such table).
+RUN, SEE = "run", "see"
+
+
+def _no_table() -> FestivalTable:
+    """Asked about where the address names no festival table: the chiếu of no event (a private
+    one nobody takes part in), so the checks run the queries a private event's table costs."""
+    return FestivalTable(pk=0, event_table=Table(pk=0, event=NO_EVENT))
 
 
 def can_run(user: Any, table: FestivalTable) -> bool:
     """Whether ``user`` may give signals and open the console of ``table``."""
     return bool(user is not None and user.has_perm(RUN_CONSOLE, table))
+
+
+def reach(user: Any, table: FestivalTable | None) -> str | None:
+    """What ``user`` may do at ``table`` (None: the address names none): :data:`RUN`, :data:`SEE`
+    or None. Who may run a table may know it exists even where its event is private (the table's
+    own Trung Quân needs no role in the event); anyone else only if they may see the event."""
+    target = table if table is not None else _no_table()
+    if can_run(user, target):
+        return RUN if table is not None else None  # staff, asked about no table
+    return SEE if visible(user, target) and table is not None else None
+
+
+def seen(user: Any, table: FestivalTable | None) -> bool:
+    """Whether ``user`` may see ``table`` (its display, timeline, stream and signals): False for no
+    table, after the check a private event's table costs."""
+    return visible(user, table if table is not None else _no_table()) and table is not None
 
 
 def _everything(user: Any) -> bool | None:

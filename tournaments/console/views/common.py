@@ -8,8 +8,8 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django_eventstream import get_current_event_id
 
@@ -19,7 +19,7 @@ from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
 from tournaments.console.catalogue import COMMON
 from tournaments.console.models import FestivalTable, Signal, SignalEffect, SignalKind
-from tournaments.console.permissions import can_run
+from tournaments.console.permissions import RUN, reach
 from tournaments.console.selectors import signals_for, table_state
 from tournaments.console.services import ConsoleError
 
@@ -43,11 +43,18 @@ tq_login_required = login_required(login_url="console:login")
 
 
 def run_table(request: HttpRequest, pk: int) -> FestivalTable:
-    """The table, if the signed-in user may run it (403 otherwise)."""
-    table = get_object_or_404(
-        FestivalTable.objects.select_related("sitting", "event_table", "trung_quan"), pk=pk
+    """The table, if the signed-in user may run it: 403 for one who may see it but not run it; 404
+    for no such table and for a private event's table to one who takes no part in the event (after
+    the same checks: :func:`~tournaments.console.permissions.reach`)."""
+    table = (
+        FestivalTable.objects.select_related("sitting", "event_table__event", "trung_quan")
+        .filter(pk=pk)
+        .first()
     )
-    if not can_run(request.user, table):
+    may = reach(request.user, table)
+    if may is None or table is None:
+        raise Http404(gettext("Không có chiếu này."))
+    if may != RUN:
         raise PermissionDenied(
             gettext("Chỉ Trung Quân của chiếu này và ban tổ chức mới mở được bàn Trung Quân.")
         )

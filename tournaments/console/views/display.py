@@ -18,16 +18,16 @@ from django_eventstream.views import events as event_stream
 
 from tournaments.console.broadcast import channel_for, stream_reads
 from tournaments.console.models import FestivalTable
+from tournaments.console.permissions import seen
 from tournaments.console.selectors import recent_signals, table_state, timeline
 from tournaments.console.views.common import stream_id
-from tournaments.permissions import visible
 
 __all__ = ["display", "events", "timeline_page"]
 
 
 def _table(request: HttpRequest, pk: int) -> FestivalTable:
     table = FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=pk).first()
-    if table is None or not visible(request.user, table):
+    if not seen(request.user, table) or table is None:  # the same checks where there is no table
         raise Http404(gettext("Không có chiếu này."))
     return table
 
