@@ -29,6 +29,7 @@ from scoring.engine import (
 )
 
 __all__ = [
+    "western_seats",
     "MAX_COPIES",
     "WESTERN_MAX_COPIES",
     "card_name",
@@ -121,6 +122,27 @@ def western_codes(text: str) -> list[str]:
         except EngineError:
             out.append(token)
     return out
+
+
+def western_seats(data: Any, names: list[str]) -> list[dict[str, Any]]:
+    """Each seat's 52-card hand typed or picked (``hand_1`` …, in laying order) with its picker, in
+    which a card already in another seat's hand is greyed out: Kiểm bài's Phỏm and the calculator's
+    "Xếp hạng theo quân"."""
+    hands = [western_codes(data.get(f"hand_{i}", "")) for i in range(1, len(names) + 1)]
+    seats = []
+    for i, (name, hand) in enumerate(zip(names, hands, strict=True), start=1):
+        taken = [c for j, other in enumerate(hands, start=1) if j != i for c in other]
+        seats.append(
+            {
+                "seat": i,
+                "name": name,
+                "input": f"hand_{i}",
+                "hand": hand,
+                "hand_str": " ".join(hand),
+                "cards": western_picker_cards(hand, taken),
+            }
+        )
+    return seats
 
 
 def phom_seats(n: int) -> list[str]:

@@ -26,7 +26,7 @@ from scoring.engine import (
     settle_van,
 )
 from scoring.htmx import render_htmx
-from scoring.selectors.cards import phom_from_cards, western_codes, western_picker_cards
+from scoring.selectors.cards import phom_from_cards, western_seats
 from scoring.selectors.rules import (
     DEFAULT_PRESET,
     chip_conflicts,
@@ -159,25 +159,6 @@ def calculator(request: HttpRequest) -> HttpResponse:
     return render_htmx(request, "scoring/calculator.html", context, partial="calc")
 
 
-def _card_seats(data: Any, players: list[str]) -> list[dict[str, Any]]:
-    """Each seat's cards typed or picked (``hand_1`` …), for "Xếp hạng theo quân"."""
-    hands = [western_codes(data.get(f"hand_{i}", "")) for i in range(1, len(players) + 1)]
-    seats = []
-    for i, (name, hand) in enumerate(zip(players, hands, strict=True), start=1):
-        taken = [c for j, other in enumerate(hands, start=1) if j != i for c in other]
-        seats.append(
-            {
-                "seat": i,
-                "name": name,
-                "input": f"hand_{i}",
-                "hand": hand,
-                "hand_str": " ".join(hand),
-                "cards": western_picker_cards(hand, taken),
-            }
-        )
-    return seats
-
-
 def _fill_from_cards(form: dict[str, Any], seats: list[dict[str, Any]], rules: RuleSet) -> dict[str, Any]:
     """Rank the ván from the cards and fill the placings (or the ù) the form asks (issue 31, item 3)."""
     found = phom_from_cards([s["hand_str"] for s in seats], form["players"], rules)
@@ -192,7 +173,7 @@ def _fill_from_cards(form: dict[str, Any], seats: list[dict[str, Any]], rules: R
 
 def _phom_calculator(request: HttpRequest, state: dict[str, Any], data: Any) -> HttpResponse:
     form = _phom_form(data, state["game"])
-    seats = _card_seats(data, form["players"])
+    seats = western_seats(data, form["players"])
     context: dict[str, Any] = {**state, **form, "is_phom": True, "phom": None, "error": None}
     context.update(card_seats=seats, from_cards=None, from_cards_error=None)
     context["from_cards_open"] = any(s["hand"] for s in seats)

@@ -26,8 +26,7 @@ from scoring.selectors.cards import (
     phom_from_cards,
     phom_seats,
     picker_cards,
-    western_codes,
-    western_picker_cards,
+    western_seats,
 )
 
 
@@ -41,20 +40,8 @@ def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
     shows their phỏm, the points left, the ván's ranks (or the ù), and fills the calculator."""
     n = _count(data.get("players"), game.players_min, game.players_max)
     names = phom_seats(n)
-    hands = [western_codes(data.get(f"hand_{i}", "")) for i in range(1, n + 1)]
-    seats = []
-    for i, (name, hand) in enumerate(zip(names, hands, strict=True), start=1):
-        taken = [c for j, other in enumerate(hands, start=1) if j != i for c in other]
-        seats.append(
-            {
-                "seat": i,
-                "name": name,
-                "input": f"hand_{i}",
-                "hand": hand,
-                "hand_str": " ".join(hand),
-                "cards": western_picker_cards(hand, taken),
-            }
-        )
+    seats = western_seats(data, names)
+    hands = [seat["hand"] for seat in seats]
     context: dict[str, Any] = {
         "nav": "kiem_bai",
         "games": _games(),
