@@ -149,10 +149,12 @@ def test_a_sitting_s_trail_shows_entries_corrections_and_reviews_with_who_and_wh
 
     assert page.status_code == 200
     shown = rows(page)
+    # A review names the reviewer's account and the seated player it stands for (issue 30: who
+    # confirmed, by identity).
     assert [(r["time"], r["who"], r["action"]) for r in shown] == [
-        (confirmed_at, "an", "Xác nhận ván 1"),
+        (confirmed_at, "an (An)", "Xác nhận ván 1"),
         (corrected_at, "Hùng Lê", "Sửa ván 1: ghi nhầm người ù"),
-        (rejected_at, "an", "Bác ván 1: Chi ù mới đúng"),
+        (rejected_at, "an (An)", "Bác ván 1: Chi ù mới đúng"),
         (entered_at, "Hùng Lê", "Ghi ván 1"),
         (opened_at, "Hùng Lê", "Mở canh bài"),
     ]
