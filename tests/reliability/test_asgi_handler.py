@@ -79,7 +79,11 @@ async def _get(
     if not whole:
         await talk.send_input({"type": "http.disconnect"})
     await talk.wait(10)  # the application ends (an open stream once the client has gone)
-    return start["status"], {k.lower(): v for k, v in start["headers"]}, body
+    answered: dict[bytes, bytes] = {}
+    for name, value in start["headers"]:  # a repeated header (two Set-Cookie) joined, not dropped
+        key = name.lower()
+        answered[key] = answered[key] + b", " + value if key in answered else value
+    return start["status"], answered, body
 
 
 def _run(request: Coroutine[Any, Any, Response]) -> Response:
