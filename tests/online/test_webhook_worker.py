@@ -17,8 +17,10 @@ from tests.subprocesses import WORKER_ENV
 pytestmark = [pytest.mark.sqlite, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
 DEADLINE = float(WORKER_ENV["WEBHOOK_TIMEOUT"])
-#: The worker's own work around an attempt (picking the task up, the database) on a busy machine.
-MARGIN = 4.0
+#: The worker's own work around an attempt (picking the task up, the database, a delivery left
+#: queued by an earlier test of the session) on a busy machine: far below the minute the drip held
+#: the worker before the deadline was total.
+MARGIN = 15.0
 
 
 def test_a_dripping_receiver_holds_the_worker_one_deadline_only(
