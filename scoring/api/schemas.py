@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import (
@@ -29,6 +30,14 @@ from rest_framework import serializers as s
 from scoring.engine import BaoRegime, Fault, GameSlug
 from scoring.models import ClubKind, VanOutcome, VanStatus
 from scoring.services.idempotency import MAX_KEY_LENGTH
+
+
+class SiteSessionScheme(SessionScheme):
+    """The schema's ``cookieAuth`` for the API's own session class (``scoring.api.auth``: the
+    cookie is read only when no ``Authorization`` header is sent)."""
+
+    target_class = "scoring.api.auth.SessionAuthentication"
+
 
 __all__ = [
     "GAMES",
