@@ -41,7 +41,13 @@ def test_a_dripping_receiver_holds_the_worker_one_deadline_only(
         assert receiver.wait_for(lambda r: r.of_type("ping"), timeout=DEADLINE + MARGIN + 10)
         waited = time.monotonic() - started
         assert waited <= DEADLINE + MARGIN, f"the next delivery waited {waited:.1f} s"
+        # In the whole suite another session worker may have taken the second delivery at once:
+        # the drip's attempt still ends at the deadline, whoever holds it.
+        until = time.monotonic() + DEADLINE + MARGIN
         first = WebhookDelivery.objects.get(pk=held.pk)
+        while first.duration_ms is None and time.monotonic() < until:
+            time.sleep(0.2)
+            first = WebhookDelivery.objects.get(pk=held.pk)
         assert first.attempts >= 1 and first.status in (DeliveryStatus.RETRYING, DeliveryStatus.PENDING)
         assert first.duration_ms is not None and first.duration_ms <= (DEADLINE + 0.75) * 1000
         assert "không trả lời trọn trong 5 giây" in first.error
