@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from scoring.engine import N_, EngineError, InvariantError, replay, rules_with_overrides
+from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, InvariantError, replay, rules_with_overrides
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.services.idempotency import Answer, run_once
 from scoring.services.people import Written, acting_user, player_for_name
@@ -45,7 +45,7 @@ from scoring.services.rules import resolve_rules
 from scoring.services.sittings import SequenceConflict, SittingClosed, announce, sitting_open, van_record
 from tournaments.models import Table
 from tournaments.online.models import ImportJob, JobState, PlatformToken, SittingImport
-from tournaments.online.services.imports import _announce, _text, replay_part, sitting_import
+from tournaments.online.services.imports import _announce, _text, one_place, replay_part, sitting_import
 from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = [
@@ -114,16 +114,13 @@ def import_job_start(
     token: PlatformToken | None = None,
 ) -> Written[ImportJob]:
     """Check the request's shape (every ván is checked by the job) and queue the job; 202."""
-    if (club is None) == (table is None):
-        raise EngineError(
-            N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
-        )
+    one_place(club=club, table=table)
     request = replay_shape(replay_part(body))
     _text(body, "platform", 80)
     _text(body, "title", 160)
     for name in request["players"]:
-        if not name.strip() or len(name) > 80:
-            raise EngineError(N_("Tên người chơi phải có 1 đến {most} ký tự."), most=80)
+        if not name.strip() or len(name) > MAX_PLAYER_NAME:
+            raise EngineError(N_("Tên người chơi phải có 1 đến {most} ký tự."), most=MAX_PLAYER_NAME)
     user = acting_user(by)
     box: dict[str, Any] = {}
 

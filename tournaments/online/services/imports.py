@@ -33,7 +33,7 @@ from tournaments.online.services import webhooks
 from tournaments.services.tables import locked_table, table_van
 from tournaments.services.van import event_van_record
 
-__all__ = ["IMPORT_KEYS", "replay_part", "sitting_import"]
+__all__ = ["IMPORT_KEYS", "one_place", "replay_part", "sitting_import"]
 
 #: The keys of an import besides the replay's own.
 PLACE_KEYS = frozenset({"club", "table", "event", "platform", "title"})
@@ -61,6 +61,14 @@ def _text(body: Mapping[str, Any], key: str, limit: int) -> str:
     if len(value) > limit:
         raise EngineError(N_("'{key}' dài quá {limit} ký tự."), key=key, limit=limit)
     return value.strip()
+
+
+def one_place(*, club: Club | None, table: Table | None) -> None:
+    """An import goes to a club (a new sitting) or to an event table, exactly one of the two."""
+    if (club is None) == (table is None):
+        raise EngineError(
+            N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
+        )
 
 
 def _fits_table(table: Table, count: int) -> None:
@@ -99,10 +107,7 @@ def sitting_import(
     token: PlatformToken | None = None,
 ) -> Written[Sitting]:
     """Import ``body`` into ``club`` (a new sitting) or ``table`` (its current, empty canh)."""
-    if (club is None) == (table is None):
-        raise EngineError(
-            N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
-        )
+    one_place(club=club, table=table)
     request = replay_part(body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
