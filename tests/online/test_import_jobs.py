@@ -285,3 +285,55 @@ def test_an_event_table_s_big_import_is_a_job_too_and_its_refusal_is_the_job_s_e
     failed = client.get(too_many["Location"]).json()
     assert failed["error_status"] == 400 and "10 ván" in failed["error"]["error"]
     assert second.sitting.van.filter(is_current=True).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_festival_s_van_is_not_kept_waiting_by_an_import_job_s_chunks(
+    club: Any, organiser: Any, small_threshold: Any
+) -> None:
+    """While a job writes a 400-ván import chunk after chunk, another sitting's ván (a festival
+    table's) is recorded within a second each time. On SQLite a job that took the write lock back
+    as soon as it committed would keep a waiting writer out for the whole import (its busy
+    handler sleeps between tries): a ván waited 8 s in the 10,000-ván acceptance run."""
+    import threading
+
+    from django.db import connection
+
+    from scoring.models import Van
+    from tests.factories import open_sitting, record_all
+    from tournaments.online.models import ImportJob
+    from tournaments.online.services import import_jobs
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL queues lock waiters, and the chunks lock only the staged sitting's rows")
+    table = open_sitting(players=FIVE)
+    job_id = post(signed_in(organiser), request(400, club)).json()["id"]
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["state"] = import_jobs.run_import_job(job_id)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not ImportJob.objects.filter(pk=job_id, done__gt=0).exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        waits = []
+        for record in vans(10):
+            if not worker.is_alive():
+                break
+            began = time.monotonic()
+            record_all(table, [record])
+            waits.append(time.monotonic() - began)
+        done_meanwhile = ImportJob.objects.get(pk=job_id).done
+    finally:
+        worker.join(timeout=300)
+    assert outcome.get("state") == "done"
+    assert len(waits) >= 5 and done_meanwhile < 400, (waits, done_meanwhile)  # recorded during the import
+    assert max(waits) < 1.0, [round(w, 2) for w in waits]
+    assert Van.objects.filter(sitting=table, is_current=True).count() == len(waits)

@@ -9,6 +9,7 @@ from scoring.engine.settlement import rules_with_overrides
 from scoring.models import IdempotencyKey, Sitting, Van
 from scoring.selectors.ledger import balances, ledger_differences
 from tests.factories import open_sitting
+from tests.reliability.harness import keeper_club
 from tests.reliability.vanmix import Script
 
 
@@ -21,6 +22,7 @@ def open_for(script: Script, *, keeper: Any) -> Sitting:
         mode=script.mode,
         players=script.players,
         created_by=keeper,
+        club=keeper_club(keeper),
     )
 
 

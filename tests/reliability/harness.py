@@ -57,7 +57,21 @@ def phone_account(username: str = "dien-thoai-ghi-diem") -> tuple[Any, dict[str,
 
     user, _ = get_user_model().objects.get_or_create(username=username)
     token, _ = Token.objects.get_or_create(user=user)
+    keeper_club(user)
     return user, {"Authorization": f"Token {token.key}"}
+
+
+def keeper_club(user: Any) -> Any:
+    """The club the scorekeeper organises, where its phones' sittings are opened: a festival's
+    scorekeeper records in its own club, whose organisers the hourly ván quota of a new account
+    (``scoring/services/quotas.py``) does not slow; a stranger's clubless sittings it would."""
+    from scoring.models import Club, ClubRoleKind
+    from scoring.services.roles import club_open
+
+    club = Club.objects.filter(roles__user=user, roles__role=ClubRoleKind.ORGANISER).first()
+    if club is None:
+        club = club_open(name=f"Làng của {user.username}", organiser=user).obj
+    return club
 
 
 # -- the app server ------------------------------------------------------------------------------
