@@ -193,6 +193,7 @@ def test_a_crash_midway_leaves_nothing_visible_and_the_retry_completes(
     monkeypatch.setattr(import_jobs, "van_record", dies_at_the_33rd)
     monkeypatch.setattr(import_jobs, "FIRST_CHUNK", 4)
     monkeypatch.setattr(import_jobs, "MAX_CHUNK", 4)
+    monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 600.0)  # one delivery, however loaded the machine
     with pytest.raises(SystemExit):
         import_jobs.run_import_job(job_id)
     job = ImportJob.objects.get(pk=job_id)
@@ -285,6 +286,41 @@ def test_an_event_table_s_big_import_is_a_job_too_and_its_refusal_is_the_job_s_e
     failed = client.get(too_many["Location"]).json()
     assert failed["error_status"] == 400 and "10 ván" in failed["error"]["error"]
     assert second.sitting.van.filter(is_current=True).count() == 0
+
+
+@pytest.mark.django_db
+def test_a_big_import_gives_the_bulk_lane_back_between_slices(
+    club: Any, organiser: Any, small_threshold: Any, monkeypatch: Any
+) -> None:
+    """A delivery writes for at most SLICE_SECONDS, then queues the job's continuation behind the
+    lane's other work (an organiser's report waits one slice, not a stranger's whole import); each
+    continuation goes on from the ván already in, and the sitting appears only after the last."""
+    from scoring.models import Sitting
+    from scoring.selectors.ledger import balances
+    from tournaments.online.services import import_jobs
+
+    client = signed_in(organiser)
+    body = request(60, club)
+    answer = post(client, body)
+    job_id = answer.json()["id"]
+    monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 0.0)  # one chunk a delivery
+    monkeypatch.setattr(import_jobs, "FIRST_CHUNK", 10)
+    monkeypatch.setattr(import_jobs, "MAX_CHUNK", 10)
+    queued: list[int] = []
+    monkeypatch.setattr(import_jobs, "_queue", queued.append)
+    states, seen = [], []
+    while not states or states[-1] == "running":
+        assert len(states) < 10, states
+        states.append(import_jobs.run_import_job(job_id))  # the delivery the last one queued
+        progress = client.get(answer["Location"]).json()
+        seen.append((progress["progress"]["done"], progress.get("sitting_id") in visible_sittings(client)))
+    assert states == ["running"] * 5 + ["done"] and queued == [job_id] * 5
+    assert seen == [(10, False), (20, False), (30, False), (40, False), (50, False), (60, True)]
+    expected = replay(
+        {k: body[k] for k in ("game", "rules", "mode", "players", "van")}, resolve_rules=resolve_rules
+    )
+    sitting = Sitting.objects.get(pk=progress["sitting_id"])
+    assert balances(sitting).players == expected["balances"]
 
 
 @pytest.mark.django_db(transaction=True)

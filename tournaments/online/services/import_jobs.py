@@ -52,6 +52,7 @@ __all__ = [
     "CHUNK_GAP_SECONDS",
     "CHUNK_SECONDS",
     "LEASE",
+    "SLICE_SECONDS",
     "Busy",
     "import_job_start",
     "is_big",
@@ -74,6 +75,10 @@ CHUNK_GAP_SECONDS = {"sqlite": 0.15, "postgresql": 0.0}
 #: Ván in the first chunk; the next ones are sized from how long the last one took.
 FIRST_CHUNK = 10
 MAX_CHUNK = 200
+#: The longest one delivery of the task writes: then the job lets go of the bulk lane's worker and
+#: queues its continuation behind whatever else waits there (an organiser's report, another
+#: club's import), so a stranger's 10,000-ván import never holds the lane for its whole length.
+SLICE_SECONDS = 20.0
 TASK = "bulk.import_sitting"
 #: A run that has not written for this long is taken for dead: another may take the job over.
 LEASE = timedelta(seconds=120)
@@ -224,7 +229,8 @@ def _run(job: ImportJob) -> str:
     body = job.request
     try:
         request = replay_part(body)
-        replay_check(request)  # every ván, before anything is written (no transaction held)
+        if job.staged_id is None:  # a continuation's ván were all checked by the job's first run
+            replay_check(request)  # every ván, before anything is written (no transaction held)
         _touch(job.pk)
     except BadVan as exc:
         _fail(job.pk, 422, {"error": exc.message, "van": exc.seq})
@@ -235,7 +241,11 @@ def _run(job: ImportJob) -> str:
     if job.table_id is not None:
         return _run_table(job)
     sitting = _staged(job, request)
-    _write_chunks(job, sitting, request)
+    if not _write_chunks(job, sitting, request):
+        # Its slice is used up: the next delivery (behind the lane's other work) may claim it at once.
+        ImportJob.objects.filter(pk=job.pk).update(touched_at=None)
+        _queue(job.pk)
+        return JobState.RUNNING
     return _land(job, request)
 
 
@@ -289,9 +299,11 @@ def _staged(job: ImportJob, request: Mapping[str, Any]) -> Sitting:
     return Sitting.objects.select_related("rules").get(pk=sitting.pk)
 
 
-def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) -> None:
-    """Every ván not yet in, a few a transaction, each transaction about CHUNK_SECONDS long."""
+def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) -> bool:
+    """The ván not yet in, a few a transaction, each transaction about CHUNK_SECONDS long, for at
+    most :data:`SLICE_SECONDS`; whether every ván is in."""
     vans = request["van"]
+    slice_ends = time.monotonic() + SLICE_SECONDS
     done = Van.objects.filter(sitting=sitting, is_current=True).count()  # what the last run committed
     size = FIRST_CHUNK
     budget = CHUNK_SECONDS.get(connection.vendor, 0.1)
@@ -313,8 +325,11 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
         per_van = took / (end - done)
         done = end
         size = max(1, min(MAX_CHUNK, int(budget / per_van) if per_van > 0 else MAX_CHUNK))
+        if done < len(vans) and time.monotonic() >= slice_ends:
+            return False
         if gap and done < len(vans):
             time.sleep(gap)
+    return True
 
 
 def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
