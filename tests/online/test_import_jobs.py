@@ -193,7 +193,9 @@ def test_a_crash_midway_leaves_nothing_visible_and_the_retry_completes(
     monkeypatch.setattr(import_jobs, "van_record", dies_at_the_33rd)
     monkeypatch.setattr(import_jobs, "FIRST_CHUNK", 4)
     monkeypatch.setattr(import_jobs, "MAX_CHUNK", 4)
-    monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 600.0)  # one delivery, however loaded the machine
+    # Chunks of exactly four in one delivery, however slowly a loaded machine writes them.
+    monkeypatch.setattr(import_jobs, "CHUNK_SECONDS", {"sqlite": 600.0, "postgresql": 600.0})
+    monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 600.0)
     with pytest.raises(SystemExit):
         import_jobs.run_import_job(job_id)
     job = ImportJob.objects.get(pk=job_id)
@@ -304,6 +306,7 @@ def test_a_big_import_gives_the_bulk_lane_back_between_slices(
     answer = post(client, body)
     job_id = answer.json()["id"]
     monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 0.0)  # one chunk a delivery
+    monkeypatch.setattr(import_jobs, "CHUNK_SECONDS", {"sqlite": 600.0, "postgresql": 600.0})
     monkeypatch.setattr(import_jobs, "FIRST_CHUNK", 10)
     monkeypatch.setattr(import_jobs, "MAX_CHUNK", 10)
     queued: list[int] = []
