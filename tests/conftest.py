@@ -98,6 +98,34 @@ def wait_for_quiet_database(seconds: float = 15) -> None:
         time.sleep(0.1)
 
 
+def _flush_retrying_deadlocks() -> None:
+    """A transactional test's flush (TRUNCATE of every table) that PostgreSQL picks as a deadlock's
+    victim, because a server or worker the test started still reads the tables as the test ends,
+    is tried again once the database is quiet: the other side has finished by then. Any other
+    failure to flush is raised as Django raises it."""
+    from django.core.management.base import CommandError
+    from django.core.management.commands import flush
+    from django.db import OperationalError
+
+    handle = flush.Command.handle
+
+    def retrying(self: Any, **options: Any) -> Any:
+        for attempt in range(6):
+            try:
+                return handle(self, **options)
+            except CommandError as exc:
+                deadlock = isinstance(exc.__cause__, OperationalError) and "deadlock" in str(exc.__cause__)
+                if not deadlock or attempt == 5:
+                    raise
+                wait_for_quiet_database(5)
+        return None
+
+    flush.Command.handle = retrying
+
+
+_flush_retrying_deadlocks()
+
+
 # -- accounts (the sổ điểm needs one: scoring/permissions.py) ------------------------------------
 
 #: The password of :func:`keeper` (for tests that sign in through the page).
