@@ -7,8 +7,9 @@ and runs ``--users`` concurrent users (50) spread over them, in interleaved chun
 ``--chunk`` seconds (``--gap`` seconds apart, for the requests in flight at a chunk's end to
 finish), for ``--seconds`` (60) on each of:
 
-* ``bare``: ``GET /api/v1/clubs``, the reference: a bare DRF view, one query on an empty table;
-* ``van``: ``POST /api/v1/sittings/<id>/van`` with an idempotency key, each user recording the
+* ``bare``: ``GET /api/v1/clubs``, the reference: a bare DRF view, one query (the one village of the scorekeepers);
+* ``van``: ``POST /api/v1/sittings/<id>/van`` with an idempotency key, each user (a scorekeeper
+  as a festival's: ``bench/keepers.py``, the organiser of its own village) recording the
   next ván of its own sitting (a new sitting every 40 ván, opened before the run: the phase
   times ván entry only): the engine's settlement, the sitting's row lock, the idempotency key,
   the ledger's zero-sum, reversal and pot triggers;
@@ -46,6 +47,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
 
 HOST = "127.0.0.1"
@@ -54,7 +56,6 @@ BARE = "/api/v1/clubs"
 CUOC = ["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_cu"]
 FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
 VAN_PER_SITTING = 40
-TOKEN_ENV = "SOTOM_BENCH_TOKEN"
 
 
 # -- set-up ------------------------------------------------------------------------------------------
@@ -64,11 +65,11 @@ def _bench_database(url: str, keep: bool) -> tuple[str, Callable[[], None]]:
     return bench_database(url, "bench_load", keep)
 
 
-def _seed(users: int, sittings_each: int) -> tuple[str, list[list[int]]]:
+def _seed(users: int, sittings_each: int) -> tuple[str, list[dict[str, Any]]]:
     """Migrate; a public festival of 60 players, two rounds of 12 tables, 8 ván a table, its
-    leaderboard built; the scorekeeper's account and token; ``sittings_each`` open sittings for
-    each of the ``users`` (so the ván phase times ván entry only). Returns the event's slug and
-    each user's sittings."""
+    leaderboard built; a scorekeeper for each of the ``users`` (``bench/keepers.py``: an account
+    organising its own village, its token) with ``sittings_each`` open sittings there (so the ván
+    phase times ván entry only). Returns the event's slug and each user's scorekeeper."""
     import datetime as dt
 
     import django
@@ -101,33 +102,14 @@ def _seed(users: int, sittings_each: int) -> tuple[str, list[list[int]]]:
             for seq in range(1, 9):
                 event_van_record(table=table, seq=seq, record=_record(rng, names), idempotency_key=None)
     rebuild_leaderboard(event_id=event.pk, force=True)
-    from django.contrib.auth import get_user_model
     from django.db import connections
-    from rest_framework.authtoken.models import Token
+    from keepers import scorekeepers
 
-    # The phones keep score with a scorekeeper's token (the sổ điểm needs an account); the client
-    # processes inherit it from the environment.
-    keeper = get_user_model().objects.create_user("thu-ky-do-tai")
-    os.environ[TOKEN_ENV] = Token.objects.create(user=keeper).key
-    from scoring.services.sittings import sitting_open
-
-    sittings = [
-        [
-            sitting_open(
-                game="to-tom-5",
-                rules="luat-2005",
-                mode="quang",
-                players=FIVE,
-                created_by=keeper,
-                idempotency_key=None,
-            ).obj.pk
-            for _ in range(sittings_each)
-        ]
-        for _ in range(users)
-    ]
-
+    # Each phone is its own scorekeeper, as a festival's are: an account among the village's organisers,
+    # keeping score in its canh (bench/keepers.py; the ván quota bounds a stranger's new account).
+    keepers = scorekeepers(users, sittings_each)
     connections.close_all()  # before the client processes fork
-    return event.slug, sittings
+    return event.slug, keepers
 
 
 def _record(rng: random.Random, names: list[str]) -> dict[str, Any]:
@@ -202,9 +184,10 @@ def _stop_servers(servers: list[tuple[subprocess.Popen[bytes], int, Path]]) -> N
 class User:
     """One phone: a keep-alive connection to its app server, its own sitting for ván entry."""
 
-    def __init__(self, port: int, slug: str, rng: random.Random, sittings: list[int]) -> None:
+    def __init__(self, port: int, slug: str, rng: random.Random, keeper: dict[str, Any]) -> None:
         self.port, self.slug, self.rng = port, slug, rng
-        self.ready = list(sittings)  # opened before the run
+        self.token, self.club = keeper["token"], keeper["club"]
+        self.ready = list(keeper["sittings"])  # opened before the run
         self.conn: http.client.HTTPConnection | None = None
         self.sitting = 0
         self.seq = 0
@@ -230,7 +213,7 @@ class User:
             raise
 
     def open_sitting(self) -> None:
-        body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE}
+        body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE, "club": self.club}
         self.conn = self.conn or http.client.HTTPConnection(HOST, self.port, timeout=30)
         self.conn.request(
             "POST",
@@ -239,7 +222,7 @@ class User:
             headers={
                 "Content-Type": "application/json",
                 "Idempotency-Key": str(uuid.uuid4()),
-                "Authorization": f"Token {os.environ[TOKEN_ENV]}",
+                "Authorization": f"Token {self.token}",
             },
         )
         response = self.conn.getresponse()
@@ -260,7 +243,7 @@ class User:
             "POST",
             f"/api/v1/sittings/{self.sitting}/van",
             body,
-            {"Idempotency-Key": str(uuid.uuid4()), "Authorization": f"Token {os.environ[TOKEN_ENV]}"},
+            {"Idempotency-Key": str(uuid.uuid4()), "Authorization": f"Token {self.token}"},
         )
         if status == 201:
             self.seq += 1
@@ -271,7 +254,7 @@ def _client_process(
     ports: list[int],
     users: list[int],
     slug: str,
-    sittings: list[list[int]],
+    keepers: list[dict[str, Any]],
     schedule: list[tuple[str, float, float]],
     out: Any,
 ) -> None:
@@ -281,7 +264,7 @@ def _client_process(
     lock = threading.Lock()
 
     def run(index: int) -> None:
-        user = User(ports[index % len(ports)], slug, random.Random(index), sittings[index])
+        user = User(ports[index % len(ports)], slug, random.Random(index), keepers[index])
         mine: dict[str, list[float]] = {p: [] for p in PHASES}
         for phase, start, end in schedule:
             time.sleep(max(0.0, start - time.time()))
@@ -399,7 +382,7 @@ def main() -> None:
     started = time.monotonic()
     # Enough sittings for 200 ván/s spread over the users (more are opened in the run if needed).
     each = max(1, -(-args.seconds * 200 // (args.users * VAN_PER_SITTING)))
-    slug, sittings = _seed(args.users, each)
+    slug, keepers = _seed(args.users, each)
     print(f"seeded in {time.monotonic() - started:.0f} s; starting {args.workers} app servers")
     served = database + (f"?conn_max_age={args.conn_max_age}" if args.conn_max_age else "")
     servers = _start_servers(served, args.workers, args.pool)
@@ -419,7 +402,7 @@ def main() -> None:
         procs = [
             mp.Process(
                 target=_client_process,
-                args=(ports, list(range(c, args.users, args.clients)), slug, sittings, schedule, queue),
+                args=(ports, list(range(c, args.users, args.clients)), slug, keepers, schedule, queue),
             )
             for c in range(args.clients)
         ]
