@@ -325,9 +325,9 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
         per_van = took / (end - done)
         done = end
         size = max(1, min(MAX_CHUNK, int(budget / per_van) if per_van > 0 else MAX_CHUNK))
-        if done < len(vans) and time.monotonic() >= slice_ends:
-            return False
-        if gap and done < len(vans):
+        if done < len(vans):
+            if time.monotonic() >= slice_ends:
+                return False
             time.sleep(gap)
     return True
 
