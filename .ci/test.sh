@@ -1,57 +1,67 @@
 #!/usr/bin/env bash
 # `make test`: lint, migrations check, a smoke run on the embedded default (SQLite + filesystem
 # broker), then the whole pytest suite against real PostgreSQL, Redis and headless Chromium.
+# `--slow` (make test-slow): the tests marked `slow` only. Every stage prints its time, and a table
+# of them ends the run (.ci/stages.sh). CI_CHECKS_DONE=1 (set by .ci/run once `make test` passed)
+# skips the checks that do not depend on the markers: ruff, import contracts, mypy, smoke, migrations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 source .ci/services.sh
-trap stop_services EXIT
+source .ci/stages.sh
+trap 'stage_summary; stop_services' EXIT
+slow=""
+[ "${1:-}" = "--slow" ] && slow=1
+[ -n "$slow" ] && CI_STAGE_PREFIX="slow: "
 
-echo "== ruff"
-.venv/bin/ruff check .
-.venv/bin/ruff format --check .
+ruff_checks() {
+  .venv/bin/ruff check .
+  .venv/bin/ruff format --check .
+}
 
-echo "== import contracts (lint-imports; pyproject.toml [tool.importlinter], docs/architecture.md)"
-.venv/bin/lint-imports --no-cache
+if [ -n "${CI_CHECKS_DONE:-}" ]; then
+  for s in ruff lint-imports mypy smoke "makemigrations --check"; do
+    stage_skipped "$s" "CI_CHECKS_DONE: passed earlier in this run"
+  done
+else
+  stage ruff ruff_checks
+  # pyproject.toml [tool.importlinter], docs/architecture.md
+  stage lint-imports .venv/bin/lint-imports --no-cache
+  stage "mypy (engine)" .venv/bin/mypy --no-error-summary scoring/engine
+  stage "smoke on the embedded default" bash .ci/smoke.sh
+fi
 
-echo "== mypy (engine)"
-.venv/bin/mypy --no-error-summary scoring/engine
+stage "services (PostgreSQL, Redis)" eval 'start_postgres; start_redis'
 
-echo "== smoke on the embedded default"
-bash .ci/smoke.sh
+if [ -z "${CI_CHECKS_DONE:-}" ]; then
+  stage "makemigrations --check (PostgreSQL)" eval '$PY manage.py makemigrations --check --dry-run >/dev/null'
+fi
 
-echo "== services"
-start_postgres
-start_redis
-
-echo "== makemigrations --check (PostgreSQL)"
-$PY manage.py makemigrations --check --dry-run >/dev/null
-
-echo "== pytest (PostgreSQL, Redis, Chromium)"
-markers="not slow"
-# --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default
-# at full size start it themselves through .ci/run-app.sh (tests/reliability/test_live_budget.py
-# runs `make run`'s SQLite + filesystem-broker stack and a PostgreSQL + Redis one).
-[ "${1:-}" = "--slow" ] && markers="slow"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
-start=$SECONDS
-$PY -m pytest -m "$markers" -p no:cacheprovider
-echo "== pytest on PostgreSQL + Redis took $((SECONDS - start)) s"
+if [ -n "$slow" ]; then
+  # --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default
+  # at full size start it themselves through .ci/run-app.sh (tests/reliability/test_live_budget.py
+  # runs `make run`'s SQLite + filesystem-broker stack and a PostgreSQL + Redis one).
+  stage "pytest -m slow (PostgreSQL, Redis, Chromium)" $PY -m pytest -m slow -p no:cacheprovider
+  exit 0
+fi
 
-if [ "${1:-}" != "--slow" ]; then
-  # The tests marked `sqlite` again on the embedded default, as `make run` configures it: a SQLite
-  # file (the test database is a file too, so servers and workers started by a test share it) and
-  # Celery on kombu's filesystem broker, no Redis.
-  echo "== pytest -m sqlite (the embedded default: SQLite file, filesystem broker)"
-  sqlite_dir=$(mktemp -d /tmp/sotom-sqlite-tests.XXXXXX)
-  mkdir -p "$sqlite_dir/broker/queue" "$sqlite_dir/broker/processed" "$sqlite_dir/broker/control"
-  start=$SECONDS
+stage "pytest (PostgreSQL, Redis, Chromium)" $PY -m pytest -m "not slow" -p no:cacheprovider
+
+# The tests marked `sqlite` again on the embedded default, as `make run` configures it: a SQLite
+# file (the test database is a file too, so servers and workers started by a test share it) and
+# Celery on kombu's filesystem broker, no Redis.
+sqlite_pass() {
+  local dir rc=0
+  dir=$(mktemp -d /tmp/sotom-sqlite-tests.XXXXXX)
+  mkdir -p "$dir/broker/queue" "$dir/broker/processed" "$dir/broker/control"
   (
     unset REDIS_URL
-    export DATABASE_URL="sqlite:///$sqlite_dir/sotom.sqlite3" DATABASE_TEST_NAME="$sqlite_dir/test.sqlite3"
-    export CELERY_BROKER_URL="filesystem://" CELERY_FS_BROKER_DIR="$sqlite_dir/broker"
+    export DATABASE_URL="sqlite:///$dir/sotom.sqlite3" DATABASE_TEST_NAME="$dir/test.sqlite3"
+    export CELERY_BROKER_URL="filesystem://" CELERY_FS_BROKER_DIR="$dir/broker"
     $PY -m pytest -m "sqlite and not slow" -p no:cacheprovider
-  )
-  rm -rf "$sqlite_dir"
-  echo "== pytest on SQLite + filesystem broker took $((SECONDS - start)) s"
-fi
+  ) || rc=$?
+  rm -rf "$dir"
+  return $rc
+}
+stage "pytest -m sqlite (SQLite file, filesystem broker)" sqlite_pass
