@@ -53,6 +53,7 @@ def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
     for endpoint in (
         "reference GET /items",
         "reference POST /items",
+        "reference page GET /page",
         "app GET /api/v1/clubs",
         "app scoreboard",
         "app calculator",
@@ -60,7 +61,12 @@ def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
     ):
         assert endpoint in out, out
     targets = [line for line in out.splitlines() if line.startswith("target: ")]
-    assert len(targets) == 5 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    assert len(targets) == 4 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    assert "calculator page ≥ 0.7 × the reference page" in out, out
+    # The reference page has the calculator's form controls and table rows (counted on both).
+    shape = next(line for line in out.splitlines() if line.startswith("reference page: "))
+    mine, calculator = shape.removeprefix("reference page: ").split(" (the calculator's: ")
+    assert mine == calculator.rstrip(")") and "tr=0" not in mine and "input=0" not in mine, shape
     for line in out[out.find("| endpoint") :].strip().splitlines():
         figure("bench/serving.py --quick", line)
 
