@@ -65,13 +65,14 @@ class Keeper:
     """One scorekeeper's phone: its token, its sittings, one keep-alive connection."""
 
     def __init__(self, index: int, keeper: dict[str, Any], port: int) -> None:
-        self.token, self.port = keeper["token"], port
+        self.token, self.club, self.port = keeper["token"], keeper["club"], port
         self.sittings = list(keeper["sittings"])
         self.sitting, self.seq = 0, 0
         self.rng = random.Random(index)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.answered = 0
+        self.opened: list[int] = []  # sittings opened during the run
 
     def _body(self) -> bytes:
         winner = self.rng.choice(FIVE)
@@ -97,12 +98,27 @@ class Keeper:
     async def post_van(self) -> int:
         """Post the next ván; its HTTP status (the connection reopened if the server closed it)."""
         if not self.sitting or self.seq >= VAN_PER_SITTING:
-            if not self.sittings:
-                raise RuntimeError("a scorekeeper ran out of sittings (raise --keepers)")
-            self.sitting, self.seq = self.sittings.pop(0), 0
-        body = self._body()
+            if self.sittings:
+                self.sitting, self.seq = self.sittings.pop(0), 0
+            else:  # the ones opened before the run are used up: a new one, in this ván's time
+                self.sitting, self.seq = await self._open_sitting(), 0
+                self.opened.append(self.sitting)
+        status, _ = await self._exchange(f"/api/v1/sittings/{self.sitting}/van", self._body())
+        if status == 201:
+            self.seq += 1
+            self.answered += 1
+        return status
+
+    async def _open_sitting(self) -> int:
+        body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": FIVE, "club": self.club}
+        status, answer = await self._exchange("/api/v1/sittings", json.dumps(body).encode())
+        if status != 201:
+            raise RuntimeError(f"opening a sitting: {status}")
+        return int(json.loads(answer)["id"])
+
+    async def _exchange(self, path: str, body: bytes) -> tuple[int, bytes]:
         head = (
-            f"POST /api/v1/sittings/{self.sitting}/van HTTP/1.1\r\nHost: {HOST}\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\n"
             f"Content-Type: application/json\r\nAccept: application/json\r\n"
             f"Authorization: Token {self.token}\r\nIdempotency-Key: {uuid.uuid4()}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n"
@@ -114,34 +130,31 @@ class Keeper:
             try:
                 self.writer.write(head + body)
                 await self.writer.drain()
-                status = await _read_response(self.reader)
-                break
+                return await _read_response(self.reader)
             except (ConnectionError, asyncio.IncompleteReadError):
                 await self._close()
                 if attempt == 2:
                     raise
-        if status == 201:
-            self.seq += 1
-            self.answered += 1
-        return status
+        raise AssertionError("unreachable")
 
 
-async def _read_response(reader: asyncio.StreamReader) -> int:
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split(" ", 2)[1])
     headers = {
         k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)
     }
+    body = b""
     if "content-length" in headers:
-        await reader.readexactly(int(headers["content-length"]))
+        body = await reader.readexactly(int(headers["content-length"]))
     elif headers.get("transfer-encoding", "").lower() == "chunked":
         while True:
             size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-            await reader.readexactly(size + 2)
+            body += (await reader.readexactly(size + 2))[:size]
             if size == 0:
                 break
-    return status
+    return status, body
 
 
 @dataclass
@@ -378,13 +391,26 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, ramp
                 step.client_cpu = time.process_time() - before[2]
                 steps.append(step)
                 _print_step(step)
-                await asyncio.sleep(args.gap)
+                await drain()
                 return step
+
+            async def drain() -> None:
+                """Wait for the server to finish what the step left queued (a ván the client gave up
+                on is still answered): the next step starts on a quiet server, or after 60 s."""
+                await asyncio.sleep(args.gap)
+                deadline = time.monotonic() + 60
+                last = server.cpu_seconds()
+                while time.monotonic() < deadline:
+                    await asyncio.sleep(0.5)
+                    now = server.cpu_seconds()
+                    if now - last < 0.05:  # under 10 % of a core
+                        return
+                    last = now
 
             # Warm-up, not reported: the server's first requests (imports, the pool filling, every
             # connection's first ván) would otherwise land in the first step's p99.
             await run_step(warmup, clients, rng)
-            await asyncio.sleep(args.gap)
+            await drain()
             for rate in rates:
                 await measure(rate)
             if not args.no_search:
@@ -412,7 +438,7 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, ramp
     finally:
         _stop(server)
     answered = sum(c.answered for c in clients)  # the warm-up's too
-    used = [sid for k in seeded for sid in k["sittings"]]
+    used = [sid for k in seeded for sid in k["sittings"]] + [sid for c in clients for sid in c.opened]
     stored = _stored_van(used)
     drop()
     at_target = next((s for s in steps if s.rate == TARGET_RATE), None)
