@@ -6,7 +6,7 @@ PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-slow bench bench-all bench-serving bench-corrections bench-replay-memory bench-load bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
+.PHONY: run test test-slow bench bench-all bench-serving bench-corrections bench-replay-memory bench-load bench-openloop bench-van-cost bench-leaderboard bench-club-book bench-display lint deps system-deps-test system-deps-run messages demo clean
 
 # ---- set-up -------------------------------------------------------------------------------
 .venv/.synced: pyproject.toml uv.lock
@@ -40,7 +40,7 @@ test-slow: deps system-deps-test messages
 bench: deps
 	$(PY) bench/hands.py
 
-# Every benchmark of issue 24 in full; writes docs/performance.md (nginx: one of the layouts compared).
+# Every benchmark in full, issue 32's targets in one table; writes docs/performance.md (nginx: one of the layouts compared).
 bench-all: deps system-deps-test messages
 	@bash .ci/apt.sh nginx
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/all.py'
@@ -59,6 +59,9 @@ bench-replay-memory: deps system-deps-test
 
 bench-load: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/load.py && $(PY) bench/load.py --pool 4'
+
+bench-openloop: deps system-deps-test
+	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/openloop.py'
 
 bench-van-cost: deps system-deps-test
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; $(PY) bench/van_cost.py'

@@ -1,23 +1,32 @@
-"""Every benchmark of issue 24 in full, in one run, and ``docs/performance.md`` written from it.
+"""Every benchmark in one run: issue 32's targets in one table, met / missed, and
+``docs/performance.md`` written from it.
 
 ``make bench-all`` starts a throwaway PostgreSQL and Redis and runs, from the repository root:
 
 * ``bench/serving.py --layouts --variant orm=<checkout>``: the app against the minimal DRF
-  project, both served as ``make run`` serves (granian, pages on WSGI threads, the pool); the
-  other ways of serving measured for the choice (Django's ASGI handler for everything, stock and
-  the former one-hop handler; granian's WSGI interface alone; nginx in front of it); and the app
-  of commit ``ORM_COMMIT`` (the ván path on the ORM, the commit before ``scoring/services/rows.py``
-  came back) served the same way, for the A/B that decides rows.py's fate (issue 22 item 6);
-* ``bench/corrections.py`` on PostgreSQL and on SQLite: correcting ván 1 of 1,000;
-* ``bench/display.py``: 1,000 audience displays over two app servers (one PostgreSQL, one Redis),
-  signals posted on either (``make bench-all`` starts Redis too).
-* ``bench/replay_memory.py`` on PostgreSQL and on SQLite: the peak memory of ``manage.py replay``
-  of 10,000 ván and of the sitting's ledger and ván exports (CSV, XLSX);
-* ``bench/club_book.py`` on PostgreSQL and on SQLite: the club book (issue 23) of 200 members and
-  20,000 ván against a raw ``GROUP BY`` of the same postings.
+  project (its read view, its token-authenticated create, its page: a template with the calculator's
+  form controls and table rows), both served as ``make run`` serves; the other ways of serving
+  measured for the choice; and the app of commit ``ORM_COMMIT`` served the same way (the A/B of
+  ``scoring/services/rows.py``, issue 22 item 6). ``--no-variants`` leaves the last two out;
+* ``bench/openloop.py``: ván sent at fixed Poisson arrival rates, latency from each ván's scheduled
+  time; the target's 100 a second, then the highest rate this machine sustains;
+* ``bench/signal_cost.py`` and ``bench/display.py`` **if this checkout has them** (each run only
+  when its file is there; a slot says "not measured" otherwise): a signal's cost against the
+  minimal create, and the display fan-out (1,000 displays over two app servers);
+* ``bench/corrections.py``, ``bench/replay_memory.py`` and ``bench/club_book.py``, on PostgreSQL
+  and on SQLite (issue 24's and 23's targets).
 
-It prints each target with its ratio and met / missed and writes them, with every figure, to
-``docs/performance.md`` (the decisions there quote these figures; edit the prose here).
+Every script writes ``--json FILE`` with ``"targets": [{"target", "value", "met"}, …]`` (and
+``"lines"``); ``bench/signal_cost.py`` may add ``"signal_server_cpu_ms"`` (a signal POST's app
+CPU), which the season's sizing uses. The sizing (``docs/scaling.md``'s arithmetic, :func:`sizing`)
+is computed from this run's figures: the ván's app CPU from the open-loop run at 100 a second (the
+serving run's when that step did not keep up), the
+pages' from the scoreboard's, the signal's from ``bench/signal_cost.py``.
+
+It prints issue 32's targets, each met / missed with its figure, then writes them and every
+other figure to ``docs/performance.md`` (the decisions there quote these figures; edit the prose
+here). ``--quick`` runs each script in its seconds-long mode and prints the table only (no page
+written, nothing judged: a smoke run).
 """
 
 from __future__ import annotations
@@ -38,15 +47,31 @@ ORM_COMMIT = "7598b3a"  # the last commit whose ván path ran on the ORM (before
 DOC = ROOT / "docs" / "performance.md"
 
 
-def _bench(argv: list[str], env: dict[str, str] | None = None) -> str:
+#: The other lanes' benchmarks: run only when this checkout has them (name, script, its JSON).
+OPTIONAL = (("signal_cost", "bench/signal_cost.py"), ("display", "bench/display.py"))
+
+
+def _bench(argv: list[str], env: dict[str, str] | None = None, *, required: bool = True) -> str:
     print("$ " + " ".join(argv), flush=True)
     done = subprocess.run(
         [sys.executable, *argv], cwd=ROOT, env=env or dict(os.environ), text=True, stdout=subprocess.PIPE
     )
     print(done.stdout, flush=True)
     if done.returncode:
-        sys.exit(f"{argv[0]} failed (exit {done.returncode})")
+        if required:
+            sys.exit(f"{argv[0]} failed (exit {done.returncode})")
+        print(f"{argv[0]} failed (exit {done.returncode}): its targets count as missed", flush=True)
     return done.stdout
+
+
+def _optional(name: str, script: str, out: Path, quick: list[str]) -> None:
+    """Run another lane's benchmark if this checkout has it; a failed run leaves no JSON (missed)."""
+    if not (ROOT / script).exists():
+        print(f"({script} is not in this checkout: its targets are not measured)", flush=True)
+        return
+    _bench([script, *quick, "--json", str(out / f"{name}.json")], required=False)
+    if not (out / f"{name}.json").exists():
+        (out / f"{name}.failed").write_text(script)
 
 
 def main() -> None:
@@ -55,10 +80,21 @@ def main() -> None:
         "--reuse",
         type=Path,
         metavar="DIR",
-        help="write the page from serving.json, pg.json, lite.json (and display.json, replay-pg.json,"
+        help="write the page from serving.json (and openloop.json, signal_cost.json, display.json, pg.json, lite.json, replay-pg.json,"
         " replay-lite.json, club-pg.txt, club-lite.txt if there) already in DIR (no run)",
     )
     parser.add_argument("--runs", default="", help="with --reuse: which runs the JSON came from (printed)")
+    parser.add_argument(
+        "--no-variants",
+        action="store_true",
+        help="serving.py without the other layouts and the ORM checkout (faster; issue 32's targets unchanged)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="every script seconds long; the table printed, no page written"
+    )
+    parser.add_argument(
+        "--save", type=Path, metavar="DIR", help="also copy every script's JSON here (for --reuse)"
+    )
     args = parser.parse_args()
     if args.reuse:
         runs = f" ({args.runs})" if args.runs else ""
@@ -72,29 +108,31 @@ def main() -> None:
         sys.exit(
             "bench/all.py needs REDIS_URL for the display bench's two servers (make bench-all starts one)."
         )
+    quick = ["--quick"] if args.quick else []
     with tempfile.TemporaryDirectory(prefix="bench-all-") as folder:
         out = Path(folder)
-        old = out / "orm"
-        old.mkdir()
-        archive = subprocess.run(["git", "archive", ORM_COMMIT], cwd=ROOT, capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
-        # Its own dependencies, from its own lock (an older checkout may need packages this one dropped),
-        # and this checkout's entry point (an older asgi.py may lack the POST fix of commit 6e90b93).
-        subprocess.run(["uv", "sync", "--locked", "--quiet"], cwd=old, check=True)
-        shutil.copy(ROOT / "totom_site" / "asgi.py", old / "totom_site" / "asgi.py")
-        _bench(
-            [
-                "bench/serving.py",
-                "--layouts",
-                "--variant",
-                f"orm={old}",
-                "--json",
-                str(out / "serving.json"),
-            ]
-        )
+        variants: list[str] = []
+        if not (args.no_variants or args.quick):
+            old = out / "orm"
+            old.mkdir()
+            archive = subprocess.run(
+                ["git", "archive", ORM_COMMIT], cwd=ROOT, capture_output=True, check=True
+            )
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+            # Its own dependencies, from its own lock (an older checkout may need packages this one
+            # dropped), and this checkout's entry point (an older asgi.py may lack the POST fix of 6e90b93).
+            subprocess.run(["uv", "sync", "--locked", "--quiet"], cwd=old, check=True)
+            shutil.copy(ROOT / "totom_site" / "asgi.py", old / "totom_site" / "asgi.py")
+            variants = ["--layouts", "--variant", f"orm={old}"]
+        _bench(["bench/serving.py", *quick, *variants, "--json", str(out / "serving.json")])
+        _bench(["bench/openloop.py", *quick, "--json", str(out / "openloop.json")])
+        for name, script in OPTIONAL:
+            _optional(name, script, out, quick)
+        if args.quick:
+            print_targets(issue32(out))
+            return
         _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
         _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
-        _bench(["bench/display.py", "--json", str(out / "display.json")])
         _bench(["bench/replay_memory.py", "--json", str(out / "replay-pg.json")])
         _bench(
             ["bench/replay_memory.py", "--json", str(out / "replay-lite.json")],
@@ -102,12 +140,130 @@ def main() -> None:
         )
         for name, env in (("club-pg.txt", None), ("club-lite.txt", {**os.environ, "DATABASE_URL": ""})):
             (out / name).write_text(_bench(["bench/club_book.py"], env))
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            for found in out.iterdir():
+                if found.is_file():
+                    shutil.copy(found, args.save / found.name)
         write(out, "by `make bench-all` (`bench/all.py`)")
 
 
+def _load(folder: Path, name: str) -> dict | None:
+    found = folder / name
+    return json.loads(found.read_text()) if found.exists() else None
+
+
+# -- issue 32's targets -------------------------------------------------------------------------------
+
+#: The season (docs/scaling.md): 5,000 tables at a ván a minute, 10 displays a table.
+SEASON = {
+    "van": 5000 / 60,  # ván a second
+    "signals": 5000 / 60 * 20,  # 20 signals a ván (the Trung Quân's calls at a festival table)
+    "pages": 50_000 / 30,  # every display's person reloading a scoreboard every 30 s
+    "connects": 50_000 / 600,  # each display (re)connecting every 10 minutes through Pushpin
+}
+UTILISATION = 0.6  # head-room for the start of a round
+CORES_TARGET = 12
+
+
+def sizing(van_ms: float | None, signal_ms: float | None, page_ms: float | None) -> dict:
+    """The Tết season's app cores from per-request app CPU (ms), displays held by Pushpin (the app
+    answers a display's connection once, at a page's cost, and none of its deliveries)."""
+    rows = []
+    total = 0.0
+    known = True
+    for what, rate, ms in (
+        ("ván", SEASON["van"], van_ms),
+        ("signals", SEASON["signals"], signal_ms),
+        ("pages and reads", SEASON["pages"], page_ms),
+        ("display (re)connections, answered once then held by Pushpin", SEASON["connects"], page_ms),
+    ):
+        if ms is None:
+            known = False
+            rows.append(f"{what}: {rate:,.0f}/s × (not measured)")
+            continue
+        cores = rate * ms / 1000
+        total += cores
+        rows.append(f"{what}: {rate:,.0f}/s × {ms:.2f} ms = {cores:.2f} cores")
+    need = total / UTILISATION
+    rows.append(
+        f"total {total:.1f} cores busy; at {UTILISATION:.0%} utilisation {need:.1f} app cores"
+        + ("" if known else " (a figure is missing: not judged)")
+    )
+    return {
+        "lines": rows,
+        "cores": round(need, 1) if known else None,
+        "target": {
+            "target": f"the Tết season (5,000 tables, 50,000 displays through Pushpin) ≤ {CORES_TARGET} app cores",
+            "value": f"{need:.1f} cores" if known else "not measured (no signal cost in this run)",
+            "met": known and need <= CORES_TARGET,
+        },
+    }
+
+
+def issue32(folder: Path) -> dict:
+    """Issue 32's targets from the JSON of one run (each script's, or a slot when it did not run)."""
+    serving = _load(folder, "serving.json") or {"targets": []}
+    openloop = _load(folder, "openloop.json")
+    by_key = {t.get("key"): t for t in serving["targets"]}
+    rows = [by_key[k] for k in ("calc", "bare", "van") if k in by_key]
+    if openloop and openloop["targets"]:
+        rows += openloop["targets"]
+    else:
+        rows.append(
+            {
+                "target": "ván at 100/s open-loop: p99 < 150 ms, 0 errors",
+                "value": "not measured",
+                "met": False,
+            }
+        )
+    for name, script in OPTIONAL:
+        found = _load(folder, f"{name}.json")
+        if found:
+            rows += found["targets"]
+        else:
+            why = "failed" if (folder / f"{name}.failed").exists() else "not in this checkout"
+            rows.append({"target": f"`{script}`'s targets", "value": f"not measured ({why})", "met": False})
+    signal = _load(folder, "signal_cost.json") or {}
+    cpu = serving.get("cpu_ms", {})
+    # The ván's app CPU from the open-loop run at 100 a second when that step kept up (no error: a
+    # saturated step's CPU includes ván the client gave up on); else from the serving run's ván.
+    van_ms = cpu.get("van", {}).get("server")
+    if openloop:
+        at = [s for s in openloop["steps"] if s["rate"] == 100 and s["answered"] and not s["errors"]]
+        van_ms = at[0]["server_cpu_ms_per_van"] if at else van_ms
+    page_ms = cpu.get("board", {}).get("server")
+    season = sizing(van_ms, signal.get("signal_server_cpu_ms"), page_ms)
+    rows.append(season["target"])
+    extra = []
+    if openloop:
+        extra.append(
+            f"highest ván rate sustained open-loop{' (searched)' if openloop.get('searched') else ''}: "
+            f"{openloop['highest']:.0f}/s (p99 < 150 ms, 0 errors)"
+        )
+    return {"rows": rows, "sizing": season["lines"], "extra": extra}
+
+
+def print_targets(found: dict) -> None:
+    print("\nIssue 32's targets, this run:")
+    print("| target | figure | |")
+    print("|---|---|---|")
+    for t in found["rows"]:
+        print(f"| {t['target']} | {t['value']} | {'met' if t['met'] else 'missed'} |")
+    for line in found["extra"]:
+        print(line)
+    print("Tết season sizing: " + "; ".join(found["sizing"]))
+
+
 def write(folder: Path, how: str) -> None:
+    summary = issue32(folder)
+    print_targets(summary)
     serving = json.loads((folder / "serving.json").read_text())
-    corrections = [json.loads((folder / name).read_text()) for name in ("pg.json", "lite.json")]
+    corrections = [
+        json.loads((folder / name).read_text())
+        for name in ("pg.json", "lite.json")
+        if (folder / name).exists()
+    ]
     replays = [
         json.loads((folder / name).read_text())
         for name in ("replay-pg.json", "replay-lite.json")
@@ -118,7 +274,9 @@ def write(folder: Path, how: str) -> None:
     books = [
         (folder / name).read_text() for name in ("club-pg.txt", "club-lite.txt") if (folder / name).exists()
     ]
-    DOC.write_text(render(serving, corrections, how, replays, display, books))
+    DOC.write_text(
+        render(serving, corrections, how, replays, display, books, summary, _load(folder, "openloop.json"))
+    )
     print(f"wrote {DOC.relative_to(ROOT)}")
 
 
@@ -181,12 +339,15 @@ def render(
     replays: list[dict] | None = None,
     display: dict | None = None,
     books: list[str] | None = None,
+    found: dict | None = None,
+    openloop: dict | None = None,
 ) -> str:
     replays = replays or []
     books = books or []
     ab = serving.get("ab", [])
     corrections_out = "\n".join(line for c in corrections for line in c["lines"])
     replays_out = "\n".join(line for r in replays for line in r["lines"])
+    mine = {t["target"] for t in (found or {}).get("rows", [])}
     targets = [
         *serving["targets"],
         *(
@@ -201,6 +362,7 @@ def render(
         *_replay_targets(replays),
         *_book_targets(books),
     ]
+    targets = [t for t in targets if t["target"] not in mine]  # each target once: issue 32's table first
     lines = [
         "# Performance",
         "",
@@ -209,12 +371,26 @@ def render(
         "the same run with the endpoints interleaved, are what count). Each benchmark also runs in `make test` "
         "in a seconds-long mode (`tests/reliability/test_benchmarks.py`), figures printed, none judged.",
         "",
-        "## Targets (issue 24)",
+        "## Targets (issue 32), this run",
+        "",
+        "| target | value | |",
+        "|---|---|---|",
+        *(
+            f"| {t['target']} | {t['value']} | {'met' if t['met'] else '**missed**'} |"
+            for t in (found or {}).get("rows", [])
+        ),
+        "",
+        *(f"* {line}" for line in (found or {}).get("extra", [])),
+        "* The season's sizing from this run's figures (`docs/scaling.md` has the arithmetic and its",
+        "  assumptions): " + "; ".join((found or {}).get("sizing", [])) + ".",
+        "",
+        "## Other targets (issues 23 and 24)",
         "",
         "| target | value | |",
         "|---|---|---|",
         *(f"| {t['target']} | {t['value']} | {'met' if t['met'] else '**missed**'} |" for t in targets),
         "",
+        *_openloop_section(openloop),
         "## Serving (`bench/serving.py`)",
         "",
         f"Run: `bench/serving.py {serving.get('run', '')}`.",
@@ -279,29 +455,50 @@ def render(
         "  a chunk at a time and stream them (CSV) or write them to disk as they come (XLSX). The PDF report",
         "  is still built whole (WeasyPrint lays out the document at once).",
         "",
-        "## Targets missed on this machine, and why (see the table above for this run's figures)",
+        "## Reading the targets (see the tables above for this run's figures)",
         "",
-        "* **The calculator page**: its cước chips and the rule set's table of cước that cannot go together",
-        "  are rendered once per language, rule set (by its fingerprint) and choice and kept in Django's cache",
-        "  (`{% cache %}` in `templates/scoring/calculator.html`); the rest is rendered on every request, and most",
-        "  of its server CPU is Django's template engine, the rule-set list (one query) and the hand-over of the",
-        "  serving layout (compare the `@granian-wsgi` calculator row). The reference read view renders no",
-        "  template. Closing the gap means two servers behind a proxy (see Serving), a whole page kept in the",
-        "  cache, or another template engine: the reference may be the wrong one for a page.",
-        "* **Ván entry p99 with 50 scorekeepers** is measured with 50 connections posting without a pause, a",
-        "  closed loop: each request queues behind the others, so the mean latency is 50 ÷ the requests a",
-        "  second. The reference's own one-row create, at 50 connections in the same run, has a p99 near",
-        "  250 ms (table above): at 0.5 × its throughput, the other ván target, the ván's p99 is about twice",
-        "  that. Both targets hold together only if the ván is about as fast as that one-row insert. Real",
-        "  scorekeepers post a ván a minute each.",
-        "* **The display at 1,000 displays**: every signal is written to each open display by the server",
-        "  process holding it (the server CPU per delivery is in the display section); with 1,000 displays on",
-        "  two cores a signal's fan-out takes about 100 ms of CPU, which the signal POST and the later displays",
-        "  wait for. More cores, more server processes, or an SSE fan-out proxy (Pushpin, GRIP) as",
-        "  `docs/scaling.md` sizes, not code in the request.",
+        "* **The calculator page** is compared with a page (issue 32): the reference's `GET /page` renders,",
+        "  through Django's template engine, a template with as many form controls (inputs, selects and their",
+        "  options, buttons) and table rows as the calculator page has, counted on the calculator as served in",
+        "  the same run (`bench/reference/page.py`; the counts are printed by `bench/serving.py`). Its",
+        "  cước chips and the rule set's table of cước that cannot go together are kept in Django's cache",
+        "  (`{% cache %}` in `templates/scoring/calculator.html`); the rest is rendered on every request.",
+        "* **Ván latency is open-loop** (`bench/openloop.py`): ván arrive on a schedule, as a festival's",
+        "  scorekeepers post (a ván a minute each; 100 a second ≈ 6,000 tables), and each is timed from when",
+        "  it was due. The closed-loop p99 of `bench/serving.py` (50 connections posting without a pause:",
+        "  latency = 50 ÷ throughput) is only printed. An open-loop p99 is the server's queue: it stays low",
+        "  while the arrival rate is below what the app and PostgreSQL can answer on the cores they get, and",
+        "  grows without bound above it (the steps above the highest rate sustained). On this shared 2-core",
+        "  machine the client, the app, PostgreSQL and seven other developers' work share the two cores: the",
+        "  app CPU a ván (`app ms`) times the rate says how much of a core the app needs, and the rest of the",
+        "  latency is waiting for a core.",
+        "* **Signals and the display** are `bench/signal_cost.py`'s and `bench/display.py`'s targets when this",
+        '  checkout has them (a row says "not measured" otherwise); the display fan-out off the app (Pushpin)',
+        "  is what `docs/scaling.md` sizes.",
+        "* **The season's app cores** are computed from this run's per-request CPU (`bench/all.py`,",
+        "  `sizing`): the ván's from the open-loop run at 100 a second, a page's from the scoreboard's, a",
+        "  signal's from `bench/signal_cost.py`; `docs/scaling.md` has the load and the arithmetic.",
         "",
     ]
     return "\n".join(lines)
+
+
+def _openloop_section(openloop: dict | None) -> list[str]:
+    if openloop is None:
+        return ["## Ván latency, open-loop (`bench/openloop.py`)", "", "Not run.", ""]
+    return [
+        "## Ván latency, open-loop (`bench/openloop.py`)",
+        "",
+        f"Run: `bench/openloop.py {openloop.get('run', '')}`. Ván sent at a fixed Poisson arrival rate by one",
+        "asyncio client (a keep-alive connection per scorekeeper, each an organiser of the village), each",
+        "timed from its **scheduled** send time (waiting for a free scorekeeper counts); `svc p99` from its",
+        "actual send. `app ms` / `pg ms`: the app server's and PostgreSQL's CPU per ván answered.",
+        "",
+        "```",
+        *openloop["lines"],
+        "```",
+        "",
+    ]
 
 
 def _display_section(display: dict | None) -> list[str]:

@@ -8,17 +8,23 @@ servers the same way (``totom_site/serve.py``: granian, ``SOTOM_WORKERS`` proces
 its Lua scripts post the ván and the creates) in interleaved chunks, so that whatever else the
 shared machine does hits every endpoint alike:
 
-* ``read``: the reference's ``GET /items`` (one query) and ``create``: its ``POST /items``
-  (token, one row inserted in a transaction, an idempotency key);
+* ``read``: the reference's ``GET /items`` (one query), ``create``: its ``POST /items``
+  (token, one row inserted in a transaction, an idempotency key), and ``page``: its ``GET /page``,
+  a template rendered through Django's template engine with as many form controls and table rows
+  as the calculator page has (counted on the calculator as served, checked on the page:
+  ``bench/reference/page.py``);
 * ``bare``: the app's ``GET /api/v1/clubs`` (a DRF view, one query), ``board``: the public
   scoreboard ``GET /giai/<slug>/``, ``calc``: the calculator ``GET /``;
-* ``van``: ``POST /api/v1/sittings/<id>/van``, each of the ``--connections`` scorekeepers (50)
-  recording the next ván of its own sitting with an idempotency key, every ledger constraint.
+* ``van``: ``POST /api/v1/sittings/<id>/van``, each of the ``--connections`` scorekeepers (50:
+  ``bench/keepers.py``, each its own account, an organiser of the village) recording the next ván
+  of its own sitting with an idempotency key, every ledger constraint.
 
 Prints, per endpoint, requests/s, p50/p99 latency (over the run: each chunk's 200 quantiles merged),
 errors, and the CPU per request of the server, of PostgreSQL and of the client (wrk), then the
-targets, each a ratio in this run: bare ≥ 0.8 × read; board ≥ 0.5 × read; calc ≥ 0.5 × read;
-van ≥ 0.5 × create; van p99 < 250 ms.
+targets, each a ratio in this run (issue 32's, the scoreboard's of issue 24): bare ≥ 1.0 × read;
+board ≥ 0.5 × read; calc ≥ 0.7 × page; van ≥ 0.6 × create. The ván's p99 here is closed-loop (50
+connections posting without a pause: latency = 50 ÷ throughput) and is only printed: its latency
+target is open-loop, ``bench/openloop.py``.
 
 ``--variant NAME=ROOT`` (repeatable) adds the app served from another checkout (e.g. ``git
 archive`` of an older commit) with its own database, for an A/B in the same run (bare, board,
@@ -57,18 +63,19 @@ BENCH = ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
+from reference.page import count as page_shape  # noqa: E402
+from reference.page import encode  # noqa: E402
 
 HOST = "127.0.0.1"
 FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
 CUOC = ["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_cu"]
 VAN_PER_SITTING = 40
-TARGETS = [  # (label, endpoint, reference endpoint, least ratio)
-    ("app's bare API view ≥ 0.8 × the minimal read view", "bare", "read", 0.8),
+TARGETS = [  # (label, endpoint, reference endpoint, least ratio): issue 32's, the scoreboard's of issue 24
+    ("app's bare API view ≥ 1.0 × the minimal read view", "bare", "read", 1.0),
     ("scoreboard page ≥ 0.5 × the minimal read view", "board", "read", 0.5),
-    ("calculator page ≥ 0.5 × the minimal read view", "calc", "read", 0.5),
-    ("ván entry ≥ 0.5 × the minimal authenticated create", "van", "create", 0.5),
+    ("calculator page ≥ 0.7 × the reference page (same controls and rows)", "calc", "page", 0.7),
+    ("ván entry ≥ 0.6 × the minimal authenticated create", "van", "create", 0.6),
 ]
-P99_TARGET_MS = 250.0
 
 # wrk's per-thread Lua: ``id`` is set by setup(); done() prints 200 latency quantiles (µs), each
 # standing for 0.5 % of the chunk's requests, so that chunks merge (to within half a percent).
@@ -92,11 +99,12 @@ LUA_VAN = (
 local names = {"An", "Bình", "Chi", "Dũng", "Em"}
 local cuoc = {"tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_cu"}
 function init(args)
-  token = args[1]
+  -- args[2]: one group a connection, "token,sitting,sitting…" (each its own scorekeeper), ";" between
   local groups = {}
   for group in string.gmatch(args[2], "[^;]+") do groups[#groups + 1] = group end
   sittings = {}
   for s in string.gmatch(groups[(id % #groups) + 1], "[^,]+") do sittings[#sittings + 1] = s end
+  token = table.remove(sittings, 1)
   nonce = args[3]
   idx, seq, n = 1, 0, 0
   math.randomseed(id * 7919 + tonumber(nonce))
@@ -183,12 +191,10 @@ for number in (1, 2):
         for seq in range(1, 9):
             event_van_record(table=table, seq=seq, record=record(names), idempotency_key=None)
 rebuild_leaderboard(event_id=event.pk, force=True)
-keeper = get_user_model().objects.create_user("thu-ky-do-tai")
-token = Token.objects.create(user=keeper).key
-five = ["An", "Bình", "Chi", "Dũng", "Em"]
-ids = [sitting_open(game="to-tom-5", rules="luat-2005", mode="quang", players=five, created_by=keeper,
-                    idempotency_key=None).obj.pk for _ in range(sittings_n)]
-print(json.dumps({"slug": event.slug, "token": token, "sittings": ids}))
+# Each connection its own scorekeeper, as a festival's (bench/keepers.py: an organiser of the village,
+# so the hourly ván quota is its own club's, not a stranger's 600 that one shared account met in seconds).
+from keepers import scorekeepers
+print(json.dumps({"slug": event.slug, "keepers": scorekeepers(int(sys.argv[3]), sittings_n)}))
 """
 
 REFERENCE_SEED = r"""
@@ -206,8 +212,12 @@ print(json.dumps({"token": Token.objects.create(user=user).key}))
 """
 
 
-def _seed(root: Path, database: str, players: int, sittings: int) -> dict[str, Any]:
-    out = _manage_script(root, database, SEED, str(players), str(sittings))
+def _seed(root: Path, database: str, players: int, sittings: int, keepers: int) -> dict[str, Any]:
+    """The festival and ``keepers`` scorekeepers of ``sittings`` sittings each (``keepers.py`` of
+    this checkout, whichever checkout is seeded)."""
+    out = _manage_script(
+        root, database, SEED, str(players), str(sittings), str(keepers), pythonpath=f"{root}:{BENCH}"
+    )
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -308,6 +318,20 @@ def _stop(server: Server) -> None:
     server.log.unlink(missing_ok=True)
 
 
+def _get(server: Server, path: str) -> str:
+    """One page as the server answers it (200 or stop)."""
+    import http.client
+
+    conn = http.client.HTTPConnection(HOST, server.port, timeout=60)
+    conn.request("GET", path, headers={"Accept": "text/html"})
+    response = conn.getresponse()
+    body = response.read().decode()
+    conn.close()
+    if response.status != 200:
+        sys.exit(f"{server.name} GET {path}: {response.status}")
+    return body
+
+
 def _env(database: str, root: Path, **extra: str) -> dict[str, str]:
     env = {
         **os.environ,
@@ -337,13 +361,16 @@ def serve_app(root: Path, database: str, name: str = "app", **extra: str) -> Ser
     return _start(name, argv, _env(database, root, **extra), root, "/api/v1/clubs", port)
 
 
-def serve_reference(database: str) -> Server:
-    """The reference project, served exactly as the app (the same granian command line)."""
+def serve_reference(database: str, shape: dict[str, int] | None = None) -> Server:
+    """The reference project, served exactly as the app (the same granian command line); its page
+    with ``shape``'s form controls and table rows (``bench/reference/page.py``)."""
     from totom_site.serve import command
 
     port = _free_port()
     argv = command(HOST, port, app="reference.asgi:application")
-    env = _env(database, BENCH, DJANGO_SETTINGS_MODULE="reference.settings")
+    env = _env(
+        database, BENCH, DJANGO_SETTINGS_MODULE="reference.settings", REFERENCE_PAGE=encode(shape or {})
+    )
     return _start("reference", argv, env, BENCH, "/items", port)
 
 
@@ -571,6 +598,7 @@ def run(
 
 LABELS = {
     "read": "reference GET /items",
+    "page": "reference page GET /page (template)",
     "create": "reference POST /items (token, key)",
     "bare": "app GET /api/v1/clubs",
     "board": "app scoreboard GET /giai/<slug>/",
@@ -601,15 +629,7 @@ def targets(by_name: dict[str, Figures]) -> list[dict[str, Any]]:
     found = []
     for label, name, reference, least in TARGETS:
         ratio = by_name[name].rps / by_name[reference].rps if by_name[reference].rps else 0.0
-        found.append({"target": label, "value": round(ratio, 2), "met": ratio >= least})
-    p99 = by_name["van"].percentile(0.99)
-    found.append(
-        {
-            "target": f"ván entry p99 < {P99_TARGET_MS:.0f} ms with the scorekeepers at once",
-            "value": round(p99, 1),
-            "met": p99 < P99_TARGET_MS,
-        }
-    )
+        found.append({"target": label, "key": name, "value": round(ratio, 2), "met": ratio >= least})
     return found
 
 
@@ -644,7 +664,6 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     # Sittings for the ván: fresh ones in every chunk, two per scorekeeper (40 ván each).
     sittings_each = 2
-    need = args.rounds * args.connections * sittings_each
     cleanup: list[Callable[[], None]] = []
     servers: list[Server] = []
     try:
@@ -655,7 +674,10 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
             cleanup.append(drop)
         started = time.monotonic()
         roots = {"app": ROOT, **{v.split("=")[0]: Path(v.split("=", 1)[1]).resolve() for v in args.variant}}
-        seeds = {name: _seed(root, dbs[name], args.players, need) for name, root in roots.items()}
+        seeds = {
+            name: _seed(root, dbs[name], args.players, args.rounds * sittings_each, args.connections)
+            for name, root in roots.items()
+        }
         ref = json.loads(
             _manage_script(
                 BENCH,
@@ -668,12 +690,7 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
             .splitlines()[-1]
         )
         print(f"seeded in {time.monotonic() - started:.0f} s")
-        reference = serve_reference(dbs["reference"])
-        servers.append(reference)
-        endpoints = [
-            Endpoint("read", reference, "/items"),
-            Endpoint("create", reference, "/items", LUA_CREATE, lambda c: [ref["token"], "", str(c + 1)]),
-        ]
+        endpoints: list[Endpoint] = []
         for name, root in roots.items():
             server = serve_app(root, dbs[name], name)
             servers.append(server)
@@ -681,12 +698,16 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
             suffix = "" if name == "app" else f"@{name}"
 
             def van_args(c: int, seed: dict[str, Any] = seed) -> list[str]:
-                per_chunk = args.connections * sittings_each
-                mine = seed["sittings"][c * per_chunk : (c + 1) * per_chunk]
                 groups = ";".join(
-                    ",".join(str(s) for s in mine[i :: args.connections]) for i in range(args.connections)
+                    ",".join(
+                        [
+                            k["token"],
+                            *(str(s) for s in k["sittings"][c * sittings_each : (c + 1) * sittings_each]),
+                        ]
+                    )
+                    for k in seed["keepers"]
                 )
-                return [seed["token"], groups, str(c + 1)]
+                return ["", groups, str(c + 1)]
 
             endpoints += [
                 Endpoint(f"bare{suffix}", server, "/api/v1/clubs"),
@@ -694,6 +715,21 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
                 Endpoint(f"calc{suffix}", server, "/"),
                 Endpoint(f"van{suffix}", server, "/api/v1/sittings/0/van", LUA_VAN, van_args, threads=0),
             ]
+        # The reference page has the calculator's form controls and table rows, counted on the
+        # calculator as the app serves it (bench/reference/page.py), and is checked to have them.
+        shape = page_shape(_get(servers[0], "/"))
+        reference = serve_reference(dbs["reference"], shape)
+        servers.append(reference)
+        got = page_shape(_get(reference, "/page"))
+        print(f"reference page: {encode(got)} (the calculator's: {encode(shape)})")
+        if got != shape:
+            sys.exit("the reference page does not have the calculator's form controls and table rows")
+        endpoints = [
+            Endpoint("read", reference, "/items"),
+            Endpoint("create", reference, "/items", LUA_CREATE, lambda c: [ref["token"], "", str(c + 1)]),
+            Endpoint("page", reference, "/page"),
+            *endpoints,
+        ]
         if args.layouts:
             for layout in ("asgi-stock", "asgi-one-hop", "granian-wsgi", "nginx+granian-wsgi"):
                 server = serve_layout(layout, dbs["app"])
@@ -756,6 +792,13 @@ def main() -> None:  # noqa: C901 (the run's steps in order: set up, serve, load
                     "ab": ab,
                     "run": " ".join(sys.argv[1:]),
                     "errors": {e.name: dict(e.figures.errors) for e in endpoints},
+                    "cpu_ms": {
+                        e.name: {
+                            "server": round(e.figures.per_request_ms(e.figures.server_cpu), 3),
+                            "postgres": round(e.figures.per_request_ms(e.figures.db_cpu), 3),
+                        }
+                        for e in endpoints
+                    },
                 },
                 ensure_ascii=False,
                 indent=1,

@@ -26,7 +26,21 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 ROOT_URLCONF = "reference.urls"
-TEMPLATES: list[dict[str, object]] = []
+# startproject's template engine (the page ``GET /page`` renders: bench/reference/page.py).
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
 DATABASES = {"default": env.db("DATABASE_URL")}
 # The connections as the app keeps them when served (totom_site/serve.py): psycopg's pool.
 DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

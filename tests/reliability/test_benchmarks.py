@@ -5,6 +5,8 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
 
 * ``bench/serving.py --quick``: the app and the minimal DRF project (``bench/reference/``) served
   by ``totom_site/serve.py`` and loaded by wrk (PostgreSQL);
+* ``bench/openloop.py --quick``: ván sent at fixed Poisson rates (20 and 40 a second, 3 s each) by
+  an asyncio client, latency from each ván's scheduled time; every ván answered 201 stored once;
 * ``bench/corrections.py --quick``: correcting ván 1 of a 100-ván sitting (both databases; on
   SQLite it uses its own throwaway file);
 * ``bench/replay_memory.py --quick``: ``manage.py replay`` of a 50-ván sitting and its ledger and
@@ -51,6 +53,7 @@ def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
     for endpoint in (
         "reference GET /items",
         "reference POST /items",
+        "reference page GET /page",
         "app GET /api/v1/clubs",
         "app scoreboard",
         "app calculator",
@@ -58,9 +61,31 @@ def test_the_serving_benchmark_runs_and_prints_its_targets() -> None:
     ):
         assert endpoint in out, out
     targets = [line for line in out.splitlines() if line.startswith("target: ")]
-    assert len(targets) == 5 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    assert len(targets) == 4 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    assert "calculator page ≥ 0.7 × the reference page" in out, out
+    # The reference page has the calculator's form controls and table rows (counted on both).
+    shape = next(line for line in out.splitlines() if line.startswith("reference page: "))
+    mine, calculator = shape.removeprefix("reference page: ").split(" (the calculator's: ")
+    assert mine == calculator.rstrip(")") and "tr=0" not in mine and "input=0" not in mine, shape
     for line in out[out.find("| endpoint") :].strip().splitlines():
         figure("bench/serving.py --quick", line)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_open_loop_benchmark_sends_on_schedule_and_every_answered_van_is_stored() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/openloop.py runs on PostgreSQL")
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/openloop.py --quick")}
+    out = _run(["bench/openloop.py", "--quick"], env)
+    steps = [line.split() for line in out.splitlines() if line.strip().startswith(("20/s", "40/s"))]
+    assert [s[0] for s in steps] == ["20/s", "40/s"], out
+    # Poisson arrivals at the rate asked: 3 s at 20/s and at 40/s is about 60 and 120 ván (±4 σ).
+    assert 30 <= int(steps[0][2]) <= 95 and 75 <= int(steps[1][2]) <= 170, out
+    answered = next(line for line in out.splitlines() if line.startswith("ván answered 201"))
+    assert "(as answered;" in answered, out
+    assert "highest rate sustained: " in out, out
+    for line in out.strip().splitlines():
+        figure("bench/openloop.py --quick", line)
 
 
 @pytest.mark.sqlite
