@@ -314,7 +314,7 @@ AUTHENTICATION_BACKENDS = [
 # Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
 # set, events sent from any process (Celery, another app server) reach every display.
-EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_STORAGE_CLASS = "tournaments.console.broadcast.DisplayEventStorage"
 # A table's channel is as visible as its event (a private event's display is not public).
 EVENTSTREAM_CHANNELMANAGER_CLASS = "tournaments.console.broadcast.DisplayChannels"
 EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])
