@@ -25,7 +25,8 @@
   var SOUND_MAX_AGE_MS = 5000;  // replayed (old) signals are shown, not played
   var TOO_LONG_OFFLINE_MS = 10 * 60 * 1000;
 
-  var api = window.totomDisplay = { received: [], lastId: lastId, reloads: 0, resyncs: 0, snapshots: 0 };
+  var api = window.totomDisplay = { received: [], lastId: lastId, reloads: 0, resyncs: 0, snapshots: 0,
+                                    state: function () { return state; } };
 
   function $(id) { return document.getElementById(id); }
   function seatEl(position) { return document.querySelector('.dp-seat[data-seat="' + position + '"]'); }
