@@ -9,6 +9,8 @@
   of commit ``ORM_COMMIT`` (the ván path on the ORM, the commit before ``scoring/services/rows.py``
   came back) served the same way, for the A/B that decides rows.py's fate (issue 22 item 6);
 * ``bench/corrections.py`` on PostgreSQL and on SQLite: correcting ván 1 of 1,000;
+* ``bench/signal_cost.py``: the Trung Quân's signal POST against the minimal authenticated create
+  (server CPU per request, target ≤ 1.5 ×) and the SQL statements of one signal;
 * ``bench/display.py``: 1,000 audience displays over two app servers (one PostgreSQL, one Redis),
   signals posted on either (``make bench-all`` starts Redis too).
 * ``bench/replay_memory.py`` on PostgreSQL and on SQLite: the peak memory of ``manage.py replay``
@@ -55,7 +57,7 @@ def main() -> None:
         "--reuse",
         type=Path,
         metavar="DIR",
-        help="write the page from serving.json, pg.json, lite.json (and display.json, replay-pg.json,"
+        help="write the page from serving.json, pg.json, lite.json (and signal.json, display.json, replay-pg.json,"
         " replay-lite.json, club-pg.txt, club-lite.txt if there) already in DIR (no run)",
     )
     parser.add_argument("--runs", default="", help="with --reuse: which runs the JSON came from (printed)")
@@ -94,6 +96,7 @@ def main() -> None:
         )
         _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
         _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
+        _bench(["bench/signal_cost.py", "--json", str(out / "signal.json")])
         _bench(["bench/display.py", "--json", str(out / "display.json")])
         _bench(["bench/replay_memory.py", "--json", str(out / "replay-pg.json")])
         _bench(
@@ -115,10 +118,12 @@ def write(folder: Path, how: str) -> None:
     ]
     found = folder / "display.json"
     display = json.loads(found.read_text()) if found.exists() else None
+    found = folder / "signal.json"
+    signal = json.loads(found.read_text()) if found.exists() else None
     books = [
         (folder / name).read_text() for name in ("club-pg.txt", "club-lite.txt") if (folder / name).exists()
     ]
-    DOC.write_text(render(serving, corrections, how, replays, display, books))
+    DOC.write_text(render(serving, corrections, how, replays, display, books, signal))
     print(f"wrote {DOC.relative_to(ROOT)}")
 
 
@@ -181,6 +186,7 @@ def render(
     replays: list[dict] | None = None,
     display: dict | None = None,
     books: list[str] | None = None,
+    signal: dict | None = None,
 ) -> str:
     replays = replays or []
     books = books or []
@@ -197,6 +203,7 @@ def render(
             }
             for c in corrections
         ),
+        *(signal["targets"] if signal else []),
         *(display["targets"] if display else []),
         *_replay_targets(replays),
         *_book_targets(books),
@@ -248,6 +255,7 @@ def render(
         replays_out.strip() or "(not run)",
         "```",
         "",
+        *_signal_section(signal),
         *_display_section(display),
         *(_book_section(books) if books else []),
         "## Decisions",
@@ -302,6 +310,23 @@ def render(
         "",
     ]
     return "\n".join(lines)
+
+
+def _signal_section(signal: dict | None) -> list[str]:
+    if signal is None:
+        return ["## A signal's cost (`bench/signal_cost.py`)", "", "Not run.", ""]
+    return [
+        "## A signal's cost (`bench/signal_cost.py`)",
+        "",
+        "The Trung Quân's signal POST (token, idempotency key; a table per connection, no display open)",
+        "against the reference's minimal authenticated create, both served as `make run` serves the app,",
+        "interleaved; the statements of one signal counted in process on the same database.",
+        "",
+        "```",
+        *signal["lines"],
+        "```",
+        "",
+    ]
 
 
 def _display_section(display: dict | None) -> list[str]:
