@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.db.models import Subquery
 
 from scoring.engine import N_
 from scoring.models import Seat, Sitting
@@ -53,19 +52,37 @@ def parse_seat(value: Any) -> int:
     )
 
 
+#: The signal a table may use (the common ones and its village's own, active) with the name of the
+#: seat that gave it: one statement, its text written once (the ORM would compile it every time).
+_FIND = """
+SELECT {columns}, (SELECT name FROM {seat} WHERE sitting_id = %s AND position = %s)
+FROM {signal} WHERE slug = %s AND is_active AND (club_id IS NULL OR club_id = %s)
+"""
+_FIELDS = [f.attname for f in Signal._meta.concrete_fields]
+
+
 def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
-    """The signal of the table's catalogue, with the name of whoever gave it (``seat_name``): one
-    query, read before the write's transaction (signals and seats do not change during a canh)."""
+    """The signal of the table's catalogue (as :func:`signals_for` scopes it), with the name of
+    whoever gave it (``seat_name``): one query, read before the write's transaction (signals and
+    seats do not change during a canh)."""
     if not isinstance(slug, str) or not slug.strip():
         raise ConsoleError(N_('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
-    name = Seat.objects.filter(sitting_id=table.sitting_id, position=seat).order_by().values("name")[:1]
-    found = signals_for(table).filter(slug=slug.strip().lower()).annotate(seat_name=Subquery(name)).first()
-    if found is None:
+    qn = connection.ops.quote_name
+    sql = _FIND.format(
+        columns=", ".join(qn(f.column) for f in Signal._meta.concrete_fields),
+        seat=qn(Seat._meta.db_table),
+        signal=qn(Signal._meta.db_table),
+    )
+    found = rows.values(sql, [table.sitting_id, seat, slug.strip().lower(), table.sitting.club_id])
+    if not found:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
             N_("Không có hiệu '{slug}'. Các hiệu của chiếu này: {known}."), slug=slug, known=known
         )
-    return found
+    *values, seat_name = found[0]
+    signal = Signal.from_db(connection.alias, _FIELDS, values)
+    signal.seat_name = seat_name  # type: ignore[attr-defined]
+    return signal
 
 
 #: The signal's write locks the table's row, numbers its display event and clears the last ván's
