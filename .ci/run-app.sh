@@ -39,7 +39,9 @@ trap 'stop; exit 143' TERM
 worker=($PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo)
 "${worker[@]}" -Q live -n "live-$$@%h" &
 pids+=($!)
-"${worker[@]}" -Q webhooks,bulk -n "bulk-$$@%h" &
+# The bulk worker also runs beat (periodic tasks: CELERY_BEAT_SCHEDULE, the trim of the displays' stored
+# events), embedded: no fourth process on a laptop; its schedule file lives with the broker.
+"${worker[@]}" -Q webhooks,bulk -n "bulk-$$@%h" -B -s "$broker_dir/beat-schedule" &
 pids+=($!)
 $PY -m totom_site.serve "$HOST" "$PORT" &  # granian: pages on WSGI threads, the displays on ASGI (totom_site/asgi.py)
 pids+=($!)

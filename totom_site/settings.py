@@ -314,7 +314,17 @@ AUTHENTICATION_BACKENDS = [
 # Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
 # stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
 # set, events sent from any process (Celery, another app server) reach every display.
-EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_STORAGE_CLASS = "tournaments.console.broadcast.DisplayEventStorage"
+# Stored display events are kept this many seconds (a display away longer is sent a snapshot of its
+# table instead of what it missed), trimmed every DISPLAY_EVENT_TRIM_EVERY seconds on the bulk lane,
+# DISPLAY_EVENT_TRIM_BATCH rows a DELETE (tournaments/console/services/retention.py).
+DISPLAY_EVENT_RETENTION = env.int("DISPLAY_EVENT_RETENTION", default=3600)
+DISPLAY_EVENT_TRIM_EVERY = env.int("DISPLAY_EVENT_TRIM_EVERY", default=300)
+DISPLAY_EVENT_TRIM_BATCH = env.int("DISPLAY_EVENT_TRIM_BATCH", default=10_000)
+# Periodic tasks (celery beat: its own process in production, embedded in `make run`'s bulk worker).
+CELERY_BEAT_SCHEDULE = {
+    "trim-display-events": {"task": "bulk.trim_display_events", "schedule": DISPLAY_EVENT_TRIM_EVERY},
+}
 # A table's channel is as visible as its event (a private event's display is not public).
 EVENTSTREAM_CHANNELMANAGER_CLASS = "tournaments.console.broadcast.DisplayChannels"
 EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])

@@ -142,8 +142,12 @@ def run_once(
     payload: Any,
     action: Callable[[], Answer],
     lock: Callable[[], object] | None = None,
+    undo_lock: bool = False,
 ) -> Answer:
     """Run ``action`` once per key, in one transaction (after ``lock``, if given).
+
+    ``undo_lock``: ``lock`` writes (an UPDATE that locks the row and numbers the write), so a
+    repeat rolls the transaction back instead of committing it.
 
     ``target`` and ``payload`` identify the request (their hash is compared on a repeat); the key
     is the caller's (:func:`caller_scope`).
@@ -160,6 +164,8 @@ def run_once(
                 if key is not None:
                     stored = _stored(scope, key, operation, digest)
                     if stored is not None:
+                        if undo_lock:
+                            transaction.set_rollback(True)
                         return stored
                 answer = action()
                 answer = Answer(answer.status, _plain_json(answer.body))

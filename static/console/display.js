@@ -1,8 +1,11 @@
 /* Sổ Tôm: the audience display of a Tổ Tôm Điếm table. Read-only, live by Server-Sent Events
-   (no polling). Every event carries the table's whole state; signal events also flash the seat,
-   join the ticker and play their drum pattern. The stream resumes from the last event id after a
-   disconnection (Last-Event-ID), so nothing is missed; a display too far behind (the server no
-   longer has the events it missed, or a gap in the ids) reloads its state. */
+   (no polling). The page brings the table's state and the stream position it was read at; events
+   carry the change (a signal given, the fields that moved), folded here into that state, as the
+   server's selectors.table_state would compute it; signal events also flash the seat, join the
+   ticker and play their drum pattern. The stream resumes from the last event id after a
+   disconnection (Last-Event-ID), so nothing is missed; a display whose missed events the server
+   no longer keeps is sent a snapshot (the whole state) instead, and a gap in the ids (events
+   delivered out of order) reconnects from the last id applied. */
 (function () {
   "use strict";
 
@@ -22,7 +25,8 @@
   var SOUND_MAX_AGE_MS = 5000;  // replayed (old) signals are shown, not played
   var TOO_LONG_OFFLINE_MS = 10 * 60 * 1000;
 
-  var api = window.totomDisplay = { received: [], lastId: lastId, reloads: 0 };
+  var api = window.totomDisplay = { received: [], lastId: lastId, reloads: 0, resyncs: 0, snapshots: 0,
+                                    state: function () { return state; } };
 
   function $(id) { return document.getElementById(id); }
   function seatEl(position) { return document.querySelector('.dp-seat[data-seat="' + position + '"]'); }
@@ -110,9 +114,58 @@
     box.hidden = false;
   }
 
+  /* ---- folding changes into the state ------------------------------------------------------ */
+
+  function brief(sig) {
+    return { id: sig.id, signal: sig.signal, label: sig.label, display: sig.display, meaning: sig.meaning,
+             icon: sig.icon, color: sig.color, kind: sig.kind };
+  }
+
+  function derive(s) {
+    var folded = 0;
+    s.seats.forEach(function (seat) {
+      if (seat.chiu) { folded += 1; }
+      seat.dealer = seat.position === s.dealer;
+      seat.turn = seat.position === s.turn;
+      if (seat.dealer) { s.dealer_name = seat.name; }
+    });
+    if (!s.dealer) { s.dealer_name = null; }
+    if (s.draw_rule) { s.draw_at = s.draw_rule[0] + s.draw_rule[1] * folded; }
+    s.u_seats = s.seats.filter(function (seat) { return seat.u; })
+      .sort(function (a, b) { return b.u_at - a.u_at; })
+      .map(function (seat) { return seat.position; });
+    return s;
+  }
+
+  /* A signal of the ván under way, as selectors._seat_state counts it; false: not this ván's. */
+  function foldSignal(sig) {
+    if (sig.van_seq !== state.van_seq || (state.sitting && sig.sitting !== state.sitting)) { return false; }
+    state.announcement = null;  // the last ván's result gives way to play
+    if (sig.seat === "trung_quan") { state.trung_quan = brief(sig); return derive(state); }
+    var seat = state.seats.filter(function (s) { return s.position === sig.seat; })[0];
+    if (!seat) { return false; }
+    seat.last = brief(sig);
+    if (sig.effect === "bat_thuc") { seat.bat_thuc += 1; }
+    if (sig.effect === "tra_chen") { seat.bat_thuc = Math.max(0, seat.bat_thuc - 1); }
+    if (sig.effect === "u") { seat.u = true; seat.u_at = sig.id; }
+    if (sig.effect === "chiu") { seat.chiu = true; }
+    if (sig.kind === "flag") {
+      var flag = { signal: sig.signal, display: sig.display, label: sig.label, color: sig.color };
+      var at = -1;
+      seat.flags.forEach(function (f, i) { if (f.signal === sig.signal) { at = i; } });
+      if (at < 0) { seat.flags.push(flag); } else { seat.flags[at] = flag; }
+    }
+    return derive(state);
+  }
+
+  function foldChange(change) {
+    Object.keys(change).forEach(function (k) { state[k] = change[k]; });
+    return derive(state);
+  }
+
   function apply(next) {
     state = next;
-    if (next.server_now) { clockOffset = Date.parse(next.server_now) - Date.now(); }
+    if (next.server_now) { clockOffset = Date.parse(next.server_now) - Date.now(); delete next.server_now; }
     $("dp-van").textContent = next.van_seq;
     $("dp-noc").textContent = next.noc_left;
     $("dp-draw").hidden = next.noc_left > next.draw_at;
@@ -161,7 +214,9 @@
   function onSignal(data) {
     var sig = data.signal;
     api.received.push(sig.id);
-    apply(data.state);
+    if (data.state) { apply(data.state); }
+    else if (!foldSignal(sig)) { resync(); return; }
+    else { apply(state); }
     if (!addToTicker(sig, "sse")) { return; }
     flash(sig);
     var age = Date.now() + clockOffset - Date.parse(sig.created_at);
@@ -186,16 +241,32 @@
     window.location.reload();
   }
 
-  /* Follow the stream position; a gap means events were lost: reload the state. */
+  /* Ask the stream again from the last event applied: the server sends what is missing, or a
+     snapshot when it no longer has it. */
+  function resync() {
+    api.resyncs += 1;
+    connect();
+  }
+
+  /* Follow the stream position; a gap means events came out of order or were lost: resync. */
   function advance(event) {
     var id = event.lastEventId;
     if (!id) { return true; }
     var before = idNumber(lastId);
     var now = idNumber(id);
     if (before !== null && now !== null && now <= before) { return false; }  // already applied
-    if (before !== null && now !== null && now > before + 1) { reloadState(); return false; }
+    if (before !== null && now !== null && now > before + 1) { resync(); return false; }
     lastId = api.lastId = id;
     return true;
+  }
+
+  /* A snapshot replaces the state whatever its id (a restored backup numbers from lower down). */
+  function onSnapshot(event) {
+    var data;
+    try { data = JSON.parse(event.data); } catch (e) { return; }
+    if (event.lastEventId) { lastId = api.lastId = event.lastEventId; }
+    api.snapshots += 1;
+    apply(data.state);
   }
 
   function handler(fn) {
@@ -215,7 +286,8 @@
     source = new EventSource(url);
     source.addEventListener("stream-open", function () { retryDelay = 1000; setConn("live", gettext("Trực tiếp")); });
     source.addEventListener("signal", handler(onSignal));
-    source.addEventListener("state", handler(function (d) { apply(d.state); }));
+    source.addEventListener("state", handler(function (d) { apply(d.state || foldChange(d.change)); }));
+    source.addEventListener("snapshot", onSnapshot);
     source.addEventListener("announce", handler(onAnnounce));
     source.addEventListener("stream-reset", function () { reloadState(); });
     source.addEventListener("stream-error", function () { source.close(); scheduleRetry(); });

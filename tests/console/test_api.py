@@ -7,12 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from django_eventstream.models import Event as StreamEvent
-from django_eventstream.storage import DjangoModelStorage
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tournaments.console.models import SignalEvent
+from tournaments.console.broadcast import DisplayEventStorage
+from tournaments.console.models import DisplayEvent, FestivalTable, SignalEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +33,8 @@ def post(client: APIClient, table: Any, body: Any, key: str | None = None) -> An
 
 
 def stream(table: Any) -> list[tuple[str, dict[str, Any]]]:
-    rows = StreamEvent.objects.filter(channel=f"ban-{table.pk}", eid__gt=0).order_by("eid")
-    return [(row.type, json.loads(json.loads(row.data))) for row in rows]
+    rows = DisplayEvent.objects.filter(table=table).order_by("seq")
+    return [(row.type, json.loads(row.data)) for row in rows]
 
 
 # -- who may send -------------------------------------------------------------------------------
@@ -82,8 +81,8 @@ def test_the_trung_quan_sends_tung_tung_and_the_display_hears_phong(
     [(kind, data)] = stream(festival.table)
     assert kind == "signal"
     assert data["signal"]["display"] == "Phỗng"
-    seat3 = data["state"]["seats"][2]
-    assert (seat3["position"], seat3["last"]["display"]) == (3, "Phỗng")
+    assert (data["signal"]["seat"], data["signal"]["seat_name"]) == (3, "Chi")
+    assert "state" not in data  # the change, not the table's whole state: the display folds it
 
 
 def test_staff_may_send_to_any_table(festival: Any, django_user_model: Any) -> None:
@@ -194,10 +193,66 @@ def test_stored_events_let_a_display_resume_after_the_last_one_it_saw(
         for seat, slug in [(1, "cac"), (2, "tung"), (3, "tung-tung"), (4, "tung-tung-tung")]:
             post(client, festival.table, {"seat": seat, "signal": slug})
     channel = f"ban-{festival.table.pk}"
-    storage = DjangoModelStorage()
+    storage = DisplayEventStorage()
     assert storage.get_current_id(channel) == 4
     missed = storage.get_events(channel, 1)  # the display saw event 1, then lost the connection
+    assert [e.id for e in missed] == [2, 3, 4]
     assert [json.loads(e.data)["signal"]["display"] for e in missed] == ["Ăn", "Phỗng", "Dậy khàn"]
+    assert storage.get_events(channel, 4) == []  # up to date
+
+
+def test_a_display_whose_missed_events_are_gone_gets_a_snapshot(
+    festival: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = client_for(festival.trung_quan)
+    with django_capture_on_commit_callbacks(execute=True):
+        for seat, slug in [(1, "cac"), (5, "co-vang"), (5, "co-vang")]:
+            post(client, festival.table, {"seat": seat, "signal": slug})
+    DisplayEvent.objects.filter(table=festival.table, seq__lte=2).delete()  # trimmed by age
+    channel = f"ban-{festival.table.pk}"
+    [snap] = DisplayEventStorage().get_events(channel, 1)
+    assert (snap.type, snap.id) == ("snapshot", 3)
+    seat5 = json.loads(snap.data)["state"]["seats"][4]
+    assert (seat5["name"], seat5["bat_thuc"]) == ("Em", 2)
+    [ahead] = DisplayEventStorage().get_events(channel, 40)  # a restored backup: the display is ahead
+    assert (ahead.type, ahead.id) == ("snapshot", 3)
+
+
+# -- what a signal costs ------------------------------------------------------------------------------
+
+
+@pytest.mark.sqlite
+@pytest.mark.parametrize("key", [None, "trong-1"])
+def test_a_signal_is_one_transaction_of_at_most_five_statements(
+    festival: Any, key: str | None, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The POST's own writes: lock and number (one UPDATE), the key's look-up, the signal, its
+    display event, the key's answer; besides them the request reads its token, its table (with
+    who may run it) and the signal (with the seat's name)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(festival.trung_quan)
+    post(client, festival.table, {"seat": 1, "signal": "cac"})  # warm: the token's user, the catalogue
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+        answer = post(client, festival.table, {"seat": 3, "signal": "tung-tung"}, key=key)
+    assert answer.status_code == 201
+    sql = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    # The test runs in a transaction: the POST's own is a savepoint in it (BEGIN / COMMIT outside one).
+    begin, end = sql.index("SAVEPOINT"), sql.index("RELEASE")
+    assert sql.count("SAVEPOINT") == 1, sql
+    assert sql[begin + 1 : end] == (
+        ["UPDATE", "SELECT", "INSERT", "INSERT", "INSERT"] if key else ["UPDATE", "INSERT", "INSERT"]
+    ), sql
+    statements = [s for s in sql if s not in ("SAVEPOINT", "RELEASE")]
+    assert len(statements) <= (8 if key else 6), "\n".join(q["sql"] for q in queries.captured_queries)
+    assert [kind for kind, _ in stream(festival.table)] == ["signal", "signal"]
+    if key:  # a retry writes nothing and sends nothing
+        with django_capture_on_commit_callbacks(execute=True) as sent:
+            again = post(client, festival.table, {"seat": 3, "signal": "tung-tung"}, key=key)
+        assert again["Idempotent-Replayed"] == "true" and again.json() == answer.json()
+        assert not sent and DisplayEvent.objects.filter(table=festival.table).count() == 2
+        assert FestivalTable.objects.get(pk=festival.table.pk).stream_seq == 2
 
 
 def test_the_endpoint_is_in_the_openapi_schema() -> None:

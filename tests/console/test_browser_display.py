@@ -4,6 +4,7 @@ what the Trung Quân taps appears on the projector, live, and nothing is lost ac
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -118,3 +119,89 @@ def test_a_display_that_reconnects_gets_every_signal_it_missed_in_order(
     # The console stayed online: the drum pads' signals reached it too, by its own stream.
     console.locator('[data-seat-status="5"]').filter(has_text="Cờ trắng → Chịu").wait_for()
     console.locator('[data-seat-status="4"]').filter(has_text="Dậy khàn").wait_for()
+
+
+def _server_state(table_id: int) -> dict[str, Any]:
+    """The table's state as the server computes it (what a fresh page would show)."""
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    from tournaments.console.models import FestivalTable
+    from tournaments.console.selectors import table_state
+
+    state = json.loads(json.dumps(table_state(FestivalTable.objects.get(pk=table_id)), cls=DjangoJSONEncoder))
+    del state["server_now"]
+    return state
+
+
+def _caught_up(display: Any, table_id: int) -> dict[str, Any]:
+    """Wait until the display has applied the table's newest event; its folded state."""
+    from tournaments.console.models import FestivalTable
+
+    seq = FestivalTable.objects.get(pk=table_id).stream_seq
+    deadline = time.monotonic() + 10  # polled: the page's CSP refuses wait_for_function's eval
+    while not display.evaluate("window.totomDisplay.lastId").endswith(f":{seq}"):
+        assert time.monotonic() < deadline, display.evaluate("window.totomDisplay.lastId")
+        display.wait_for_timeout(50)
+    return display.evaluate("JSON.parse(JSON.stringify(window.totomDisplay.state()))")
+
+
+def test_the_display_folds_the_changes_into_the_state_a_fresh_page_shows(
+    screens: Any, festival: Any, daphne_url: str
+) -> None:
+    """Events carry the change (a signal, the nọc); the display's folded state equals the server's
+    after several signals, after a reconnection that replays what it missed (Last-Event-ID), and
+    after one whose missed events were trimmed (a snapshot)."""
+    from tournaments.console.models import DisplayEvent
+    from tournaments.console.services import noc_change
+
+    _console, display, projector = screens
+    display.evaluate("window.__samePage = true")
+    pk = festival.table.pk
+    token = Token.objects.create(user=festival.trung_quan).key
+    n = iter(range(1000))
+
+    def send(seat: Any, slug: str) -> None:
+        request = urllib.request.Request(
+            f"{daphne_url}/api/v1/tables/{pk}/signals",
+            method="POST",
+            data=json.dumps({"seat": seat, "signal": slug}).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Token {token}",
+                "Idempotency-Key": f"fold-{next(n)}",
+            },
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+
+    for seat_, slug in [(5, "co-vang"), (5, "co-vang"), (3, "co-trang"), (1, "tung-tung"), (2, "co-do")]:
+        send(seat_, slug)
+    noc_change(table=pk, delta=-2)
+    send("trung_quan", "trong-nhac")
+    assert _caught_up(display, pk) == _server_state(pk)
+    assert seat(display, 5, "flags").inner_text() == "Bất thực ×2"
+    assert display.locator("#dp-noc").inner_text() == "17"
+
+    projector.set_offline(True)  # missed events, replayed from the server's store
+    display.locator('#dp-conn[data-state="lost"]').wait_for()
+    for seat_, slug in [(5, "tung-tung-cac"), (4, "co-do"), (4, "co-trang")]:
+        send(seat_, slug)
+    noc_change(table=pk, delta=-1)
+    projector.set_offline(False)
+    assert _caught_up(display, pk) == _server_state(pk)
+    assert seat(display, 5, "flags").inner_text() == "Bất thực ×1"
+    assert display.evaluate("window.totomDisplay.snapshots") == 0
+
+    projector.set_offline(True)  # missed events no longer kept: a snapshot, then changes again
+    display.locator('#dp-conn[data-state="lost"]').wait_for()
+    for seat_, slug in [(1, "co-vang"), (2, "cac")]:
+        send(seat_, slug)
+    DisplayEvent.objects.filter(table_id=pk).delete()
+    projector.set_offline(False)
+    assert _caught_up(display, pk) == _server_state(pk)
+    assert display.evaluate("window.totomDisplay.snapshots") == 1
+    send(3, "tung")
+    assert _caught_up(display, pk) == _server_state(pk)
+    assert seat(display, 3, "display").inner_text() == "Ăn"
+    assert display.evaluate("window.__samePage") is True  # never reloaded
+    assert display.evaluate("window.totomDisplay.reloads") == 0

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django_eventstream.models import Event as StreamEvent
 
 from scoring.models import Van
-from tournaments.console.models import FestivalTable, SignalEvent
+from tournaments.console.models import DisplayEvent, FestivalTable, SignalEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -132,9 +131,9 @@ def test_recording_the_win_announces_it_with_the_ledger_points(
     announcement = table.announcement
     assert (announcement["winner"], announcement["cuoc"], announcement["points"]) == ("Bình", ["Tôm"], 8)
     assert announcement["standings"][0] == {"name": "Bình", "balance": 32}
-    last = StreamEvent.objects.filter(channel=f"ban-{table.pk}").order_by("-eid").first()
+    last = DisplayEvent.objects.filter(table=table).order_by("-seq").first()
     assert last.type == "announce"
-    sent = json.loads(json.loads(last.data))
+    sent = json.loads(last.data)
     assert sent["announcement"]["points"] == 8 and sent["state"]["van_seq"] == 2
     # A repeat of the same form (a double tap) records nothing more.
     again = client.post(

@@ -410,6 +410,7 @@ def _console_picture(slug: str) -> dict[str, Any]:
             c.noc_left,
             c.van_started_at,
             c.announcement,
+            c.stream_seq,
             c.created_by.username,
             c.created_at,
         ),
@@ -445,6 +446,14 @@ def test_a_festival_restored_keeps_its_trung_quan_console_and_every_signal(
     call_command("event_import", str(backup), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
 
     assert _console_picture(event.slug) == before
+    # A display open before the backup resumes from its last id: it is sent the table's state.
+    from tournaments.console.broadcast import DisplayEventStorage
+
+    restored = FestivalTable.objects.get(event_table__event__slug=event.slug)
+    assert restored.stream_seq == before["console"][11] > 0
+    [snap] = DisplayEventStorage().get_events(f"ban-{restored.pk}", restored.stream_seq - 1)
+    assert (snap.type, snap.id) == ("snapshot", restored.stream_seq)
+    assert _shown(json.loads(snap.data)["state"]) == before["display"]
     # The Trung Quân plays on: the ván under way takes its signals and its result, on its canh.
     ensure_catalogue()
     console = FestivalTable.objects.get(event_table__event__slug=event.slug)

@@ -14,7 +14,10 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
 * ``bench/hands.py --quick``: the engine over a corpus of hands (no database);
 * ``bench/display.py --quick``: two app servers served as ``make run`` serves the app, on the test
   database and the suite's Redis, 40 audience displays over both, 30 signals posted on either:
-  every display hears every signal once (the script exits 1 otherwise), timings printed only.
+  every display hears every signal once (the script exits 1 otherwise), timings printed only;
+* ``bench/signal_cost.py --quick``: the Trung Quân's signal POST against the minimal authenticated
+  create, both served as ``make run`` serves the app and loaded by wrk (PostgreSQL), and the SQL
+  statements of one signal.
 """
 
 from __future__ import annotations
@@ -137,3 +140,19 @@ def test_the_display_benchmark_runs_and_no_display_misses_or_repeats_a_signal() 
     assert len(targets) == 4 and all(line.endswith((" met", " MISSED")) for line in targets), out
     for line in out.strip().splitlines():
         figure("bench/display.py --quick", line)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_signal_cost_benchmark_runs_and_prints_its_ratio_and_statements() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/signal_cost.py runs on PostgreSQL")
+    if shutil.which("wrk") is None:
+        pytest.fail("bench/signal_cost.py needs wrk (Debian package: make system-deps-test)", pytrace=False)
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/signal_cost.py --quick")}
+    out = _run(["bench/signal_cost.py", "--quick"], env)
+    assert "reference POST /items" in out and "app signal POST" in out, out
+    assert "statements per signal POST: " in out, out
+    [target] = [line for line in out.splitlines() if line.startswith("target: ")]
+    assert target.endswith((" met", " MISSED")), out
+    for line in out.strip().splitlines():
+        figure("bench/signal_cost.py --quick", line)

@@ -29,6 +29,11 @@ def console_backup(c: FestivalTable) -> dict[str, Any]:
         "noc_left": c.noc_left,
         "van_started_at": iso(c.van_started_at),
         "announcement": c.announcement,
+        # The displays' numbering goes on after a restore (a display resuming from an id of
+        # before is sent a snapshot). The stored display events are not in the file: they are
+        # kept an hour (DISPLAY_EVENT_RETENTION) and name the table's and signals' ids, which a
+        # restore numbers anew.
+        "stream_seq": c.stream_seq,
         "created_by": user_name(c.created_by),
         "created_at": iso(c.created_at),
         "signals": [
@@ -85,6 +90,7 @@ def console_restore(
             noc_left=c["noc_left"],
             van_started_at=when(c.get("van_started_at")),
             announcement=c.get("announcement"),
+            stream_seq=c.get("stream_seq", 0),
             created_by=restorer.user(c.get("created_by")),
             created_at=when(c["created_at"]),
         )

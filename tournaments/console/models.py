@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from tournaments.console.catalogue import TRUNG_QUAN
 
-__all__ = ["TRUNG_QUAN", "FestivalTable", "Signal", "SignalEffect", "SignalEvent", "SignalKind"]
+__all__ = [
+    "TRUNG_QUAN",
+    "DisplayEvent",
+    "FestivalTable",
+    "Signal",
+    "SignalEffect",
+    "SignalEvent",
+    "SignalKind",
+]
 
 
 class SignalKind(models.TextChoices):
@@ -107,6 +116,9 @@ class FestivalTable(models.Model):
     van_started_at = models.DateTimeField("ván bắt đầu lúc", null=True, blank=True)
     #: The last win announced (winner, cước, points, balances), shown until the next ván starts.
     announcement = models.JSONField("thông báo", null=True, blank=True)
+    #: The number of the table's last display event (:class:`DisplayEvent`): bumped in the same
+    #: UPDATE that locks the row, so the events of a table are numbered in commit order.
+    stream_seq = models.PositiveBigIntegerField("sự kiện màn hình cuối", default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name="người mở",
@@ -184,3 +196,26 @@ class SignalEvent(models.Model):
     def __str__(self) -> str:
         who = "Trung Quân" if self.seat == TRUNG_QUAN else f"chỗ {self.seat}"
         return f"Ván {self.van_seq} · {who} · {self.signal_id}"
+
+
+class DisplayEvent(models.Model):
+    """An event sent to a table's displays, stored in the transaction of the write that caused it
+    (numbered by :attr:`FestivalTable.stream_seq`), so a display that reconnects with
+    ``Last-Event-ID`` is sent every event it missed, in order. Trimmed by age
+    (``DISPLAY_EVENT_RETENTION``); a display that missed a trimmed event is sent a snapshot."""
+
+    table = models.ForeignKey(FestivalTable, on_delete=models.CASCADE, related_name="display_events")
+    seq = models.PositiveBigIntegerField("số thứ tự")
+    type = models.CharField("loại", max_length=20)
+    #: The event's JSON, as sent.
+    data = models.TextField("nội dung")
+    created_at = models.DateTimeField("lúc", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "sự kiện màn hình"
+        verbose_name_plural = "sự kiện màn hình"
+        ordering = ("table", "seq")
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="console_displayevent_seq_once")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.seq} {self.type}"

@@ -181,12 +181,16 @@ def table_state(
         seat["dealer"] = seat["position"] == table.dealer
         seat["turn"] = seat["position"] == table.turn
     folded = sum(1 for s in seats if s["chiu"])
+    game = get_game(table.sitting.game)
     return {
         "table": table.pk,
+        "sitting": table.sitting_id,
         "name": table.name,
         "van_seq": table.van_seq,
         "noc_left": table.noc_left,
         "draw_at": draw_point(table.sitting.game, folded),
+        #: draw_at = base + per_fold × the seats that chịu (the display folds signals with it)
+        "draw_rule": [game.draw_at or 1, game.fold_draw_extra],
         "dealer": table.dealer,
         "dealer_name": names.get(table.dealer) if table.dealer else None,
         "turn": table.turn,

@@ -5,6 +5,7 @@ serialised; the display hears of every write after its commit (:mod:`tournaments
 """
 
 from tournaments.console.services.errors import ConsoleError
+from tournaments.console.services.retention import trim_display_events
 from tournaments.console.services.signals import ensure_catalogue, parse_seat, signal_send
 from tournaments.console.services.tables import (
     dealer_set,
@@ -23,6 +24,7 @@ __all__ = [
     "parse_seat",
     "signal_send",
     "table_open",
+    "trim_display_events",
     "turn_set",
     "van_finish",
     "van_start",

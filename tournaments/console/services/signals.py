@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+
 from scoring.engine import N_
+from scoring.models import Seat, Sitting
+from scoring.services import rows
 from scoring.services.idempotency import Answer, check_key, run_once
 from scoring.services.people import User, Written, acting_user
+from scoring.services.sittings import FINAL, ResultsFinal
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.catalogue import SIGNALS, TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEvent, SignalKind
-from tournaments.console.selectors import seat_names, signal_json, signals_for, table_state
+from tournaments.console.selectors import TRUNG_QUAN_NAME, signal_json, signals_for
 from tournaments.console.services.errors import ConsoleError
-from tournaments.console.services.tables import locked, open_for_play
 
 __all__ = ["ensure_catalogue", "parse_seat", "signal_send"]
 
@@ -48,16 +52,73 @@ def parse_seat(value: Any) -> int:
     )
 
 
-def _find_signal(table: FestivalTable, slug: Any) -> Signal:
+#: The signal a table may use (the common ones and its village's own, active) with the name of the
+#: seat that gave it: one statement, its text written once (the ORM would compile it every time).
+_FIND = """
+SELECT {columns}, (SELECT name FROM {seat} WHERE sitting_id = %s AND position = %s)
+FROM {signal} WHERE slug = %s AND is_active AND (club_id IS NULL OR club_id = %s)
+"""
+_FIELDS = [f.attname for f in Signal._meta.concrete_fields]
+
+
+def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
+    """The signal of the table's catalogue (as :func:`signals_for` scopes it), with the name of
+    whoever gave it (``seat_name``): one query, read before the write's transaction (signals and
+    seats do not change during a canh)."""
     if not isinstance(slug, str) or not slug.strip():
         raise ConsoleError(N_('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
-    found = signals_for(table).filter(slug=slug.strip().lower()).first()
-    if found is None:
+    qn = connection.ops.quote_name
+    sql = _FIND.format(
+        columns=", ".join(qn(f.column) for f in Signal._meta.concrete_fields),
+        seat=qn(Seat._meta.db_table),
+        signal=qn(Signal._meta.db_table),
+    )
+    found = rows.values(sql, [table.sitting_id, seat, slug.strip().lower(), table.sitting.club_id])
+    if not found:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
             N_("Không có hiệu '{slug}'. Các hiệu của chiếu này: {known}."), slug=slug, known=known
         )
-    return found
+    *values, seat_name = found[0]
+    signal = Signal.from_db(connection.alias, _FIELDS, values)
+    signal.seat_name = seat_name  # type: ignore[attr-defined]
+    return signal
+
+
+#: The signal's write locks the table's row, numbers its display event and clears the last ván's
+#: announcement (its banner gives way to play, issue 31) in one statement, and reads back what the
+#: signal is stored with and whether the canh still takes signals. Guarded by the canh the
+#: signal was checked against (an event's chiếu may have moved on to its next one).
+_TAKE = """
+UPDATE {table} SET stream_seq = stream_seq + 1, announcement = NULL
+WHERE id = %s AND sitting_id = %s
+RETURNING stream_seq, van_seq, noc_left,
+    (SELECT final_at IS NOT NULL FROM {sitting} WHERE id = {table}.sitting_id),
+    (SELECT ended_at IS NOT NULL FROM {sitting} WHERE id = {table}.sitting_id)
+"""
+
+
+def _take(table: FestivalTable) -> tuple[int, int, int, bool, bool] | None:
+    """Lock and number (see :data:`_TAKE`): (stream_seq, van_seq, noc_left, final, ended), None
+    when the table is no longer at ``table``'s canh."""
+    sql = _TAKE.format(table=FestivalTable._meta.db_table, sitting=Sitting._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk, table.sitting_id])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1], row[2], bool(row[3]), bool(row[4]))
+
+
+def _open_for_play(final: bool, ended: bool) -> None:
+    if final:
+        raise ResultsFinal(FINAL)
+    if ended:
+        raise ConsoleError(N_("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
+
+
+def _as_json(event: SignalEvent, sig: Signal, seat_name: str) -> dict[str, Any]:
+    names = {event.seat: seat_name}
+    event.signal = sig
+    return signal_json(event, names)
 
 
 def _check_who(signal: Signal, seat: int) -> None:
@@ -81,52 +142,71 @@ def signal_send(
 ) -> Written[SignalEvent]:
     """Store a signal given at ``seat`` during the ván under way and send it to the displays.
 
+    One transaction of at most five statements (three without a key): the table's UPDATE (lock,
+    order, the canh's check), the key's look-up, the signal, its display event, the key's answer.
+    The display event carries the signal only; the display folds it into its state.
     A repeat with the same key answers the first answer and stores nothing; the same key with
     another seat or signal raises ``IdempotencyMismatch`` (HTTP 422).
     """
-    pk = table.pk if isinstance(table, FestivalTable) else table
     the_seat = parse_seat(seat)
     key = check_key(idempotency_key)
+    if not isinstance(table, FestivalTable):
+        found = FestivalTable.objects.select_related("sitting").filter(pk=table).first()
+        if found is None:
+            raise ConsoleError(N_("Không có chiếu số {n}."), n=table)
+        table = found
+    t = table
+    the_signal = _find_signal(t, signal, the_seat)
+    _check_who(the_signal, the_seat)
     box: dict[str, Any] = {}
 
     def lock() -> None:
-        box["table"] = locked(pk)
+        taken = _take(t)
+        if taken is None:  # the chiếu moved on to its next canh: read it again, check again
+            raise _Moved
+        box["taken"] = taken
 
     def action() -> Answer:
-        t = box["table"]
-        the_signal = _find_signal(t, signal)  # an error rolls back and stores no key
-        _check_who(the_signal, the_seat)
-        open_for_play(t)
-        event = box["event"] = SignalEvent.objects.create(
-            table=t,
+        seq, van_seq, noc_left, final, ended = box["taken"]
+        _open_for_play(final, ended)  # an error rolls back the UPDATE and stores no key
+        event = box["event"] = SignalEvent(
+            table_id=t.pk,
             sitting_id=t.sitting_id,
-            van_seq=t.van_seq,
+            van_seq=van_seq,
             seat=the_seat,
             signal=the_signal,
-            noc_left=t.noc_left,
+            noc_left=noc_left,
             created_by=acting_user(by),
             idempotency_key=key or "",
         )
-        if t.announcement is not None:
-            # the last ván's result gives way to play: its banner covered the seats on the display
-            # until "Bắt đầu ván" while the new ván's signals went to the ticker only (issue 31)
-            t.announcement = None
-            t.save(update_fields=["announcement"])
-        names = seat_names(t)
-        body = signal_json(event, names)
-        publish(t.pk, EventType.SIGNAL, {"signal": body, "state": table_state(t, names=names)})
+        rows.insert([event])
+        seat_name = the_signal.seat_name or (TRUNG_QUAN_NAME if the_seat == TRUNG_QUAN else str(the_seat))
+        body = _as_json(event, the_signal, seat_name)
+        publish(t.pk, EventType.SIGNAL, {"signal": body}, seq=seq)
         return Answer(201, body)
 
     slug = signal.strip().lower() if isinstance(signal, str) else signal
-    answer = run_once(
-        key=key,
-        operation="console_signal",
-        target=pk,
-        payload={"seat": the_seat, "signal": slug},
-        action=action,
-        lock=lock,
-    )
+    try:
+        answer = run_once(
+            key=key,
+            operation="console_signal",
+            target=t.pk,
+            payload={"seat": the_seat, "signal": slug},
+            action=action,
+            lock=lock,
+            undo_lock=True,
+        )
+    except _Moved:
+        return signal_send(table=t.pk, seat=seat, signal=signal, by=by, idempotency_key=idempotency_key)
     event = box.get("event")
     if answer.replayed or event is None:
-        event = SignalEvent.objects.select_related("signal").get(pk=answer.body["id"])
+        return Written(
+            None,
+            answer,
+            load=lambda: SignalEvent.objects.select_related("signal").get(pk=answer.body["id"]),
+        )
     return Written(event, answer)
+
+
+class _Moved(Exception):
+    """The table moved on to another canh between its read and its lock."""

@@ -116,9 +116,17 @@ def table_open(
         )
 
 
+#: The fields a display folds into its state by themselves; other changes (a ván started, the
+#: chiếu's next canh) send the whole state.
+FOLDED = frozenset({"noc_left", "turn", "dealer"})
+
+
 def _changed(t: FestivalTable, fields: list[str]) -> FestivalTable:
     t.save(update_fields=fields)
-    publish(t.pk, EventType.STATE, {"state": table_state(t)})
+    if FOLDED.issuperset(fields):
+        publish(t.pk, EventType.STATE, {"change": {f: getattr(t, f) for f in fields}})
+    else:
+        publish(t.pk, EventType.STATE, {"state": table_state(t)})
     return t
 
 

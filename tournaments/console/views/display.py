@@ -14,13 +14,13 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
+from django_eventstream.utils import make_id
 from django_eventstream.views import events as event_stream
 
-from tournaments.console.broadcast import channel_for, stream_reads
+from tournaments.console.broadcast import channel_for, snapshot, stream_reads
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import seen
-from tournaments.console.selectors import recent_signals, table_state, timeline
-from tournaments.console.views.common import stream_id
+from tournaments.console.selectors import recent_signals, timeline
 
 __all__ = ["display", "events", "timeline_page"]
 
@@ -36,9 +36,13 @@ def _table(request: HttpRequest, pk: int) -> FestivalTable:
 def display(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector / LED page: seats, signals, flags, nọc, dealer, timer, wins, balances (SSE)."""
     table = _table(request, pk)
-    # The stream position is read *before* the state: an event in between is replayed, never lost.
-    since = stream_id(table)
-    state = table_state(table)
+    # The state and the stream position it is at, read together (events are changes the display
+    # folds into this state: one applied twice, or one missed, would be wrong).
+    found = snapshot(table.pk)
+    if found is None:
+        raise Http404(gettext("Không có chiếu này."))
+    seq, state = found
+    since = make_id({channel_for(table.pk): seq})
     return render(
         request,
         "console/display.html",
