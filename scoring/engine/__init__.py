@@ -31,7 +31,17 @@ from scoring.engine.errors import (
     SettlementError,
     set_translator,
 )
-from scoring.engine.games import GAMES, DeckKind, Game, GameSlug, ScoringFamily, get_game
+from scoring.engine.games import (
+    FAMILY_TRAITS,
+    GAMES,
+    DeckKind,
+    FamilyTraits,
+    Game,
+    GameSlug,
+    GaPot,
+    ScoringFamily,
+    get_game,
+)
 from scoring.engine.points import Breakdown, BreakdownLine, score
 from scoring.engine.rules import (
     PRESETS,
@@ -99,6 +109,9 @@ __all__ = [
     "CuocError",
     "CuocValue",
     "DeckKind",
+    "FAMILY_TRAITS",
+    "FamilyTraits",
+    "GaPot",
     "Derivability",
     "EngineError",
     "Fault",

@@ -108,7 +108,7 @@ def chips(game: Game, rules: RuleSet) -> list[Chip]:
     result = []
     own = [rules.cuoc_info(slug) for slug in rules.custom_cuoc if slug in rules.cuoc]
     for cuoc in [*cuoc_for_game(game), *own]:
-        if cuoc.streak or cuoc.slug in {"suong", "xuong"} and game.family != ScoringFamily.TAI_BAN:
+        if cuoc.streak or cuoc.slug in {"suong", "xuong"} and not game.traits.plain_win_is_cuoc:
             continue
         value = _value(rules, cuoc)
         if value is not None:
