@@ -141,7 +141,11 @@ def state_after(
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = rows.column(
-        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
+        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
+        [sitting.pk],
+        orm=lambda: (
+            Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("id", flat=True)
+        ),
     )
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:
