@@ -35,8 +35,7 @@ def applied_rules_name(snapshot: RuleSetSnapshot) -> str:
     """The name of the rule set a canh (or an event) is actually scored under, as people chose it.
 
     A snapshot stores the values, and its own ``name`` is the preset's: a village rule set built
-    on Luật 2005 was shown as "Luật Tổ Tôm 2005" although the village's values applied (issue 19,
-    item 5). The saved village version with exactly these values names it; values no saved set
+    on Luật 2005 was shown as "Luật Tổ Tôm 2005" although the village's values applied. The saved village version with exactly these values names it; values no saved set
     has are the preset's name marked as changed.
     """
     return applied_rules_names([snapshot])[snapshot.pk]

@@ -4,7 +4,7 @@ its per-query cost.
 On this project's machines a Django ORM query costs 0.5 to 1.5 ms of Python (building and
 compiling the query, then the model instances) against about 0.1 ms for the same statement sent
 through the connection's cursor; a ván is a dozen statements, so the ORM was most of its time
-(``docs/reliability.md``, "Load"). Issue 22 replaced this module by the ORM; ``make bench-all``
+(``docs/reliability.md``, "Load"). The ván path once ran on the ORM instead; ``make bench-all``
 then measured the ván POST on the ORM at less than half the requests a second of this module's
 (the ``A/B van`` line of ``docs/performance.md``), past the 15 % that keeps it, so it is back on
 the ván path and on that path only. These helpers write the SQL once per shape (cached), send it

@@ -109,7 +109,7 @@ def signal_send(
         )
         if t.announcement is not None:
             # the last ván's result gives way to play: its banner covered the seats on the display
-            # until "Bắt đầu ván" while the new ván's signals went to the ticker only (issue 31)
+            # until "Bắt đầu ván" while the new ván's signals went to the ticker only
             t.announcement = None
             t.save(update_fields=["announcement"])
         names = seat_names(t)
