@@ -42,7 +42,7 @@ from scoring.selectors.sitting import (
     describe,
     streak_info,
 )
-from scoring.services.ledger import seats_by_name, sitting_table, state_after
+from scoring.services.ledger import seats_by_name, sitting_terms, state_after
 
 __all__ = ["PACK_VERSION", "offline_pack"]
 
@@ -182,7 +182,7 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
     current = van_list(sitting)
     live = balances(sitting)
     streak = streak_info(table, current)
-    _ids, state = state_after(sitting, sitting_table(sitting), list(seats_by_name(sitting)))
+    _ids, state = state_after(sitting, sitting_terms(sitting), list(seats_by_name(sitting)))
     return {
         "version": PACK_VERSION,
         "sitting": sitting.pk,

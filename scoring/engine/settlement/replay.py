@@ -20,7 +20,7 @@ from scoring.engine.errors import N_, RuleError, SettlementError
 from scoring.engine.games import GaPot
 from scoring.engine.rules import ChanGaNuoi, GaTrongRegime, RuleSet, load_rules, merge_overrides
 
-from .engine import make_table, settle_sitting
+from .engine import make_terms, settle_sitting
 from .parse import parse_van
 
 __all__ = ["REPLAY_KEYS", "replay"]
@@ -109,7 +109,7 @@ def replay(request: Mapping[str, Any], *, resolve_rules: RulesResolver = load_ru
     vans = request["van"]
     if not isinstance(vans, list) or len(vans) > bounds.VAN:
         raise SettlementError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
-    table = make_table(
+    table = make_terms(
         request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang")
     )
     state, settlements = settle_sitting(
