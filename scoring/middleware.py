@@ -12,8 +12,7 @@ every page's console; it is sent on HTTPS and on localhost / 127.0.0.1, which ar
 
 A path converter ``<int:pk>`` takes any run of digits. PostgreSQL compares a bigint with a larger
 number and finds nothing; the embedded default (SQLite) cannot bind an integer beyond 64 bits at
-all (``OverflowError``), so ``/api/v1/sittings/9223372036854775808`` was a 500 there (issue 20,
-finding 9). One check for every URL, before any view runs: no object has such an id.
+all (``OverflowError``), so ``/api/v1/sittings/9223372036854775808`` was a 500 there. One check for every URL, before any view runs: no object has such an id.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""People's names as they enter the app: one cleaning, one comparison (issue 20, finding 12).
+"""People's names as they enter the app: one cleaning, one comparison.
 
 Every name a person types (a player, a seat, a registration at an event, a club or village, a
 village rule set) goes through :func:`clean_name` before it is stored, and two names are the same
@@ -14,7 +14,7 @@ name when their :func:`name_key` are equal:
 * **comparing**: case does not count ("bình" = "Bình" = "BÌNH"), nor where the tone mark sits on a
   syllable (old and new spelling: "Hoà" = "Hòa", "Thuý" = "Thúy"); every accent does count:
   "Binh", "Bình" and "Bính" are three names, as they are three people in Vietnamese.
-* **look-alikes** (issue 30, finding 5): a letter of another script, or of another form, that looks
+* **look-alikes**: a letter of another script, or of another form, that looks
   like a letter of the Vietnamese alphabet (a Cyrillic "А", a Greek "Ν", a fullwidth "Ａ", a
   mathematical "𝐀", a dotless "ı") counts as that letter: "Аnh Tư" written with a Cyrillic А is
   "Anh Tư". The letters come from Unicode's confusables (UTS #39, ``confusables.txt``, as shipped by

@@ -29,7 +29,7 @@ def when(value: str | None) -> dt.datetime | None:
 
 
 #: How an untitled canh is named: by the day and time it was opened ("Canh 28/11/26 19:30"),
-#: never by its database id ("Canh bài #27": issue 31). Short enough for one line of a 390 px
+#: never by its database id ("Canh bài #27"). Short enough for one line of a 390 px
 #: phone's heading: a second line pushed the ván form's winner row under its sticky "Lưu ván" bar
 #: (a tap there went to the bar).
 CANH_NAME = gettext_noop("Canh %(date)s %(time)s")

@@ -1,6 +1,6 @@
 """The layers of docs/architecture.md hold: ``lint-imports`` keeps every contract of
 ``pyproject.toml`` (engine pure, ledger below events, services below views, edges apart, the
-engine's public API), and the engine's list of forbidden neighbours names every part of ``scoring``."""
+engine's public API, plain SQL on the ván path only), and the engine's list of forbidden neighbours names every part of ``scoring``."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_every_import_contract_is_kept() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert "5 kept, 0 broken" in done.stdout
+    assert "6 kept, 0 broken" in done.stdout
 
 
 def test_the_engine_may_import_nothing_else_of_scoring() -> None:
@@ -51,3 +51,17 @@ def test_the_ledger_never_imports_the_events_app() -> None:
         if "tournaments" in line and ("import " in line or "get_model(" in line)
     ]
     assert lines == []
+
+
+def test_plain_sql_is_imported_by_the_van_path_modules_the_contract_names_and_no_other() -> None:
+    """``scoring.services.rows`` (hand-written SQL) is confined to the ván path: the contract's
+    list of importers is exactly who imports it (a module leaving the path leaves the list)."""
+    allowed = set(_contracts()["rows-van-path"]["allowed_importers"])
+    importers = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts)
+        for top in ("scoring", "tournaments", "totom_site")
+        for p in (ROOT / top).rglob("*.py")
+        if "from scoring.services import rows" in p.read_text(encoding="utf-8")
+        or "scoring.services.rows import" in p.read_text(encoding="utf-8")
+    }
+    assert importers == allowed

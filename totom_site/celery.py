@@ -1,6 +1,6 @@
 """The Celery app. The broker comes from settings (CELERY_* names); there is no result backend.
 
-Lanes (issue 29; settings ``CELERY_TASK_ROUTES``, docs/scaling.md): every task goes to the queue
+Lanes (settings ``CELERY_TASK_ROUTES``, docs/scaling.md): every task goes to the queue
 its name says (:func:`route_by_name`), and each queue has its own worker(s), so the bulk lane
 (imports, reports) and the webhook lane (receivers outside) never wait in front of the live lane
 (leaderboards, board sweeps, club ratings).

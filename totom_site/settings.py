@@ -225,7 +225,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # No deep links: Swagger UI puts each operation's link inside its summary button (a control
-    # nested in a control, and a 19 px touch target), which axe-core refuses (issue 19).
+    # nested in a control, and a 19 px touch target), which axe-core refuses.
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "persistAuthorization": True, "displayOperationId": True},
     # Choice sets that share a field name with another component's (kind, status): named here.
     "ENUM_NAME_OVERRIDES": {
@@ -268,7 +268,7 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-# Lanes (issue 29, docs/scaling.md): one queue per kind of work, each with its own worker(s), so a
+# Lanes (docs/scaling.md): one queue per kind of work, each with its own worker(s), so a
 # stranger's import or a slow webhook receiver never waits in front of a festival's leaderboard.
 # ``live``: leaderboard recomputes, board sweeps, club ratings (the default: a task not routed
 # below runs there); ``webhooks``: deliveries to receivers outside; ``bulk``: imports, reports,
@@ -391,7 +391,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 
-# Big reports (issue 29): a PDF or XLSX of a sitting or an event with more ván than this is
+# Big reports: a PDF or XLSX of a sitting or an event with more ván than this is
 # rendered on the bulk lane as a job (the page shows its progress, then the file) and kept by the
 # ledger version it shows; smaller ones are built in the request as before. At most
 # REPORT_MAX_RENDERS render at once (more wait in the queue); a render silent (no progress, no
@@ -402,7 +402,7 @@ REPORT_MAX_RENDERS = env.int("REPORT_MAX_RENDERS", default=2)
 REPORT_RENDER_TIMEOUT = env.int("REPORT_RENDER_TIMEOUT", default=60)
 REPORT_FILE_KEEP_HOURS = env.int("REPORT_FILE_KEEP_HOURS", default=24)
 
-# Quotas of an account per hour (issue 29, item 5; scoring/services/quotas.py): far above what a
+# Quotas of an account per hour (scoring/services/quotas.py): far above what a
 # real club does, low enough to stop a script. In the account's own club or festival (its
 # organisers) every quota but clubs is QUOTA_OWN_FACTOR times higher. Over a quota: 429, Retry-After.
 QUOTA_CLUBS_PER_HOUR = env.int("QUOTA_CLUBS_PER_HOUR", default=5)

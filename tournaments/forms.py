@@ -83,5 +83,5 @@ class RegistrationForm(forms.Form):
 class SeatRoundForm(forms.Form):
     method = forms.ChoiceField(label="Cách xếp chỗ", choices=METHOD_CHOICES)
     remainder = forms.ChoiceField(label="Người dư", choices=REMAINDER_CHOICES)
-    #: seat the next round even though tables of the last one are still open (asked first: issue 19, item 4)
+    #: seat the next round even though tables of the last one are still open (asked first)
     even_if_open = forms.BooleanField(required=False)

@@ -45,7 +45,7 @@ def recompute_leaderboard(event_id: int, force: bool = False) -> dict[str, Any] 
 @worker_ready.connect
 def _catch_up_on_start(**_: Any) -> None:
     """A worker that starts (the one restarted after a crash, say) asks for every board left behind
-    its ledger (issue 20, finding 13: a whole worker SIGKILLed left its board wrong until the
+    its ledger (a whole worker SIGKILLed left its board wrong until the
     broker's visibility timeout ran out)."""
     try:
         stale = sweep_stale_boards()

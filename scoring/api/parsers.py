@@ -1,7 +1,7 @@
 """The one JSON parser of the API: what DRF's parser reads, refused with 400 when a client could
 not mean it and the app could not store or answer it.
 
-DRF's ``JSONParser`` lets three things through that later turned into 500s (issue 20, finding 9):
+DRF's ``JSONParser`` lets three things through that later turned into 500s:
 
 * nesting deeper than Python's recursion limit (``RecursionError`` while decoding, or later while
   hashing or storing the body);
@@ -101,7 +101,7 @@ class SafeJSONParser(JSONParser):
             length = int(meta.get("CONTENT_LENGTH") or 0)
         except (TypeError, ValueError):
             length = 0
-        if length > settings.API_MAX_BODY_BYTES:  # before reading it (issue 29: bounded input)
+        if length > settings.API_MAX_BODY_BYTES:  # before reading it (bounded input)
             raise BodyTooLarge(gettext(TOO_LARGE) % {"most": settings.API_MAX_BODY_BYTES // 1024})
         try:
             data = super().parse(stream, media_type, parser_context)

@@ -27,7 +27,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers as s
 
-from scoring.engine import BaoRegime, Fault, GameSlug
+from scoring.engine import BaoRegime, Fault, GameSlug, get_game
 from scoring.models import ClubKind, VanOutcome, VanStatus
 from scoring.services.idempotency import MAX_KEY_LENGTH
 
@@ -140,7 +140,7 @@ def idempotency_key(*, required: bool = True, description: str = "") -> OpenApiP
 
 GAMES = [g.value for g in GameSlug]
 #: The games the score and check-hand contracts know (Phỏm is ranked, not scored by cước).
-SCORED_GAMES = [g for g in GAMES if g != GameSlug.PHOM]
+SCORED_GAMES = [g.value for g in GameSlug if not get_game(g).traits.ranked]
 STAMP = {"allow_null": True}
 
 

@@ -31,7 +31,17 @@ from scoring.engine.errors import (
     SettlementError,
     set_translator,
 )
-from scoring.engine.games import GAMES, DeckKind, Game, GameSlug, ScoringFamily, get_game
+from scoring.engine.games import (
+    FAMILY_TRAITS,
+    GAMES,
+    DeckKind,
+    FamilyTraits,
+    Game,
+    GameSlug,
+    GaPot,
+    ScoringFamily,
+    get_game,
+)
 from scoring.engine.points import Breakdown, BreakdownLine, score
 from scoring.engine.rules import (
     PRESETS,
@@ -65,7 +75,7 @@ from scoring.engine.settlement import (
     VanRecord,
     VanSettlement,
     initial_state,
-    make_table,
+    make_terms,
     parse_van,
     replay,
     rules_with_overrides,
@@ -99,6 +109,9 @@ __all__ = [
     "CuocError",
     "CuocValue",
     "DeckKind",
+    "FAMILY_TRAITS",
+    "FamilyTraits",
+    "GaPot",
     "Derivability",
     "EngineError",
     "Fault",
@@ -156,7 +169,7 @@ __all__ = [
     "initial_state",
     "khoi_name",
     "load_rules",
-    "make_table",
+    "make_terms",
     "merge_overrides",
     "open_hoi",
     "parse_card",

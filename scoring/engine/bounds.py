@@ -61,7 +61,7 @@ VAN = 10_000
 PLAYERS = 5
 #: A player's name, wherever one is given (a replayed or recorded ván, Phỏm's kiểm bài, the club's
 #: players, an event's registrations): the database columns (``Player.name``, ``SittingPlayer.name``)
-#: are this long, and every form and API refuses a longer name with this number (issue 31).
+#: are this long, and every form and API refuses a longer name with this number.
 PLAYER_NAME = 80
 #: A rule set's or a custom cước's name.
 NAME = 120

@@ -17,7 +17,10 @@ from scoring.engine.errors import N_, GameError, shown
 __all__ = [
     "GAMES",
     "MIN_CHAN",
+    "FAMILY_TRAITS",
     "DeckKind",
+    "FamilyTraits",
+    "GaPot",
     "Game",
     "GameSlug",
     "ScoringFamily",
@@ -51,6 +54,126 @@ class ScoringFamily(StrEnum):
     CHAN = "chan"
     #: Phỏm: a ranking game, settled by rank (no cước).
     PHOM = "phom"
+
+
+class GaPot(StrEnum):
+    """The pot a family's gà contributions feed (docs/rules.md, gà)."""
+
+    #: No pot at all (Phỏm).
+    NONE = "none"
+    #: Gà trong: kept only when the rule set keeps one (Tổ Tôm, Tài Bàn).
+    TRONG = "trong"
+    #: Gà nuôi (Chắn): always kept, its amounts in the rule set's ``chan_ga_nuoi_*``.
+    NUOI = "nuoi"
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyTraits:
+    """What sets a scoring family apart, as data: the pages, the API, the offline preview and the
+    settlement read these instead of asking which family a game belongs to."""
+
+    #: A ván is settled by rank (placings, or one ù with its đền), not by cước: no cước chips, no
+    #: hand checker deriving cước, no streaks, no gà (Phỏm).
+    ranked: bool
+    #: Đánh gom can be played (a pool every player feeds per hội); else quăng only.
+    has_gom: bool
+    #: Cước values are multiples (bội) of the stake N of the hội, and a hội may set its own N
+    #: (Tài Bàn).
+    stake_per_hoi: bool
+    #: The plain win (suông) is one of the cước a scorekeeper taps (Tài Bàn's three cước).
+    plain_win_is_cuoc: bool
+    #: The pot gà contributions feed.
+    ga_pot: GaPot
+    #: A hội's opening feeds gà đầu hội (when the mode or the rule set asks for it).
+    ga_dau_hoi: bool
+    #: A Thông / Khôi win makes the winner's nhà trên feed the pot the streak's dịch (gà thông).
+    ga_thong: bool
+    #: A gà event marked Chi Chi counts the rule set's Chi Chi factor times.
+    chi_chi_multiplies_ga: bool
+    #: Đền làng is the rule set's fixed fine (Chắn's "8 đỏ 2 lèo"), never the plain win under the
+    #: hội's stake.
+    fixed_fine: bool
+    #: A xướng thừa pays the value of what was declared; else it pays đền làng.
+    xuong_thua_pays_declared: bool
+    #: A declaration must name the hand exactly (every cước, as many times); else naming fewer
+    #: cước than the hand holds is a xướng thiếu, paid as declared.
+    declaration_exact: bool
+    #: The rule set's gà cước (``chan_ga_cuoc``) add a gà line to a win's points.
+    ga_as_cuoc: bool
+    #: A second win in a row is a Thông.
+    has_thong: bool
+    #: Wins in a row past Thông climb the Khôi ladder (Tam Khôi, Tứ Khôi…).
+    has_khoi: bool
+    #: Tứ Trụ and a gom derived from Chi Nẩy exist (the Tổ Tôm deck's tiếng).
+    has_tu_tru: bool
+
+    def as_data(self) -> dict[str, bool | str]:
+        """The traits as JSON-ready data (a page's script reads them: the offline preview)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+_NOT_RANKED = {"ranked": False, "has_gom": True}
+_TIENG = {"ga_dau_hoi": True, "ga_thong": True, "chi_chi_multiplies_ga": False, "fixed_fine": False}
+_TIENG |= {"xuong_thua_pays_declared": True, "declaration_exact": False, "ga_as_cuoc": False}
+
+#: The traits of every scoring family.
+FAMILY_TRAITS: Mapping[ScoringFamily, FamilyTraits] = MappingProxyType(
+    {
+        ScoringFamily.TO_TOM: FamilyTraits(
+            **_NOT_RANKED,
+            **_TIENG,
+            stake_per_hoi=False,
+            plain_win_is_cuoc=False,
+            ga_pot=GaPot.TRONG,
+            has_thong=True,
+            has_khoi=True,
+            has_tu_tru=True,
+        ),
+        ScoringFamily.TAI_BAN: FamilyTraits(
+            **_NOT_RANKED,
+            **_TIENG,
+            stake_per_hoi=True,
+            plain_win_is_cuoc=True,
+            ga_pot=GaPot.TRONG,
+            has_thong=False,
+            has_khoi=False,
+            has_tu_tru=False,
+        ),
+        ScoringFamily.CHAN: FamilyTraits(
+            **_NOT_RANKED,
+            stake_per_hoi=False,
+            plain_win_is_cuoc=False,
+            ga_pot=GaPot.NUOI,
+            ga_dau_hoi=False,
+            ga_thong=False,
+            chi_chi_multiplies_ga=True,
+            fixed_fine=True,
+            xuong_thua_pays_declared=False,
+            declaration_exact=True,
+            ga_as_cuoc=True,
+            has_thong=True,
+            has_khoi=False,
+            has_tu_tru=False,
+        ),
+        ScoringFamily.PHOM: FamilyTraits(
+            ranked=True,
+            has_gom=False,
+            stake_per_hoi=False,
+            plain_win_is_cuoc=False,
+            ga_pot=GaPot.NONE,
+            ga_dau_hoi=False,
+            ga_thong=False,
+            chi_chi_multiplies_ga=False,
+            fixed_fine=False,
+            xuong_thua_pays_declared=False,
+            declaration_exact=False,
+            ga_as_cuoc=False,
+            has_thong=False,
+            has_khoi=False,
+            has_tu_tru=False,
+        ),
+    }
+)
 
 
 class DeckKind(StrEnum):
@@ -89,6 +212,11 @@ class Game:
     deck: DeckKind
     #: How wins are valued.
     family: ScoringFamily
+
+    @property
+    def traits(self) -> FamilyTraits:
+        """What sets this game's scoring family apart (:data:`FAMILY_TRAITS`)."""
+        return FAMILY_TRAITS[self.family]
 
     def accepts_players(self, n_players: int) -> bool:
         """Whether ``n_players`` may sit at a table of this game."""

@@ -223,7 +223,7 @@ def _main_why(rules: RuleSet, slug: str, main: int) -> str:
     if value is None or value.main is not None or value.boi is None:
         return f"giá trị chính: {main} điểm"
     boi = value.boi
-    if rules.family is ScoringFamily.TAI_BAN:
+    if rules.traits.stake_per_hoi:
         return f"{boi} × mức cược N = {boi} × {rules.stake}"
     if boi == 1:
         return f"ù suông: {main} điểm"
@@ -287,7 +287,7 @@ def _breakdown(
 
 
 def _ga_line(rules: RuleSet, slugs: list[str]) -> BreakdownLine | None:
-    if rules.family is not ScoringFamily.CHAN or not rules.chan_ga_cuoc:
+    if not rules.traits.ga_as_cuoc or not rules.chan_ga_cuoc:
         return None
     present = Counter(slugs)
     count = sum(1 for entry in set(rules.chan_ga_cuoc) if all(present[p] for p in entry.split("+")))

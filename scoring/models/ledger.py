@@ -91,7 +91,7 @@ class Posting(models.Model):
     seat = models.ForeignKey(
         Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="postings", db_index=False
     )  # not indexed: see Van.winner
-    #: Signed: negative for the payer, positive for the payee. 64-bit (issue 20, finding 2); the
+    #: Signed: negative for the payer, positive for the payee. 64-bit; the
     #: bounds a ván is checked against before it is written: scoring.services.ledger.MAX_BALANCE.
     amount = models.BigIntegerField("số điểm")
     #: The transfer this posting belongs to (the payer's and the payee's share a line).

@@ -24,10 +24,10 @@ from scoring.engine import (
     EngineError,
     GaContribution,
     GaDauHoiQuang,
+    GaPot,
     KinhTuCoPolicy,
     Repeat,
     RuleSet,
-    ScoringFamily,
 )
 from scoring.models import Sitting
 from scoring.selectors.ledger import balances, van_list
@@ -42,12 +42,12 @@ from scoring.selectors.sitting import (
     describe,
     streak_info,
 )
-from scoring.services.ledger import seats_by_name, sitting_table, state_after
+from scoring.services.ledger import seats_by_name, sitting_terms, state_after
 
 __all__ = ["PACK_VERSION", "offline_pack"]
 
 #: Bumped when the shape of the pack changes (the JS refuses a pack it does not know).
-PACK_VERSION = 2
+PACK_VERSION = 3
 #: Streak values sent (a 24-ván streak has never been seen at a mat).
 MAX_STREAK = 24
 
@@ -59,12 +59,7 @@ def _value(rules: RuleSet, slug: str) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {"main": main, "dich": dich}
     entry = rules.cuoc.get(slug)
-    if (
-        rules.family is ScoringFamily.TAI_BAN
-        and entry is not None
-        and entry.main is None
-        and entry.boi is not None
-    ):
+    if rules.traits.stake_per_hoi and entry is not None and entry.main is None and entry.boi is not None:
         out["boi"] = entry.boi  # Tài Bàn: the main value follows the stake N of the hội
     return out
 
@@ -85,12 +80,13 @@ def _ga_units(table: SittingFacts) -> dict[str, int]:
     """Points one unit of each gà contribution feeds the pot (0: not played), as the settlement
     reads the rule set (scoring/engine/settlement/ga.py)."""
     rules = table.rules
-    if table.game.family is ScoringFamily.CHAN:
+    pot = table.game.traits.ga_pot
+    if pot is GaPot.NUOI:
         on = rules.chan_ga_nuoi is not ChanGaNuoi.NONE
         return {
             c.value: rules.chan_ga_nuoi_amounts.get(c.value, 0) if on else 0 for c in ChanGaNuoiContribution
         }
-    if table.game.family is ScoringFamily.PHOM:
+    if pot is GaPot.NONE:
         return {}
     return {
         c.value: rules.ga_trong_amounts.get(c.value, 0) * rules.dich if rules.ga_trong_applies(c) else 0
@@ -101,10 +97,9 @@ def _ga_units(table: SittingFacts) -> dict[str, int]:
 def _money(table: SittingFacts, players: int) -> dict[str, Any]:
     """What the settlement of a ván reads besides cước values."""
     rules = table.rules
-    family = table.game.family
-    chan = family is ScoringFamily.CHAN
+    traits = table.game.traits
     return {
-        "den_lang": _optional(rules.chan_fine_value if chan else rules.den_lang_value),
+        "den_lang": _optional(rules.chan_fine_value if traits.fixed_fine else rules.den_lang_value),
         "den_lang_fixed": rules.den_lang_amount is not None,
         "gom": _optional(lambda: rules.gom_amount(players)),
         "gom_topup_below": rules.gom_topup_below,
@@ -113,7 +108,7 @@ def _money(table: SittingFacts, players: int) -> dict[str, Any]:
         "ga_units": _ga_units(table),
         "ga_dau_hoi_quang": rules.ga_dau_hoi_quang is not GaDauHoiQuang.NONE,
         "pot_tieng": list(rules.chan_ga_nuoi_tieng)
-        if chan
+        if traits.ga_pot is GaPot.NUOI
         else (list(rules.ga_trong_tieng) if rules.ga_trong.value != "none" else []),
         "ga_ngoai": rules.ga_ngoai.value,
         "ga_ngoai_tieng": list(rules.ga_ngoai_tieng),
@@ -155,6 +150,8 @@ def _rules(table: SittingFacts, players: int) -> dict[str, Any]:
         "name": rules.name,
         "fingerprint": rules.fingerprint,
         "family": rules.family.value,
+        # what sets the family apart: static/offline/preview.js reads these, never the family's name
+        "traits": rules.traits.as_data(),
         "suong": rules.suong,
         "dich": rules.dich,
         "plain_slug": rules.plain_cuoc,
@@ -185,7 +182,7 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
     current = van_list(sitting)
     live = balances(sitting)
     streak = streak_info(table, current)
-    _ids, state = state_after(sitting, sitting_table(sitting), list(seats_by_name(sitting)))
+    _ids, state = state_after(sitting, sitting_terms(sitting), list(seats_by_name(sitting)))
     return {
         "version": PACK_VERSION,
         "sitting": sitting.pk,

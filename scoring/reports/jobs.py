@@ -1,4 +1,4 @@
-"""Big reports as jobs on the bulk lane (issue 29).
+"""Big reports as jobs on the bulk lane.
 
 A report view answers through :func:`report_or_job`: a small report (``size`` ván at most
 ``REPORT_JOB_MIN_VAN``) is built in the request exactly as before; a big one is never built in the

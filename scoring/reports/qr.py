@@ -19,8 +19,8 @@ def qr_svg(data: str, *, scale: int = 4, title: str = "", border: int = 2) -> Sa
     quiet zone in modules, 4 on printed sheets).
 
     The element has a ``viewBox`` as well as its natural width and height, so a style (or a
-    print layout) that sizes it scales the whole code instead of cropping it (issue 19, item 1:
-    the cards drew only a corner of each code, a dot once printed)."""
+    print layout) that sizes it scales the whole code instead of cropping it (the
+    cards drew only a corner of each code, a dot once printed)."""
     code = segno.make(data, error="m", micro=False)
     svg = code.svg_inline(
         scale=scale,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.engine import ScoringFamily
 from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
@@ -24,7 +23,7 @@ def rules_summary(table: SittingFacts) -> dict[str, Any]:
     """The rule set in a few lines: S, D, the cước values (main / extra dịch), streaks, money."""
     rules = table.rules
     lines = [f"Suông {rules.suong} điểm, dịch {rules.dich} điểm."]
-    if table.game.family is ScoringFamily.TO_TOM:
+    if table.game.traits.has_khoi:
         lines.append("Điểm một ván ù = giá trị chính của cước cao nhất + dịch × số dịch của các cước khác.")
         if rules.streak_cuoc(2):
             thong = rules.khoi_value(2)

@@ -12,7 +12,7 @@ nothing runs and nothing is prefixed.
 
 This is the project's **one** CSV writer (:func:`csv_table`, :func:`csv_download`): every CSV the
 app serves (the sitting's ledger, ván and statements; the event's standings and statements; every
-audit trail) is written here, so none can skip the formula escaping (issue 20, finding 6; a test
+audit trail) is written here, so none can skip the formula escaping (a test
 fails if another module calls ``csv.writer``). The events app uses it from here (the ledger never
 depends on the events app: an import contract checks it, see docs/architecture.md).
 """
@@ -89,7 +89,7 @@ def csv_cell(value: Any) -> Any:
 
 def detail_line(other: str, amount: int, why: str) -> str:
     """One transfer in a statement's detail cell, "An: +8 (ù Tôm)": the account first, so the cell
-    never starts with a sign (a CSV would prefix it with an apostrophe, issue 31)."""
+    never starts with a sign (a CSV would prefix it with an apostrophe)."""
     return f"{other}: {amount:+d} ({why})"
 
 

@@ -1,4 +1,4 @@
-"""Cards as people read them: names, never codes (issue 19, item 8).
+"""Cards as people read them: names, never codes.
 
 The engine's canonical notation is a short code (``7v``, ``3m``, ``cc``): the API, fixtures and the
 stored ván keep it. A page shows the card's name in the reader's language: Vietnamese by default
@@ -89,7 +89,7 @@ def picker_cards(deck: Iterable[Card], hand: Iterable[str]) -> list[dict[str, An
     ]
 
 
-# -- Phỏm: the 52-card deck (issue 31, item 3) ----------------------------------------------------------
+# -- Phỏm: the 52-card deck ----------------------------------------------------------
 
 #: Each card of the western deck is in it once.
 WESTERN_MAX_COPIES = 1

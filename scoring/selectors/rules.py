@@ -35,8 +35,7 @@ def applied_rules_name(snapshot: RuleSetSnapshot) -> str:
     """The name of the rule set a canh (or an event) is actually scored under, as people chose it.
 
     A snapshot stores the values, and its own ``name`` is the preset's: a village rule set built
-    on Luật 2005 was shown as "Luật Tổ Tôm 2005" although the village's values applied (issue 19,
-    item 5). The saved village version with exactly these values names it; values no saved set
+    on Luật 2005 was shown as "Luật Tổ Tôm 2005" although the village's values applied. The saved village version with exactly these values names it; values no saved set
     has are the preset's name marked as changed.
     """
     return applied_rules_names([snapshot])[snapshot.pk]
@@ -108,7 +107,7 @@ def chips(game: Game, rules: RuleSet) -> list[Chip]:
     result = []
     own = [rules.cuoc_info(slug) for slug in rules.custom_cuoc if slug in rules.cuoc]
     for cuoc in [*cuoc_for_game(game), *own]:
-        if cuoc.streak or cuoc.slug in {"suong", "xuong"} and game.family != ScoringFamily.TAI_BAN:
+        if cuoc.streak or cuoc.slug in {"suong", "xuong"} and not game.traits.plain_win_is_cuoc:
             continue
         value = _value(rules, cuoc)
         if value is not None:

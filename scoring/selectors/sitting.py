@@ -22,8 +22,8 @@ from scoring.engine import (
     BaoRegime,
     EngineError,
     Game,
+    GaPot,
     RuleSet,
-    ScoringFamily,
     Transfer,
     get_game,
 )
@@ -84,7 +84,7 @@ class SittingFacts:
 
     @property
     def pot_name(self) -> str:
-        return _("Gà nuôi") if self.game.family is ScoringFamily.CHAN else _("Gà trong")
+        return _("Gà nuôi") if self.game.traits.ga_pot is GaPot.NUOI else _("Gà trong")
 
     def account(self, name: str) -> str:
         """How an account is shown: a player's name, "Điểm làng", "Gà trong"."""
@@ -114,7 +114,7 @@ def _win_parts(table: SittingFacts, record: Mapping[str, Any]) -> list[str]:
         parts.append(_("Hòa"))
     if record.get("winner"):
         cuoc = table.cuoc_names(record.get("cuoc") or [table.rules.plain_cuoc])
-        if table.game.family is ScoringFamily.PHOM:
+        if table.game.traits.ranked:
             cuoc = ["ù"]  # a Phỏm win has no cước: the word stays, like the cước names
         parts.append(_("%(winner)s ù: %(cuoc)s") % {"winner": record["winner"], "cuoc": ", ".join(cuoc)})
     if record.get("declared"):
@@ -265,7 +265,7 @@ def history_rows(sitting: Sitting) -> list[dict[str, Any]]:
 
 def streak_info(table: SittingFacts, current: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Who is on a streak (and what the next win would be), and who deals next (engine's fold)."""
-    if table.game.family is ScoringFamily.PHOM:
+    if table.game.traits.ranked:
         return {}
     state = fold(table.sitting, [v["record"] for v in current]).state
     info: dict[str, Any] = {"dealer": state.dealer}
@@ -295,9 +295,7 @@ def sitting_data(sitting: Sitting) -> dict[str, Any]:
         "table": table,
         "game": table.game,
         "rules": table.rules,
-        "rules_name": applied_rules_name(
-            sitting.rules
-        ),  # the village's, not its base preset's (issue 19, item 5)
+        "rules_name": applied_rules_name(sitting.rules),  # the village's, not its base preset's
         "ended": ended,
         "seats": [
             {"position": i, "name": n, "balance": b, "shown": signed(b)}

@@ -196,7 +196,7 @@ def load_demo(*, with_user: bool = False) -> DemoLoaded:
         club = _demo_club(user)
         for spec in DEMO_SITTINGS:
             _demo_sitting(user, club, spec)
-    with transaction.atomic():  # the club book's season (issue 23): canh over several lunar months
+    with transaction.atomic():  # the club book's season: canh over several lunar months
         from scoring.services.demo_book import load_club_season
 
         loaded.counts.update(load_club_season(user=user, club=club, password=DEMO_PASSWORD))

@@ -8,7 +8,7 @@ requests store nothing, so a corrected retry may reuse the key.
 
 Keys belong to their caller (:func:`caller_scope`): an account, or a device without one (a table
 PIN's or QR link's phone, by its session), so another caller sending the same key and body is not
-answered with someone else's answer (issue 20, finding 11); it runs as its own request. The caller is
+answered with someone else's answer; it runs as its own request. The caller is
 the request being served (:func:`serving`, bound once per request by
 ``scoring.middleware.CallerMiddleware``, as django-simple-history's middleware does for its
 history user); outside any request (commands, tasks) the scope is empty.

@@ -30,7 +30,7 @@ from scoring.engine import (
     VanRecord,
     VanSettlement,
     initial_state,
-    make_table,
+    make_terms,
     open_hoi,
     settle_van,
 )
@@ -65,15 +65,15 @@ __all__ = [
     "reverse_transactions",
     "seats_by_name",
     "settle_next",
-    "sitting_table",
+    "sitting_terms",
     "sync_hoi",
     "write_planned",
 ]
 
 
-def sitting_table(sitting: Sitting) -> SittingTerms:
+def sitting_terms(sitting: Sitting) -> SittingTerms:
     """The engine's fixed context of the sitting: game, the snapshot's rule set, money mode."""
-    return make_table(sitting.game, sitting.rules.rules(), sitting.mode)
+    return make_terms(sitting.game, sitting.rules.rules(), sitting.mode)
 
 
 def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
@@ -123,7 +123,7 @@ def fold(
     names: Sequence[str] | None = None,
 ) -> Fold:
     """Fold :func:`settle_van` over ``records`` (the sitting's ván, in order) from an empty state."""
-    table = table or sitting_table(sitting)
+    table = table or sitting_terms(sitting)
     names = names if names is not None else list(seats_by_name(sitting))
     initial = initial_state(names, table.game, table.rules, table.mode)
     state = initial
@@ -141,7 +141,11 @@ def state_after(
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = rows.column(
-        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq", [sitting.pk]
+        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
+        [sitting.pk],
+        orm=lambda: (
+            Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("id", flat=True)
+        ),
     )
     snapshot = sitting.state_snapshot
     if snapshot and snapshot.get("van") == ids:

@@ -1,4 +1,4 @@
-"""Quotas of an account (issue 29, item 5): clubs created, sittings imported, ván imported and ván
+"""Quotas of an account: clubs created, sittings imported, ván imported and ván
 recorded per hour. A real club never meets them; an abuser (a new account scripting the API) is
 stopped at them with a 429, a clear message and ``Retry-After``.
 

@@ -344,7 +344,11 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     if action not in RATED_ACTIONS:
         return
     # After every ván: plain SQL, as the rest of the ván path (scoring.services.rows).
-    club_id = rows.value(f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s", [sitting_id])
+    club_id = rows.value(
+        f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s",
+        [sitting_id],
+        orm=lambda: Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first(),
+    )
     if club_id is not None:
         request_ratings_update(club_id)
 

@@ -25,7 +25,7 @@ from scoring.engine import (
     Msg,
     get_game,
     initial_state,
-    make_table,
+    make_terms,
     parse_van,
     replay,
     require_keys,
@@ -102,7 +102,7 @@ def replay_check(request: Any) -> None:
     then every ván in order (each settled from the state the earlier ones left). The first ván the
     engine refuses raises :class:`BadVan` with its number; anything else wrong, an EngineError."""
     request = _checked(request)
-    table = make_table(
+    table = make_terms(
         request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang")
     )
     players = request["players"]

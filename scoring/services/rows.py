@@ -4,15 +4,22 @@ its per-query cost.
 On this project's machines a Django ORM query costs 0.5 to 1.5 ms of Python (building and
 compiling the query, then the model instances) against about 0.1 ms for the same statement sent
 through the connection's cursor; a ván is a dozen statements, so the ORM was most of its time
-(``docs/reliability.md``, "Load"). Issue 22 replaced this module by the ORM; ``make bench-all``
+(``docs/reliability.md``, "Load"). The ván path once ran on the ORM instead; ``make bench-all``
 then measured the ván POST on the ORM at less than half the requests a second of this module's
 (the ``A/B van`` line of ``docs/performance.md``), past the 15 % that keeps it, so it is back on
 the ván path and on that path only. These helpers write the SQL once per shape (cached), send it
 through Django's cursor (same connection, transaction, query log and test assertions), convert
 values both ways with the fields' own code (``get_db_prep_save``, the backend's and the field's
 converters: JSON, dates, booleans on SQLite) and build instances with ``Model.from_db``: the
-instances are the ORM's own. What :func:`insert` skips: ``save()`` overrides and ``pre_save`` /
-``post_save`` signals, so it is only for models that have neither (asserted on first use).
+instances are the ORM's own. What :func:`insert` and :func:`update` skip: ``save()`` overrides and
+``pre_save`` / ``post_save`` signals, so they are only for models that have neither (asserted on
+first use). A model with a generated column or a database default goes in through ``bulk_create``,
+which leaves those columns to the database and reads them back.
+
+Only the ván path imports this module (the ``rows-van-path`` contract in ``pyproject.toml`` names
+its importers). Every call has its ORM twin: inside :func:`on_the_orm` the same calls run through
+the ORM (a plain SELECT through the query set its caller gives as ``orm=``), and
+``tests/ledger/test_van_path_both_ways.py`` plays the whole ván path both ways and compares the rows.
 
 Used for PostgreSQL and SQLite alike (``RETURNING`` needs SQLite 3.35, Django's
 ``can_return_rows_from_bulk_insert``; without it :func:`insert` falls back to ``bulk_create``).
@@ -20,13 +27,30 @@ Used for PostgreSQL and SQLite alike (``RETURNING`` needs SQLite 3.35, Django's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from django.db import connection, models
 from django.db.models.signals import post_save, pre_save
 
-__all__ = ["AT_ONCE", "column", "insert", "select_one", "update", "value", "values"]
+__all__ = ["AT_ONCE", "column", "insert", "on_the_orm", "select_one", "update", "value", "values"]
+
+#: Inside :func:`on_the_orm`: every call runs through the ORM instead of plain SQL.
+_ORM: ContextVar[bool] = ContextVar("rows_on_the_orm", default=False)
+
+
+@contextmanager
+def on_the_orm() -> Iterator[None]:
+    """Run this module's reads and writes through the ORM (what the ván path was before it): the
+    test that compares both ways, and an A/B measure."""
+    token = _ORM.set(True)
+    try:
+        yield
+    finally:
+        _ORM.reset(token)
+
 
 M = TypeVar("M", bound=models.Model)
 
@@ -101,6 +125,11 @@ def select_one(
     only, as ``select_for_update(of=("self",), no_key=True)``: writers of the row wait for each
     other, a foreign key check on it does not wait, so a worker's cache write that references the
     row never waits on a ván while holding what the ván needs). ``None`` when there is no such row."""
+    if _ORM.get():
+        query = model._default_manager.filter(**where).select_related(*related)
+        if for_update:
+            query = query.select_for_update(of=("self",), no_key=True)
+        return next(iter(query), None)
     meta = model._meta
     names = [meta.pk.name if name == "pk" else name for name in where]
     sql, parts = _select_sql(model, names, related, for_update)
@@ -131,21 +160,32 @@ def select_one(
     return found  # type: ignore[return-value]
 
 
-def values(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """The rows of a plain SELECT (values as the driver returns them: use for ids and numbers)."""
+def values(
+    sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Iterable[Sequence[Any]]]
+) -> list[tuple[Any, ...]]:
+    """The rows of a plain SELECT (values as the driver returns them: use for ids and numbers);
+    ``orm`` gives the same rows through the ORM (``values_list``), run inside :func:`on_the_orm`."""
+    if _ORM.get():
+        return [tuple(row) for row in orm()]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
-def column(sql: str, params: Sequence[Any] = ()) -> list[Any]:
-    """The first column of a plain SELECT's rows (e.g. ids)."""
-    return [row[0] for row in values(sql, params)]
+def column(sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Iterable[Any]]) -> list[Any]:
+    """The first column of a plain SELECT's rows (e.g. ids); ``orm`` gives them through the ORM
+    (``values_list(…, flat=True)``)."""
+    if _ORM.get():
+        return list(orm())
+    return [row[0] for row in values(sql, params, orm=lambda: ())]
 
 
-def value(sql: str, params: Sequence[Any] = ()) -> Any:
-    """The first column of a plain SELECT's first row, or ``None`` when there is no row."""
-    found = values(sql, params)
+def value(sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Any]) -> Any:
+    """The first column of a plain SELECT's first row, or ``None`` when there is no row; ``orm``
+    gives it through the ORM."""
+    if _ORM.get():
+        return orm()
+    found = values(sql, params, orm=lambda: ())
     return found[0][0] if found else None
 
 
@@ -180,6 +220,11 @@ class _InsertShape:
         _plain(model)
         meta = model._meta
         qn = connection.ops.quote_name
+        #: Columns the database fills (generated, or a default of its own): ``bulk_create`` leaves
+        #: them out of the INSERT and reads them back, this module does not.
+        self.orm_only = any(
+            getattr(f, "generated", False) or f.has_db_default() for f in meta.concrete_fields
+        )
         self.fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
         # A foreign key is prepared by the field it points to (an integer key here).
         kinds = [(f.target_field if f.is_relation else f).get_internal_type() for f in self.fields]
@@ -219,8 +264,13 @@ def insert(objs: Iterable[M]) -> list[M]:
     shape = _INSERTS.get((connection.vendor, model))
     if shape is None:
         shape = _INSERTS[(connection.vendor, model)] = _InsertShape(model)
-    if len(objs) > AT_ONCE or not connection.features.can_return_rows_from_bulk_insert:
-        return model.objects.bulk_create(objs)  # SQLite before 3.35 cannot return the keys
+    if (
+        _ORM.get()
+        or shape.orm_only
+        or len(objs) > AT_ONCE
+        or not connection.features.can_return_rows_from_bulk_insert  # SQLite before 3.35
+    ):
+        return model._default_manager.bulk_create(objs)
     prepared = [shape.prepare(obj) for obj in objs]
     if shape.unnest is not None and len(objs) > 1:
         sql, params = shape.unnest, [list(column) for column in zip(*prepared, strict=True)]
@@ -239,10 +289,20 @@ def insert(objs: Iterable[M]) -> list[M]:
 
 def update(obj: models.Model, **changes: Any) -> None:
     """UPDATE the named fields of ``obj``'s row (by primary key) and set them on ``obj`` (like
-    ``QuerySet.update``, no ``save()`` and no signals)."""
+    ``QuerySet.update``, no ``save()`` and no signals: refused, as by :func:`insert`, for a model
+    whose writes need them)."""
+    _plain(type(obj))
+    if _ORM.get():
+        type(obj)._default_manager.filter(pk=obj.pk).update(**changes)
+        for name, change in changes.items():
+            setattr(obj, name, change)
+        return
     meta = type(obj)._meta
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in changes]
+    generated = [f.name for f in fields if getattr(f, "generated", False)]
+    if generated:
+        raise TypeError(f"{', '.join(generated)}: generated by the database, never written")
     sql = (
         f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "
         f"WHERE {qn(meta.pk.column)} = %s"

@@ -1,5 +1,5 @@
 """Rule-set services: snapshots (what a ván was scored under) and villages' own rule sets, each
-with an owner and numbered, immutable versions (issue 20, finding 1)."""
+with an owner and numbered, immutable versions."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from scoring.engine import (
     SittingState,
     Transfer,
     initial_state,
-    make_table,
+    make_terms,
     parse_van,
     settle_up,
 )
@@ -51,7 +51,7 @@ from scoring.services.ledger import (
     reverse_transactions,
     seats_by_name,
     settle_next,
-    sitting_table,
+    sitting_terms,
     state_after,
     store_state,
     sync_hoi,
@@ -173,7 +173,7 @@ def sitting_open(
         spec["needs_confirmation"] = True
 
     def action() -> Answer:
-        table = make_table(game, the_rules, mode)
+        table = make_terms(game, the_rules, mode)
         seated = [_player(p, club) for p in players]
         clash = first_clash(p.name for p in seated)
         if clash is not None:
@@ -268,7 +268,7 @@ def van_record(
         s = box["s"]
         _open_for_play(s)
         seats = seats_by_name(s)
-        table = sitting_table(s)
+        table = sitting_terms(s)
         ids, before = state_after(s, table, list(seats))
         expected = len(ids) + 1
         if seq != expected:

@@ -1,5 +1,5 @@
-"""``{{ hand|card_names }}`` and ``{{ code|card_name }}``: card codes shown as names (issue 19,
-item 8), in the page's language. See :mod:`scoring.selectors.cards`."""
+"""``{{ hand|card_names }}`` and ``{{ code|card_name }}``: card codes shown as names (a
+player reads "Chi Chi", never "cc"), in the page's language. See :mod:`scoring.selectors.cards`."""
 
 from __future__ import annotations
 

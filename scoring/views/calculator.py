@@ -18,7 +18,6 @@ from scoring.engine import (
     EngineError,
     Game,
     RuleSet,
-    ScoringFamily,
     get_game,
     initial_state,
     khoi_name,
@@ -132,7 +131,7 @@ def _phom_result(game: Game, rules: RuleSet, form: dict[str, Any]) -> dict[str, 
 def calculator(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     state = _form_state(data)
-    if state["game"].family is ScoringFamily.PHOM:
+    if state["game"].traits.ranked:
         return _phom_calculator(request, state, data)
     error = None
     breakdown = None
@@ -160,7 +159,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
 
 
 def _fill_from_cards(form: dict[str, Any], seats: list[dict[str, Any]], rules: RuleSet) -> dict[str, Any]:
-    """Rank the ván from the cards and fill the placings (or the ù) the form asks (issue 31, item 3)."""
+    """Rank the ván from the cards and fill the placings (or the ù) the form asks."""
     found = phom_from_cards([s["hand_str"] for s in seats], form["players"], rules)
     if found["u_winner"]:
         form.update(outcome=PHOM_U, u_winner=found["u_winner"], u_den=0)
@@ -174,7 +173,7 @@ def _fill_from_cards(form: dict[str, Any], seats: list[dict[str, Any]], rules: R
 def _phom_calculator(request: HttpRequest, state: dict[str, Any], data: Any) -> HttpResponse:
     form = _phom_form(data, state["game"])
     seats = western_seats(data, form["players"])
-    context: dict[str, Any] = {**state, **form, "is_phom": True, "phom": None, "error": None}
+    context: dict[str, Any] = {**state, **form, "phom": None, "error": None}
     context.update(card_seats=seats, from_cards=None, from_cards_error=None)
     context["from_cards_open"] = any(s["hand"] for s in seats)
     context["nav"] = "calculator"

@@ -15,7 +15,6 @@ from scoring.engine import (
     Derivability,
     EngineError,
     Game,
-    ScoringFamily,
     cuoc_for_game,
     get_game,
 )
@@ -36,7 +35,7 @@ def _games() -> list[Game]:
 
 
 def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
-    """Phỏm (issue 31, item 3): each player's cards when they laid down, in laying order; the page
+    """Phỏm: each player's cards when they laid down, in laying order; the page
     shows their phỏm, the points left, the ván's ranks (or the ù), and fills the calculator."""
     n = _count(data.get("players"), game.players_min, game.players_max)
     names = phom_seats(n)
@@ -46,7 +45,6 @@ def _phom_page(request: HttpRequest, data: Any, game: Game) -> HttpResponse:
         "nav": "kiem_bai",
         "games": _games(),
         "game": game,
-        "is_phom": True,
         "player_counts": list(range(game.players_min, game.players_max + 1)),
         "n_players": n,
         "seats": seats,
@@ -130,7 +128,7 @@ def kiem_bai(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     game_slug = data.get("game") or "to-tom-5"
     game = get_game(game_slug) if game_slug in GAMES else get_game("to-tom-5")
-    if game.family is ScoringFamily.PHOM:
+    if game.traits.ranked:
         return _phom_page(request, data, game)
     deck = deck_of(game)
     hand = _hand_after(data, deck)

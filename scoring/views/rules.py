@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import (
     CATALOGUE,
+    FAMILY_TRAITS,
     N_,
     PRESETS,
     BaoRegime,
@@ -95,7 +96,7 @@ class Disputed:
 
 
 _TT, _TB, _CH = ScoringFamily.TO_TOM, ScoringFamily.TAI_BAN, ScoringFamily.CHAN
-#: The choices where the sources disagree, shown on the lệ làng page and in its form (issue 21).
+#: The choices where the sources disagree, shown on the lệ làng page and in its form.
 DISPUTED: dict[str, Disputed] = {
     "main_cuoc": Disputed(
         _("Cước tính điểm chính (Cửu Khôi + Thập Điều)"),
@@ -200,26 +201,27 @@ def _streak_cell(rules: RuleSet, n: int) -> str:
 
 
 def _family_table(family: ScoringFamily, columns: list[Column]) -> dict[str, Any]:
+    traits = FAMILY_TRAITS[family]
     cols = [c for c in columns if c.rules.family == family]
     slugs = [s for s in CATALOGUE if any(s in c.rules.cuoc for c in cols)]
     rows = [("S / D", [f"{c.rules.suong} / {c.rules.dich}" for c in cols])]
-    if family == ScoringFamily.TAI_BAN:
+    if traits.stake_per_hoi:
         rows.append(("N", [str(c.rules.stake) for c in cols]))
     rows += [(CATALOGUE[s].name, [_cell(c.rules, s) for c in cols]) for s in slugs]
-    if family in (ScoringFamily.TO_TOM, ScoringFamily.CHAN):
+    if traits.has_thong:
         for n in (2, 3, 4, 8):
             label = "Thông" if n == 2 else khoi_name(n)
-            if family == ScoringFamily.CHAN and n > 2:
+            if n > 2 and not traits.has_khoi:
                 continue
             rows.append((label, [_streak_cell(c.rules, n) for c in cols]))
-    if family == ScoringFamily.TO_TOM:
+    if traits.has_tu_tru:
         yes, no = gettext("có"), gettext("không")
         rows.append((gettext("Tứ Trụ cộng dịch"), [yes if c.rules.tu_tru_cong_dich else no for c in cols]))
         rows.append((gettext("Gom mỗi người (5 người)"), [str(c.rules.gom_amount(5)) for c in cols]))
     for key, choice in DISPUTED.items():
         if family in choice.families:
             rows.append((choice.label, [_disputed_label(key, getattr(c.rules, key)) for c in cols]))
-    if family == ScoringFamily.PHOM:
+    if traits.ranked:
         rows = [
             (gettext("Nhất/nhì/ba/bét trả"), [", ".join(map(str, c.rules.phom_rank_stakes)) for c in cols]),
             (gettext("Ù: mỗi người trả"), [str(c.rules.phom_u_stake) for c in cols]),

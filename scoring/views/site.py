@@ -1,5 +1,5 @@
 """Site-wide small answers: ``/favicon.ico``, which browsers and bookmarks ask for by that name
-whatever the page's ``<link rel="icon">`` says (it answered 404: issue 31)."""
+whatever the page's ``<link rel="icon">`` says (it answered 404)."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@
   }
 
   /* A later ù (a "Hồi dài" after another seat's "Cờ đỏ") in an open form: tick that seat as the
-     winner, keep the cước already chosen, and bring the winner row into sight (issue 31: the form
+     winner, keep the cước already chosen, and bring the winner row into sight (the form
      kept the first claimant ticked). */
   function tickWinner(seat) {
     var slot = document.getElementById("tq-van");
@@ -121,7 +121,7 @@
 
   /* A ván form that opens (a red flag, a long roll, a draw) scrolls into sight if it is not, its
      top first: the winner row is what the Trung Quân checks (a form taller than the screen, as at
-     1024 × 768, was scrolled to its bottom and the winner row went off the top; issue 31). */
+     1024 × 768, was scrolled to its bottom and the winner row went off the top). */
   function showWinnerRow(form) {
     if (!form || !form.getBoundingClientRect) { return; }
     var box = form.getBoundingClientRect();

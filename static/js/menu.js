@@ -1,6 +1,6 @@
 /* Sổ Tôm: the top bar folds into one "Menu" button where the screen is both narrow and short (a
    laptop at 200 % zoom is 640 × 400 CSS pixels: the bar's six tabs and three buttons filled two
-   screens before the page's content; issue 31). The CSS decides when (a media query); this file
+   screens before the page's content). The CSS decides when (a media query); this file
    only marks the bar as foldable and opens and closes it. Without it the bar stays unfolded. */
 (function () {
   "use strict";

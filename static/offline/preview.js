@@ -19,7 +19,7 @@
 
   const GA_ROWS = 3;
   // the pack shape this file reads (scoring/offline/pack.py PACK_VERSION).
-  const PACK_VERSION = 2;
+  const PACK_VERSION = 3;
 
   function one(data, key) {
     const value = data.get(key);
@@ -42,11 +42,17 @@
     if (Array.isArray(value) ? value.length : value) out[key] = value;
   }
 
+  /* What sets the pack's game family apart (scoring/engine/games.py FamilyTraits); a pack kept
+   * from before version 3 has none, and is read as a cước game's. */
+  function traitsOf(pack) {
+    return (pack.rules && pack.rules.traits) || {};
+  }
+
   /* The engine's ván record from the ván form's FormData (throws Error with a Vietnamese message). */
   function record(data, pack) {
     const hoa = pack.hoa;
     const winner = one(data, "winner");
-    if (pack.family === "phom") {
+    if (traitsOf(pack).ranked) {
       if (winner && winner !== hoa) {
         const out = { winner };
         put(out, "den", one(data, "den"));
@@ -122,7 +128,7 @@
     const L = pack.labels || { cuoc: {}, ga: {}, faults: {}, regimes: {} }; // a pack kept from before version 2
     if (rec.result === "hoa") parts.push("Hòa");
     if (rec.winner) {
-      const names = pack.family === "phom" ? ["ù"]
+      const names = traitsOf(pack).ranked ? ["ù"]
         : cuocNames(pack, rec.cuoc && rec.cuoc.length ? rec.cuoc : [pack.rules.plain_slug || "suong"]);
       parts.push(rec.winner + " ù: " + names.join(", "));
     }
@@ -171,7 +177,7 @@
   function valueOf(rules, slug, stake) {
     const v = rules.cuoc[slug] || (slug === rules.plain_slug && rules.plain) || (slug === "thong" && rules.thong);
     if (!v) throw new Unsupported("cuoc");
-    if (rules.family === "tai_ban" && v.boi && stake && stake !== rules.stake) {
+    if (rules.traits.stake_per_hoi && v.boi && stake && stake !== rules.stake) {
       return { name: v.name, main: v.boi * stake, dich: v.dich };
     }
     return v;
@@ -232,7 +238,7 @@
     for (const [inner, outer] of subsumed) {
       lines.push({ cuoc: inner, name: (rules.cuoc[inner] || { name: inner }).name, points: 0, dich: 0 });
     }
-    if (rules.family === "chan" && rules.chan_ga_cuoc.length) {
+    if (rules.traits.ga_as_cuoc && rules.chan_ga_cuoc.length) {
       const count = [...new Set(rules.chan_ga_cuoc)].filter((e) => e.split("+").every((p) => slugs.includes(p))).length;
       if (count) lines.push({ cuoc: "ga", name: "Gà", points: count * rules.chan_ga_points, dich: null, count });
     }
@@ -275,9 +281,10 @@
    * transfers: [{from, to, amount}], breakdown, state}. Throws Unsupported for what it does not model. */
   function settle(pack, state, rec) {
     const rules = pack.rules;
-    const family = pack.family;
+    const traits = rules.traits;
     const gom = pack.mode === "gom";
-    if (family === "phom") throw new Unsupported("phom");
+    if (!traits) throw new Unsupported("pack"); // a pack kept from before version 3
+    if (traits.ranked) throw new Unsupported("phom");
     validate(rec, state, rules);
     const players = state.players;
     const number = state.van_count + 1;
@@ -314,12 +321,12 @@
     const hoi = state.hoi.map((h) => ({ ...h }));
     if (!hoi.length || (gom && !state.hoi_open)) {
       if (gom) for (const p of players) pay(p, POOL, need(rules.gom));
-      if ((gom || rules.ga_dau_hoi_quang) && family !== "chan") for (const p of players) contribute("dau_hoi", p);
+      if ((gom || rules.ga_dau_hoi_quang) && traits.ga_dau_hoi) for (const p of players) contribute("dau_hoi", p);
       hoi.push({ index: hoi.length + 1, opened_before_van: number, closed_after_van: null });
     }
     const stake = rec.stake || state.stake;
     const denLang = () => {
-      if (family === "chan" || rules.den_lang_fixed || !stake || stake === rules.stake) return need(rules.den_lang);
+      if (traits.fixed_fine || rules.den_lang_fixed || !stake || stake === rules.stake) return need(rules.den_lang);
       return valueOf(rules, rules.plain_slug, stake).main;
     };
     const scoreAt = (cuoc, streak) => breakdown(rules, cuoc, Math.max(streak, 1), stake);
@@ -330,7 +337,7 @@
     for (const e of rec.ga || []) {
       if (!Object.prototype.hasOwnProperty.call(rules.ga_units, e.kind)) throw new Unsupported("invalid");
       let units = e.count === undefined ? 1 : e.count;
-      if (e.chi_chi && family === "chan") units *= rules.chi_chi_factor;
+      if (e.chi_chi && traits.chi_chi_multiplies_ga) units *= rules.chi_chi_factor;
       if (PAID_BY_OTHERS.has(e.kind)) {
         for (const o of players) if (o !== e.player && !chiu.includes(o)) contribute(e.kind, o, units);
       } else {
@@ -349,7 +356,7 @@
     function settleWin() {
       const winner = rec.winner;
       const streak = state.streak_holder === winner ? state.streak + 1 : 1;
-      const fault = effectiveFault(family, rec);
+      const fault = effectiveFault(traits, rec);
       const declared = rec.declared === undefined ? null : rec.declared;
       const paidCuoc = declared !== null && fault !== "xuong_thua" ? declared : rec.cuoc || [];
       const bd = scoreAt(paidCuoc, streak);
@@ -359,7 +366,7 @@
         return { points: bd.points, streak, paid: false, lanhLang: true, bd };
       }
       if (fault === "u_bao" || fault === "xuong_thua") {
-        const amount = fault === "xuong_thua" && family !== "chan" ? scoreAt(declared, streak).points : denLang();
+        const amount = fault === "xuong_thua" && traits.xuong_thua_pays_declared ? scoreAt(declared, streak).points : denLang();
         payDenLang(winner, amount, fault === "u_bao" ? "u_bao" : "den_lang");
         return { points: amount, streak, paid: false, bd };
       }
@@ -367,7 +374,7 @@
       if (state.cheo_do[players.indexOf(winner)] > 0) return { points: bd.points, streak, paid: false, debtCleared: true, bd };
       const substitute = fault === "danh_u_den" || fault === "den_chong" ? rec.discarder : sitter;
       const endsHoi = payWin(winner, bd, paidCuoc, streak, substitute);
-      if (streakKind(rules, streak) !== null && family !== "chan") {
+      if (streakKind(rules, streak) !== null && traits.ga_thong) {
         const seat = players.indexOf(winner);
         contribute("thong", players[(seat - 1 + players.length) % players.length], streakEntry(rules, streak).dich);
       }
@@ -441,13 +448,13 @@
   }
 
   /* The fault of a win, counting a declaration that differs from the hand (xướng sai). */
-  function effectiveFault(family, rec) {
+  function effectiveFault(traits, rec) {
     const declared = rec.declared;
     if (declared === undefined || rec.fault === "u_bao" || rec.fault === "xuong_thua") return rec.fault || null;
     const have = counts(rec.cuoc || []);
     const want = counts(declared);
     let mismatch;
-    if (family === "chan") {
+    if (traits.declaration_exact) {
       mismatch = have.size !== want.size || [...want].some(([k, n]) => have.get(k) !== n);
     } else {
       mismatch = [...want].some(([k, n]) => (have.get(k) || 0) < n);

@@ -1,4 +1,4 @@
-/* The card picker (templates/scoring/_card_picker.html; issue 19, item 8).
+/* The card picker (templates/scoring/_card_picker.html).
  *
  * A grid of the game's cards by name: tapping a card adds one copy to the hand (at most
  * data-max of a kind), tapping a card of the hand below takes one out. The text field named by

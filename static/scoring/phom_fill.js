@@ -1,9 +1,10 @@
-/* Phỏm: rank a ván from the cards on the ván form (issue 31, item 3).
+/* Phỏm: rank a ván from the cards on the ván form.
  *
  * The "Xếp hạng theo quân" block of templates/scoring/sitting_van_fields.html holds one text field
  * per player (card codes such as "kc 10t ab", in laying-down order = the order listed; they carry
  * no name, so the ván form never posts them). The button posts them to the kiểm bài API
- * (data-url: POST /api/v1/check-hand, {"game": "phom", "players": [...]}) and fills the placings
+ * (data-url: POST /api/v1/check-hand, {"game": data-game, "players": [...]}, the rules the preset
+ * data-preset under the sitting's ù khan rule) and fills the placings
  * (rank_1 …) or ticks the ù winner, then fires "change" so the form's preview follows.
  */
 (function () {
@@ -48,9 +49,9 @@
       method: "POST",
       headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang || "vi" },
       body: JSON.stringify({
-        game: "phom",
+        game: block.dataset.game,
         players: players,
-        rules: { preset: "phom", phom_u_khan: block.dataset.uKhan !== "false" },
+        rules: { preset: block.dataset.preset, phom_u_khan: block.dataset.uKhan !== "false" },
       }),
     })
       .then(function (response) {

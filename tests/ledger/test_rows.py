@@ -174,3 +174,50 @@ def test_a_foreign_key_check_on_the_locked_sitting_does_not_wait_for_the_van() -
     with transaction.atomic():
         rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True)
         assert lock_now(KEY_CHECK, sitting.pk) == "got it"
+
+
+def test_update_refuses_a_model_that_needs_its_own_save() -> None:
+    """As :func:`rows.insert` does: an UPDATE that skips ``save()`` would skip what it does."""
+    with pytest.raises(TypeError, match="save"):
+        rows.update(Token(user=UserFactory()), key="x")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_insert_leaves_generated_and_database_default_columns_to_the_database() -> None:
+    """A generated column or one with a database default is not written as Python's value (a
+    ``DatabaseDefault`` marker, or nothing for a generated column): the database fills them, and
+    the inserted instances carry what it filled, as ``bulk_create`` leaves them."""
+    from django.db import models
+    from django.db.models.functions import Now
+    from django.test.utils import isolate_apps
+
+    with isolate_apps("scoring"):
+
+        class Tally(models.Model):
+            points = models.IntegerField()
+            doubled = models.GeneratedField(
+                expression=models.F("points") * 2, output_field=models.IntegerField(), db_persist=True
+            )
+            note = models.CharField(max_length=20, db_default="mới")
+            at = models.DateTimeField(db_default=Now())
+
+            class Meta:
+                app_label = "scoring"
+                db_table = "test_rows_tally"
+
+            def __str__(self) -> str:
+                return str(self.points)
+
+        with connection.schema_editor() as editor:
+            editor.create_model(Tally)
+        try:
+            made = rows.insert([Tally(points=3), Tally(points=5, note="cũ")])
+            assert [(t.points, t.doubled, t.note) for t in made] == [(3, 6, "mới"), (5, 10, "cũ")]
+            assert all(t.at is not None for t in made)
+            stored = list(Tally.objects.order_by("pk").values_list("points", "doubled", "note"))
+            assert stored == [(3, 6, "mới"), (5, 10, "cũ")]
+            with pytest.raises(TypeError, match="doubled"):
+                rows.update(made[0], doubled=7)
+        finally:
+            with connection.schema_editor() as editor:
+                editor.delete_model(Tally)

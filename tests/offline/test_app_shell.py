@@ -85,7 +85,7 @@ def test_the_offline_pack_has_the_rules_values_and_the_streak_so_far(client, kee
     assert pack["rules"]["streaks"]["3"]["name"] == "Tam Khôi"
     assert pack["rules"]["subsumes"] == {"chi_nay": ["leo"]}
     # what the phone settles the next ván from: the engine's state, the page's words
-    assert pack["version"] == 2
+    assert pack["version"] == 3
     assert pack["state"]["balances"] == list(pack["balances"].values())
     assert (pack["state"]["streak_holder"], pack["state"]["streak"], pack["state"]["van_count"]) == (
         "An",

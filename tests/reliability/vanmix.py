@@ -11,7 +11,7 @@ from scoring.engine.errors import EngineError
 from scoring.engine.rules import load_rules
 from scoring.engine.settlement import (
     initial_state,
-    make_table,
+    make_terms,
     parse_van,
     replay,
     rules_with_overrides,
@@ -66,7 +66,7 @@ class Script:
 
     def grow(self, rng: random.Random, count: int) -> list[dict[str, Any]]:
         """Append ``count`` random ván the engine accepts after the ones already there."""
-        table = make_table(self.game, rules_with_overrides(self.request(), load_rules), self.mode)
+        table = make_terms(self.game, rules_with_overrides(self.request(), load_rules), self.mode)
         if self._state is None:
             self._state = initial_state(self.players, table.game, table.rules, table.mode)
         for _ in range(count):

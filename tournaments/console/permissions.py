@@ -7,7 +7,7 @@ writes goes through :func:`can_run` (the console pages and the hardware API alik
 
 A table the caller may neither run nor see (a private event's, to someone who takes no part in it)
 is answered as no such table, after the same checks (:func:`reach`, :func:`seen`): its id cannot
-be confirmed by the difference between 403 and 404, nor by the work done (issue 30, item 6).
+be confirmed by the difference between 403 and 404, nor by the work done.
 """
 
 from __future__ import annotations

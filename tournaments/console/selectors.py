@@ -199,7 +199,7 @@ def table_state(
         "seats": seats,
         "trung_quan": _brief(tq[-1][0], catalogue[tq[-1][2]]) if tq else None,
         # The seats that signalled ù, the latest first: the ván form ticks the last claimant (a
-        # "Hồi dài" after an earlier "Cờ đỏ" of another seat is the ù that counts; issue 31).
+        # "Hồi dài" after an earlier "Cờ đỏ" of another seat is the ù that counts).
         "u_seats": [s["position"] for s in sorted(seats, key=lambda s: -s["u_at"]) if s["u"]],
         "announcement": table.announcement,
     }

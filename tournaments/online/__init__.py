@@ -1,1 +1,1 @@
-"""Online play: platform tokens, signed webhooks and sittings imported whole (issue 25)."""
+"""Online play: platform tokens, signed webhooks and sittings imported whole."""

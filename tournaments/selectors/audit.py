@@ -108,7 +108,7 @@ def token_authors(vans: Sequence[Van]) -> dict[int, str]:
             for t in tokens.get(tables.get(van.sitting_id, 0), [])
             if t.created_at <= van.created_at and (t.revoked_at is None or t.revoked_at > van.created_at)
         ]
-        used = [t for t in live if f"token:{t.pk}" == van.entered_grant]  # recorded since issue 20
+        used = [t for t in live if f"token:{t.pk}" == van.entered_grant]  # older ván do not name their token
         live = used or live
         if live:
             names = _(" hoặc ").join(_token_name(t) for t in live)

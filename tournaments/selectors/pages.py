@@ -123,10 +123,10 @@ def cuoc_scorers(rows: list[dict[str, Any]], *, limit: int | None = None) -> lis
 
 
 def rounds_with_tables(event: Event) -> list[Round]:
-    """The event's rounds, newest first, with their tables; each table carries its ``progress``
-    (issue 19, item 11): the ván played (current versions, every canh of the table) out of the
-    round's ván (None for timed rounds), the last ván's time, and who holds its active PINs.
-    Three queries whatever the number of tables."""
+    """The event's rounds, newest first, with their tables; each table carries its ``progress``:
+    the ván played (current versions, every canh of the table) out of the round's ván (None for
+    timed rounds), the last ván's time, and who holds its active PINs. Three queries whatever the
+    number of tables."""
     rounds = list(
         Round.objects.filter(event=event).order_by("-number").prefetch_related("tables__sitting__seats")
     )

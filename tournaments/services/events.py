@@ -246,7 +246,7 @@ def check_in(*, registration: Registration, by: User | None = None) -> Registrat
 @transaction.atomic
 def check_in_all(*, event: Event, by: User | None = None) -> int:
     """Check in every player registered and not yet checked in (a list imported at once is
-    checked in at once, not one tap each: issue 31); withdrawn players stay out. Returns how many."""
+    checked in at once, not one tap each); withdrawn players stay out. Returns how many."""
     ensure_running(event)
     return Registration.objects.filter(event=event, status=RegistrationStatus.REGISTERED).update(
         status=RegistrationStatus.CHECKED_IN,

@@ -139,8 +139,8 @@ def round_seat(
 
     Each table is a new sitting of the ledger under the event's rule set and money mode.
     ``refuse_open``: raise :class:`PreviousRoundOpen` while tables of the last round are open.
-    The organiser's page and the API both refuse so unless asked to seat anyway (issue 19, item 4;
-    issue 25); checked under the event's lock, so two clicks cannot seat two rounds.
+    The organiser's page and the API both refuse so unless asked to seat anyway (seating over open
+    tables would leave their players in two rounds at once); checked under the event's lock, so two clicks cannot seat two rounds.
     """
     ensure_running(event)
     try:

@@ -124,7 +124,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             error, failed = exc.message, exc
     else:
         error = gettext("Hãy nhập tên người chơi.")
-    # A refusal is shown beside the name field, with the name kept to be corrected (issue 19, item 3).
+    # A refusal is shown beside the name field, with the name kept to be corrected.
     context = _manage_context(
         request, event, register_error=error, register_name=request.POST.get("name", "")[:80] if error else ""
     )

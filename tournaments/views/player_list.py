@@ -1,4 +1,4 @@
-"""Register a whole list of players at once (issue 19, item 11): pasted (one name a line, or
+"""Register a whole list of players at once: pasted (one name a line, or
 "name, village" / CSV lines) or uploaded (a .csv or .txt file), previewed first with the
 duplicates marked (twice in the list, or already registered), then registered in one go."""
 

@@ -235,7 +235,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         "organiser": access == ORGANISER,
         # where the refusal is shown: beside the winner chips when no winner was chosen, else by the button
         "error_on_winner": bool(error) and not request.POST.get("winner"),
-        "chips": chips(game, event.rules.rules()) if game.family != "phom" else [],
+        "chips": chips(game, event.rules.rules()) if not game.traits.ranked else [],
         "key": uuid.uuid4().hex,
         "now": timezone.now(),
         "scorekeeper_url": _scorekeeper_url(table) if access in (ORGANISER, SCOREKEEPER) else None,

@@ -14,7 +14,7 @@ from scoring.engine.cuoc.base import TO_TOM_GAMES
 from scoring.engine.cuoc.needs import Needs
 from scoring.engine.errors import N_, CuocError, RuleError
 from scoring.engine.frozen import FrozenMap
-from scoring.engine.games import Game, GameSlug, ScoringFamily
+from scoring.engine.games import FAMILY_TRAITS, FamilyTraits, Game, GameSlug, ScoringFamily
 from scoring.engine.rules.enums import (
     BaoRegime,
     BareTriple,
@@ -280,12 +280,17 @@ class RuleSet:
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
+    @property
+    def traits(self) -> FamilyTraits:
+        """What sets this rule set's family apart (:data:`scoring.engine.games.FAMILY_TRAITS`)."""
+        return FAMILY_TRAITS[self.family]
+
     # -- values --------------------------------------------------------------------------------
 
     @property
     def base(self) -> int:
         """What ``boi`` multiplies: the stake N in Tài Bàn, else S."""
-        return self.stake if self.family is ScoringFamily.TAI_BAN else self.suong
+        return self.stake if self.traits.stake_per_hoi else self.suong
 
     @property
     def plain_cuoc(self) -> str:

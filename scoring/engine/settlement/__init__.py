@@ -13,7 +13,7 @@ Accounts are the players (by name), the village pool :data:`POOL` and the gà po
 
 from __future__ import annotations
 
-from .engine import initial_state, make_table, settle_sitting, settle_van
+from .engine import initial_state, make_terms, settle_sitting, settle_van
 from .parse import VAN_KEYS, parse_van
 from .replay import REPLAY_KEYS, replay, rules_with_overrides
 from .settle_up import settle_up
@@ -46,7 +46,7 @@ __all__ = [
     "VanRecord",
     "VanSettlement",
     "initial_state",
-    "make_table",
+    "make_terms",
     "parse_van",
     "replay",
     "rules_with_overrides",

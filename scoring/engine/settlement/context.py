@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from scoring.engine import bounds
 from scoring.engine.errors import N_, EngineError, GameError, SettlementError
-from scoring.engine.games import Game, ScoringFamily
+from scoring.engine.games import FamilyTraits, Game, ScoringFamily
 from scoring.engine.points import Breakdown, score
 from scoring.engine.rules import RuleSet, wrong_family
 
@@ -33,6 +33,11 @@ class SittingTerms:
         return self.game.family
 
     @property
+    def traits(self) -> FamilyTraits:
+        """What sets the game's family apart."""
+        return self.game.traits
+
+    @property
     def gom(self) -> bool:
         """Whether the sitting is played đánh gom."""
         return self.mode is Mode.GOM
@@ -45,7 +50,7 @@ class SittingTerms:
 
     def den_lang_value(self, state: SittingState) -> int:
         """Đền làng amount A when nothing was declared (Chắn: the "8 đỏ 2 lèo" fine)."""
-        if self.family is ScoringFamily.CHAN:
+        if self.traits.fixed_fine:
             return self.rules.chan_fine_value()
         return self.rules_for(state).den_lang_value()
 
@@ -97,6 +102,6 @@ def check_players(players: Sequence[str], game: Game, rules: RuleSet, mode: Mode
         )
     if rules.family is not game.family:
         raise wrong_family(rules, game)
-    if game.family is ScoringFamily.PHOM and mode is Mode.GOM:
+    if not game.traits.has_gom and mode is Mode.GOM:
         raise SettlementError(N_("Phỏm tính tiền theo thứ hạng giữa các nhà: không chơi đánh gom."))
     return names

@@ -24,13 +24,13 @@ from .types import HoiSpan, Mode, SittingState, VanRecord, VanSettlement
 from .validate import bao_regime, validate_van
 from .win import WinOutcome, settle_win
 
-__all__ = ["initial_state", "make_table", "settle_sitting", "settle_van"]
+__all__ = ["initial_state", "make_terms", "settle_sitting", "settle_van"]
 
 GameSpec = str | Game
 RulesSpec = str | Mapping[str, Any] | RuleSet
 
 
-def make_table(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> SittingTerms:
+def make_terms(game: GameSpec, rules: RulesSpec, mode: Mode | str) -> SittingTerms:
     """Resolve a game slug, a rule-set spec and a mode into a :class:`SittingTerms`."""
     try:
         the_mode = Mode(str(mode).strip().lower())
@@ -46,7 +46,7 @@ def initial_state(
     players: Sequence[str], game: GameSpec, rules: RulesSpec, mode: Mode | str = Mode.QUANG
 ) -> SittingState:
     """The state of a sitting before its first ván: every balance 0, no hội opened yet."""
-    table = make_table(game, rules, mode)
+    table = make_terms(game, rules, mode)
     names = check_players(players, table.game, table.rules, table.mode)
     zeros = tuple(0 for _ in names)
     return SittingState(players=names, balances=zeros, cheo_do=zeros)
@@ -71,7 +71,7 @@ def settle_van(
     mode: Mode | str = Mode.QUANG,
 ) -> VanSettlement:
     """Settle one ván: open a hội if due, pay the outcome and its gà, close the hội if emptied."""
-    table = make_table(game, rules, mode)
+    table = make_terms(game, rules, mode)
     number = state.van_count + 1
     record = van if isinstance(van, VanRecord) else parse_van(van, state.players, number)
     if record.number != number:
@@ -190,7 +190,7 @@ def settle_sitting(
     mode: Mode | str = Mode.QUANG,
 ) -> tuple[SittingState, tuple[VanSettlement, ...]]:
     """Fold :func:`settle_van` over a sitting's ván; return the final state and every settlement."""
-    table = make_table(game, rules, mode)
+    table = make_terms(game, rules, mode)
     state = initial_state(players, table.game, table.rules, table.mode)
     settlements: list[VanSettlement] = []
     for van in vans:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.engine.errors import N_, Msg
-from scoring.engine.games import ScoringFamily
+from scoring.engine.games import GaPot
 from scoring.engine.points import Breakdown
 from scoring.engine.rules import (
     ChanGaNuoi,
@@ -57,13 +57,13 @@ _PAID_BY_OTHERS = frozenset({"nhai", "chiu_noc"})
 
 
 def _pot_name(table: SittingTerms) -> str:
-    return "gà nuôi" if table.family is ScoringFamily.CHAN else "gà trong"
+    return "gà nuôi" if table.traits.ga_pot is GaPot.NUOI else "gà trong"
 
 
 def _unit_points(table: SittingTerms, kind: str) -> int:
     """Points of one unit of contribution ``kind`` under the table's rules (0: not played)."""
     rules = table.rules
-    if table.family is ScoringFamily.CHAN:
+    if table.traits.ga_pot is GaPot.NUOI:
         if rules.chan_ga_nuoi is ChanGaNuoi.NONE:
             return 0
         return rules.chan_ga_nuoi_amounts.get(kind, 0)
@@ -84,23 +84,23 @@ def hoi_contributions(book: Book, table: SittingTerms, players: Sequence[str]) -
     rule set says gà đầu hội belongs to đánh gom only)."""
     if not table.gom and table.rules.ga_dau_hoi_quang is GaDauHoiQuang.NONE:
         return
-    if table.family is not ScoringFamily.CHAN:
+    if table.traits.ga_dau_hoi:
         for player in players:
             contribute(book, table, GaContribution.DAU_HOI, player)
 
 
 def van_contributions(book: Book, table: SittingTerms, players: Sequence[str]) -> None:
     """Gà đầu ván (Chắn: gà nuôi đầu ván) from every player, when a ván starts."""
-    if table.family is ScoringFamily.PHOM:
+    if table.traits.ga_pot is GaPot.NONE:
         return
     for player in players:
         contribute(book, table, "dau_van", player)
 
 
 def _valid_kinds(table: SittingTerms) -> frozenset[str]:
-    if table.family is ScoringFamily.CHAN:
+    if table.traits.ga_pot is GaPot.NUOI:
         return frozenset(c.value for c in ChanGaNuoiContribution)
-    if table.family is ScoringFamily.PHOM:
+    if table.traits.ga_pot is GaPot.NONE:
         return frozenset()
     return frozenset(c.value for c in GaContribution)
 
@@ -109,7 +109,7 @@ def _event(
     book: Book, table: SittingTerms, players: Sequence[str], folded: Sequence[str], event: GaEvent
 ) -> None:
     units = event.count
-    if event.chi_chi and table.family is ScoringFamily.CHAN:
+    if event.chi_chi and table.traits.chi_chi_multiplies_ga:
         units *= table.rules.chan_ga_nuoi_chi_chi_factor
     if event.kind in _PAID_BY_OTHERS:
         for other in players:
@@ -138,7 +138,7 @@ def event_contributions(book: Book, table: SittingTerms, state: SittingState, va
 def take_pot(book: Book, table: SittingTerms, winner: str, cuoc: Sequence[str], label: str) -> int:
     """The winner takes the whole pot when the win's tiếng is eligible; return the points."""
     rules = table.rules
-    if table.family is ScoringFamily.CHAN:
+    if table.traits.ga_pot is GaPot.NUOI:
         eligible = rules.takes_chan_ga_nuoi(cuoc)
     else:
         eligible = rules.takes_ga_trong(cuoc)

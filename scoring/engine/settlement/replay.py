@@ -17,10 +17,10 @@ from typing import Any
 
 from scoring.engine import bounds
 from scoring.engine.errors import N_, RuleError, SettlementError
-from scoring.engine.games import ScoringFamily
+from scoring.engine.games import GaPot
 from scoring.engine.rules import ChanGaNuoi, GaTrongRegime, RuleSet, load_rules, merge_overrides
 
-from .engine import make_table, settle_sitting
+from .engine import make_terms, settle_sitting
 from .parse import parse_van
 
 __all__ = ["REPLAY_KEYS", "replay"]
@@ -81,7 +81,7 @@ def rules_with_overrides(request: Mapping[str, Any], resolve: RulesResolver = lo
     if request.get("gom") is not None:
         overrides["gom"] = request["gom"]
     overrides |= _sub_overrides(request, "ga_ngoai", _GA_NGOAI_KEYS)
-    if rules.family is ScoringFamily.CHAN:
+    if rules.traits.ga_pot is GaPot.NUOI:
         pot = _sub_overrides(request, "ga_trong", _GA_NUOI_KEYS)
         if "chan_ga_nuoi" in pot:  # any gà trong regime but "none" keeps the gà nuôi
             pot["chan_ga_nuoi"] = _ga_nuoi_regime(pot["chan_ga_nuoi"])
@@ -109,7 +109,7 @@ def replay(request: Mapping[str, Any], *, resolve_rules: RulesResolver = load_ru
     vans = request["van"]
     if not isinstance(vans, list) or len(vans) > bounds.VAN:
         raise SettlementError(N_("'van' phải là danh sách các ván (tối đa {most} ván)."), most=bounds.VAN)
-    table = make_table(
+    table = make_terms(
         request["game"], rules_with_overrides(request, resolve_rules), request.get("mode", "quang")
     )
     state, settlements = settle_sitting(

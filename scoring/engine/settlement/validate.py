@@ -86,7 +86,7 @@ def _check_faults(table: SittingTerms, van: VanRecord) -> None:
 def _check_stake(table: SittingTerms, state: SittingState, van: VanRecord) -> None:
     if van.stake is None:
         return
-    if table.family is not ScoringFamily.TAI_BAN:
+    if not table.traits.stake_per_hoi:
         raise van_error(van.number, N_("'stake' (mức cược N) chỉ dùng cho Tài Bàn."))
     if table.gom and not needs_opening(table, state):
         raise van_error(

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine.errors import N_
-from scoring.engine.games import ScoringFamily
 from scoring.engine.points import Breakdown
 from scoring.engine.rules import KinhTuCoPolicy
 
@@ -59,7 +58,7 @@ def _effective_fault(table: SittingTerms, van: VanRecord) -> Fault | None:
     declared = van.declared
     if declared is None or van.fault in (Fault.U_BAO, Fault.XUONG_THUA):
         return van.fault
-    if table.family is ScoringFamily.CHAN:
+    if table.traits.declaration_exact:
         mismatch = Counter(declared) != Counter(van.cuoc)
     else:
         mismatch = not _is_subset(declared, van.cuoc)
@@ -77,7 +76,7 @@ def _den_lang_amount(
     table: SittingTerms, state: SittingState, van: VanRecord, fault: Fault, streak: int
 ) -> int:
     """Đền làng of a faulty win: the declared value (xướng thừa), the Chắn fine, else A."""
-    if fault is Fault.XUONG_THUA and table.family is not ScoringFamily.CHAN:
+    if fault is Fault.XUONG_THUA and table.traits.xuong_thua_pays_declared:
         if van.declared is None:
             raise van_error(van.number, N_("'fault' xuong_thua cần 'declared' (các cước đã xướng)."))
         return table.score(state, van.declared, streak, van.number).points
@@ -175,7 +174,7 @@ def _het_hoi(book: Book, table: SittingTerms, winner: str, payers: Sequence[str]
 def _ga_thong(book: Book, table: SittingTerms, state: SittingState, winner: str, streak: int) -> None:
     """Gà thông: the winner's nhà trên pays the dịch of the Thông / Khôi into the pot."""
     rules = table.rules
-    if rules.streak_cuoc(streak) is None or table.family is ScoringFamily.CHAN:
+    if rules.streak_cuoc(streak) is None or not table.traits.ga_thong:
         return
     seat = state.players.index(winner)
     nha_tren = state.players[seat - 1]

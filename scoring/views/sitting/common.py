@@ -13,10 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
 from scoring.access import NotAllowed, refuse
-from scoring.engine import N_, EngineError, Msg, ScoringFamily, parse_van
+from scoring.engine import N_, EngineError, Msg, parse_van
 from scoring.htmx import render_htmx
 from scoring.selectors.cards import deck_of, picker_cards
-from scoring.selectors.rules import chip_conflicts, chip_rows, chips
+from scoring.selectors.rules import DEFAULT_PRESET, chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import (
     FAULT_CHOICES,
     HOA,
@@ -76,7 +76,7 @@ def posted_seq(value: Any) -> int:
 
 
 #: The engine's refusals of a ván the form can make name the API's keys ('ranks', 'winner', 'den',
-#: 'discarder'): the form's words say what to tap instead (issue 19, item 8). Keyed by the engine's
+#: 'discarder'): the form's words say what to tap instead. Keyed by the engine's
 #: message code; the API keeps the engine's words.
 _FORM_WORDS = {
     "Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai.": N_(
@@ -108,9 +108,9 @@ def form_words(exc: EngineError) -> str:
 
 def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
     """What the ván form needs: seats, the game's cước chips, faults, báo regimes, gà events."""
-    family = table.game.family
+    traits = table.game.traits
     regime = table.rules.bao_regime
-    offered = chips(table.game, table.rules) if family is not ScoringFamily.PHOM else []
+    offered = chips(table.game, table.rules) if not traits.ranked else []
     return {
         "form": form,
         "key": key,
@@ -124,11 +124,11 @@ def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) 
         "regime_choices": [(value, gettext(label)) for value, label in REGIME_NAMES.items()],
         "default_regime": gettext(REGIME_NAMES[regime]) if regime in REGIME_NAMES else regime,
         "ga_kinds": ga_kinds(table.game, table.rules),
-        "is_phom": family is ScoringFamily.PHOM,
+        "traits": traits,
         # Phỏm's "Xếp hạng theo quân" asks the kiểm bài API under the sitting's own ù khan rule
         "phom_u_khan": "true" if table.rules.phom_u_khan else "false",
-        "is_tai_ban": family is ScoringFamily.TAI_BAN,
-        "checks_cards": family is not ScoringFamily.PHOM,
+        "ranked_game": table.game.slug.value,
+        "ranked_preset": DEFAULT_PRESET[table.game.family],
         # the card picker (templates/scoring/_card_picker.html): the grid, and the hand typed so far
         "card_picker": picker_cards(deck_of(table.game), card_codes(form.cards)),
         "card_hand": [c.lower() for c in card_codes(form.cards)],
@@ -143,7 +143,7 @@ def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) 
 def kiem_bai(table: SittingFacts, form: VanForm, record: dict[str, Any], seq: int) -> dict[str, Any] | None:
     """The hand checker's verdict on the typed cards, exactly as recording will store it (the
     service's ``check_cards``); None when no cards were typed."""
-    if not card_codes(form.cards) or table.game.family is ScoringFamily.PHOM:
+    if not card_codes(form.cards) or table.game.traits.ranked:
         return None
     names = [s.name for s in table.sitting.seats.order_by("position")]
     try:

@@ -86,9 +86,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     if van is None:
         raise Http404(gettext("Canh bài số {pk} không có ván số {seq}.").format(pk=pk, seq=seq))
     n_seats = sitting.seats.count()
-    if (
-        sitting.ended_at is not None
-    ):  # settled: no correction form to fill in only to be refused (issue 19, item 6)
+    if sitting.ended_at is not None:  # settled: no correction form to fill in only to be refused
         context = {"nav": "sitting", "sitting": sitting, "van": van, "ended_at": sitting.ended_at}
         return render_htmx(request, CORRECT, context, partial="correct", status=409)
     if request.method != "POST":
@@ -151,7 +149,7 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     table = SittingFacts.of(sitting)
     error, status = None, 200
     if request.method == "POST" and sitting.ended_at is None and request.POST.get("confirm") != "1":
-        # Settling up ends the canh for good (no more ván, no corrections): asked first (issue 19, item 6).
+        # Settling up ends the canh for good (no more ván, no corrections): asked first.
         error, status = (
             gettext(
                 "Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, "

@@ -14,35 +14,34 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from scoring.engine import N_, EngineError, Game, GaTrongRegime, Msg, RuleSet, ScoringFamily
+from scoring.engine import N_, EngineError, Game, GaPot, GaTrongRegime, Msg, RuleSet
 from scoring.selectors.sitting import HOA
 
 #: Rows of gà events the form offers.
 GA_ROWS = 3
 
-GA_KINDS: dict[ScoringFamily, list[tuple[str, Any]]] = {
-    ScoringFamily.TO_TOM: [
+#: The gà events the form offers, by the pot they feed.
+GA_KINDS: dict[GaPot, list[tuple[str, Any]]] = {
+    GaPot.TRONG: [
         ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
         ("quan_lo", gettext_lazy("Quân lộ (số quân)")),
         ("bi_de_u", gettext_lazy("Bị đè ù")),
         ("bo_u", gettext_lazy("Bỏ ù")),
     ],
-    ScoringFamily.CHAN: [
+    GaPot.NUOI: [
         ("chiu_noc", gettext_lazy("Chíu nọc (mọi nhà khác góp)")),
         ("chiu_discard", gettext_lazy("Chíu quân đánh (người đánh góp)")),
         ("nhai", gettext_lazy("Bị nhái (mọi nhà khác góp)")),
     ],
 }
-GA_KINDS[ScoringFamily.TAI_BAN] = GA_KINDS[ScoringFamily.TO_TOM]
 
 
 def ga_kinds(game: Game, rules: RuleSet) -> list[tuple[str, Any]]:
     """The gà events worth offering: none when the rule set keeps no gà trong pot."""
-    if game.family is ScoringFamily.CHAN:
-        return GA_KINDS[ScoringFamily.CHAN]
-    if rules.ga_trong is GaTrongRegime.NONE:
+    pot = game.traits.ga_pot
+    if pot is GaPot.TRONG and rules.ga_trong is GaTrongRegime.NONE:
         return []
-    return GA_KINDS.get(game.family, [])
+    return GA_KINDS.get(pot, [])
 
 
 @dataclass
@@ -187,7 +186,7 @@ class VanForm:
 
     def record(self, game: Game) -> dict[str, Any]:
         """The engine's ván record. Win-only taps are left out when nobody won (e.g. after Hòa)."""
-        if game.family is ScoringFamily.PHOM:
+        if game.traits.ranked:
             return self._phom_record()
         out: dict[str, Any] = {}
         won = bool(self.winner) and self.winner != HOA
@@ -210,7 +209,7 @@ class VanForm:
             out["stake"] = _positive(self.stake, Msg(N_("Mức cược N (Tài Bàn)")))
         if "winner" not in out and "result" not in out and "bao" not in out:
             # The engine's own words name the API's fields ('winner', "result"): the form's say what to tap
-            # (issue 19, item 8).
+            # .
             raise EngineError(N_("Chưa có kết quả ván: hãy chọn người ù, hoặc Hòa, hoặc người báo."))
         return out
 

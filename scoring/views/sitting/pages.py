@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine import GAMES, EngineError, Game, ScoringFamily, get_game
+from scoring.engine import GAMES, EngineError, Game, get_game
 from scoring.htmx import render_htmx
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
@@ -38,7 +38,7 @@ def sitting_list(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at", "-id")[:RECENT]
     )
     recent = list(recent)
-    # the village's name where its values apply, not its base preset's (issue 31)
+    # the village's name where its values apply, not its base preset's
     rule_names = applied_rules_names({s.rules_id: s.rules for s in recent}.values())
     rows = []
     for s in recent:
@@ -88,7 +88,7 @@ def _form_state(data: Any, user: Any) -> dict[str, Any]:
     rules_slug = data.get("rules") or DEFAULT_PRESET[game.family]
     if rules_slug not in {c.slug for c in choices}:
         rules_slug = DEFAULT_PRESET[game.family]
-    modes = [Mode.QUANG] if game.family is ScoringFamily.PHOM else [Mode.QUANG, Mode.GOM]
+    modes = [Mode.QUANG, Mode.GOM] if game.traits.has_gom else [Mode.QUANG]
     mode = data.get("mode") if data.get("mode") in {m.value for m in modes} else Mode.QUANG.value
     typed = [p.strip() for p in data.getlist("player")][: game.players_max]
     players = typed + [""] * (game.players_max - len(typed))

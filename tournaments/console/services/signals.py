@@ -86,7 +86,7 @@ def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
 
 
 #: The signal's write locks the table's row, numbers its display event and clears the last ván's
-#: announcement (its banner gives way to play, issue 31) in one statement, and reads back what the
+#: announcement (its banner gives way to play) in one statement, and reads back what the
 #: signal is stored with and whether the canh still takes signals. Guarded by the canh the
 #: signal was checked against (an event's chiếu may have moved on to its next one).
 _TAKE = """

@@ -1,4 +1,4 @@
-"""A big import as a job on the bulk lane (issue 29): ``POST /api/v1/sittings/import`` above
+"""A big import as a job on the bulk lane: ``POST /api/v1/sittings/import`` above
 ``settings.IMPORT_JOB_THRESHOLD`` ván answers 202 with the job, and Celery runs it
 (``bulk.import_sitting``: :func:`run_import_job`).
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -294,9 +294,19 @@ WHERE w.disabled_at IS NULL
 """
 
 
+def _live_hook_ids(sitting_id: int) -> list[int]:
+    """:data:`LIVE_HOOKS` through the ORM."""
+    club = Sitting.objects.filter(pk=sitting_id).values("club_id")
+    event = TableSitting.objects.filter(sitting_id=sitting_id).values("event_id")
+    live = Webhook.objects.filter(disabled_at__isnull=True)
+    return list(
+        live.filter(Q(club_id=Subquery(club)) | Q(event_id=Subquery(event))).values_list("id", flat=True)
+    )
+
+
 def hooks_of_sitting(sitting_id: int) -> list[Webhook]:
     """The live hooks of the sitting's club and of its event (one query; two when there are some)."""
-    ids = rows.column(LIVE_HOOKS, [sitting_id, sitting_id])
+    ids = rows.column(LIVE_HOOKS, [sitting_id, sitting_id], orm=lambda: _live_hook_ids(sitting_id))
     if not ids:
         return []
     return list(Webhook.objects.filter(pk__in=ids).select_related("club", "event").order_by("pk"))

@@ -1,0 +1,163 @@
+"""Public service functions are keyword-only (``def f(*, sitting, record)``): a call names what it
+passes, so adding or reordering a parameter cannot silently shift the others.
+
+The functions below still take positional arguments (they predate the rule, or are helpers the ván
+path calls in its loops); the list only shrinks: a new public function of a services package must
+be keyword-only, and one converted leaves the list. Signal receivers (``sender`` first) are
+positional by Django's contract.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+PACKAGES = (
+    "scoring.services",
+    "tournaments.services",
+    "tournaments.console.services",
+    "tournaments.online.services",
+)
+
+#: Public service functions that still take positional arguments (to be made keyword-only).
+POSITIONAL = {
+    "scoring.services.closing.close_json",
+    "scoring.services.closing.fingerprint",
+    "scoring.services.demo.register_demo_part",
+    "scoring.services.idempotency.caller_scope",
+    "scoring.services.idempotency.check_key",
+    "scoring.services.idempotency.request_hash",
+    "scoring.services.idempotency.serving",
+    "scoring.services.ledger.check_bounds",
+    "scoring.services.ledger.current_van",
+    "scoring.services.ledger.fold",
+    "scoring.services.ledger.opening_count",
+    "scoring.services.ledger.seats_by_name",
+    "scoring.services.ledger.settle_next",
+    "scoring.services.ledger.sitting_terms",
+    "scoring.services.ledger.state_after",
+    "scoring.services.ledger.store_state",
+    "scoring.services.ledger.sync_hoi",
+    "scoring.services.ledger.write_planned",
+    "scoring.services.people.acting_user",
+    "scoring.services.people.player_for_name",
+    "scoring.services.quotas.charge",
+    "scoring.services.quotas.charge_import",
+    "scoring.services.quotas.settle",
+    "scoring.services.ratings.club_ratings",
+    "scoring.services.ratings.compute",
+    "scoring.services.ratings.fold",
+    "scoring.services.ratings.game_of",
+    "scoring.services.ratings.queue_update",
+    "scoring.services.ratings.request_ratings_update",
+    "scoring.services.replay.replay_answer",
+    "scoring.services.replay.replay_check",
+    "scoring.services.replay.replay_shape",
+    "scoring.services.rows.column",
+    "scoring.services.rows.insert",
+    "scoring.services.rows.select_one",
+    "scoring.services.rows.update",
+    "scoring.services.rows.value",
+    "scoring.services.rows.values",
+    "scoring.services.rules.resolve_rules",
+    "scoring.services.rules.snapshot_for",
+    "scoring.services.sittings.announce",
+    "scoring.services.sittings.correction_target",
+    "scoring.services.sittings.pot_returns",
+    "scoring.services.throttle.admit",
+    "scoring.services.throttle.failed",
+    "scoring.services.throttle.key",
+    "scoring.services.throttle.pace",
+    "scoring.services.throttle.pace_clear",
+    "scoring.services.throttle.refund",
+    "scoring.services.throttle.spend",
+    "scoring.services.throttle.status",
+    "scoring.services.throttle.succeeded",
+    "scoring.services.van.check_cards",
+    "scoring.services.van.van_fields",
+    "scoring.services.van.van_reposted",
+    "scoring.services.van.van_status",
+    "tournaments.console.services.signals.parse_seat",
+    "tournaments.console.services.tables.locked",
+    "tournaments.console.services.tables.not_final",
+    "tournaments.console.services.tables.open_for_play",
+    "tournaments.online.services.delivery.attempt",
+    "tournaments.online.services.delivery.retry_wait",
+    "tournaments.online.services.import_jobs.is_big",
+    "tournaments.online.services.import_jobs.job_json",
+    "tournaments.online.services.import_jobs.run_import_job",
+    "tournaments.online.services.imports.replay_part",
+    "tournaments.online.services.tokens.digest",
+    "tournaments.online.services.tokens.token_for",
+    "tournaments.online.services.webhooks.emit",
+    "tournaments.online.services.webhooks.hooks_of_sitting",
+    "tournaments.online.services.webhooks.sitting_context",
+    "tournaments.online.services.webhooks.van_rows",
+    "tournaments.services.events.ensure_running",
+    "tournaments.services.incremental.incremental_standings",
+    "tournaments.services.incremental.remember",
+    "tournaments.services.incremental.rows_json",
+    "tournaments.services.incremental.store_caches",
+    "tournaments.services.incremental.store_canh_van",
+    "tournaments.services.leaderboard.ledger_changed",
+    "tournaments.services.leaderboard.queue_recompute",
+    "tournaments.services.leaderboard.record_failure",
+    "tournaments.services.leaderboard.request_recompute",
+    "tournaments.services.leaderboard.store",
+    "tournaments.services.roles.find_account",
+    "tournaments.services.rounds.open_tables",
+    "tournaments.services.tables.locked_table",
+    "tournaments.services.tables.maybe_next_canh",
+    "tournaments.services.tables.round_full",
+    "tournaments.services.tables.table_van",
+    "tournaments.services.tokens.pin_key",
+    "tournaments.services.tokens.pin_lock",
+    "tournaments.services.tokens.pin_login",
+    "tournaments.services.tokens.pin_pace_key",
+    "tournaments.services.tokens.token_for_pin",
+    "tournaments.services.tokens.token_for_secret",
+    "tournaments.services.tokens.token_valid",
+}
+
+
+def _public_functions() -> dict[str, inspect.Signature]:
+    found = {}
+    for package in PACKAGES:
+        root = importlib.import_module(package)
+        modules = [
+            root,
+            *(importlib.import_module(f"{package}.{m.name}") for m in pkgutil.iter_modules(root.__path__)),
+        ]
+        for module in modules:
+            for name, obj in vars(module).items():
+                if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == module.__name__:
+                    found[f"{module.__name__}.{name}"] = inspect.signature(obj)
+    return found
+
+
+def _positional(signature: inspect.Signature) -> bool:
+    params = list(signature.parameters.values())
+    if params and params[0].name == "sender":
+        return False
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+
+def test_public_service_functions_are_keyword_only() -> None:
+    functions = _public_functions()
+    assert len(functions) > 100  # the packages were found and read
+    positional = {name for name, signature in functions.items() if _positional(signature)}
+    assert positional - POSITIONAL == set(), "make these keyword-only: def f(*, ...)"
+    assert POSITIONAL - positional == set(), "keyword-only now (or gone): take them off POSITIONAL"
+
+
+def test_the_check_tells_keyword_only_from_positional() -> None:
+    def positional(sitting: int, *, seq: int) -> None: ...
+
+    def keyword_only(*, sitting: int, seq: int) -> None: ...
+
+    def receiver(sender: object, **kwargs: object) -> None: ...
+
+    assert _positional(inspect.signature(positional))
+    assert not _positional(inspect.signature(keyword_only))
+    assert not _positional(inspect.signature(receiver))
