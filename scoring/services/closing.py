@@ -43,9 +43,13 @@ __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_cl
 class CloseError(EngineError):
     """A close (or its correction) the book refuses (nothing to close, already undone…)."""
 
+    code = "close_refused"
+
 
 class CloseChanged(CloseError):
     """The open balances changed since the treasurer confirmed the plan (HTTP 409)."""
+
+    code = "close_changed"
 
 
 def fingerprint(the_book: Book) -> str:

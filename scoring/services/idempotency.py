@@ -50,7 +50,9 @@ MAX_KEY_LENGTH = 255
 
 
 class IdempotencyMismatch(EngineError):
-    """The key was already used for a different request (HTTP 422)."""
+    """The key was already used for a different request."""
+
+    code = "idempotency_mismatch"
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,13 +50,19 @@ MAX_REASON = 500
 class ReviewRefused(EngineError):
     """This person may not review this ván (their own ván, or no account) (HTTP 403)."""
 
+    code = "review_refused"
+
 
 class ReviewConflict(EngineError):
     """The ván is no longer waiting for a review: confirmed, rejected or corrected meanwhile (HTTP 409)."""
 
+    code = "review_conflict"
+
 
 class NoSuchVan(EngineError):
     """The sitting has no ván of that number (HTTP 404)."""
+
+    code = "no_such_van"
 
 
 def _locked_van(sitting_pk: int, seq: int) -> Van:

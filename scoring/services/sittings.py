@@ -406,7 +406,8 @@ def van_correct(
         announce([s.pk], "van_correct", new.pk)
         # The answer from what was just posted, as van_record's (equal by the ledger's invariant).
         return Answer(
-            201, {"van": van_json(new, transfers_json(transfers)), "sitting": state_answer(s, state)}
+            201,
+            {"van": van_json(new, transfers_json(transfers)), "sitting": state_answer(s, state)},
         )
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
@@ -578,7 +579,8 @@ def sitting_settle_up(
         s.save(update_fields=["ended_at"])
         announce([s.pk], "settle_up")
         return Answer(
-            200, {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]}
+            200,
+            {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]},
         )
 
     answer = run_once(

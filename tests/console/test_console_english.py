@@ -350,8 +350,8 @@ def test_console_errors_are_answered_in_the_page_s_language(played: Any) -> None
         content_type="application/json",
         HTTP_ACCEPT_LANGUAGE="en",
     )
-    assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[0]})
+    assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[0], "code": "console_refused"})
     api = client.post(
         f"/api/v1/tables/{pk}/signals", {"seat": 9, "signal": "tung"}, content_type="application/json"
     )
-    assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[1]})
+    assert (api.status_code, api.json()) == (400, {"error": SEAT_ERROR[1], "code": "console_refused"})
