@@ -1,4 +1,5 @@
-"""The one answer to a user error (:class:`~scoring.engine.EngineError`), for every surface.
+"""The one answer to a user error (:class:`~scoring.engine.EngineError`), for every surface, and
+the HTTP status of what a write did (services answer domain results: :class:`Outcome`).
 
 :func:`respond` answers with the error's status (:func:`scoring.errors.status_of`): the API's
 exception handler (``scoring/api/errors.py``) and the JSON endpoints of the pages get its body
@@ -17,8 +18,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from scoring.engine import EngineError
 from scoring.errors import body_of, code_of, status_of
 from scoring.htmx import render_htmx
+from scoring.services.idempotency import Answer, Outcome
 
-__all__ = ["respond", "status_of", "with_retry_after"]
+__all__ = ["OUTCOME_STATUS", "answer_status", "respond", "status_of", "with_retry_after"]
+
+#: The HTTP status of what a write did.
+OUTCOME_STATUS = {Outcome.CREATED: 201, Outcome.CHANGED: 200, Outcome.QUEUED: 202}
+
+
+def answer_status(answer: Answer) -> int:
+    """The status of a write's answer (a repeat answers as the first time did)."""
+    return OUTCOME_STATUS[answer.outcome]
+
 
 Render = Callable[..., HttpResponse]
 

@@ -219,3 +219,23 @@ def test_the_van_forms_wording_is_keyed_by_codes_the_engine_gives() -> None:
     }
     assert set(_FORM_WORDS) <= given, sorted(set(_FORM_WORDS) - given)
     assert all(key.isidentifier() for key in _FORM_WORDS)
+
+
+def test_services_answer_what_they_did_not_an_http_status() -> None:
+    """A write service answers an :class:`~scoring.services.idempotency.Outcome` (created, changed,
+    queued); the view or the API says it in HTTP (``scoring.respond.answer_status``)."""
+    from scoring.respond import OUTCOME_STATUS
+    from scoring.services.idempotency import Answer, Outcome
+
+    numbered = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in _sources()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "Answer"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+    assert not numbered, "a service answering an HTTP status: " + ", ".join(numbered)
+    assert set(OUTCOME_STATUS) == set(Outcome)
+    assert "status" not in Answer.__dataclass_fields__

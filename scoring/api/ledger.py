@@ -27,6 +27,7 @@ from scoring.api.schemas import answers, idempotency_key
 from scoring.engine import N_, EngineError
 from scoring.models import Club, Player, Van
 from scoring.permissions import credential_scope, entry_via, visible_sittings
+from scoring.respond import answer_status
 from scoring.selectors import ledger as sel
 from scoring.services import sittings
 from scoring.services.people import Written, acting_user
@@ -59,7 +60,7 @@ def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
     if not key:
         raise EngineError(N_("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."))
     written = call(key)
-    response = Response(written.answer.body, status=written.answer.status)
+    response = Response(written.answer.body, status=answer_status(written.answer))
     if written.answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response

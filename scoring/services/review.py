@@ -36,7 +36,7 @@ from django.utils import timezone
 from scoring.engine import N_, EngineError, Msg
 from scoring.models import Player, Seat, Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import FINAL, announce
 
@@ -201,7 +201,7 @@ def _decide(
             van.status = VanStatus.REJECTED
         van.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_player"])
         announce([pk], f"van_{decision}")
-        return Answer(200, {"van": van_json(van)})
+        return Answer(Outcome.CHANGED, {"van": van_json(van)})
 
     answer = run_once(
         key=idempotency_key,

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from scoring.engine import N_, EngineError
 from scoring.permissions import credential_scope
+from scoring.respond import answer_status
 from scoring.services.people import Written
 from tournaments.access import NO_EVENT
 from tournaments.models import Event
@@ -58,7 +59,7 @@ def keyed_write(request: Request, call: Callable[[str], Written[Any]]) -> Respon
     if not key:
         raise EngineError(N_("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."))
     written = call(key)
-    response = Response(written.answer.body, status=written.answer.status)
+    response = Response(written.answer.body, status=answer_status(written.answer))
     if written.answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response

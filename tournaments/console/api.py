@@ -26,6 +26,7 @@ from scoring.api.auth import SessionAuthentication, TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.api.parsers import SafeJSONParser
 from scoring.engine import N_, EngineError
+from scoring.respond import answer_status
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import RUN, CanRunTable, reach, seen
 from tournaments.console.selectors import signals_json
@@ -158,7 +159,7 @@ class TableSignalsView(ContractView):
             by=request.user,
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
-        response = Response(written.answer.body, status=written.answer.status)
+        response = Response(written.answer.body, status=answer_status(written.answer))
         if written.answer.replayed:
             response["Idempotent-Replayed"] = "true"
         return response

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.engine import N_
-from scoring.services.idempotency import Answer, check_key, run_once
+from scoring.services.idempotency import Answer, Outcome, check_key, run_once
 from scoring.services.people import User, Written, acting_user
 from tournaments.console.broadcast import EventType, publish
 from tournaments.console.catalogue import SIGNALS, TRUNG_QUAN
@@ -115,7 +115,7 @@ def signal_send(
         names = seat_names(t)
         body = signal_json(event, names)
         publish(t.pk, EventType.SIGNAL, {"signal": body, "state": table_state(t, names=names)})
-        return Answer(201, body)
+        return Answer(Outcome.CREATED, body)
 
     slug = signal.strip().lower() if isinstance(signal, str) else signal
     answer = run_once(

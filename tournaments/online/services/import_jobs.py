@@ -38,7 +38,7 @@ from django.utils import timezone, translation
 from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, InvariantError, replay, rules_with_overrides
 from scoring.errors import body_of, status_of
 from scoring.models import Club, Player, Seat, Sitting, Van
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import Written, acting_user, player_for_name
 from scoring.services.ratings import request_ratings_update
 from scoring.services.replay import replay_answer, replay_check, replay_shape
@@ -149,7 +149,7 @@ def import_job_start(
         )
         box["job"] = job
         transaction.on_commit(lambda: _queue(job.pk))
-        return Answer(202, job_json(job))
+        return Answer(Outcome.QUEUED, job_json(job))
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
     answer = run_once(
