@@ -104,10 +104,11 @@ def refuse_json(request: HttpRequest, refusal: NotAllowed) -> JsonResponse:
             {
                 "error": gettext("Hãy đăng nhập trước: {why}").format(
                     why=refusal.message[0].lower() + refusal.message[1:]
-                )
+                ),
+                "code": "not_authenticated",
             },
             status=401,
         )
         response["WWW-Authenticate"] = 'Session realm="so-tom"'
         return response
-    return JsonResponse({"error": refusal.message}, status=403)
+    return JsonResponse({"error": refusal.message, "code": "permission_denied"}, status=403)

@@ -111,7 +111,9 @@ class IdRangeMiddleware:
                 message = gettext("Không có mục mang số %(n)s: mọi mã số đều nhỏ hơn 2^63.") % {"n": value}
                 if request.path.startswith("/api/"):
                     return JsonResponse(
-                        {"error": message}, status=404, json_dumps_params={"ensure_ascii": False}
+                        {"error": message, "code": "not_found"},
+                        status=404,
+                        json_dumps_params={"ensure_ascii": False},
                     )
                 raise Http404(message)
         return None

@@ -48,6 +48,8 @@ KEY = re.compile(r"^(?:nam-(\d{4})|thang-(\d{4})-(\d{1,2})(n?)|mua-(\d{4})-(xuan
 class PeriodError(EngineError):
     """A period that cannot be read (a bad date, an end before the start, an unknown key)."""
 
+    code = "bad_period"
+
 
 @dataclass(frozen=True, slots=True)
 class Period:

@@ -14,9 +14,11 @@ class TournamentsConfig(AppConfig):
             reports,  # noqa: F401  (the big event reports the bulk lane renders)
         )
         from tournaments.backup import PART
+        from tournaments.errors import register_all
         from tournaments.selectors import audit  # noqa: F401  (names table tokens in the sổ điểm's audit)
         from tournaments.services.van import on_sitting_written
 
         # Every write to an event's canh bumps its leaderboard, in the write's own transaction.
         sitting_written.connect(on_sitting_written, dispatch_uid="tournaments.on_sitting_written")
         register_part(PART)  # the ``event`` kind of backup file
+        register_all()  # the app's error classes in the one status table (scoring/errors.py)

@@ -45,6 +45,8 @@ Pair = frozenset[int]
 class SeatingError(EngineError):
     """A round cannot be seated as asked (too few players, impossible table sizes...)."""
 
+    code = "seating_refused"
+
 
 class Method(StrEnum):
     RANDOM = "random"

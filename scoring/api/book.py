@@ -22,15 +22,17 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions
 from rest_framework import serializers as s
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
+from scoring.engine import N_, EngineError
 from scoring.models import Club, Player, Sitting
 from scoring.names import name_key
-from scoring.periods import Period, PeriodError, period_from
+from scoring.periods import Period, period_from
 from scoring.permissions import book_member, book_players
 from scoring.selectors.book import book
 from scoring.selectors.statement import Statement, statement
@@ -153,10 +155,6 @@ def language(request: Request) -> Iterator[None]:
         yield
 
 
-def _error(message: str, code: int) -> Response:
-    return Response({"error": message}, status=code)
-
-
 def _club(slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
@@ -173,23 +171,21 @@ class _BookView(LedgerView):
     def _open(self, request: Request, slug: str) -> tuple[Club, bool, list[int], Period] | Response:
         club = _club(slug)
         if club is None:
-            return _error(_("Không có làng hoặc câu lạc bộ mang mã '%(slug)s'.") % {"slug": slug[:60]}, 404)
+            raise exceptions.NotFound(
+                _("Không có làng hoặc câu lạc bộ mang mã '%(slug)s'.") % {"slug": slug[:60]}
+            )
         if not book_member(request.user, club):
-            return _error(
+            raise exceptions.PermissionDenied(
                 _(
                     "Bạn không xem được sổ của làng hoặc câu lạc bộ này: chỉ chủ sổ, thủ quỹ và thành viên "
                     "có tài khoản gắn với người chơi của làng mới xem được."
-                ),
-                403,
+                )
             )
         for key in ("from", "to"):  # present means a date, as the schema says (absent: the default)
             value = request.query_params.get(key)
             if value is not None and (not value or value != value.strip()):
-                return _error(_("'%(key)s' phải là một ngày dạng YYYY-MM-DD.") % {"key": key}, 400)
-        try:
-            period = period_from(request.query_params)
-        except PeriodError as exc:
-            return _error(exc.message, 400)
+                raise EngineError(N_("'{key}' phải là một ngày dạng YYYY-MM-DD."), key=key)
+        period = period_from(request.query_params)  # a PeriodError: the API's handler answers it
         whole = request.user.has_perm("scoring.keep_club_book", club)
         return club, whole, book_players(request.user, club), period
 
@@ -283,9 +279,9 @@ def statement_json(st: Statement) -> dict[str, Any]:
     }
 
 
-def find_member(club: Club, ref: str) -> Player | None | str:
+def find_member(club: Club, ref: str) -> Player | None:
     """The player of the club's book named by ``ref`` (an id, or a name compared as people read it:
-    "chú sáu" finds "Chú Sáu"); a str: why it is ambiguous."""
+    "chú sáu" finds "Chú Sáu"); an ambiguous name is refused (:class:`EngineError`)."""
     in_book = Player.objects.filter(
         pk__in=Sitting.objects.filter(club=club).values("seats__player")
     ) | Player.objects.filter(club=club)
@@ -296,9 +292,9 @@ def find_member(club: Club, ref: str) -> Player | None | str:
             return found
     named = list(in_book.filter(name_key=name_key(ref)).distinct()[:2])  # as people read names
     if len(named) > 1:
-        return _("Có nhiều người chơi tên '%(name)s' trong sổ: hãy dùng mã số người chơi.") % {
-            "name": ref[:80]
-        }
+        raise EngineError(
+            N_("Có nhiều người chơi tên '{name}' trong sổ: hãy dùng mã số người chơi."), name=ref[:80]
+        )
     return named[0] if named else None
 
 
@@ -328,16 +324,13 @@ class MemberStatementView(_BookView):
                 return opened
             club, whole, own, period = opened
             found = find_member(club, player)
-            if isinstance(found, str):
-                return _error(found, 400)
             if found is None:
                 if not whole:
-                    return _error(_("Bạn chỉ xem được sao kê của chính mình."), 403)
-                return _error(
+                    raise exceptions.PermissionDenied(_("Bạn chỉ xem được sao kê của chính mình."))
+                raise exceptions.NotFound(
                     _("Không có người chơi '%(player)s' trong sổ của '%(club)s'.")
-                    % {"player": player[:80], "club": club.name},
-                    404,
+                    % {"player": player[:80], "club": club.name}
                 )
             if not whole and found.pk not in own:
-                return _error(_("Bạn chỉ xem được sao kê của chính mình."), 403)
+                raise exceptions.PermissionDenied(_("Bạn chỉ xem được sao kê của chính mình."))
             return Response(statement_json(statement(club, period, found)))

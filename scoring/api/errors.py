@@ -1,9 +1,12 @@
 """The API's one exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``): every refusal of the
-project's API views is ``{"error": "<message>"}`` in the language of the request.
+project's API views is ``{"error": "<message>", "code": "<code>", …}`` in the language of the request.
 
+A user error (:class:`scoring.engine.EngineError`) is answered by :func:`scoring.respond.body_of`
+with its status from the one table (:func:`scoring.errors.status_of`): its message in the active
+language, its stable code, its extra fields (``state`` of a 409 ván conflict…). For DRF's refusals
 DRF's own handler decides the status and the headers (``WWW-Authenticate`` with a 401, 403 when a
-view has no challenge); this one words the message: a user error (:class:`scoring.engine.EngineError`,
-a message code and its parameters) in the active language, a body that is not JSON, a media type or
+view has no challenge) and the code is DRF's (``not_authenticated``, ``throttled``…); this one words
+the message: a body that is not JSON, a media type or
 method the address does not take, a refused credential, a rate limit (with ``Retry-After`` in whole
 seconds). A view words a refusal its own way with :attr:`ApiErrors.refusals`. Views that are not the
 project's (the schema's) keep DRF's answers.
@@ -20,13 +23,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from scoring.api.parsers import UnsafeJSON
 from scoring.engine import EngineError
+from scoring.errors import body_of, status_of
 from scoring.services.quotas import QuotaExceeded
 
 __all__ = [
@@ -128,11 +132,14 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         exc = OverQuota(exc)
     if not isinstance(view, ApiErrors):
         return drf_exception_handler(exc, context)  # type: ignore[arg-type]
-    if isinstance(exc, EngineError):  # a user error no view turned into an answer: bad input
+    if isinstance(exc, EngineError):  # a user error: its status and body from the one table
         set_rollback()  # as DRF does for the refusals it answers
-        response: Response | None = Response(status=status.HTTP_400_BAD_REQUEST)
-    else:
-        response = drf_exception_handler(exc, context)  # type: ignore[arg-type]
+        answer = Response(body_of(exc), status=status_of(exc))
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after:
+            answer["Retry-After"] = str(retry_after)
+        return answer
+    response = drf_exception_handler(exc, context)  # type: ignore[arg-type]
     if response is None:
         return None  # not a refusal: a bug, a 500 as Django answers it
     # Django's Http404 / PermissionDenied arrive here as DRF's NotFound / PermissionDenied.
@@ -145,10 +152,20 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         message = detail
     else:
         message = wording if isinstance(wording, str | Promise) else wording(shown, context.get("request"))
-    response.data = {"error": str(message)}
+    response.data = {"error": str(message), "code": _code(shown)}
     if isinstance(exc, exceptions.Throttled):
         response["Retry-After"] = str(_wait(exc))
     return response
+
+
+def _code(exc: Exception) -> str:
+    """A DRF refusal's stable code: the quota's name for an account over its quota, else DRF's
+    (``not_authenticated``, ``permission_denied``, ``not_found``, ``throttled``…)."""
+    if isinstance(exc, OverQuota):
+        return "over_quota"
+    detail = getattr(exc, "detail", None)
+    code = getattr(detail, "code", None) or getattr(exc, "default_code", None)
+    return str(code or "error")
 
 
 def _as_api_exception(exc: Exception) -> Exception:

@@ -12,12 +12,12 @@ sitting's current state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -27,9 +27,9 @@ from scoring.api.schemas import answers, idempotency_key
 from scoring.engine import N_, EngineError
 from scoring.models import Club, Player, Van
 from scoring.permissions import credential_scope, entry_via, visible_sittings
+from scoring.respond import answer_status
 from scoring.selectors import ledger as sel
 from scoring.services import sittings
-from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.people import Written, acting_user
 from scoring.services.quotas import VAN, charge
 from scoring.text import iso
@@ -52,30 +52,15 @@ def _user(request: Request) -> Any:
     return acting_user(request.user)
 
 
-def _error(message: str, code: int, **extra: Any) -> Response:
-    return Response({"error": message, **extra}, status=code)
-
-
-def _write(
-    request: Request,
-    call: Callable[[str], Written[Any]],
-    errors: Mapping[type[EngineError], int] | None = None,
-) -> Response:
-    """Run a write service with the request's Idempotency-Key; map its errors to HTTP statuses
-    (``errors``: a service's own user errors and their statuses; other user errors are 400)."""
+def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
+    """Run a write service with the request's Idempotency-Key and answer what it wrote; a user
+    error propagates to the API's handler, which answers it with its status and code
+    (:mod:`scoring.errors`: 409 and the sitting's ``state`` for a taken ván number, 422 for a reused key…)."""
     key = request.headers.get("Idempotency-Key")
     if not key:
-        return _error("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo.", 400)
-    try:
-        written = call(key)
-    except IdempotencyMismatch as exc:
-        return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
-    except sittings.SequenceConflict as exc:
-        return _error(exc.message, status.HTTP_409_CONFLICT, state=exc.state)
-    except EngineError as exc:
-        code = next((code for kind, code in (errors or {}).items() if isinstance(exc, kind)), 400)
-        return _error(exc.message, code)
-    response = Response(written.answer.body, status=written.answer.status)
+        raise EngineError(N_("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."))
+    written = call(key)
+    response = Response(written.answer.body, status=answer_status(written.answer))
     if written.answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -150,19 +135,17 @@ def visible_players(user: Any) -> QuerySet[Player]:
     return Player.objects.filter(pk__in=Player.objects.filter(known).values("pk"))
 
 
-def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Response | None:
+def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> None:
     """Refuse (403) a club the account may not open sittings in, or a player id it may not know."""
     scope = credential_scope(request)
     if scope is not None and not scope.allows_club(club.pk if club is not None else None):
-        return _error(
+        raise exceptions.PermissionDenied(
             "Mã nền tảng này không mở được canh bài ở đây: chỉ trong làng hoặc câu lạc bộ đã cấp nó.",
-            status.HTTP_403_FORBIDDEN,
         )
     if club is not None and not request.user.has_perm("scoring.open_sitting", club):
-        return _error(
+        raise exceptions.PermissionDenied(
             f"Bạn không mở được canh bài trong '{club.name}': chỉ chủ sổ và thư ký ghi điểm của nơi đó "
             "mới mở được.",
-            status.HTTP_403_FORBIDDEN,
         )
     players = body.get("players")
     ids = (
@@ -171,10 +154,9 @@ def _seatable(request: Request, body: dict[str, Any], club: Club | None) -> Resp
         else []
     )
     if ids and visible_players(request.user).filter(pk__in=ids).count() != len(set(ids)):
-        return _error(
+        raise exceptions.PermissionDenied(
             "Có mã số người chơi bạn không được dùng (người của làng khác hoặc không có): hãy ghi tên "
             "người chơi, hoặc mã số người trong làng của bạn.",
-            status.HTTP_403_FORBIDDEN,
         )
     return None
 
@@ -218,16 +200,11 @@ class SittingsView(LedgerView):
     )
     def post(self, request: Request) -> Response:
         """Open a sitting: the account is its opener; a club only where it keeps score."""
-        try:
-            body = _body(request)
-            club = _club(body.get("club"))
-            if not isinstance(body.get("title") or "", str):
-                raise EngineError(N_("'title' (tên canh bài) phải là một chuỗi."))
-        except EngineError as exc:
-            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
-        refused = _seatable(request, body, club)
-        if refused is not None:
-            return refused
+        body = _body(request)
+        club = _club(body.get("club"))
+        if not isinstance(body.get("title") or "", str):
+            raise EngineError(N_("'title' (tên canh bài) phải là một chuỗi."))
+        _seatable(request, body, club)
 
         def call(key: str) -> Written[Any]:
             return sittings.sitting_open(
@@ -355,8 +332,8 @@ class VanListView(LedgerView):
     def get(self, request: Request, pk: int) -> Response:
         every = request.query_params.get("all", "false")
         if every not in ("true", "false", "1", "0"):
-            return _error(
-                f"'all' phải là true hoặc false (nhận được {every!r}).", status.HTTP_400_BAD_REQUEST
+            raise EngineError(
+                N_("'all' phải là true hoặc false (nhận được {value})."), value=repr(every[:40])
             )
         return Response(sel.van_list(self.sitting, include_superseded=every in ("1", "true")))
 
@@ -397,12 +374,9 @@ class VanPreviewView(LedgerView):
     )
     def post(self, request: Request, pk: int) -> Response:
         sitting = self.sitting
-        try:
-            record, others = _van_input(request, "seq")
-            seq = _seq(others["seq"]) if others.get("seq") is not None else None
-            return Response(sittings.van_preview(sitting=sitting, record=record, seq=seq).to_dict())
-        except EngineError as exc:
-            return _error(exc.message, 400)
+        record, others = _van_input(request, "seq")
+        seq = _seq(others["seq"]) if others.get("seq") is not None else None
+        return Response(sittings.van_preview(sitting=sitting, record=record, seq=seq).to_dict())
 
 
 class VanCorrectView(LedgerView):
@@ -418,7 +392,7 @@ class VanCorrectView(LedgerView):
     def post(self, request: Request, pk: int, seq: int) -> Response:
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
-            return _error(f"Canh bài số {pk} không có ván số {seq}.", status.HTTP_404_NOT_FOUND)
+            raise exceptions.NotFound(f"Canh bài số {pk} không có ván số {seq}.")
         charge(request, VAN, sitting=self.sitting)  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -22,7 +22,6 @@ from scoring.api.ledger import (
     WRITE,
     _body,
     _club,
-    _error,
     _query,
     _write,
     visible_players,
@@ -111,10 +110,7 @@ class PlayersView(LedgerView):
     )
     def get(self, request: Request) -> Response:
         players = visible_players(request.user).select_related("club")
-        try:
-            club = _query(request, "club")
-        except EngineError as exc:
-            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        club = _query(request, "club")
         if club:
             players = players.filter(club__slug=club)
         return Response([sel.player_json(p) for p in players])
@@ -127,16 +123,12 @@ class PlayersView(LedgerView):
         responses=sc.answers({201: sc.Player}, *WRITE),
     )
     def post(self, request: Request) -> Response:
-        try:
-            body = _body(request)
-            club = _club(body.get("club"))
-        except EngineError as exc:
-            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
+        body = _body(request)
+        club = _club(body.get("club"))
         if club is not None and not request.user.has_perm("scoring.open_sitting", club):
-            return _error(
+            raise exceptions.PermissionDenied(
                 f"Bạn không thêm được người chơi vào '{club.name}': chỉ chủ sổ và thư ký ghi điểm của "
-                "nơi đó mới thêm được.",
-                status.HTTP_403_FORBIDDEN,
+                "nơi đó mới thêm được."
             )
         return _write(
             request,
@@ -155,8 +147,5 @@ class RuleSetsView(LedgerView):
     )
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game")
-        try:
-            family = get_game(game).family.value if game else None
-        except EngineError as exc:
-            return _error(exc.message, 400)
+        family = get_game(game).family.value if game else None
         return Response(sel.rule_sets(family=family))

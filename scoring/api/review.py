@@ -5,7 +5,7 @@ each with an ``Idempotency-Key`` header like every ledger write (a repeat answer
 answer, header ``Idempotent-Replayed: true``). The reviewer is the signed-in account (session or
 token): someone who may review the sitting (``scoring.permissions.can(request, REVIEW, …)``: a
 keeper of the sitting or a seated player) and did not enter the ván. Errors are
-``{"error": "<Vietnamese>"}``: 401 not signed in, 403 not allowed or one's own ván, 404 no such
+``{"error": "<Vietnamese>", "code": "<code>"}``: 401 not signed in, 403 not allowed or one's own ván, 404 no such
 sitting or ván, 409 no longer provisional (confirmed, rejected or corrected meanwhile), 422 the
 key was used for another request, 400 a rejection without a reason.
 """
@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -29,34 +28,23 @@ from scoring.engine import N_, EngineError
 from scoring.models import Sitting
 from scoring.permissions import REVIEW, can, review_via
 from scoring.services.people import Written
-from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
+from scoring.services.review import van_confirm, van_reject
 
 __all__ = ["VanConfirmView", "VanRejectView"]
-
-#: The review service's refusals and their statuses (any other user error is a 400).
-SERVICE_ERRORS = {
-    NoSuchVan: status.HTTP_404_NOT_FOUND,
-    ReviewRefused: status.HTTP_403_FORBIDDEN,
-    ReviewConflict: status.HTTP_409_CONFLICT,
-}
-
-
-def _error(message: str, code: int) -> Response:
-    return Response({"error": message}, status=code)
 
 
 def _review(request: Request, pk: int, call: Callable[[Sitting, str], Written[Any]]) -> Response:
     """Authorise (the account was checked by :class:`LedgerView`), run a review service with the
-    request's Idempotency-Key, map its errors."""
+    request's Idempotency-Key; its refusals (no such ván 404, one's own ván 403, no longer
+    provisional 409) are answered by the API's handler (:mod:`scoring.errors`)."""
     sitting = Sitting.objects.select_related("club", "created_by").filter(pk=pk).first()
     if sitting is None:
-        return _error(f"Không có canh bài số {pk}.", status.HTTP_404_NOT_FOUND)
+        raise NotFound(f"Không có canh bài số {pk}.")
     if not can(request, REVIEW, sitting):
-        return _error(
-            "Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván.",
-            status.HTTP_403_FORBIDDEN,
+        raise PermissionDenied(
+            "Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván."
         )
-    return _write(request, lambda key: call(sitting, key), SERVICE_ERRORS)
+    return _write(request, lambda key: call(sitting, key))
 
 
 class ReviewView(LedgerView):

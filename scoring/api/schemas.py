@@ -168,7 +168,26 @@ def rules(**kwargs: Any) -> s.Field:  # type: ignore[type-arg]
 
 # -- errors ------------------------------------------------------------------------------------------
 
-Error = shape("Error", {"error": s.CharField(help_text="Vì sao, bằng tiếng Việt")})
+
+def error_code() -> s.CharField:
+    """The ``code`` of every error body: stable, for programs (``scoring/errors.py``)."""
+    return s.CharField(
+        help_text=(
+            "Mã lỗi cố định cho máy đọc, giống nhau ở mọi ngôn ngữ / a stable machine code, the same in "
+            "every language: bad_van, bad_card, bad_rule, bad_cuoc, bad_game, engine_error, "
+            "sequence_conflict, sitting_closed, results_final, idempotency_mismatch, review_conflict, "
+            "not_authenticated, authentication_failed, permission_denied, not_found, throttled, over_quota…"
+        )
+    )
+
+
+Error = shape(
+    "Error",
+    {
+        "error": s.CharField(help_text="Vì sao, bằng tiếng Việt (tiếng Anh với Accept-Language: en)"),
+        "code": error_code(),
+    },
+)
 
 # -- answers: people and rules -------------------------------------------------------------------------
 
@@ -369,7 +388,11 @@ Preview = shape(
 )
 Conflict = shape(
     "Conflict",
-    {"error": s.CharField(), "state": SittingState.__class__(required=False, help_text="Canh bài lúc này")},
+    {
+        "error": s.CharField(),
+        "code": error_code(),
+        "state": SittingState.__class__(required=False, help_text="Canh bài lúc này"),
+    },
 )
 
 # -- requests ------------------------------------------------------------------------------------------

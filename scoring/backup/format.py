@@ -22,6 +22,8 @@ VERSION = 1
 class BackupError(EngineError):
     """The file is not a backup this version can restore, or the database already holds it."""
 
+    code = "bad_backup"
+
 
 def insert(obj: models.Model) -> models.Model:
     """INSERT exactly these values (ids and ``auto_now_add`` timestamps of the backup kept)."""

@@ -133,16 +133,26 @@ def shown(value: Any, limit: int = 60) -> str:
 
 
 class EngineError(ValueError):
-    """A user mistake; :attr:`message` is the text a scorekeeper reads (see the module doc)."""
+    """A user mistake; :attr:`message` is the text a scorekeeper reads (see the module doc).
 
-    def __init__(self, template: str | Msg, /, **params: Any) -> None:
+    :attr:`code` is a stable machine code (``snake_case``, never translated): each class sets its
+    own, and a raise site may give a finer one (``code="phom_result_missing"``) where a reader (the
+    ván form's wording, an API client) tells that mistake apart. The engine knows nothing of HTTP:
+    the app maps each class to a status (``scoring/errors.py``).
+    """
+
+    code: str = "engine_error"
+
+    def __init__(self, template: str | Msg, /, *, code: str | None = None, **params: Any) -> None:
         msg = template if isinstance(template, Msg) else Msg(template, **params)
         super().__init__(msg.template)
         self.msg = msg
+        if code is not None:
+            self.code = code
 
     @property
-    def code(self) -> str:
-        """The message code: the Vietnamese template (also its gettext msgid)."""
+    def template(self) -> str:
+        """The message template: the Vietnamese text (also its gettext msgid)."""
         return self.msg.template
 
     @property
@@ -175,29 +185,43 @@ class EngineError(ValueError):
 class CardError(EngineError):
     """A card code, card name or hand string could not be read."""
 
+    code = "bad_card"
+
 
 class GameError(EngineError):
     """A game slug is unknown, or a request does not fit the game (player count...)."""
+
+    code = "bad_game"
 
 
 class RuleError(EngineError):
     """A rule set (preset slug, override key or value) is unknown or impossible."""
 
+    code = "bad_rule"
+
 
 class CuocError(EngineError):
     """A cước is unknown, or not part of the game / rule set in use."""
+
+    code = "bad_cuoc"
 
 
 class ConflictError(CuocError):
     """Cước that no hand of the game could hold together (Bạch Định with Thập Điều…)."""
 
+    code = "cuoc_conflict"
+
 
 class HandError(EngineError):
     """A hand cannot be checked as given (wrong game, wrong size for the request...)."""
 
+    code = "bad_hand"
+
 
 class SettlementError(EngineError):
     """A recorded ván cannot be settled as given (unknown player, impossible outcome...)."""
+
+    code = "bad_van"
 
 
 class InvariantError(AssertionError):

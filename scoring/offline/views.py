@@ -145,7 +145,7 @@ def pack(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         sitting = sitting_for(request, pk, VIEW)
     except Http404:
-        return JsonResponse({"error": f"Không có canh bài số {pk}."}, status=404)
+        return JsonResponse({"error": f"Không có canh bài số {pk}.", "code": "not_found"}, status=404)
     except NotAllowed as refusal:
         return refuse_json(request, refusal)
     response = JsonResponse(offline_pack(sitting), json_dumps_params={"ensure_ascii": False})

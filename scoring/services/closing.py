@@ -32,7 +32,7 @@ from scoring.engine import N_, EngineError, Transfer, settle_up
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
 from scoring.periods import Period, in_vietnamese
 from scoring.selectors.book import Book, Canh, book, member_open
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.ledger import post_transfers, reverse_transaction, seats_by_name
 from scoring.services.people import User, Written
 from scoring.services.sittings import announce
@@ -43,9 +43,13 @@ __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_cl
 class CloseError(EngineError):
     """A close (or its correction) the book refuses (nothing to close, already undone…)."""
 
+    code = "close_refused"
+
 
 class CloseChanged(CloseError):
     """The open balances changed since the treasurer confirmed the plan (HTTP 409)."""
+
+    code = "close_changed"
 
 
 def fingerprint(the_book: Book) -> str:
@@ -181,7 +185,7 @@ def period_close(
         Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=True).update(ended_at=now)
         announce([c.id for c in touched], "period_close")
         box["close"] = close
-        return Answer(201, close_json(close))
+        return Answer(Outcome.CREATED, close_json(close))
 
     answer = run_once(
         key=idempotency_key,
@@ -227,7 +231,7 @@ def period_close_reverse(
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)
         touched = sorted({e.transaction.sitting_id for e in entries})
         announce(touched, "period_close_reverse")
-        return Answer(200, close_json(found, reversed_=True))
+        return Answer(Outcome.CHANGED, close_json(found, reversed_=True))
 
     answer = run_once(
         key=idempotency_key,

@@ -1,9 +1,10 @@
 """Idempotent writes (Stripe-like; ARCHITECTURE.md practice 7).
 
-A write carries a client-generated key. The first request with a key runs and its answer (HTTP
-status and JSON body) is stored with the key, in the same database transaction as the write. A
-repeat with the same key and the same request gets the stored answer and writes nothing; the
-same key with a different request is refused (:class:`IdempotencyMismatch`, HTTP 422). Failed
+A write carries a client-generated key. The first request with a key runs and its answer (what it
+did, :class:`Outcome`, and its JSON body: the view says it in HTTP) is stored with the key, in the
+same database transaction as the write. A repeat with the same key and the same request gets the
+stored answer and writes nothing; the
+same key with a different request is refused (:class:`IdempotencyMismatch`). Failed
 requests store nothing, so a corrected retry may reuse the key.
 
 Keys belong to their caller (:func:`caller_scope`): an account, or a device without one (a table
@@ -27,6 +28,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -39,6 +41,7 @@ from scoring.services import rows
 __all__ = [
     "Answer",
     "IdempotencyMismatch",
+    "Outcome",
     "caller_scope",
     "check_key",
     "request_hash",
@@ -50,14 +53,33 @@ MAX_KEY_LENGTH = 255
 
 
 class IdempotencyMismatch(EngineError):
-    """The key was already used for a different request (HTTP 422)."""
+    """The key was already used for a different request."""
+
+    code = "idempotency_mismatch"
+
+
+class Outcome(StrEnum):
+    """What a write did, a domain fact (the view or API says it in HTTP: ``scoring.respond``)."""
+
+    #: Something new was written (a sitting, a ván, a correction, a club, a player…).
+    CREATED = "created"
+    #: Something that existed was changed (a ván confirmed, a sitting settled, a close reversed).
+    CHANGED = "changed"
+    #: The work was queued for the bulk lane (a big import's job).
+    QUEUED = "queued"
+
+
+#: How an outcome is kept in ``IdempotencyKey.status`` (a number: the rows written before outcomes
+#: hold these values, which a repeat reads back).
+_STORED = {Outcome.CHANGED: 200, Outcome.CREATED: 201, Outcome.QUEUED: 202}
+_READ = {number: outcome for outcome, number in _STORED.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a write answered: its HTTP status and JSON body; ``replayed`` for a repeat."""
+    """What a write answered: what it did and its JSON body; ``replayed`` for a repeat."""
 
-    status: int
+    outcome: Outcome
     body: dict[str, Any]
     replayed: bool = False
 
@@ -126,7 +148,7 @@ def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
         raise IdempotencyMismatch(
             N_("Khóa chống gửi lặp này đã được dùng cho một yêu cầu khác; hãy tạo khóa mới cho yêu cầu mới.")
         )
-    return Answer(row.status, row.response, replayed=True)
+    return Answer(_READ[row.status], row.response, replayed=True)
 
 
 def _plain_json(body: dict[str, Any]) -> dict[str, Any]:
@@ -168,7 +190,7 @@ def run_once(
                             transaction.set_rollback(True)
                         return stored
                 answer = action()
-                answer = Answer(answer.status, _plain_json(answer.body))
+                answer = Answer(answer.outcome, _plain_json(answer.body))
                 if key is not None:
                     rows.insert(
                         [
@@ -177,7 +199,7 @@ def run_once(
                                 key=key,
                                 operation=operation,
                                 request_hash=digest,
-                                status=answer.status,
+                                status=_STORED[answer.outcome],
                                 response=answer.body,
                             )
                         ]

@@ -196,6 +196,8 @@ MAX_STREAK = 32767
 class AmountOutOfRange(EngineError):
     """A ván whose numbers would leave the ledger's bounds (HTTP 400); nothing is written."""
 
+    code = "amount_out_of_range"
+
 
 def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
     return AmountOutOfRange(

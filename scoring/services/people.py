@@ -14,7 +14,7 @@ from scoring.engine import MAX_PLAYER_NAME, N_, EngineError
 from scoring.models import Club, ClubKind, Player
 from scoring.names import clean_name, name_key, refuse_look_alike
 from scoring.selectors.ledger import club_json, player_json
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.text import vi_slugify
 
 __all__ = ["EntryVia", "User", "Written", "acting_user", "club_create", "player_for_name", "player_create"]
@@ -102,7 +102,7 @@ def club_create(
                 club = Club.objects.create(name=name, slug=slug, kind=kind)
         except IntegrityError as exc:
             raise EngineError(N_("Đã có làng hoặc câu lạc bộ mang mã '{slug}'."), slug=slug) from exc
-        return Answer(201, club_json(club))
+        return Answer(Outcome.CREATED, club_json(club))
 
     answer = run_once(
         key=idempotency_key,
@@ -124,7 +124,7 @@ def player_create(
 
     def action() -> Answer:
         refuse_look_alike(name, _same_key(name, club))
-        return Answer(201, player_json(Player.objects.create(name=name, club=club)))
+        return Answer(Outcome.CREATED, player_json(Player.objects.create(name=name, club=club)))
 
     answer = run_once(
         key=idempotency_key,

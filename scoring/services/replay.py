@@ -57,6 +57,8 @@ Recorder = Callable[[Sitting, int, Mapping[str, Any]], Van]
 class BadVan(EngineError):
     """A ván of the replay that the engine refuses; ``seq`` is its number (from 1)."""
 
+    code = "bad_replay_van"
+
     def __init__(self, message: str | Msg, /, *, seq: int, **params: Any) -> None:
         super().__init__(message, **params)
         self.seq = seq
@@ -64,6 +66,8 @@ class BadVan(EngineError):
 
 class ReplayConflict(EngineError):
     """The sitting to fill cannot take the replay as it stands (it is ended, or has ván)."""
+
+    code = "replay_conflict"
 
 
 def _checked(request: Any) -> Mapping[str, Any]:

@@ -36,7 +36,7 @@ from django.utils import timezone
 from scoring.engine import N_, EngineError, Msg
 from scoring.models import Player, Seat, Sitting, Van, VanReview, VanReviewDecision, VanStatus
 from scoring.selectors.ledger import user_name, van_json
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import NO_VIA, EntryVia, User, Written
 from scoring.services.sittings import FINAL, announce
 
@@ -50,13 +50,19 @@ MAX_REASON = 500
 class ReviewRefused(EngineError):
     """This person may not review this ván (their own ván, or no account) (HTTP 403)."""
 
+    code = "review_refused"
+
 
 class ReviewConflict(EngineError):
     """The ván is no longer waiting for a review: confirmed, rejected or corrected meanwhile (HTTP 409)."""
 
+    code = "review_conflict"
+
 
 class NoSuchVan(EngineError):
     """The sitting has no ván of that number (HTTP 404)."""
+
+    code = "no_such_van"
 
 
 def _locked_van(sitting_pk: int, seq: int) -> Van:
@@ -195,7 +201,7 @@ def _decide(
             van.status = VanStatus.REJECTED
         van.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_player"])
         announce([pk], f"van_{decision}")
-        return Answer(200, {"van": van_json(van)})
+        return Answer(Outcome.CHANGED, {"van": van_json(van)})
 
     answer = run_once(
         key=idempotency_key,

@@ -23,6 +23,8 @@ __all__ = ["RoleError", "club_open", "player_link", "role_grant", "role_revoke"]
 class RoleError(EngineError):
     """A role change the club's rules refuse (message in Vietnamese, for the organiser)."""
 
+    code = "role_refused"
+
 
 def _locked(club: Club) -> Club:
     return Club.objects.select_for_update().get(pk=club.pk)

@@ -62,6 +62,8 @@ def _saved(slug: str) -> VillageRuleSet | None:
 class RuleSetTaken(RuleError):
     """The name is another owner's rule set, which the caller may not change."""
 
+    code = "rule_set_taken"
+
 
 def _owner_phrase(village: VillageRuleSet) -> tuple[str, str]:
     """(whose set it is, who may save a new version of it), as the refusal says them."""

@@ -41,7 +41,7 @@ from scoring.selectors.ledger import (
     van_json,
 )
 from scoring.services import rows
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.ledger import (
     current_van,
     fold,
@@ -200,7 +200,7 @@ def sitting_open(
             Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
         )
         announce([sitting.pk], "open")
-        return Answer(201, sitting_json(sitting))
+        return Answer(Outcome.CREATED, sitting_json(sitting))
 
     answer = run_once(
         key=idempotency_key,
@@ -306,7 +306,7 @@ def van_record(
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
         return Answer(
-            201,
+            Outcome.CREATED,
             {
                 "van": van_json(van, transfers_json(settled.transfers)),
                 "sitting": state_answer(s, settled.state),
@@ -406,7 +406,8 @@ def van_correct(
         announce([s.pk], "van_correct", new.pk)
         # The answer from what was just posted, as van_record's (equal by the ledger's invariant).
         return Answer(
-            201, {"van": van_json(new, transfers_json(transfers)), "sitting": state_answer(s, state)}
+            Outcome.CREATED,
+            {"van": van_json(new, transfers_json(transfers)), "sitting": state_answer(s, state)},
         )
 
     # The target is the ván's place (sitting, seq), so a repeat finds its first answer even though
@@ -578,7 +579,8 @@ def sitting_settle_up(
         s.save(update_fields=["ended_at"])
         announce([s.pk], "settle_up")
         return Answer(
-            200, {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]}
+            Outcome.CHANGED,
+            {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]},
         )
 
     answer = run_once(

@@ -37,6 +37,8 @@ __all__ = [
 class SequenceConflict(EngineError):
     """The write does not fit the sitting as it stands (HTTP 409); ``state`` is the current state."""
 
+    code = "sequence_conflict"
+
     def __init__(self, message: str | Msg, /, *, state: Mapping[str, Any], **params: Any) -> None:
         super().__init__(message, **params)
         self.state = dict(state)
@@ -69,10 +71,14 @@ class SequenceConflict(EngineError):
 class SittingClosed(SequenceConflict):
     """The sitting is settled and ended: no more ván (HTTP 409)."""
 
+    code = "sitting_closed"
+
 
 class ResultsFinal(SittingClosed):
     """The results were made final (an event finished): nothing that changes them is accepted,
     by any page, API or console (HTTP 409)."""
+
+    code = "results_final"
 
     def __init__(
         self, message: str | Msg, /, *, state: Mapping[str, Any] | None = None, **params: Any

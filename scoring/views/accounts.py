@@ -35,6 +35,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from scoring import devices
+from scoring.errors import BAD_INPUT
 from scoring.services import throttle
 
 __all__ = [
@@ -191,7 +192,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_next_url(request))
-    status = 400 if form.is_bound else 200
+    status = BAD_INPUT if form.is_bound else 200  # a form refused: bad input (scoring.errors)
     return render(request, SIGNUP_TEMPLATE, {"form": form, "next": _next_url(request)}, status=status)
 
 

@@ -44,10 +44,10 @@ from scoring.reports.pdf import pdf_response
 from scoring.reports.qr import qr_svg
 from scoring.reports.spark import band_sparkline, sparkline
 from scoring.reports.tabular import sheet_response
+from scoring.respond import respond, status_of
 from scoring.selectors.book import Book, book, season_series
 from scoring.selectors.statement import member_player, statement
-from scoring.services.closing import CloseChanged, fingerprint, period_close, period_close_reverse
-from scoring.services.idempotency import IdempotencyMismatch
+from scoring.services.closing import fingerprint, period_close, period_close_reverse
 from scoring.services.ratings import club_ratings, rebuild_ratings
 from scoring.text import vi_slugify
 from scoring.views.sitting.common import new_key
@@ -198,27 +198,27 @@ def book_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         period, error, status = period_from(request.GET), None, 200
     except PeriodError as exc:
-        period, error, status = period_from({}), exc.message, 400
+        period, error, status = period_from({}), exc.message, status_of(exc)
     context = _book_context(request, club, access, period, error=error)
     return render_htmx(request, BOOK, context, partial="book", status=status)
 
 
 @require_GET
-def book_chart(request: HttpRequest, slug: str) -> JsonResponse:
+def book_chart(request: HttpRequest, slug: str) -> HttpResponse:
     """The season's chart: the chosen members' (``?nguoi=1,2``; the leaders by default) running
     points after each day with a canh. A member who sees only their own rows gets only theirs."""
     club = _club(slug)
     if not request.user.is_authenticated:
-        response = JsonResponse({"error": _("Hãy đăng nhập trước.")}, status=401)
+        response = JsonResponse({"error": _("Hãy đăng nhập trước."), "code": "not_authenticated"}, status=401)
         response["WWW-Authenticate"] = 'Session realm="so-tom"'
         return response
     access = _access(request, club)
     if access is None:
-        return JsonResponse({"error": _not_member()}, status=403)
+        return JsonResponse({"error": _not_member(), "code": "permission_denied"}, status=403)
     try:
         period = period_from(request.GET)
     except PeriodError as exc:
-        return JsonResponse({"error": exc.message}, status=400)
+        return respond(exc, request)
     the_book = book(club, period, with_ratings=False, with_closes=False)
     chosen = [int(x) for x in request.GET.get("nguoi", "").split(",") if x.strip().isdigit()][:24]
     if not access.whole:  # only their own lines, whoever else they ask for
@@ -352,9 +352,7 @@ def close_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         period = period_from(data)
     except PeriodError as exc:
-        return render_htmx(
-            request, CLOSE, _close_context(request, club, period_from({}), error=exc.message), status=400
-        )
+        return respond(exc, request, CLOSE, _close_context(request, club, period_from({}), error=exc.message))
     if request.method != "POST":
         return render_htmx(request, CLOSE, _close_context(request, club, period))
     try:
@@ -365,13 +363,8 @@ def close_page(request: HttpRequest, slug: str) -> HttpResponse:
             expected=request.POST.get("fingerprint") or None,
             idempotency_key=request.POST.get("key") or new_key(),
         )
-    except EngineError as exc:
-        status = (
-            409 if isinstance(exc, CloseChanged) else 422 if isinstance(exc, IdempotencyMismatch) else 400
-        )
-        return render_htmx(
-            request, CLOSE, _close_context(request, club, period, error=exc.message), status=status
-        )
+    except EngineError as exc:  # the balances moved since the plan (409), a reused key (422)…
+        return respond(exc, request, CLOSE, _close_context(request, club, period, error=exc.message))
     close = written.obj
     messages.success(
         request,

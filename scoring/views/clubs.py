@@ -23,7 +23,7 @@ from scoring.access import denied, to_login
 from scoring.engine import EngineError
 from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Club, ClubKind, ClubRole, ClubRoleKind, Player
-from scoring.services.idempotency import IdempotencyMismatch
+from scoring.respond import respond, status_of
 from scoring.services.quotas import CLUBS, charge
 from scoring.services.roles import club_open, player_link, role_grant, role_revoke
 from scoring.views.sitting.common import new_key
@@ -82,9 +82,8 @@ def club_list(request: HttpRequest) -> HttpResponse:
             name=name, kind=kind, organiser=request.user, idempotency_key=request.POST.get("key") or new_key()
         )
     except EngineError as exc:
-        status = 422 if isinstance(exc, IdempotencyMismatch) else 400
         context = _list_context(request, error=exc.message, name=name, kind=kind)
-        return render_htmx(request, LIST, context, status=status)
+        return respond(exc, request, LIST, context)
     messages.success(
         request,
         gettext("Đã lập “{name}”. Bạn là chủ sổ: hãy cấp vai trò cho thư ký và người chơi.").format(
@@ -135,7 +134,7 @@ def _change(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> H
     try:
         notice, error, status = change(club), None, 200
     except EngineError as exc:
-        notice, error, status = None, exc.message, 400
+        notice, error, status = None, exc.message, status_of(exc)
     if is_htmx(request):
         context = _detail_context(request, club, notice=notice, error=error)
         return render_htmx(request, DETAIL, context, partial="members", status=status)

@@ -23,7 +23,8 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             {
                 "error": gettext("Không có địa chỉ {path} trong API (xem /api/docs/).").format(
                     path=request.path
-                )
+                ),
+                "code": "not_found",
             },
             status=404,
         )
@@ -35,7 +36,7 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
         message = (
             str(exception) if exception and str(exception) else gettext("Bạn không có quyền làm việc này.")
         )
-        return JsonResponse({"error": message}, status=403)
+        return JsonResponse({"error": message, "code": "permission_denied"}, status=403)
     return defaults.permission_denied(request, exception)  # type: ignore[arg-type]
 
 
@@ -47,7 +48,9 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         else gettext("Yêu cầu không hợp lệ; hãy tải lại trang rồi thử lại.")
     )
     if _api(request):
-        return JsonResponse({"error": message}, status=400)
+        return JsonResponse(
+            {"error": message, "code": "request_too_large" if too_big else "bad_request"}, status=400
+        )
     try:
         return render(request, "400.html", {"message": message}, status=400)
     except Exception:  # a request too broken for the site's page (its host refused): Django's own

@@ -36,6 +36,7 @@ from scoring.engine import (
 )
 from scoring.htmx import render_htmx
 from scoring.models import Club, ClubRoleKind, VillageRuleSet
+from scoring.respond import status_of
 from scoring.services.rules import village_rules_save
 
 FAMILY_NAMES = {
@@ -420,7 +421,7 @@ def rules_new(request: HttpRequest) -> HttpResponse:
     if preset not in PRESETS:
         preset = "luat-2005"
     base = load_rules(preset)
-    error = None
+    error, status = None, 200
     if request.method == "POST" and not request.POST.get("reload"):
         try:
             overrides = overrides_from_post(base, request.POST)
@@ -433,7 +434,7 @@ def rules_new(request: HttpRequest) -> HttpResponse:
                 owner_club=_owner(request.user, request.POST.get("owner", "")),
             )
         except EngineError as exc:
-            error = exc.message
+            error, status = exc.message, status_of(exc)
         else:
             messages.success(
                 request,
@@ -454,6 +455,4 @@ def rules_new(request: HttpRequest) -> HttpResponse:
         "error": error,
         **_form_fields(base, posted),
     }
-    return render_htmx(
-        request, "scoring/rules_new.html", context, partial="fields", status=400 if error else 200
-    )
+    return render_htmx(request, "scoring/rules_new.html", context, partial="fields", status=status)

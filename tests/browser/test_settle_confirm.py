@@ -60,6 +60,6 @@ def test_the_server_refuses_an_unconfirmed_settle_up(client, keeper) -> None:
     ).obj
     client.force_login(keeper)
     answer = client.post(f"/en/so-diem/{sitting.pk}/thanh-toan/", {"key": "k1"})
-    assert answer.status_code == 422 and "Tick the confirmation box" in answer.content.decode()
+    assert answer.status_code == 400 and "Tick the confirmation box" in answer.content.decode()
     sitting.refresh_from_db()
     assert sitting.ended_at is None

@@ -58,7 +58,10 @@ def test_another_user_gets_403(festival: Any, django_user_model: Any) -> None:
     someone = django_user_model.objects.create_user("nguoi-xem")
     response = post(client_for(someone), festival.table, {"seat": 3, "signal": "tung-tung"})
     assert response.status_code == 403
-    assert response.json() == {"error": "Chỉ Trung Quân của chiếu này và ban tổ chức mới được gửi hiệu."}
+    assert response.json() == {
+        "error": "Chỉ Trung Quân của chiếu này và ban tổ chức mới được gửi hiệu.",
+        "code": "permission_denied",
+    }
     assert not SignalEvent.objects.exists()
 
 

@@ -2,7 +2,7 @@
 they must never see: a console error, an uncaught page error or a 5xx answer.
 
 Every page of every context is watched from the moment it opens. A step that provokes an error on
-purpose (a duplicate name answers 422, and Chromium logs "Failed to load resource: … 422") says so
+purpose (a duplicate name answers 400, and Chromium logs "Failed to load resource: … 400") says so
 with :meth:`Screens.allowing`, naming what it expects; anything else fails the journey.
 """
 

@@ -76,8 +76,8 @@ def register_everyone(page: Any, screens: Screens) -> None:
         register(page, name, team, check_in=name != BY_QR)
         page.locator(f"li[data-player='{name}']").wait_for()
     expect(page.get_by_test_id("present")).to_have_text("9/10 có mặt")
-    # The same name again: refused, and the page says why (an htmx form answering 422).
-    with screens.allowing(r"status of 422"):
+    # The same name again: refused, and the page says why (an htmx form answering 400).
+    with screens.allowing(r"status of 400"):
         register(page, "An", "Giáp Đoài", check_in=True)
         expect(page.locator("#players [role=alert]")).to_contain_text("Giải đã có người tên 'An'")
     expect(page.locator("li[data-player]")).to_have_count(10)

@@ -45,7 +45,8 @@ def test_clubs_players_and_rule_sets(keeper_api: APIClient, keeper: Any) -> None
     slugs = {r["slug"] for r in client.get("/api/v1/rule-sets?game=chan").json()}
     assert slugs == {"chan"}
     assert post(client, "/api/v1/players", {"name": "X", "club": "khong-co"}).json() == {
-        "error": "Không có làng hoặc câu lạc bộ mang mã 'khong-co'."
+        "error": "Không có làng hoặc câu lạc bộ mang mã 'khong-co'.",
+        "code": "engine_error",
     }
 
 

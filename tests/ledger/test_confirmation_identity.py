@@ -201,7 +201,7 @@ def test_a_table_phone_must_name_its_holder_before_entering(small: Small) -> Non
     assert not Van.objects.filter(sitting=small.sitting).exists()
     # Not a seated player: refused; a seated one: the table page opens for entry.
     stranger = phone.post(f"{small.table_url()}nguoi-cam-may/", {"holder": "999999"})
-    assert stranger.status_code == 422
+    assert stranger.status_code == 400
     holder = small.sitting.seats.get(position=4).player
     assert phone.post(f"{small.table_url()}nguoi-cam-may/", {"holder": holder.pk}).status_code == 302
     assert 'data-testid="holder-choice"' not in phone.get(small.table_url()).content.decode()

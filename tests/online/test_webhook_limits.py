@@ -457,7 +457,7 @@ def test_the_issues_addresses_are_refused_when_registering(
     refused = signed_in(organiser).post(
         f"/lang/{club.slug}/ket-noi/webhook/", {"url": url, "events": ["van.recorded"]}
     )
-    assert refused.status_code == 422 and "mạng nội bộ" in refused.content.decode()
+    assert refused.status_code == 400 and "mạng nội bộ" in refused.content.decode()
 
 
 @pytest.mark.sqlite

@@ -72,9 +72,9 @@ def test_the_organiser_grants_and_revokes_roles_by_account_name(
     assert event.history.latest().history_user == organiser
 
     unknown = client.post(add, {"username": "khong-ai", "role": "ghi_diem"}, **HTMX)
-    assert unknown.status_code == 422 and "Không có tài khoản “khong-ai”." in unknown.content.decode()
+    assert unknown.status_code == 400 and "Không có tài khoản “khong-ai”." in unknown.content.decode()
     twice = client.post(add, {"username": "thuky", "role": "ghi_diem", "table": t1.pk}, **HTMX)
-    assert twice.status_code == 422 and "đã là thư ký ghi điểm" in twice.content.decode()
+    assert twice.status_code == 400 and "đã là thư ký ghi điểm" in twice.content.decode()
 
     revoked = client.post(f"/giai/{event.slug}/quan-ly/vai-tro/{grant.pk}/thu-hoi/", **HTMX)
     assert revoked.status_code == 200 and not EventRole.objects.filter(pk=grant.pk).exists()
@@ -85,7 +85,7 @@ def test_the_organiser_grants_and_revokes_roles_by_account_name(
     client.post(f"/giai/{event.slug}/quan-ly/vai-tro/ban-to-chuc/{other.pk}/thu-hoi/", **HTMX)
     assert list(event.organisers.values_list("username", flat=True)) == ["bantochuc"]
     last = client.post(f"/giai/{event.slug}/quan-ly/vai-tro/ban-to-chuc/{organiser.pk}/thu-hoi/", **HTMX)
-    assert last.status_code == 422 and "ít nhất một người trong ban tổ chức" in last.content.decode()
+    assert last.status_code == 400 and "ít nhất một người trong ban tổ chức" in last.content.decode()
     assert event.organisers.filter(pk=organiser.pk).exists()
 
 

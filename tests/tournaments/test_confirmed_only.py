@@ -163,7 +163,7 @@ def test_the_event_form_offers_both_options(client) -> None:
     form = client.get("/giai-moi/").content.decode()
     assert "Mỗi ván cần người thứ hai xác nhận" in form and "Bảng xếp hạng chỉ tính ván đã xác nhận" in form
     refused = client.post("/giai-moi/", {**fields, "count_confirmed_only": "on"})
-    assert refused.status_code == 422 and "Hãy bật cả" in refused.content.decode()
+    assert refused.status_code == 400 and "Hãy bật cả" in refused.content.decode()
     done = client.post("/giai-moi/", {**fields, "confirmation_required": "on", "count_confirmed_only": "on"})
     assert done.status_code == 302
     event = Event.objects.get(slug="hoi-lang-co-loa")

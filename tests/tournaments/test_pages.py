@@ -90,7 +90,7 @@ def test_the_event_form_explains_a_rule_set_of_another_game(client, organiser) -
             "tie_breaks": "points,wins,best_win",
         },
     )
-    assert response.status_code == 422
+    assert response.status_code == 400
     assert not Event.objects.filter(name="Giải Chắn").exists()
 
 
@@ -115,7 +115,7 @@ def test_register_and_check_in_from_the_organiser_page(client, own_event, organi
     reg.refresh_from_db()
     assert reg.status == RegistrationStatus.CHECKED_IN
     clash = client.post(f"/giai/{event.slug}/quan-ly/dang-ky/", {"name": "Phúc"}, **HTMX)
-    assert clash.status_code == 422 and "đã có người tên" in clash.content.decode()
+    assert clash.status_code == 400 and "đã có người tên" in clash.content.decode()
 
 
 def test_a_player_checks_in_by_their_personal_link(client, make_event) -> None:
@@ -149,7 +149,7 @@ def test_seating_a_round_and_recording_at_a_table(client, own_event, organiser) 
     url = f"/giai/{event.slug}/chieu/{t1.pk}/"
     winner = seat_names(t1)[3]
     missing = client.post(url, {"seq": 1, "key": "k1"}, **HTMX)
-    assert missing.status_code == 422 and "Hãy chọn người ù" in missing.content.decode()
+    assert missing.status_code == 400 and "Hãy chọn người ù" in missing.content.decode()
     done = client.post(url, {"seq": 1, "key": "k2", "winner": winner, "cuoc": ["tom"]}, **HTMX)
     assert done.status_code == 200
     assert f"{winner} ù 8" in done.content.decode()

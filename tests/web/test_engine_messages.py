@@ -229,7 +229,7 @@ def test_translation_follows_the_active_language_and_falls_back_to_vietnamese() 
     with translation.override("vi"):
         assert caught.value.message == VI
     assert caught.value.render() == VI  # the engine's own text, whatever is installed
-    assert caught.value.code == "Không bài ù {game} nào có cùng lúc {a} và {b}: {why}."
+    assert caught.value.template == "Không bài ù {game} nào có cùng lúc {a} và {b}: {why}."
 
 
 def _sitting(api: APIClient) -> int:
@@ -258,7 +258,10 @@ def test_the_ledger_s_own_refusals_answer_in_the_language_asked_for(keeper_api: 
         HTTP_IDEMPOTENCY_KEY="v-3",
         HTTP_ACCEPT_LANGUAGE="en",
     )
-    assert (answer.status_code, answer.json()) == (404, {"error": f"There is no sitting number {pk + 1000}."})
+    assert (answer.status_code, answer.json()) == (
+        404,
+        {"error": f"There is no sitting number {pk + 1000}.", "code": "not_found"},
+    )
 
 
 @pytest.mark.django_db

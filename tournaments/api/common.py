@@ -4,26 +4,22 @@ follow ``Accept-Language`` through :class:`scoring.i18n.ApiLanguageMiddleware`, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.engine import EngineError
+from scoring.engine import N_, EngineError
 from scoring.permissions import credential_scope
-from scoring.services.idempotency import IdempotencyMismatch
+from scoring.respond import answer_status
 from scoring.services.people import Written
 from tournaments.access import NO_EVENT
 from tournaments.models import Event
 
-__all__ = ["error", "event_for", "keyed_write", "scope_allows_event"]
-
-
-def error(message: str, code: int, **extra: Any) -> Response:
-    return Response({"error": message, **extra}, status=code)
+__all__ = ["event_for", "keyed_write", "scope_allows_event"]
 
 
 def scope_allows_event(request: Request, event: Event) -> bool:
@@ -55,32 +51,15 @@ def event_for(request: Request, slug: str, *, manage: bool = False) -> Event:
     return event
 
 
-#: An error raised by a write → (its HTTP status, the extra fields of its answer).
-Refusals = Mapping[type[EngineError], Callable[[Any], tuple[int, dict[str, Any]]]]
-
-
-def keyed_write(
-    request: Request, call: Callable[[str], Written[Any]], refusals: Refusals | None = None
-) -> Response:
+def keyed_write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
     """Run a write with the request's ``Idempotency-Key`` and answer it (``Idempotent-Replayed: true``
-    for a repeat); a user error is a 400 unless ``refusals`` maps its type to another status."""
+    for a repeat); a user error propagates to the API's handler, which answers it
+    (:func:`scoring.respond.respond`'s table: 400, 409 for a conflict, 422 for a reused key…)."""
     key = request.headers.get("Idempotency-Key")
     if not key:
-        return error(
-            gettext("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."),
-            status.HTTP_400_BAD_REQUEST,
-        )
-    try:
-        written = call(key)
-    except IdempotencyMismatch as exc:
-        return error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
-    except EngineError as exc:
-        for kind, answer in (refusals or {}).items():
-            if isinstance(exc, kind):
-                code, extra = answer(exc)
-                return error(exc.message, code, **extra)
-        return error(exc.message, status.HTTP_400_BAD_REQUEST)
-    response = Response(written.answer.body, status=written.answer.status)
+        raise EngineError(N_("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."))
+    written = call(key)
+    response = Response(written.answer.body, status=answer_status(written.answer))
     if written.answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -25,9 +23,8 @@ from scoring.api.access import PUBLIC, SIGNED_IN, LedgerView
 from scoring.api.ledger import _body
 from scoring.engine import MAX_PLAYER_NAME, N_, EngineError
 from scoring.permissions import credential_scope
-from scoring.services.van import ResultsFinal
 from tournaments.api import schemas as sc
-from tournaments.api.common import error, event_for, keyed_write
+from tournaments.api.common import event_for, keyed_write
 from tournaments.seating import Method, Remainder
 from tournaments.selectors.api import (
     event_detail_json,
@@ -38,7 +35,6 @@ from tournaments.selectors.api import (
 )
 from tournaments.selectors.pages import visible_events
 from tournaments.services.keyed import registration_add_once, round_seat_once
-from tournaments.services.rounds import PreviousRoundOpen
 
 __all__ = ["EventDetailView", "EventsView", "RegistrationsView", "RoundsView", "StandingsView", "TablesView"]
 
@@ -118,10 +114,7 @@ class TablesView(LedgerView):
         if raw is not None and not (
             raw.isascii() and raw.isdigit() and len(raw) <= 5 and 1 <= int(raw) <= sc.MAX_ROUND
         ):
-            return error(
-                gettext("'round' phải là số vòng (nhận được %(value)r).") % {"value": raw},
-                status.HTTP_400_BAD_REQUEST,
-            )
+            raise EngineError(N_("'round' phải là số vòng (nhận được {value})."), value=repr(raw[:40]))
         return Response(tables_json(event, round_number=int(raw) if raw is not None else None))
 
 
@@ -168,17 +161,14 @@ class RegistrationsView(LedgerView):
     )
     def post(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug, manage=True)
-        try:
-            body = _body(request)
-            _closed(body, {"name", "team", "check_in"})
-            name, team, checked_in = _string(body, "name"), _string(body, "team"), _bool(body, "check_in")
-            if not name.strip():
-                raise EngineError(N_("Hãy nhập tên người chơi."))
-            for key, value, most in (("name", name.strip(), MAX_PLAYER_NAME), ("team", team, 120)):
-                if len(value) > most:  # refused, never cut: the schema's maxLength
-                    raise EngineError(N_("'{key}' dài quá {most} ký tự."), key=key, most=most)
-        except EngineError as exc:
-            return error(exc.message, status.HTTP_400_BAD_REQUEST)
+        body = _body(request)
+        _closed(body, {"name", "team", "check_in"})
+        name, team, checked_in = _string(body, "name"), _string(body, "team"), _bool(body, "check_in")
+        if not name.strip():
+            raise EngineError(N_("Hãy nhập tên người chơi."))
+        for key, value, most in (("name", name.strip(), MAX_PLAYER_NAME), ("team", team, 120)):
+            if len(value) > most:  # refused, never cut: the schema's maxLength
+                raise EngineError(N_("'{key}' dài quá {most} ký tự."), key=key, most=most)
         return keyed_write(
             request,
             lambda key: registration_add_once(
@@ -189,19 +179,7 @@ class RegistrationsView(LedgerView):
                 by=request.user,
                 idempotency_key=key,
             ),
-            {ResultsFinal: _final},
         )
-
-
-def _final(exc: ResultsFinal) -> tuple[int, dict[str, Any]]:
-    return status.HTTP_409_CONFLICT, {}
-
-
-def _open(exc: PreviousRoundOpen) -> tuple[int, dict[str, Any]]:
-    return status.HTTP_409_CONFLICT, {
-        "round": exc.round_number,
-        "tables": [{"id": t.pk, "number": t.number} for t in exc.tables],
-    }
 
 
 class RoundsView(LedgerView):
@@ -221,26 +199,23 @@ class RoundsView(LedgerView):
     )
     def post(self, request: Request, slug: str) -> Response:
         event = event_for(request, slug, manage=True)
-        try:
-            body = _body(request)
-            _closed(body, {"method", "remainder", "seed", "force"})
-            method = body.get("method", Method.RANDOM.value)
-            remainder = body.get("remainder", Remainder.BYE.value)
-            if method not in [m.value for m in Method] or remainder not in [r.value for r in Remainder]:
-                raise EngineError(
-                    N_(
-                        "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
-                        "'remainder' là bye hoặc smaller."
-                    )
+        body = _body(request)
+        _closed(body, {"method", "remainder", "seed", "force"})
+        method = body.get("method", Method.RANDOM.value)
+        remainder = body.get("remainder", Remainder.BYE.value)
+        if method not in [m.value for m in Method] or remainder not in [r.value for r in Remainder]:
+            raise EngineError(
+                N_(
+                    "Cách xếp chỗ không hợp lệ: 'method' là random, rotation hoặc standings; "
+                    "'remainder' là bye hoặc smaller."
                 )
-            seed = body.get("seed")
-            if seed is not None and (
-                isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31
-            ):
-                raise EngineError(N_("'seed' phải là một số nguyên từ 0 đến 2147483647."))
-            force = _bool(body, "force")
-        except EngineError as exc:
-            return error(exc.message, status.HTTP_400_BAD_REQUEST)
+            )
+        seed = body.get("seed")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31
+        ):
+            raise EngineError(N_("'seed' phải là một số nguyên từ 0 đến 2147483647."))
+        force = _bool(body, "force")
         return keyed_write(
             request,
             lambda key: round_seat_once(
@@ -252,5 +227,4 @@ class RoundsView(LedgerView):
                 by=request.user,
                 idempotency_key=key,
             ),
-            {PreviousRoundOpen: _open, ResultsFinal: _final},
         )

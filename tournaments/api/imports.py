@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -31,17 +31,14 @@ from scoring.engine import N_, EngineError
 from scoring.models import Club
 from scoring.permissions import credential_scope
 from scoring.services.quotas import charge_import
-from scoring.services.replay import BadVan, ReplayConflict
-from scoring.services.sittings import SequenceConflict, SittingClosed
 from tournaments.access import NO_EVENT
 from tournaments.api import schemas as sc
-from tournaments.api.common import error, keyed_write, scope_allows_event
+from tournaments.api.common import keyed_write, scope_allows_event
 from tournaments.models import Table
 from tournaments.online.models import ImportJob
 from tournaments.online.services.import_jobs import import_job_start, is_big, job_json
 from tournaments.online.services.imports import sitting_import
 from tournaments.permissions import visible
-from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = ["JobView", "SittingImportView"]
 
@@ -53,14 +50,6 @@ EXAMPLE = {
     "van": [{"winner": "An", "cuoc": ["tom"], "discarder": "Bình"}, {"winner": "Chi", "cuoc": ["leo"]}],
     "club": "lang-dong",
     "platform": "Chiếu Online",
-}
-REFUSALS: Any = {
-    BadVan: lambda exc: (status.HTTP_422_UNPROCESSABLE_ENTITY, {"van": exc.seq}),
-    ReplayConflict: lambda exc: (status.HTTP_409_CONFLICT, {}),
-    SittingClosed: lambda exc: (status.HTTP_409_CONFLICT, {}),
-    SequenceConflict: lambda exc: (status.HTTP_409_CONFLICT, {}),
-    CanhMoved: lambda exc: (status.HTTP_409_CONFLICT, {}),
-    EventFinished: lambda exc: (status.HTTP_409_CONFLICT, {}),
 }
 
 
@@ -144,20 +133,17 @@ class SittingImportView(LedgerView):
                         N_("Hãy cho biết canh bài thuộc làng nào ('club') hoặc chiếu nào của giải ('table').")
                     )
         except LookupError as exc:
-            return error(str(exc.args[0]), status.HTTP_404_NOT_FOUND)
-        except EngineError as exc:
-            return error(exc.message, status.HTTP_400_BAD_REQUEST)
+            raise exceptions.NotFound(str(exc.args[0])) from exc
         user = request.user
         if club is not None and not (
             user.has_perm("scoring.open_sitting", club) and (scope is None or scope.allows_club(club.pk))
         ):
-            return error(
+            raise exceptions.PermissionDenied(
                 gettext(
                     "Bạn không nhập được canh bài vào '%(club)s': chỉ chủ sổ và thư ký ghi điểm của nơi "
                     "đó (hoặc mã nền tảng ghi của nơi đó) mới nhập được."
                 )
-                % {"club": club.name},
-                status.HTTP_403_FORBIDDEN,
+                % {"club": club.name}
             )
         if table is not None:
             allowed = user.has_perm("tournaments.keep_score_at", table) and scope_allows_event(
@@ -165,15 +151,12 @@ class SittingImportView(LedgerView):
             )
             if not allowed:
                 if not (table.event.is_public or user.has_perm("tournaments.view_event", table.event)):
-                    return error(
-                        gettext("Không có chiếu số %(n)s.") % {"n": table.pk}, status.HTTP_404_NOT_FOUND
-                    )
-                return error(
+                    raise exceptions.NotFound(gettext("Không có chiếu số %(n)s.") % {"n": table.pk})
+                raise exceptions.PermissionDenied(
                     gettext(
                         "Chỉ ban tổ chức và thư ký ghi điểm của giải (hoặc mã nền tảng ghi của giải) mới "
                         "nhập được canh bài vào chiếu này."
-                    ),
-                    status.HTTP_403_FORBIDDEN,
+                    )
                 )
         charge_import(request, body=body, club=club, sitting=table.sitting if table is not None else None)
         token = request.auth if scope is not None else None
@@ -183,7 +166,6 @@ class SittingImportView(LedgerView):
                 lambda key: import_job_start(
                     body=body, by=user, idempotency_key=key, club=club, table=table, token=token
                 ),
-                REFUSALS,
             )
             if response.status_code == status.HTTP_202_ACCEPTED:
                 response["Location"] = response.data["location"]
@@ -193,7 +175,6 @@ class SittingImportView(LedgerView):
             lambda key: sitting_import(
                 body=body, by=user, idempotency_key=key, club=club, table=table, token=token
             ),
-            REFUSALS,
         )
 
 
@@ -214,5 +195,5 @@ class JobView(LedgerView):
     def get(self, request: Request, pk: int) -> Response:
         job = ImportJob.objects.filter(pk=pk, owner_id=request.user.pk).first() if 0 < pk < 2**63 else None
         if job is None:
-            return error(gettext("Không có việc số %(n)s.") % {"n": pk}, status.HTTP_404_NOT_FOUND)
+            raise exceptions.NotFound(gettext("Không có việc số %(n)s.") % {"n": pk})
         return Response(job_json(job))

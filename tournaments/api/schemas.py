@@ -17,7 +17,7 @@ from tournaments.seating import Method, Remainder
 NULL = {"allow_null": True}
 MODES = ["quang", "gom"]
 
-#: What each refusal of the events API means (the body is always ``{"error": …}``, with more keys
+#: What each refusal of the events API means (the body is always ``{"error": …, "code": …}``, with more keys
 #: where :data:`ROUND_OPEN` and :data:`BAD_VAN` say so).
 WHY = {
     400: "Yêu cầu sai (JSON hỏng, khóa thiếu hoặc thừa, giá trị không hợp lệ, thiếu Idempotency-Key) / bad request",
@@ -217,6 +217,7 @@ RoundOpen = sc.shape(
     "RoundOpen",
     {
         "error": s.CharField(),
+        "code": sc.error_code(),
         "round": s.IntegerField(min_value=1),
         "tables": sc.shape(
             "OpenTable", {"id": s.IntegerField(), "number": s.IntegerField(min_value=1)}, many=True
@@ -291,6 +292,7 @@ BadVan = sc.shape(
     "BadVan",
     {
         "error": s.CharField(),
+        "code": sc.error_code(),
         "van": s.IntegerField(min_value=1, required=False, help_text="Số ván sai đầu tiên"),
     },
 )

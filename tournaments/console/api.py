@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,9 +25,8 @@ from scoring.api import schemas as sc
 from scoring.api.auth import SessionAuthentication, TokenAuthentication
 from scoring.api.common import ContractView
 from scoring.api.parsers import SafeJSONParser
-from scoring.engine import EngineError
-from scoring.services.idempotency import IdempotencyMismatch
-from scoring.services.van import ResultsFinal
+from scoring.engine import N_, EngineError
+from scoring.respond import answer_status
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import RUN, CanRunTable, reach, seen
 from tournaments.console.selectors import signals_json
@@ -104,16 +103,12 @@ DESCRIPTION = (
 )
 
 
-def _error(message: str, code: int) -> Response:
-    return Response({"error": message}, status=code)
-
-
 def _table(table_id: int) -> FestivalTable | None:
     return FestivalTable.objects.select_related("sitting", "event_table__event").filter(pk=table_id).first()
 
 
-def _no_table(table_id: int) -> Response:
-    return _error(gettext("Không có chiếu số %(n)s.") % {"n": table_id}, status.HTTP_404_NOT_FOUND)
+def _no_table(table_id: int) -> exceptions.NotFound:
+    return exceptions.NotFound(gettext("Không có chiếu số %(n)s.") % {"n": table_id})
 
 
 class TableSignalsView(ContractView):
@@ -150,28 +145,21 @@ class TableSignalsView(ContractView):
         table = _table(table_id)
         may = reach(request.user, table)
         if may is None or table is None:  # no such table, or a private event's to one taking no part
-            return _no_table(table_id)
+            raise _no_table(table_id)
         if may != RUN:
             self.permission_denied(request, message=CanRunTable.message)
         if not isinstance(request.data, dict):
-            return _error(
-                gettext('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.'), 400
+            raise EngineError(
+                N_('Nội dung phải là một đối tượng JSON như {"seat": 3, "signal": "tung-tung"}.')
             )
-        try:
-            written = signal_send(
-                table=table,
-                seat=request.data.get("seat"),
-                signal=request.data.get("signal"),
-                by=request.user,
-                idempotency_key=request.headers.get("Idempotency-Key"),
-            )
-        except IdempotencyMismatch as exc:
-            return _error(exc.message, status.HTTP_422_UNPROCESSABLE_ENTITY)
-        except ResultsFinal as exc:  # the table's event is finished
-            return _error(exc.message, status.HTTP_409_CONFLICT)
-        except EngineError as exc:
-            return _error(exc.message, status.HTTP_400_BAD_REQUEST)
-        response = Response(written.answer.body, status=written.answer.status)
+        written = signal_send(  # a user error: the API's handler answers it (scoring.respond)
+            table=table,
+            seat=request.data.get("seat"),
+            signal=request.data.get("signal"),
+            by=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
+        response = Response(written.answer.body, status=answer_status(written.answer))
         if written.answer.replayed:
             response["Idempotent-Replayed"] = "true"
         return response
@@ -192,11 +180,11 @@ class TableSignalsView(ContractView):
     def get(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
         if not seen(request.user, table) or table is None:  # a private event's table is not public
-            return _no_table(table_id)
+            raise _no_table(table_id)
         rows = table.signals.select_related("signal").order_by("id")
         van: Any = request.query_params.get("van")
         if van is not None:
             if not (van.isascii() and van.isdigit()):
-                return _error(gettext("'van' phải là số ván (nhận được %(van)r).") % {"van": van}, 400)
+                raise EngineError(N_("'van' phải là số ván (nhận được {van})."), van=repr(van[:40]))
             rows = rows.filter(sitting_id=table.sitting_id, van_seq=int(van))
         return Response(signals_json(rows))

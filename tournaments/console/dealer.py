@@ -51,6 +51,8 @@ RED_YEU_COUNT = 10
 class DealerError(EngineError):
     """A helper was asked something impossible (bad seat, card, player count); Vietnamese message."""
 
+    code = "dealer_refused"
+
 
 class BatCaiMethod(StrEnum):
     """The three ways of choosing the dealer in the seeds (docs/rules.md §3)."""

@@ -56,9 +56,13 @@ class UnsafeUrl(EngineError):
     """The URL cannot be used: not http(s), no host, a host that does not resolve, or an address
     that is not public."""
 
+    code = "unsafe_url"
+
 
 class DeliveryError(EngineError):
     """The delivery did not get a whole answer: the deadline passed, or the answer was not HTTP."""
+
+    code = "delivery_failed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,18 +24,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.engine import EngineError
 from scoring.htmx import is_htmx
 from scoring.models import Club
+from scoring.respond import respond, status_of, with_retry_after
 from tournaments.models import Event
 from tournaments.online.models import Access, DeliveryStatus, HookEvent, PlatformToken, Webhook
 from tournaments.online.selectors import deliveries, hooks_of, tokens_of
 from tournaments.online.services.tokens import token_create, token_revoke
 from tournaments.online.services.webhooks import (
-    WebhookLimit,
     webhook_create,
     webhook_disable,
     webhook_resume,
     webhook_test,
 )
-from tournaments.views.common import page
+from tournaments.views.common import error_status, page
 
 TEMPLATE = "online/connections.html"
 LOG = "online/deliveries.html"
@@ -144,13 +144,6 @@ def _answer(
     return page(request, TEMPLATE, _context(request, owner, **extra), partial=partial, status=status)
 
 
-def _limited(answer: HttpResponse, exc: WebhookLimit) -> HttpResponse:
-    """A per-owner cap: 429, with ``Retry-After`` when waiting helps."""
-    if exc.retry_after is not None:
-        answer["Retry-After"] = str(exc.retry_after)
-    return answer
-
-
 @_signed_in
 @require_http_methods(["GET", "HEAD"])
 def connections(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
@@ -164,7 +157,7 @@ def token_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
     owner = _owner(request, kind, slug)
     form = TokenForm(request.POST)
     if not form.is_valid():
-        return _answer(request, owner, "tokens", 422, token_form=form)
+        return _answer(request, owner, "tokens", error_status(None, invalid=True), token_form=form)
     try:
         token, raw = token_create(
             label=form.cleaned_data["label"],
@@ -173,7 +166,7 @@ def token_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
             **owner.owns,
         )
     except EngineError as exc:
-        return _answer(request, owner, "tokens", 422, token_form=form, token_error=exc.message)
+        return _answer(request, owner, "tokens", status_of(exc), token_form=form, token_error=exc.message)
     return _answer(request, owner, "tokens", 201, new_token=raw, new_token_id=token.pk)
 
 
@@ -192,7 +185,7 @@ def hook_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
     owner = _owner(request, kind, slug)
     form = WebhookForm(request.POST)
     if not form.is_valid():
-        return _answer(request, owner, "hooks", 422, hook_form=form)
+        return _answer(request, owner, "hooks", error_status(None, invalid=True), hook_form=form)
     try:
         hook, secret = webhook_create(
             url=form.cleaned_data["url"],
@@ -200,10 +193,9 @@ def hook_new(request: HttpRequest, kind: str, slug: str) -> HttpResponse:
             created_by=request.user,
             **owner.owns,
         )
-    except WebhookLimit as exc:
-        return _limited(_answer(request, owner, "hooks", 429, hook_form=form, hook_error=exc.message), exc)
-    except EngineError as exc:
-        return _answer(request, owner, "hooks", 422, hook_form=form, hook_error=exc.message)
+    except EngineError as exc:  # over a per-owner cap (WebhookLimit): 429 with Retry-After
+        answer = _answer(request, owner, "hooks", status_of(exc), hook_form=form, hook_error=exc.message)
+        return with_retry_after(answer, exc)
     return _answer(request, owner, "hooks", 201, new_secret=secret, new_hook_id=hook.pk)
 
 
@@ -248,11 +240,10 @@ def hook_test(request: HttpRequest, kind: str, slug: str, hook_id: int) -> HttpR
     hook = _hook(owner, hook_id)
     try:
         webhook_test(hook=hook)
-    except WebhookLimit as exc:
-        answer = page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=429)
-        return _limited(answer, exc)
-    except EngineError as exc:
-        return page(request, LOG, _log_context(owner, hook, error=exc.message), partial="log", status=422)
+    except EngineError as exc:  # over a per-owner cap (WebhookLimit): 429 with Retry-After
+        return respond(
+            exc, request, LOG, _log_context(owner, hook, error=exc.message), partial="log", render=page
+        )
     if not is_htmx(request):
         return redirect(owner.url("hook_log", hook.pk))
     return page(

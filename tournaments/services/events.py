@@ -47,6 +47,8 @@ __all__ = [
 class EventFinished(ResultsFinal):
     """The event is finished, its results final: nothing that changes them is accepted (HTTP 409)."""
 
+    code = "event_finished"
+
 
 def ensure_running(event: Event | int) -> None:
     """Refuse a change to a finished event (read afresh: an event object may be older than its

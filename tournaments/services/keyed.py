@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import Written
 from tournaments.models import Event, Registration, Round
 from tournaments.selectors.api import registration_json, round_json
@@ -30,7 +30,7 @@ def registration_add_once(
         reg = registration_add(event=event, name=name, team=team, by=by)
         if checked_in:
             reg = check_in(registration=reg, by=by)
-        return Answer(201, registration_json(reg))
+        return Answer(Outcome.CREATED, registration_json(reg))
 
     answer = run_once(
         key=idempotency_key,
@@ -53,7 +53,7 @@ def round_seat_once(
         rnd = round_seat(
             event=event, method=method, remainder=remainder, seed=seed, created_by=by, refuse_open=not force
         )
-        return Answer(201, round_json(rnd))
+        return Answer(Outcome.CREATED, round_json(rnd))
 
     answer = run_once(
         key=idempotency_key,

@@ -90,6 +90,8 @@ class PreviousRoundOpen(EngineError):
     """The previous round still has tables playing: seating the next one now would leave them
     behind (their players would be seated twice)."""
 
+    code = "previous_round_open"
+
     def __init__(
         self, message: str | Msg, /, *, round_number: int, tables: list[Table], **params: Any
     ) -> None:

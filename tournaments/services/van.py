@@ -34,10 +34,14 @@ __all__ = ["CanhMoved", "EventFinished", "event_van_correct", "event_van_record"
 class CanhMoved(EngineError):
     """The page recorded into a canh the table has moved on from (a stale page)."""
 
+    code = "canh_moved"
+
 
 class EventFinished(FinishedEvent):
     """The organiser has made the results final (:func:`tournaments.services.events.event_finish`):
     a ván is refused like every other change (a ``ResultsFinal``: 409 on every page and the API)."""
+
+    code = "event_finished_van"
 
 
 class _NotReplay(Exception):

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 
 from scoring.engine import EngineError
 from scoring.htmx import render_htmx
-from scoring.services.van import ResultsFinal
+from scoring.respond import status_of
 
 
 def page(
@@ -23,9 +23,10 @@ def page(
     return render_htmx(request, template, {"nav": "tournaments", **context}, partial=partial, status=status)
 
 
-def error_status(exc: EngineError | None) -> int:
-    """The status of a page refusing a write: 409 when the event's results are final (finished),
-    422 for any other mistake, 200 when nothing failed."""
-    if exc is None:
-        return 200
-    return 409 if isinstance(exc, ResultsFinal) else 422
+def error_status(exc: EngineError | None, *, invalid: bool = False) -> int:
+    """The status of a page that refused a write: the error's own (:func:`scoring.respond.status_of`:
+    409 when the event's results are final, 400 for a mistake, as on every page and the API); a form
+    that Django refused (``invalid``) as any bad input; 200 when nothing failed."""
+    if exc is not None:
+        return status_of(exc)
+    return status_of(EngineError) if invalid else 200

@@ -39,7 +39,7 @@ from tournaments.views.roles import roles_context
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
-    error = None
+    error, failed = None, None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -62,14 +62,14 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 count_confirmed_only=data["count_confirmed_only"],
             )
         except EngineError as exc:
-            error = exc.message
+            error, failed = exc.message, exc
         else:
             return redirect("tournaments:manage", slug=event.slug)
     return page(
         request,
         "tournaments/event_new.html",
         {"form": form, "error": error},
-        status=422 if error or form.errors else 200,
+        status=error_status(failed, invalid=bool(form.errors)),
     )
 
 
@@ -133,7 +133,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/manage.html",
         context,
         partial="players",
-        status=error_status(failed) if failed else 422 if error else 200,
+        status=error_status(failed, invalid=error is not None),
     )
 
 
@@ -150,7 +150,7 @@ def _registration_action(request: HttpRequest, slug: str, reg_id: int, action: A
         "tournaments/manage.html",
         _manage_context(request, event, players_error=error),
         partial="players",
-        status=error_status(failed) if failed else 422 if error else 200,
+        status=error_status(failed),
     )
 
 
@@ -219,21 +219,12 @@ def seat_round(request: HttpRequest, slug: str) -> HttpResponse:
             error, failed = exc.message, exc
     else:
         error = gettext("Hãy chọn cách xếp chỗ.")
-    status = (
-        409
-        if isinstance(failed, PreviousRoundOpen)
-        else error_status(failed)
-        if failed
-        else 422
-        if error
-        else 200
-    )
     return page(
         request,
         "tournaments/manage.html",
         _manage_context(request, event, seat_error=error),
         partial="rounds",
-        status=status,
+        status=error_status(failed, invalid=error is not None),
     )
 
 

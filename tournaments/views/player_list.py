@@ -18,7 +18,7 @@ from scoring.names import look_alike, name_key
 from tournaments.access import organised_event
 from tournaments.models import Event, Registration
 from tournaments.services.events import registration_add
-from tournaments.views.common import page
+from tournaments.views.common import error_status, page
 
 #: The most lines one list may hold (a festival has a few hundred players).
 MAX_LINES = 500
@@ -82,13 +82,13 @@ def register_list(request: HttpRequest, slug: str) -> HttpResponse:
     from tournaments.views.organiser import _manage_context
 
     event = organised_event(request, slug)
-    error, done, refused, preview = None, 0, [], []
+    error, failed, done, refused, preview = None, None, 0, [], []
     try:
         preview = _preview(event, _lines(request))
         if not preview:
             error = gettext("Danh sách trống: hãy dán mỗi dòng một tên, hoặc chọn một tệp CSV.")
     except EngineError as exc:
-        error = exc.message
+        error, failed = exc.message, exc
     if preview and request.POST.get("action") == "save":
         for row in preview:
             if row["status"] != NEW:
@@ -113,4 +113,6 @@ def register_list(request: HttpRequest, slug: str) -> HttpResponse:
         list_text=shown.getvalue(),
         list_new=sum(1 for r in preview if r["status"] == NEW),
     )
-    return page(request, "tournaments/manage.html", context, status=422 if error else 200)
+    return page(
+        request, "tournaments/manage.html", context, status=error_status(failed, invalid=error is not None)
+    )

@@ -28,7 +28,7 @@ from tournaments.services.roles import (
     role_grant,
     role_revoke,
 )
-from tournaments.views.common import page
+from tournaments.views.common import error_status, page
 
 __all__ = ["organiser_revoke", "role_add", "role_end", "roles_context"]
 
@@ -51,10 +51,11 @@ def roles_context(event: Event) -> dict[str, Any]:
 
 def _answer(request: HttpRequest, event: Event, action: Callable[[], str]) -> HttpResponse:
     """Run the change; htmx gets the roles panel again (with the outcome), a plain form the page."""
+    failed = None
     try:
         done, error = action(), None
     except EngineError as exc:
-        done, error = None, exc.message
+        done, error, failed = None, exc.message, exc
     if not is_htmx(request):
         if error:
             messages.error(request, error)
@@ -62,7 +63,7 @@ def _answer(request: HttpRequest, event: Event, action: Callable[[], str]) -> Ht
             messages.success(request, done)
         return redirect(reverse("tournaments:manage", args=[event.slug]) + "#roles")
     context = {"event": event, "role_error": error, "role_done": done, **roles_context(event)}
-    return page(request, "tournaments/manage.html", context, partial="roles", status=422 if error else 200)
+    return page(request, "tournaments/manage.html", context, partial="roles", status=error_status(failed))
 
 
 def _table(event: Event, raw: str) -> Table | None:

@@ -154,12 +154,12 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
         else {"winner": winner, "cuoc": [c for c in data.getlist("cuoc") if c]}
     )
     if not winner:
-        return gettext("Hãy chọn người ù (hoặc Hòa)."), 422
+        return gettext("Hãy chọn người ù (hoặc Hòa)."), error_status(None, invalid=True)
     try:
         seq = int(data.get("seq", ""))
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
-        return gettext("Thiếu số ván; hãy tải lại trang."), 422
+        return gettext("Thiếu số ván; hãy tải lại trang."), error_status(None, invalid=True)
     user = acting_user(request.user)
     charge(request, VAN, sitting=table.sitting)
     try:
@@ -305,6 +305,8 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
             table,
             seen=seen,
             error=attempt.error,
+            # a refused credential, not a user error: a phone locked out of the PIN is throttled
+            # (429); a wrong PIN counts towards that lock-out (422, as the load tests count them)
             status=429 if attempt.locked else 422,
         )
     devices.remember_sign_in(request, f"table:{place}")
@@ -322,7 +324,10 @@ def table_holder(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
         return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=403)
     if not _name_holder(request, table, request.POST.get("holder", "")):
         error = gettext("Hãy chọn tên mình trong số người ngồi chiếu này.")
-        return _pin_page(request, slug, table_id, table, seen=seen, error=error, status=422, holder_step=True)
+        status = error_status(None, invalid=True)
+        return _pin_page(
+            request, slug, table_id, table, seen=seen, error=error, status=status, holder_step=True
+        )
     return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
 
 

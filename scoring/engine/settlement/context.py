@@ -65,7 +65,7 @@ def in_van(number: int, action: Callable[[], T]) -> T:
     try:
         return action()
     except EngineError as exc:
-        if exc.code.startswith("Ván "):
+        if exc.template.startswith("Ván "):
             raise
         raise exc.within(N_("Ván {number}: {inner}"), number=number) from exc
 

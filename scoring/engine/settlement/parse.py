@@ -65,7 +65,7 @@ def _player_list(data: Mapping[str, Any], key: str, players: Sequence[str], numb
         raise van_error(number, N_("'{key}' phải là một danh sách tên người chơi."), key=key)
     names = tuple(_player(v, key, players, number) for v in value)
     if len(set(names)) != len(names):
-        raise van_error(number, N_("'{key}' có tên người chơi lặp lại."), key=key)
+        raise van_error(number, N_("'{key}' có tên người chơi lặp lại."), code="player_repeated", key=key)
     return names
 
 

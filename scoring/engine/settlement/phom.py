@@ -44,11 +44,23 @@ def validate_phom(state: SittingState, van: VanRecord) -> None:
             allowed=list(_PHOM_KEYS),
         )
     if (van.winner is None) == (not van.ranks):
-        raise van_error(van.number, N_("Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."))
+        raise van_error(
+            van.number,
+            N_("Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai."),
+            code="phom_result_missing",
+        )
     if van.ranks and sorted(van.ranks) != sorted(state.players):
-        raise van_error(van.number, N_("'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần."))
+        raise van_error(
+            van.number,
+            N_("'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần."),
+            code="ranks_incomplete",
+        )
     if van.den is not None and (van.winner is None or van.den == van.winner):
-        raise van_error(van.number, N_("'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."))
+        raise van_error(
+            van.number,
+            N_("'den' phải là người khác người ù, và chỉ dùng khi có 'winner'."),
+            code="den_is_winner",
+        )
 
 
 def settle_phom(book: Book, table: SittingTerms, state: SittingState, van: VanRecord) -> str:

@@ -31,9 +31,12 @@ __all__ = [
 ]
 
 
-def van_error(number: int, template: str, /, **params: Any) -> SettlementError:
-    """A SettlementError naming the ván: "Ván 3: không có người chơi 'Bin' (khóa 'winner')."""
-    return SettlementError(N_("Ván {number}: {inner}"), number=number, inner=Msg(template, **params))
+def van_error(number: int, template: str, /, *, code: str | None = None, **params: Any) -> SettlementError:
+    """A SettlementError naming the ván: "Ván 3: không có người chơi 'Bin' (khóa 'winner')."
+    ``code``: a finer machine code than the class's, for a mistake a reader tells apart."""
+    return SettlementError(
+        N_("Ván {number}: {inner}"), code=code, number=number, inner=Msg(template, **params)
+    )
 
 
 #: The village pool (điểm làng) of đánh gom.

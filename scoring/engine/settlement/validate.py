@@ -55,11 +55,18 @@ def _check_seats(van: VanRecord) -> None:
         name = getattr(van, key)
         if name is not None and name in van.chiu:
             raise van_error(
-                van.number, N_("'{name}' đã chịu (bỏ ván) nên không thể là '{key}'."), name=name, key=key
+                van.number,
+                N_("'{name}' đã chịu (bỏ ván) nên không thể là '{key}'."),
+                code="chiu_player_named",
+                name=name,
+                key=key,
             )
     if van.discarder is not None and van.discarder == van.winner:
         raise van_error(
-            van.number, N_("người ù '{name}' không thể là người đánh quân ù ('discarder')."), name=van.winner
+            van.number,
+            N_("người ù '{name}' không thể là người đánh quân ù ('discarder')."),
+            code="winner_discarded",
+            name=van.winner,
         )
     if van.bao is not None and van.bao == van.winner:
         raise van_error(van.number, N_("người bị báo '{name}' không thể ù trong cùng ván."), name=van.bao)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from scoring.access import NotAllowed, refuse
 from scoring.engine import N_, EngineError, Msg, parse_van
 from scoring.htmx import render_htmx
+from scoring.respond import status_of
 from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import DEFAULT_PRESET, chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import (
@@ -76,23 +77,18 @@ def posted_seq(value: Any) -> int:
 
 
 #: The engine's refusals of a ván the form can make name the API's keys ('ranks', 'winner', 'den',
-#: 'discarder'): the form's words say what to tap instead. Keyed by the engine's
-#: message code; the API keeps the engine's words.
+#: 'discarder'): the form's words say what to tap instead. Keyed by the error's code (given where the
+#: engine raises it, ``scoring/engine/settlement/``), so the engine's wording may change freely; the
+#: API keeps the engine's words.
 _FORM_WORDS = {
-    "Phỏm cần 'ranks' (thứ hạng) hoặc 'winner' (người ù), không cả hai.": N_(
-        "Chưa có kết quả ván Phỏm: hãy chọn người ù, hoặc xếp hạng đủ mọi người."
-    ),
-    "'ranks' phải xếp hạng đủ mọi người chơi, mỗi người một lần.": N_(
-        "Xếp hạng chưa đủ: hãy chọn thứ hạng cho mọi người chơi, mỗi người một lần."
-    ),
-    "'{key}' có tên người chơi lặp lại.": N_("Một người được xếp hai thứ hạng: mỗi người chỉ một thứ hạng."),
-    "'den' phải là người khác người ù, và chỉ dùng khi có 'winner'.": N_(
-        "Người đền phải là người khác người ù."
-    ),
-    "người ù '{name}' không thể là người đánh quân ù ('discarder').": N_(
+    "phom_result_missing": N_("Chưa có kết quả ván Phỏm: hãy chọn người ù, hoặc xếp hạng đủ mọi người."),
+    "ranks_incomplete": N_("Xếp hạng chưa đủ: hãy chọn thứ hạng cho mọi người chơi, mỗi người một lần."),
+    "player_repeated": N_("Một người được xếp hai thứ hạng: mỗi người chỉ một thứ hạng."),
+    "den_is_winner": N_("Người đền phải là người khác người ù."),
+    "winner_discarded": N_(
         "{name} ù nên không thể là người đánh ra quân ù: hãy chọn người khác, hoặc Không (ù nọc)."
     ),
-    "'{name}' đã chịu (bỏ ván) nên không thể là '{key}'.": N_(
+    "chiu_player_named": N_(
         "{name} đã chịu (bỏ ván) nên không thể ù, đánh ra quân ù hay bị báo trong ván này."
     ),
 }
@@ -100,10 +96,13 @@ _FORM_WORDS = {
 
 def form_words(exc: EngineError) -> str:
     """The refusal as the ván form's reader should see it: the engine's message, or the form's own
-    words where the engine's name the API's keys."""
-    inner = exc.params.get("inner") if exc.code == "Ván {number}: {inner}" else exc.msg
-    words = _FORM_WORDS.get(getattr(inner, "template", ""))
-    return Msg(words, **inner.params).render(gettext) if words is not None else exc.message
+    words (by the error's code) where the engine's name the API's keys."""
+    words = _FORM_WORDS.get(exc.code)
+    if words is None:
+        return exc.message
+    inner = exc.params.get("inner")  # "Ván {number}: {inner}": the words take the inner parameters
+    params = inner.params if isinstance(inner, Msg) else exc.params
+    return Msg(words, **params).render(gettext)
 
 
 def van_form_context(table: SittingFacts, form: VanForm, *, key: str, seq: int) -> dict[str, Any]:
@@ -167,7 +166,7 @@ def preview(table: SittingFacts, form: VanForm, *, seq: int | None) -> dict[str,
         record = form.record(table.game)
         answer = van_preview(sitting=table.sitting, record=record, seq=seq)
     except EngineError as exc:
-        return {"error": form_words(exc)}
+        return {"error": form_words(exc), "status": status_of(exc)}
     delta: dict[str, int] = defaultdict(int)
     for t in answer.transfers:
         delta[t.from_] -= t.amount

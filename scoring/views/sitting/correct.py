@@ -18,11 +18,18 @@ from scoring.engine import N_, EngineError
 from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Posting, Sitting, TransactionKind, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
+from scoring.respond import respond, status_of
 from scoring.selectors.ledger import balances
 from scoring.selectors.sitting import GUEST, SittingFacts, describe, transfer_rows
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.quotas import VAN, charge
-from scoring.services.sittings import SequenceConflict, correction_target, sitting_settle_up, van_correct
+from scoring.services.sittings import (
+    SequenceConflict,
+    SittingClosed,
+    correction_target,
+    sitting_settle_up,
+    van_correct,
+)
 from scoring.views.sitting.common import (
     form_words,
     missing_in_vietnamese,
@@ -88,7 +95,7 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     n_seats = sitting.seats.count()
     if sitting.ended_at is not None:  # settled: no correction form to fill in only to be refused
         context = {"nav": "sitting", "sitting": sitting, "van": van, "ended_at": sitting.ended_at}
-        return render_htmx(request, CORRECT, context, partial="correct", status=409)
+        return render_htmx(request, CORRECT, context, partial="correct", status=status_of(SittingClosed))
     if request.method != "POST":
         form = VanForm.from_record(van.record, van.cards, n_seats)
         return render_htmx(
@@ -111,12 +118,11 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
             via=entry_via(request, sitting),
         )
     except (IdempotencyMismatch, SequenceConflict) as exc:
-        status = 422 if isinstance(exc, IdempotencyMismatch) else 409
         context = correct_context(sitting, van, form=form, key=new_key(), reason=reason, error=exc.message)
-        return render_htmx(request, CORRECT, context, partial="correct", status=status)
+        return respond(exc, request, CORRECT, context, partial="correct")
     except EngineError as exc:
         context = correct_context(sitting, van, form=form, key=key, reason=reason, error=form_words(exc))
-        return render_htmx(request, CORRECT, context, partial="correct", status=400)
+        return respond(exc, request, CORRECT, context, partial="correct")
     return _after_write(
         request, sitting, gettext("Đã sửa ván {seq}. Lý do: {reason}").format(seq=seq, reason=reason)
     )
@@ -150,22 +156,19 @@ def settle_up_view(request: HttpRequest, pk: int) -> HttpResponse:
     error, status = None, 200
     if request.method == "POST" and sitting.ended_at is None and request.POST.get("confirm") != "1":
         # Settling up ends the canh for good (no more ván, no corrections): asked first.
-        error, status = (
-            gettext(
-                "Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, "
-                "không ghi hay sửa ván được nữa."
-            ),
-            422,
+        unconfirmed = EngineError(
+            N_(
+                "Hãy đánh dấu ô xác nhận: sau khi thanh toán, canh bài kết thúc, không ghi hay sửa ván được nữa."
+            )
         )
+        error, status = unconfirmed.message, status_of(unconfirmed)
     elif request.method == "POST" and sitting.ended_at is None:
         try:
             sitting_settle_up(
                 sitting=sitting.pk, settled_by=user_of(request), idempotency_key=posted_key(request)
             )
-        except SequenceConflict as exc:
-            error, status = exc.message, 409
         except EngineError as exc:
-            error, status = exc.message, (422 if isinstance(exc, IdempotencyMismatch) else 400)
+            error, status = exc.message, status_of(exc)
         else:
             return _after_write(request, sitting, gettext("Đã thanh toán và kết thúc canh bài."))
         sitting.refresh_from_db()

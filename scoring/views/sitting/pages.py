@@ -15,6 +15,7 @@ from scoring.engine import GAMES, EngineError, Game, get_game
 from scoring.htmx import render_htmx
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
+from scoring.respond import respond
 from scoring.selectors.rules import DEFAULT_PRESET, applied_rules_names, rules_choices
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.rules import resolve_rules
@@ -139,10 +140,9 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
             created_by=request.user,
             idempotency_key=state["key"],
         )
-    except IdempotencyMismatch as exc:
-        state.update(error=exc.message, key=new_key())
-        return render_htmx(request, NEW, state, partial="new-form", status=422)
     except EngineError as exc:
         state["error"] = exc.message
-        return render_htmx(request, NEW, state, partial="new-form", status=400)
+        if isinstance(exc, IdempotencyMismatch):  # the key was used: the form gets a fresh one
+            state["key"] = new_key()
+        return respond(exc, request, NEW, state, partial="new-form")
     return redirect("scoring:sitting", pk=written.obj.pk)

@@ -21,6 +21,7 @@ from scoring.engine import EngineError
 from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
+from scoring.respond import respond, status_of
 from scoring.selectors.sitting import SittingFacts, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.quotas import VAN, charge
@@ -78,10 +79,10 @@ def van_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         seq = posted_seq(correct_seq) if correct_seq else None
     except EngineError as exc:
-        shown: dict[str, Any] = {"error": exc.message}
+        shown: dict[str, Any] = {"error": exc.message, "status": status_of(exc)}
     else:
         shown = preview(table, form, seq=seq)
-    status = 400 if "error" in shown else 200
+    status = shown.get("status", 200)  # a refused preview: its error's status (scoring.errors)
     if is_htmx(request):
         return render_htmx(
             request, "scoring/sitting_preview.html", {"preview": shown, "table": table}, status=status
@@ -140,10 +141,8 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
             cards=form.cards,
             via=entry_via(request, sitting),
         )
-    except IdempotencyMismatch as exc:
-        return _refused(request, sitting, form, exc.message, 422)
-    except SequenceConflict as exc:
-        return _refused(request, sitting, form, exc.message, 409, taken=exc.state.get("van"))
+    except (IdempotencyMismatch, SequenceConflict) as exc:
+        return _refused(request, sitting, form, exc)
     except EngineError as exc:
         sitting.refresh_from_db()
         context = page_context(
@@ -154,7 +153,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
             error=form_words(exc),
             preview=preview(table, form, seq=None),
         )
-        return render_htmx(request, DETAIL, context, partial="sitting", status=400)
+        return respond(exc, request, DETAIL, context, partial="sitting")
     van = written.obj
     notice = (
         gettext("Ván {seq} đã được lưu từ trước (gửi lặp): không ghi thêm gì.").format(seq=van.seq)
@@ -172,15 +171,14 @@ def _refused(
     request: HttpRequest,
     sitting: Sitting,
     form: VanForm,
-    message: str,
-    status: int,
-    taken: dict[str, Any] | None = None,
+    exc: EngineError,
 ) -> HttpResponse:
     """Show the sitting as it stands now with the message; the taps are kept, under a new key and
     the next free number, so nothing is appended unless the scorekeeper taps "Lưu ván" again."""
     sitting.refresh_from_db()
     table = SittingFacts.of(sitting)
     shown = None
+    taken = exc.state.get("van") if isinstance(exc, SequenceConflict) else None
     if taken:
         shown = {
             "seq": taken["seq"],
@@ -190,8 +188,8 @@ def _refused(
     context = page_context(
         sitting,
         form=form,
-        error=message,
+        error=exc.message,
         conflict=shown,
         preview=preview(table, form, seq=None) if sitting.ended_at is None else {"idle": True},
     )
-    return render_htmx(request, DETAIL, context, partial="sitting", status=status)
+    return respond(exc, request, DETAIL, context, partial="sitting")

@@ -29,9 +29,9 @@ from scoring.engine import EngineError
 from scoring.htmx import is_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
+from scoring.respond import status_of
 from scoring.selectors.ledger import van_json
-from scoring.services.idempotency import IdempotencyMismatch
-from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused, van_confirm, van_reject
+from scoring.services.review import NoSuchVan, van_confirm, van_reject
 from scoring.views.sitting.common import missing_in_vietnamese, posted_key
 
 __all__ = ["van_confirm_view", "van_reject_view"]
@@ -94,14 +94,8 @@ def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpRes
             )
     except NoSuchVan as exc:
         raise Http404(exc.message) from None
-    except ReviewRefused as exc:
-        return _answer(request, sitting, seq, exc.message, 403)
-    except ReviewConflict as exc:
-        return _answer(request, sitting, seq, exc.message, 409)
-    except IdempotencyMismatch as exc:
-        return _answer(request, sitting, seq, exc.message, 422)
-    except EngineError as exc:
-        return _answer(request, sitting, seq, exc.message, 400)
+    except EngineError as exc:  # refused (403), no longer provisional (409), a reused key (422)…
+        return _answer(request, sitting, seq, exc.message, status_of(exc))
     done = gettext("Đã bác ván {seq}.") if reject else gettext("Đã xác nhận ván {seq}.")
     return _answer(request, sitting, seq, done.format(seq=written.obj.seq), 200)
 

@@ -9,7 +9,7 @@ from django.db import connection
 from scoring.engine import N_
 from scoring.models import Seat, Sitting
 from scoring.services import rows
-from scoring.services.idempotency import Answer, check_key, run_once
+from scoring.services.idempotency import Answer, Outcome, check_key, run_once
 from scoring.services.people import User, Written, acting_user
 from scoring.services.sittings import FINAL, ResultsFinal
 from tournaments.console.broadcast import EventType, publish
@@ -183,7 +183,7 @@ def signal_send(
         seat_name = the_signal.seat_name or (TRUNG_QUAN_NAME if the_seat == TRUNG_QUAN else str(the_seat))
         body = _as_json(event, the_signal, seat_name)
         publish(t.pk, EventType.SIGNAL, {"signal": body}, seq=seq)
-        return Answer(201, body)
+        return Answer(Outcome.CREATED, body)
 
     slug = signal.strip().lower() if isinstance(signal, str) else signal
     try:

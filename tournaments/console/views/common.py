@@ -13,9 +13,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django_eventstream import get_current_event_id
 
-from scoring.engine import get_game
+from scoring.engine import EngineError, get_game
+from scoring.respond import status_of
 from scoring.selectors.rules import chips
-from scoring.services.van import ResultsFinal
 from tournaments.console.broadcast import channel_for
 from tournaments.console.catalogue import COMMON
 from tournaments.console.models import FestivalTable, Signal, SignalEffect, SignalKind
@@ -171,7 +171,7 @@ def user_error(exc: ConsoleError | Exception) -> str:
     return getattr(exc, "message", str(exc))
 
 
-def final_status(exc: Exception) -> int:
-    """409 when the table's event is finished (its results final); the console's other refusals
-    are shown in the live part with 200."""
-    return 409 if isinstance(exc, ResultsFinal) else 200
+def final_status(exc: EngineError) -> int:
+    """The status of a console refusal shown in the live part: the error's own
+    (:func:`scoring.respond.status_of`: 409 when the table's event is finished, 400 for a mistake)."""
+    return status_of(exc)

@@ -8,10 +8,10 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
 
-from scoring.engine import EngineError, get_game
+from scoring.engine import N_, EngineError, get_game
 from scoring.models import Mode
+from scoring.respond import status_of
 from scoring.selectors.rules import rules_choices
 from tournaments.console import services
 from tournaments.console.permissions import event_tables_run_by, tables_run_by
@@ -29,14 +29,16 @@ def _event_tables(user: Any) -> QuerySet[EventTable]:
     return event_tables_run_by(user).filter(sitting__game=GAME, festival_table__isnull=True)
 
 
-def _open(request: HttpRequest) -> str | None:
+def _open(request: HttpRequest) -> EngineError | None:
     data = request.POST
     linked = intval(data.get("event_table"))
     try:
         if linked:
             event_table = _event_tables(request.user).filter(pk=linked).first()
             if event_table is None:
-                return gettext("Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải.")
+                return EngineError(
+                    N_("Không có chiếu này, hoặc bạn không phải ban tổ chức hay Trung Quân của giải.")
+                )
             name = data.get("name") or f"{event_table.event.name} · {event_table}"
             table = services.table_open(
                 name=name, event_table=event_table, trung_quan=request.user, created_by=request.user
@@ -53,17 +55,17 @@ def _open(request: HttpRequest) -> str | None:
                 idempotency_key=data.get("key") or None,
             )
     except EngineError as exc:
-        return user_error(exc)
+        return exc
     request.session["console_opened"] = table.pk
     return None
 
 
 @tq_login_required
 def table_list(request: HttpRequest) -> HttpResponse:
-    error = None
+    failed = None
     if request.method == "POST":
-        error = _open(request)
-        if error is None:
+        failed = _open(request)
+        if failed is None:
             return redirect("console:console", pk=request.session.pop("console_opened"))
     game = get_game(GAME)
     context = {
@@ -73,8 +75,8 @@ def table_list(request: HttpRequest) -> HttpResponse:
         "event_tables": _event_tables(request.user)[:50],
         "default_names": DEFAULT_NAMES,
         "key": uuid.uuid4().hex,
-        "error": error,
-        "form": request.POST if error else None,
+        "error": user_error(failed) if failed else None,
+        "form": request.POST if failed else None,
         "nav": "console",
     }
-    return render(request, "console/table_list.html", context, status=422 if error else 200)
+    return render(request, "console/table_list.html", context, status=status_of(failed) if failed else 200)

@@ -36,17 +36,17 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, InvariantError, replay, rules_with_overrides
+from scoring.errors import body_of, status_of
 from scoring.models import Club, Player, Seat, Sitting, Van
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import Written, acting_user, player_for_name
 from scoring.services.ratings import request_ratings_update
-from scoring.services.replay import BadVan, ReplayConflict, replay_answer, replay_check, replay_shape
+from scoring.services.replay import replay_answer, replay_check, replay_shape
 from scoring.services.rules import resolve_rules
-from scoring.services.sittings import SequenceConflict, SittingClosed, announce, sitting_open, van_record
+from scoring.services.sittings import announce, sitting_open, van_record
 from tournaments.models import Table
 from tournaments.online.models import ImportJob, JobState, PlatformToken, SittingImport
 from tournaments.online.services.imports import _announce, _text, one_place, replay_part, sitting_import
-from tournaments.services.van import CanhMoved, EventFinished
 
 __all__ = [
     "CHUNK_GAP_SECONDS",
@@ -149,7 +149,7 @@ def import_job_start(
         )
         box["job"] = job
         transaction.on_commit(lambda: _queue(job.pk))
-        return Answer(202, job_json(job))
+        return Answer(Outcome.QUEUED, job_json(job))
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
     answer = run_once(
@@ -213,7 +213,10 @@ def run_import_job(job_id: int) -> str:
             _fail(
                 job.pk,
                 500,
-                {"error": translation.gettext("Lỗi hệ thống khi nhập canh bài; canh chưa được ghi.")},
+                {
+                    "error": translation.gettext("Lỗi hệ thống khi nhập canh bài; canh chưa được ghi."),
+                    "code": "internal_error",
+                },
             )
             return JobState.FAILED
 
@@ -232,11 +235,8 @@ def _run(job: ImportJob) -> str:
         if job.staged_id is None:  # a continuation's ván were all checked by the job's first run
             replay_check(request)  # every ván, before anything is written (no transaction held)
         _touch(job.pk)
-    except BadVan as exc:
-        _fail(job.pk, 422, {"error": exc.message, "van": exc.seq})
-        return JobState.FAILED
-    except EngineError as exc:
-        _fail(job.pk, 400, {"error": exc.message})
+    except EngineError as exc:  # the answer the synchronous import gives (scoring.errors)
+        _fail(job.pk, status_of(exc), body_of(exc))
         return JobState.FAILED
     if job.table_id is not None:
         return _run_table(job)
@@ -259,14 +259,8 @@ def _run_table(job: ImportJob) -> str:
             table=job.table,
             token=job.token,
         )
-    except BadVan as exc:
-        _fail(job.pk, 422, {"error": exc.message, "van": exc.seq})
-        return JobState.FAILED
-    except (ReplayConflict, SittingClosed, SequenceConflict, CanhMoved, EventFinished) as exc:
-        _fail(job.pk, 409, {"error": exc.message})
-        return JobState.FAILED
-    except EngineError as exc:
-        _fail(job.pk, 400, {"error": exc.message})
+    except EngineError as exc:  # the answer the synchronous import gives: 422 naming a bad ván, 409…
+        _fail(job.pk, status_of(exc), body_of(exc))
         return JobState.FAILED
     result = written.answer.body
     ImportJob.objects.filter(pk=job.pk).update(

@@ -24,7 +24,7 @@ from django.db import transaction
 
 from scoring.engine import N_, REPLAY_KEYS, EngineError
 from scoring.models import Club, Sitting, Van
-from scoring.services.idempotency import Answer, run_once
+from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.people import Written, acting_user
 from scoring.services.replay import ReplayConflict, replay_check, sitting_replay
 from tournaments.models import RoundFormat, Table
@@ -150,7 +150,7 @@ def sitting_import(
         box["sitting"] = sitting
         transaction.on_commit(lambda: _announce(sitting.pk, vans))
         return Answer(
-            201,
+            Outcome.CREATED,
             {
                 **result,
                 "sitting_id": sitting.pk,

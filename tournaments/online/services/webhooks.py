@@ -78,6 +78,8 @@ class WebhookLimit(EngineError):
     """Over a per-owner cap (hooks switched on, test sends a minute); ``retry_after``: seconds
     until it may be tried again, when waiting helps."""
 
+    code = "webhook_limit"
+
     def __init__(self, template: str, /, retry_after: int | None = None, **params: Any) -> None:
         super().__init__(template, **params)
         self.retry_after = retry_after
