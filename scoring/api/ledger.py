@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -65,7 +66,9 @@ def _write(
     (``errors``: a service's own user errors and their statuses; other user errors are 400)."""
     key = request.headers.get("Idempotency-Key")
     if not key:
-        return _error("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo.", 400)
+        return _error(
+            gettext("Thiếu tiêu đề Idempotency-Key: mỗi lần ghi cần một khóa do máy khách tạo."), 400
+        )
     try:
         written = call(key)
     except IdempotencyMismatch as exc:
