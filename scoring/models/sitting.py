@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine import GAMES, MAX_PLAYER_NAME, Fault
 from scoring.models.people import Club, Player
@@ -30,13 +31,13 @@ class Mode(models.TextChoices):
 class VanOutcome(models.TextChoices):
     """What a ván came to, derived from its record (docs/rules.md §7)."""
 
-    U = "u", "Ù"
-    U_LANH_LANG = "u_lanh_lang", "Ù lành làng"
-    U_BAO = "u_bao", "Ù báo"
-    HOA = "hoa", "Hòa"
-    BAO = "bao", "Báo"
-    XEP_HANG = "xep_hang", "Xếp hạng (Phỏm)"
-    PHAT = "phat", "Chỉ phạt"
+    U = "u", pgettext_lazy("van outcome", "Ù")
+    U_LANH_LANG = "u_lanh_lang", pgettext_lazy("van outcome", "Ù lành làng")
+    U_BAO = "u_bao", pgettext_lazy("van outcome", "Ù báo")
+    HOA = "hoa", pgettext_lazy("van outcome", "Hòa")
+    BAO = "bao", pgettext_lazy("van outcome", "Báo")
+    XEP_HANG = "xep_hang", pgettext_lazy("van outcome", "Xếp hạng (Phỏm)")
+    PHAT = "phat", pgettext_lazy("van outcome", "Chỉ phạt")
 
 
 class VanFault(models.TextChoices):

@@ -7,6 +7,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Sitting
 from tournaments.models.events import Event
@@ -20,16 +21,19 @@ class Round(models.Model):
         "cách xếp chỗ",
         max_length=10,
         choices=[
-            (Method.RANDOM.value, "Bốc thăm"),
-            (Method.ROTATION.value, "Xoay vòng, tránh gặp lại"),
-            (Method.STANDINGS.value, "Theo bảng điểm"),
-            (Method.RATING.value, "Theo trình độ"),
+            (Method.RANDOM.value, _("Bốc thăm")),
+            (Method.ROTATION.value, _("Xoay vòng, tránh gặp lại")),
+            (Method.STANDINGS.value, _("Theo bảng điểm")),
+            (Method.RATING.value, _("Theo trình độ")),
         ],
     )
     remainder = models.CharField(
         "người dư",
         max_length=8,
-        choices=[(Remainder.BYE.value, "Nghỉ vòng này"), (Remainder.SMALLER.value, "Chiếu ít người hơn")],
+        choices=[
+            (Remainder.BYE.value, _("Nghỉ vòng này")),
+            (Remainder.SMALLER.value, _("Chiếu ít người hơn")),
+        ],
         default=Remainder.BYE.value,
     )
     seed = models.BigIntegerField("hạt giống bốc thăm", default=0)

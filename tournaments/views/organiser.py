@@ -279,7 +279,9 @@ def check_in_qr(request: HttpRequest, slug: str, reg_id: int) -> HttpResponse:
     loads it when the organiser opens the player's link, so the list itself stays light)."""
     event = organised_event(request, slug)
     reg = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=reg_id)
-    svg = qr_svg(_check_in_url(request, event, reg), title=f"Điểm danh: {reg.player.name}")
+    svg = qr_svg(
+        _check_in_url(request, event, reg), title=gettext("Điểm danh: {name}").format(name=reg.player.name)
+    )
     return HttpResponse(format_html('<div class="qr-code" data-testid="qr">{}</div>', svg))
 
 
@@ -300,6 +302,10 @@ def check_in_cards(request: HttpRequest, slug: str) -> HttpResponse:
     for reg in regs:
         url = _check_in_url(request, event, reg)
         cards.append(
-            {"reg": reg, "url": url, "qr": qr_svg(url, scale=5, title=f"Điểm danh: {reg.player.name}")}
+            {
+                "reg": reg,
+                "url": url,
+                "qr": qr_svg(url, scale=5, title=gettext("Điểm danh: {name}").format(name=reg.player.name)),
+            }
         )
     return page(request, "tournaments/check_in_cards.html", {"event": event, "cards": cards})

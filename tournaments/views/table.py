@@ -182,11 +182,11 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
     entry = request.build_absolute_uri(reverse("tournaments:table", args=[event.slug, table.pk]))
     for token in tokens:
         token.link = f"{entry}?ma={token.secret}"  # type: ignore[attr-defined]
-        token.qr = qr_svg(token.link, title=f"Chiếu {table.number}: ghi điểm")  # type: ignore[attr-defined]
+        token.qr = qr_svg(token.link, title=gettext("Chiếu {n}: ghi điểm").format(n=table.number))  # type: ignore[attr-defined]
     context: dict[str, Any] = {
         "tokens": tokens,
         "entry_url": entry,
-        "entry_qr": qr_svg(entry, title=f"Chiếu {table.number}"),
+        "entry_qr": qr_svg(entry, title=gettext("Chiếu {n}").format(n=table.number)),
         "pin_lock": pin_lock(table),
     }
     if view.can_substitute:

@@ -22,7 +22,7 @@ from scoring.htmx import is_htmx, render_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import KEEP, VIEW, can, entry_via
 from scoring.respond import respond, status_of
-from scoring.selectors.sitting import SittingFacts, describe, sitting_data
+from scoring.selectors.sitting import GUEST, SittingFacts, describe, sitting_data
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.quotas import VAN, charge
 from scoring.services.sittings import SequenceConflict, van_record
@@ -183,7 +183,7 @@ def _refused(
         shown = {
             "seq": taken["seq"],
             "summary": describe(table, taken["record"]),
-            "by": taken.get("entered_by") or "khách (chưa đăng nhập)",
+            "by": taken.get("entered_by") or gettext(GUEST),
         }
     context = page_context(
         sitting,

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.engine import N_, EngineError, get_game
 from scoring.models import Mode
@@ -21,7 +22,14 @@ from tournaments.models import Table as EventTable
 
 __all__ = ["table_list"]
 
-DEFAULT_NAMES = ("Giáp Nhất", "Giáp Nhị", "Giáp Tam", "Giáp Tứ", "Giáp Ngũ")
+#: The placeholders of the five seats' names (examples, in the page's language).
+DEFAULT_NAMES = (
+    gettext_noop("Giáp Nhất"),
+    gettext_noop("Giáp Nhị"),
+    gettext_noop("Giáp Tam"),
+    gettext_noop("Giáp Tứ"),
+    gettext_noop("Giáp Ngũ"),
+)
 
 
 def _event_tables(user: Any) -> QuerySet[EventTable]:
@@ -73,7 +81,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
         "rules": rules_choices(game),
         "modes": Mode.choices,
         "event_tables": _event_tables(request.user)[:50],
-        "default_names": DEFAULT_NAMES,
+        "default_names": [gettext(name) for name in DEFAULT_NAMES],
         "key": uuid.uuid4().hex,
         "error": user_error(failed) if failed else None,
         "form": request.POST if failed else None,
