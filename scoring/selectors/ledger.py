@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
+from django.utils.translation import pgettext
 
 from scoring.engine import PRESETS, EngineError, SittingState, Transfer, khoi_name, load_rules
 from scoring.i18n import reason
@@ -138,7 +139,7 @@ def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dic
         "seq": van.seq,
         "record": van.record,
         "outcome": van.outcome,
-        "outcome_label": van.get_outcome_display(),
+        "outcome_label": pgettext("outcome", van.get_outcome_display()),
         "winner": van.winner.name if van.winner_id else None,
         "fault": van.fault or None,
         "cuoc": van.cuoc,

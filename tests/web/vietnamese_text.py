@@ -6,23 +6,38 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from scoring.engine import CATALOGUE, khoi_name
+from scoring.engine import CATALOGUE, GAMES, PRESETS, khoi_name, load_rules
 
 #: A letter with a diacritic (Latin-1 and Latin Extended-A/B letters, Vietnamese's own block).
 LETTER = re.compile("[À-ÖØ-öø-ÿĀ-ſƠơƯưẠ-ỹ]")
 WORD = re.compile(r"[\wÀ-ÖØ-öø-ÿĀ-ſƠơƯưẠ-ỹ]+")
 
-#: Game words kept in English (the glossary's): games, ván, hội, the cước and streaks' names.
+
+def _rule_set_words() -> list[str]:
+    """The preset rule sets' names and their names of the cước (a rule set may name one its way)."""
+    words = []
+    for slug in PRESETS:
+        rules = load_rules(slug)
+        words += [rules.name, *(rules.cuoc_name(c) for c in rules.cuoc)]
+    return words
+
+
+#: Game words kept in English (the glossary's): games, ván, hội, the ways of paying, the cước and
+#: streaks' names, the preset rule sets' names.
 GAME_WORDS = (
     "Tổ Tôm",
     "Chắn",
+    *(game.name_vi for game in GAMES.values()),
     "Phỏm",
     "ván",
     "hội",
     "cước",
     "Thông",
     *(c.name for c in CATALOGUE.values()),
+    "đánh quăng",
+    "đánh gom",
     *(khoi_name(n) for n in range(3, 12)),
+    *_rule_set_words(),
 )
 
 
