@@ -6,11 +6,17 @@ gettext msgid) and parameters (:mod:`scoring.engine.errors`). The app installs D
 the request: Vietnamese by default, English under ``/en/``, and on the API with
 ``Accept-Language: en`` (:class:`ApiLanguageMiddleware`). English lives in
 locale/en/LC_MESSAGES/django.po like every other string of the app.
+
+The ledger's words (a transaction's reason, a posting's why) are stored in Vietnamese, as they were
+written (the ledger is append-only): :func:`reason` shows one in the active language, matching it
+back to the engine's or the ledger's template (:class:`scoring.engine.Vocabulary`). Their English
+is in the same catalogue under the context ``reason``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -18,9 +24,53 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
-from scoring.engine import set_translator
+from scoring.engine import ENGINE_WORDS, Vocabulary, set_translator
 
-__all__ = ["ApiLanguageMiddleware", "install_engine_translator"]
+__all__ = ["KIND_LABELS", "LEDGER", "WORDS", "ApiLanguageMiddleware", "install_engine_translator", "reason"]
+
+#: The ledger's own descriptions of its transactions (the engine's are in scoring.engine.words).
+LEDGER: Mapping[str, str] = MappingProxyType(
+    {
+        "van": "Ván {seq}",
+        "van_note": "Ván {seq} ({note})",
+        "opening": "Mở hội {index} trước ván {seq}",
+        "opening_note": "Mở hội {index} trước ván {seq} ({note})",
+        "recomputed": "tính lại sau khi sửa ván {k}",
+        "correction": "Sửa ván {k}: {text}",
+        "reversed": "Đảo: {why}",
+        "returned": "Trả lại điểm làng và gà khi kết thúc",
+        "settlement": "Thanh toán cuối canh",
+        "close_returned": "Chốt sổ {close}: trả lại điểm làng và gà",
+        "close": "Chốt sổ {close}",
+        "close_reversed": "Đảo chốt sổ {close}: {text}",
+        "close_clearing": (
+            "Chốt sổ {close}: {payer} −{amount}, {payee} +{amount} trong canh này "
+            "(thanh toán theo kế hoạch chốt sổ số {id})"
+        ),
+        "pot_return": "Trả lại {payee} {amount} điểm còn trong {pot} khi kết thúc",
+    }
+)
+
+#: The labels of the kinds of transaction (scoring.models.TransactionKind), as the API shows them.
+KIND_LABELS = ("Gom đầu hội", "Ván", "Đảo bút toán (sửa ván)", "Thanh toán cuối canh")
+
+#: Every word the ledger stores for a reader: the engine's and the ledger's own.
+WORDS: Vocabulary = ENGINE_WORDS + Vocabulary.of(LEDGER.values(), phrases=KIND_LABELS)
+
+#: The gettext context of the ledger's words (a word such as "ù" reads otherwise elsewhere).
+REASON_CONTEXT = "reason"
+
+
+def _translate(msgid: str) -> str:
+    return translation.pgettext(REASON_CONTEXT, msgid)
+
+
+def reason(text: str) -> str:
+    """A stored reason or why, in the active language (as stored when that is Vietnamese)."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    if not text or language.split("-")[0] == settings.LANGUAGE_CODE:
+        return text
+    return WORDS.shown(text, _translate)
 
 
 def install_engine_translator() -> None:

@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.i18n import reason
 from scoring.reports.tabular import csv_download
 from scoring.text import vi_slugify
 from tournaments.models import Event
@@ -32,16 +33,16 @@ def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
     state = board_state(event)
     suffix = "-tam-tinh" if state.provisional else ""
     header = [
-        "Hạng",
-        "Người chơi",
-        "Làng / giáp / đội",
-        "Điểm",
-        "Số ván",
-        "Ván ù",
-        "Ván ù lớn nhất",
-        "Điểm mỗi ván",
-        "Cước",
-        "Ghi chú",
+        gettext("Hạng"),
+        gettext("Người chơi"),
+        gettext("Làng / giáp / đội"),
+        gettext("Điểm"),
+        gettext("Số ván"),
+        gettext("Ván ù"),
+        gettext("Ván ù lớn nhất"),
+        gettext("Điểm mỗi ván"),
+        gettext("Cước"),
+        gettext("Ghi chú"),
     ]
     rows: list[list[Any]] = [
         [
@@ -54,22 +55,24 @@ def standings_table(event: Event) -> tuple[str, list[str], list[list[Any]]]:
             r["best_win"],
             r["per_van"],
             _cuoc(r["cuoc"]),
-            ", ".join(n for n, on in (("đồng hạng", r["tied"]), ("đã rút", r["withdrawn"])) if on),
+            ", ".join(
+                n for n, on in ((gettext("đồng hạng"), r["tied"]), (gettext("đã rút"), r["withdrawn"])) if on
+            ),
         ]
         for r in state.board.rows
     ]
     rows.append([])
     rows.append(
         [
-            "Hạng",
-            "Làng / giáp / đội",
-            "Số người",
-            "Điểm",
-            "Số ván",
-            "Ván ù",
-            "Ván ù lớn nhất",
-            "Điểm mỗi ván",
-            "Cước",
+            gettext("Hạng"),
+            gettext("Làng / giáp / đội"),
+            gettext("Số người"),
+            gettext("Điểm"),
+            gettext("Số ván"),
+            gettext("Ván ù"),
+            gettext("Ván ù lớn nhất"),
+            gettext("Điểm mỗi ván"),
+            gettext("Cước"),
             "",
         ]
     )
@@ -101,7 +104,7 @@ def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[
     reg = registration_for(event, player_id)
     if reg is None:
         raise Http404(gettext("Người này không đăng ký giải."))
-    header = ["Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải"]
+    header = [gettext(h) for h in ("Vòng", "Chiếu", "Ván", "Lúc", "Điểm", "Cộng dồn", "Diễn giải")]
     rows = [
         [
             r["round"],
@@ -110,7 +113,7 @@ def statement_table(event: Event, player_id: int) -> tuple[str, list[str], list[
             timezone.localtime(r["at"]).strftime("%d/%m/%Y %H:%M"),
             r["amount"],
             r["total"],
-            r["why"],
+            reason(r["why"]),
         ]
         for r in player_statement(event, player_id)
     ]

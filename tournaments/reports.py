@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_GET
 
 from scoring.models import Account, Posting, TransactionKind
@@ -164,7 +164,9 @@ def _statement(request: HttpRequest, event: Event, player_id: int, fmt: str) -> 
 def statement_sheet(event: Event, player_id: int) -> tuple[str, Sheet]:
     filename, header, rows = statement_table(event, player_id)
     total = rows[-1][5] if rows else 0
-    return _stem(filename), Sheet("Sao ke", header, [*rows, ["Tổng", "", "", "", total, total, ""]])
+    return _stem(filename), Sheet(
+        pgettext("sheet", "Sao ke"), header, [*rows, [gettext("Tổng"), "", "", "", total, total, ""]]
+    )
 
 
 def statement_context(event: Event, player_id: int) -> tuple[str, dict[str, Any]]:
@@ -191,12 +193,15 @@ def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, An
     url = request.build_absolute_uri(reverse("tournaments:table", args=[event.slug, table.pk]))
     rows = event.van_per_round if event.round_format == RoundFormat.VAN else None
     extra = [
-        ("Ngày", event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""))
+        (
+            gettext("Ngày"),
+            event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""),
+        )
     ]
     return score_sheet(
         sitting,
         url,
-        heading=f"Vòng {table.round.number} · Chiếu {table.number}",
+        heading=gettext("Vòng {round} · Chiếu {table}").format(round=table.round.number, table=table.number),
         subheading=event.name,
         rows=rows,
         extra=extra,
@@ -284,7 +289,7 @@ def event_series(event: Event, players: list[int]) -> dict[str, Any]:
         names[player_id] = name
     order = list(steps)
     by_round = len(order) > CHART_MAX_POINTS
-    labels, running = ["Bắt đầu"], dict.fromkeys(players, 0)
+    labels, running = [gettext("Bắt đầu")], dict.fromkeys(players, 0)
     series: dict[int, list[int]] = {p: [0] for p in players}
     for i, van_id in enumerate(order):
         for p, amount in steps[van_id].items():
@@ -292,7 +297,7 @@ def event_series(event: Event, players: list[int]) -> dict[str, Any]:
         last_of_round = i + 1 == len(order) or rounds[order[i + 1]] != rounds[van_id]
         if by_round and not last_of_round:
             continue
-        labels.append(f"Vòng {rounds[van_id]}" if by_round else f"{len(labels)}")
+        labels.append(gettext("Vòng {n}").format(n=rounds[van_id]) if by_round else f"{len(labels)}")
         for p in players:
             series[p].append(running[p])
     return {

@@ -88,8 +88,13 @@ from scoring.engine.settlement.hoi import open_hoi
 from scoring.engine.settlement.ledger import Book
 from scoring.engine.settlement.types import van_error
 from scoring.engine.western import WESTERN_BY_CODE, WESTERN_CARDS, WesternCard, parse_western_hand
+from scoring.engine.words import ENGINE_WORDS, Vocabulary
+from scoring.engine.words import PHRASES as REASON_PHRASES
 
 __all__ = [
+    "ENGINE_WORDS",
+    "REASON_PHRASES",
+    "Vocabulary",
     "BaoRegime",
     "BareTriple",
     "Book",

@@ -18,21 +18,9 @@ from scoring.engine.cuoc import khoi_name
 from scoring.engine.errors import N_, CuocError, shown
 from scoring.engine.games import Game, GameSlug, ScoringFamily, get_game
 from scoring.engine.rules import MainCuoc, MainTie, Repeat, RuleSet, load_rules, wrong_family
+from scoring.engine.words import BOI_NAMES, BREAKDOWN, PHRASES
 
 __all__ = ["Breakdown", "BreakdownLine", "score"]
-
-_BOI_NAMES = {
-    2: "nhị",
-    3: "tam",
-    4: "tứ",
-    5: "ngũ",
-    6: "lục",
-    7: "thất",
-    8: "bát",
-    9: "cửu",
-    10: "thập",
-    12: "thập nhị",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,21 +209,21 @@ def _apply_subsumption(rules: RuleSet, slugs: list[str]) -> tuple[list[str], lis
 def _main_why(rules: RuleSet, slug: str, main: int) -> str:
     value = rules.cuoc.get(slug)
     if value is None or value.main is not None or value.boi is None:
-        return f"giá trị chính: {main} điểm"
+        return BREAKDOWN["main"].format(main=main)
     boi = value.boi
     if rules.traits.stake_per_hoi:
-        return f"{boi} × mức cược N = {boi} × {rules.stake}"
+        return BREAKDOWN["tai_ban"].format(boi=boi, stake=rules.stake)
     if boi == 1:
-        return f"ù suông: {main} điểm"
-    text = f"bội {_BOI_NAMES.get(boi, str(boi))}: {boi} × {rules.suong}"
+        return BREAKDOWN["suong"].format(main=main)
+    name = BOI_NAMES.get(boi, str(boi))
     if main != boi * rules.suong:
-        text += f" + {boi} dịch × {rules.dich}"
-    return text
+        return BREAKDOWN["boi_dich"].format(boi_name=name, boi=boi, suong=rules.suong, dich=rules.dich)
+    return BREAKDOWN["boi"].format(boi_name=name, boi=boi, suong=rules.suong)
 
 
 def _item(rules: RuleSet, slug: str) -> _Item:
     main, dich = rules.value_of(slug)
-    why = _main_why(rules, slug, main) if slug != "thong" else f"Thông: {main} điểm"
+    why = _main_why(rules, slug, main) if slug != "thong" else BREAKDOWN["thong"].format(main=main)
     return _Item(slug, rules.cuoc_name(slug), main, dich, why)
 
 
@@ -245,9 +233,11 @@ def _streak_item(rules: RuleSet, streak: int) -> _Item | None:
         return None
     main, dich = rules.khoi_value(streak)
     if kind == "thong":
-        return _Item("thong", "Thông", main, dich, f"Thông (thắng {streak} ván liên tiếp): {main} điểm")
+        return _Item("thong", "Thông", main, dich, BREAKDOWN["thong_streak"].format(streak=streak, main=main))
     step = streak - rules.khoi_main_offset
-    why = f"{khoi_name(streak)} (thắng {streak} ván liên tiếp): {rules.suong} + {step} × {rules.dich}"
+    why = BREAKDOWN["khoi"].format(
+        khoi=khoi_name(streak), streak=streak, suong=rules.suong, step=step, dich=rules.dich
+    )
     return _Item("khoi", khoi_name(streak), main, dich, why)
 
 
@@ -270,12 +260,22 @@ def _breakdown(
     others.remove(main)
     lines = [BreakdownLine(main.slug, main.name, main.main, None, main.main_why)]
     lines += [
-        BreakdownLine(it.slug, it.name, rules.dich * it.dich, it.dich, f"{it.dich} dịch × {rules.dich} điểm")
+        BreakdownLine(
+            it.slug,
+            it.name,
+            rules.dich * it.dich,
+            it.dich,
+            BREAKDOWN["dich"].format(count=it.dich, dich=rules.dich),
+        )
         for it in others
     ]
     lines += [
         BreakdownLine(
-            inner, rules.cuoc_name(inner), 0, 0, f"đã nằm trong {rules.cuoc_name(outer)}: không tính thêm"
+            inner,
+            rules.cuoc_name(inner),
+            0,
+            0,
+            BREAKDOWN["subsumed"].format(names=rules.cuoc_name(outer)),
         )
         for inner, outer in subsumed
     ]
@@ -294,4 +294,5 @@ def _ga_line(rules: RuleSet, slugs: list[str]) -> BreakdownLine | None:
     if count == 0:
         return None
     points = count * rules.chan_ga_points
-    return BreakdownLine("ga", "Gà", points, None, f"{count} gà × {rules.chan_ga_points} điểm")
+    why = BREAKDOWN["ga"].format(count=count, each=rules.chan_ga_points)
+    return BreakdownLine("ga", PHRASES["ga_line"], points, None, why)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
+from scoring.i18n import reason
 from scoring.reports.tabular import Sheet, detail_line
 from scoring.selectors.statement import Statement
 
@@ -19,20 +21,21 @@ def club_statement_sheet(st: Statement) -> Sheet:
     for part in st.canh:
         day = part.canh.day.strftime("%d/%m/%Y")
         for v in part.van:
-            detail = "; ".join(detail_line(line.other, line.amount, line.why) for line in v.lines)
+            detail = "; ".join(detail_line(line.other, line.amount, reason(line.why)) for line in v.lines)
             if v.corrected:
-                detail = (detail + "; " if detail else "") + f"đã sửa: {v.corrected}"
+                corrected = gettext("đã sửa: {what}").format(what=v.corrected)
+                detail = (detail + "; " if detail else "") + corrected
             rows.append(
                 [day, part.canh.name, v.seq, f"{v.outcome} · {v.summary}", v.delta, v.running, detail]
             )
         for s in part.settled:
-            detail = "; ".join(detail_line(line.other, line.amount, line.why) for line in s.lines)
+            detail = "; ".join(detail_line(line.other, line.amount, reason(line.why)) for line in s.lines)
             rows.append(
                 [
                     timezone.localtime(s.at).strftime("%d/%m/%Y"),
                     part.canh.name,
-                    "Thanh toán",
-                    s.reason,
+                    gettext("Thanh toán"),
+                    reason(s.reason),
                     s.delta,
                     s.running,
                     detail,
@@ -40,13 +43,16 @@ def club_statement_sheet(st: Statement) -> Sheet:
             )
     rows.append(
         [
-            "Tổng",
+            gettext("Tổng"),
             "",
             "",
-            f"Điểm {st.points}, đã thanh toán {st.settled}, còn lại {st.open}",
+            gettext("Điểm {points}, đã thanh toán {settled}, còn lại {open}").format(
+                points=st.points, settled=st.settled, open=st.open
+            ),
             st.open,
             st.open,
             "",
         ]
     )
-    return Sheet("Sao ke", ["Ngày", "Canh", "Ván", "Diễn giải", "Điểm", "Cộng dồn", "Chi tiết"], rows)
+    headers = ["Ngày", "Canh", "Ván", "Diễn giải", "Điểm", "Cộng dồn", "Chi tiết"]
+    return Sheet(pgettext("sheet", "Sao ke"), [gettext(h) for h in headers], rows)

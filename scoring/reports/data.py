@@ -14,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from scoring.engine import GA_TRONG, POOL, EngineError
+from scoring.i18n import reason
 from scoring.models import Account, Posting, Sitting, TransactionKind
 from scoring.reports.tabular import Sheet, detail_line
 from scoring.selectors.ledger import balances, integrity, iter_van_list, van_list
@@ -45,17 +46,18 @@ def _account(table: SittingFacts, posting: Posting) -> str:
     return posting.seat.name if posting.seat_id else table.account(posting.account)
 
 
+#: The ledger table's header (translated when a sheet is built, in the request's or job's language).
 LEDGER_HEADERS = [
-    "Bút toán",
-    "Loại",
-    "Ván",
-    "Dòng",
-    "Tài khoản",
-    "Điểm",
-    "Vì sao",
-    "Đảo bút toán số",
-    "Lúc",
-    "Người ghi",
+    gettext_noop("Bút toán"),
+    gettext_noop("Loại"),
+    gettext_noop("Ván"),
+    gettext_noop("Dòng"),
+    gettext_noop("Tài khoản"),
+    gettext_noop("Điểm"),
+    gettext_noop("Vì sao"),
+    gettext_noop("Đảo bút toán số"),
+    gettext_noop("Lúc"),
+    gettext_noop("Người ghi"),
 ]
 
 
@@ -64,7 +66,10 @@ def ledger_sheet(sitting: Sitting) -> Sheet:
     are a generator reading the postings a chunk at a time: a long sitting's ledger is streamed."""
     table = SittingFacts.of(sitting)
     return Sheet(
-        "So cai", LEDGER_HEADERS, _ledger_rows(sitting, table), more=(_balances_sheet(sitting, table),)
+        pgettext("sheet", "So cai"),
+        [gettext(h) for h in LEDGER_HEADERS],
+        _ledger_rows(sitting, table),
+        more=(_balances_sheet(sitting, table),),
     )
 
 
@@ -95,25 +100,25 @@ def _ledger_rows(sitting: Sitting, table: SittingFacts) -> Iterator[list[Any]]:
         total += amount
         yield [
             txn,
-            kinds.get(kind, kind),
+            reason(kinds.get(kind, kind)),
             seq if seq is not None else "",
             line,
             seat if account == Account.PLAYER else table.account(account),
             amount,
-            why,
+            reason(why),
             reverses or "",
             local(at),
             by or "",
         ]
-    yield ["Tổng", "", "", "", "", total, "Mọi bút toán cộng lại phải bằng 0", "", "", ""]
+    yield [gettext("Tổng"), "", "", "", "", total, gettext("Mọi bút toán cộng lại phải bằng 0"), "", "", ""]
 
 
 def _balances_sheet(sitting: Sitting, table: SittingFacts) -> Sheet:
     live = balances(sitting)
     rows: list[list[Any]] = [[name, value] for name, value in live.players.items()]
     rows += [[table.account(POOL), live.pool], [table.account(GA_TRONG), live.ga_trong]]
-    rows.append(["Tổng", sum(live.players.values()) + live.pool + live.ga_trong])
-    return Sheet("So du", ["Tài khoản", "Số dư"], rows)
+    rows.append([gettext("Tổng"), sum(live.players.values()) + live.pool + live.ga_trong])
+    return Sheet(pgettext("sheet", "So du"), [gettext("Tài khoản"), gettext("Số dư")], rows)
 
 
 def _net(transfers: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -131,19 +136,19 @@ def van_sheet(sitting: Sitting) -> Sheet:
     names = [s.name for s in sitting.seats.order_by("position")]
     accounts = [*names, POOL, GA_TRONG]
     headers = [
-        "Ván",
-        "Kết quả",
-        "Người ù",
-        "Cước",
-        "Điểm",
-        "Ù liền",
-        "Diễn giải",
+        gettext("Ván"),
+        gettext("Kết quả"),
+        gettext("Người ù"),
+        gettext("Cước"),
+        gettext("Điểm"),
+        gettext("Ù liền"),
+        gettext("Diễn giải"),
         *[table.account(a) for a in accounts],
-        "Người ghi",
-        "Lúc",
-        "Lý do sửa",
+        gettext("Người ghi"),
+        gettext("Lúc"),
+        gettext("Lý do sửa"),
     ]
-    return Sheet("Cac van", headers, _van_rows(sitting, table, accounts))
+    return Sheet(pgettext("sheet", "Cac van"), headers, _van_rows(sitting, table, accounts))
 
 
 def _van_rows(sitting: Sitting, table: SittingFacts, accounts: Sequence[str]) -> Iterator[list[Any]]:
@@ -165,7 +170,7 @@ def _van_rows(sitting: Sitting, table: SittingFacts, accounts: Sequence[str]) ->
             local(datetime.fromisoformat(van["created_at"])),
             van["correction_reason"] or "",
         ]
-    yield ["Tổng", "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""]
+    yield [gettext("Tổng"), "", "", "", "", "", "", *[totals[a] for a in accounts], "", "", ""]
 
 
 def integrity_line(sitting: Sitting) -> dict[str, Any]:
@@ -175,18 +180,19 @@ def integrity_line(sitting: Sitting) -> dict[str, Any]:
     total = sum(live.players.values()) + live.pool + live.ga_trong
     ok = check.ok and total == 0
     if ok:
-        text = "Mọi bút toán cân (tổng bằng 0); điểm làng và gà chưa lần nào âm."
+        text = gettext("Mọi bút toán cân (tổng bằng 0); điểm làng và gà chưa lần nào âm.")
     else:
         parts = []
         if check.unbalanced:
-            parts.append("bút toán không cân: " + ", ".join(f"#{pk}" for pk in check.unbalanced))
+            ids = ", ".join(f"#{pk}" for pk in check.unbalanced)
+            parts.append(gettext("bút toán không cân: {ids}").format(ids=ids))
         if not check.pool_ok:
-            parts.append("điểm làng có lúc âm")
+            parts.append(gettext("điểm làng có lúc âm"))
         if not check.pot_ok:
-            parts.append("gà có lúc âm")
+            parts.append(gettext("gà có lúc âm"))
         if total:
-            parts.append(f"tổng số dư là {total}, không phải 0")
-        text = "Sổ có chỗ không khớp: " + "; ".join(parts) + "."
+            parts.append(gettext("tổng số dư là {total}, không phải 0").format(total=total))
+        text = gettext("Sổ có chỗ không khớp: {parts}.").format(parts="; ".join(parts))
     return {"ok": ok, "text": text, "total": total}
 
 
@@ -212,7 +218,7 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
         {
             **v,
             "summary": describe(table, v["record"]),
-            "lines": breakdown.get(v["seq"], []),
+            "lines": [{**line, "why": reason(line.get("why", ""))} for line in breakdown.get(v["seq"], [])],
             "streak_name": table.streak_name(v["streak"]) if v["winner"] else "",
             "transfer_rows": [
                 {**t, "from": table.account(t["from"]), "to": table.account(t["to"])} for t in v["transfers"]
@@ -251,7 +257,7 @@ def sitting_report(sitting: Sitting) -> dict[str, Any]:
         "ga_trong": play.ga_trong,
         "vans": vans,
         "hoi": hoi_summary(table, current, hoi, names),
-        "settled": [{"to": _account(table, p), "amount": p.amount, "why": p.why} for p in settled],
+        "settled": [{"to": _account(table, p), "amount": p.amount, "why": reason(p.why)} for p in settled],
         "integrity": integrity_line(sitting),
         "printed_at": local(timezone.now()),
     }
@@ -289,7 +295,7 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
                     {
                         "amount": t["amount"] if t["to"] == name else -t["amount"],
                         "other": table.account(t["from"] if t["to"] == name else t["to"]),
-                        "why": t["why"],
+                        "why": reason(t["why"]),
                     }
                     for t in mine
                 ],
@@ -300,7 +306,7 @@ def statement(sitting: Sitting, position: int) -> dict[str, Any]:
         transaction__van__isnull=True,
         seat__position=position,
     ).order_by("transaction_id", "line")
-    settled = [{"amount": p.amount, "why": p.why} for p in settlement]
+    settled = [{"amount": p.amount, "why": reason(p.why)} for p in settlement]
     return {
         "sitting": sitting,
         "table": table,
@@ -329,9 +335,16 @@ def statement_sheet(context: Mapping[str, Any]) -> Sheet:
         ]
         for r in context["rows"]
     ]
-    rows += [["Thanh toán", s["why"], s["amount"], "", ""] for s in context["settled"]]
-    rows.append(["Tổng", "", context["final"], context["final"], ""])
-    return Sheet("Sao ke", ["Ván", "Diễn giải", "Điểm", "Cộng dồn", "Các khoản"], rows)
+    rows += [[gettext("Thanh toán"), s["why"], s["amount"], "", ""] for s in context["settled"]]
+    rows.append([gettext("Tổng"), "", context["final"], context["final"], ""])
+    headers = [
+        gettext("Ván"),
+        gettext("Diễn giải"),
+        gettext("Điểm"),
+        gettext("Cộng dồn"),
+        gettext("Các khoản"),
+    ]
+    return Sheet(pgettext("sheet", "Sao ke"), headers, rows)
 
 
 def balance_series(sitting: Sitting) -> dict[str, Any]:
@@ -358,6 +371,6 @@ def balance_series(sitting: Sitting) -> dict[str, Any]:
             series[n].append(running[n])
     return {
         "title": str(sitting),
-        "labels": ["Đầu canh", *[f"Ván {i}" for i in range(1, last + 1)]],
+        "labels": [gettext("Đầu canh"), *[gettext("Ván {n}").format(n=i) for i in range(1, last + 1)]],
         "datasets": [{"label": n, "data": series[n]} for n in names],
     }

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scoring.models import Sitting
 from scoring.reports.data import local
 from scoring.reports.qr import qr_svg
@@ -22,24 +24,30 @@ MAX_ROWS = 30
 def rules_summary(table: SittingFacts) -> dict[str, Any]:
     """The rule set in a few lines: S, D, the cước values (main / extra dịch), streaks, money."""
     rules = table.rules
-    lines = [f"Suông {rules.suong} điểm, dịch {rules.dich} điểm."]
+    lines = [gettext("Suông {suong} điểm, dịch {dich} điểm.").format(suong=rules.suong, dich=rules.dich)]
     if table.game.traits.has_khoi:
-        lines.append("Điểm một ván ù = giá trị chính của cước cao nhất + dịch × số dịch của các cước khác.")
+        lines.append(
+            gettext("Điểm một ván ù = giá trị chính của cước cao nhất + dịch × số dịch của các cước khác.")
+        )
         if rules.streak_cuoc(2):
             thong = rules.khoi_value(2)
             lines.append(
-                f"Thông (ù liền 2 ván): {thong[0]} điểm / {thong[1]} dịch; Tam Khôi trở lên theo bậc Khôi."
+                gettext(
+                    "Thông (ù liền 2 ván): {main} điểm / {dich} dịch; Tam Khôi trở lên theo bậc Khôi."
+                ).format(main=thong[0], dich=thong[1])
             )
-    mode = table.sitting.get_mode_display()
+    mode = gettext(table.sitting.get_mode_display())
     if table.sitting.mode == "gom":
         try:
             lines.append(
-                f"{mode}: mỗi người góp {rules.gom_amount(table.sitting.seats.count())} điểm mỗi hội."
+                gettext("{mode}: mỗi người góp {gom} điểm mỗi hội.").format(
+                    mode=mode, gom=rules.gom_amount(table.sitting.seats.count())
+                )
             )
         except Exception:  # noqa: BLE001 - a rule set without Chi Nẩy has no derived gom; say the mode only
             lines.append(f"{mode}.")
     else:
-        lines.append(f"{mode}: mỗi nhà khác trả người ù số điểm của ván.")
+        lines.append(gettext("{mode}: mỗi nhà khác trả người ù số điểm của ván.").format(mode=mode))
     cuoc = [{"name": c.name, "main": c.main, "dich": c.dich} for c in chips(table.game, rules)]
     return {"name": applied_rules_name(table.sitting.rules), "lines": lines, "cuoc": cuoc}
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
+from django.utils.translation import pgettext
 
 from scoring.engine import PRESETS, EngineError, SittingState, Transfer, khoi_name, load_rules
+from scoring.i18n import reason
 from scoring.models import (
     Account,
     Club,
@@ -137,7 +139,7 @@ def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dic
         "seq": van.seq,
         "record": van.record,
         "outcome": van.outcome,
-        "outcome_label": van.get_outcome_display(),
+        "outcome_label": pgettext("outcome", van.get_outcome_display()),
         "winner": van.winner.name if van.winner_id else None,
         "fault": van.fault or None,
         "cuoc": van.cuoc,
@@ -145,7 +147,7 @@ def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dic
         "streak": van.streak,
         "streak_label": streak_label(van.streak),
         "points": van.points,
-        "transfers": list(transfers),
+        "transfers": [{**t, "why": reason(t["why"])} for t in transfers],
         "cards": van.cards or None,
         "kiem_bai": van.kiem_bai,
         "entered_by": user_name(van.entered_by),
@@ -340,9 +342,9 @@ def sitting_history(sitting: Sitting) -> list[dict[str, Any]]:
                     "event": "but_toan",
                     "transaction_id": txn.pk,
                     "kind": txn.kind,
-                    "kind_label": txn.get_kind_display(),
+                    "kind_label": reason(txn.get_kind_display()),
                     "seq": txn.van.seq if txn.van_id else None,
-                    "reason": txn.reason,
+                    "reason": reason(txn.reason),
                     "reverses": txn.reverses_id,
                     "points_moved": txn.moved or 0,
                     "by": user_name(txn.created_by),

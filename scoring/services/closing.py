@@ -29,6 +29,7 @@ from typing import Any
 from django.utils import timezone
 
 from scoring.engine import N_, EngineError, Transfer, settle_up
+from scoring.i18n import LEDGER
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
 from scoring.periods import Period, in_vietnamese
 from scoring.selectors.book import Book, Canh, book, member_open
@@ -95,8 +96,9 @@ def _clearing(c: Canh, label: str, close_id: int) -> list[Transfer]:
             t.to,
             t.from_,
             t.amount,
-            f"Chốt sổ {label}: {t.from_} −{t.amount}, {t.to} +{t.amount} trong canh này "
-            f"(thanh toán theo kế hoạch chốt sổ số {close_id})",
+            LEDGER["close_clearing"].format(
+                close=label, payer=t.from_, payee=t.to, amount=t.amount, id=close_id
+            ),
         )
         for t in settle_up(after)
     ]
@@ -168,7 +170,7 @@ def period_close(
                     seats=seats,
                     created_by=closed_by,
                     transfers=c.pot_returns() if not c.ended else [],
-                    reason=f"Chốt sổ {close.label}: trả lại điểm làng và gà",
+                    reason=LEDGER["close_returned"].format(close=close.label),
                 ),
                 post_transfers(
                     sitting=sitting,
@@ -176,7 +178,7 @@ def period_close(
                     seats=seats,
                     created_by=closed_by,
                     transfers=_clearing(c, close.label, close.pk),
-                    reason=f"Chốt sổ {close.label}",
+                    reason=LEDGER["close"].format(close=close.label),
                 ),
             ]
             PeriodCloseEntry.objects.bulk_create(
@@ -225,7 +227,9 @@ def period_close_reverse(
             raise CloseError(N_("Lần chốt sổ {label} đã được đảo rồi."), label=found.label)
         for entry in entries:
             reversal = reverse_transaction(
-                txn=entry.transaction, reason=f"Đảo chốt sổ {found.label}: {reason}", created_by=reversed_by
+                txn=entry.transaction,
+                reason=LEDGER["close_reversed"].format(close=found.label, text=reason),
+                created_by=reversed_by,
             )
             PeriodCloseEntry.objects.create(close=found, transaction=reversal, reversal=True)
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)

@@ -34,6 +34,7 @@ from scoring.engine import (
     open_hoi,
     settle_van,
 )
+from scoring.i18n import LEDGER
 from scoring.models import (
     Account,
     Hoi,
@@ -380,7 +381,6 @@ def plan_van(
 ) -> list[Planned]:
     """What :func:`post_van` writes, unwritten (a correction gathers every later ván's, then
     writes them at once)."""
-    suffix = f" ({note})" if note else ""
     split = opening_count(table, before, settled)
     planned = []
     if split:
@@ -392,7 +392,9 @@ def plan_van(
                 kind=TransactionKind.GOM,
                 seats=seats,
                 created_by=created_by,
-                reason=f"Mở hội {index} trước ván {van.seq}{suffix}",
+                reason=LEDGER["opening_note" if note else "opening"].format(
+                    index=index, seq=van.seq, note=note
+                ),
                 transfers=settled.transfers[:split],
             )
         )
@@ -403,7 +405,7 @@ def plan_van(
             kind=TransactionKind.VAN,
             seats=seats,
             created_by=created_by,
-            reason=f"Ván {van.seq}{suffix}",
+            reason=LEDGER["van_note" if note else "van"].format(seq=van.seq, note=note),
             transfers=settled.transfers[split:],
         )
     )
@@ -451,7 +453,7 @@ def reverse_transactions(*, txns: Sequence[int], reason: str, created_by: User |
             f"SELECT r.id, p.sitting_id, p.account, p.seat_id, -p.amount, p.line, %s || p.why "
             f"FROM {posting_table} p JOIN {txn_table} r ON r.reverses_id = p.transaction_id "
             f"WHERE p.transaction_id {chosen} ORDER BY r.id, p.id",
-            ["Đảo: ", *params],
+            [LEDGER["reversed"].format(why=""), *params],
         )
     return reversed_count
 

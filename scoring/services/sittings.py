@@ -20,6 +20,7 @@ from scoring.engine import GA_TRONG as POT
 from scoring.engine import (
     N_,
     POOL,
+    REASON_PHRASES,
     VAN_KEYS,
     EngineError,
     RuleSet,
@@ -30,6 +31,7 @@ from scoring.engine import (
     parse_van,
     settle_up,
 )
+from scoring.i18n import LEDGER
 from scoring.models import Club, Player, Seat, Sitting, TransactionKind, Van, VanStatus
 from scoring.names import first_clash
 from scoring.selectors.ledger import (
@@ -441,7 +443,7 @@ def _supersede(
                 reversed_by__isnull=True,
             ).values_list("pk", flat=True)
         ),
-        reason=f"Sửa ván {k}: {reason}",
+        reason=LEDGER["correction"].format(k=k, text=reason),
         created_by=by,
     )
     old.is_current = False
@@ -491,7 +493,7 @@ def _supersede(
             table=folded.table,
             seats=seats,
             created_by=by,
-            note=f"tính lại sau khi sửa ván {k}",
+            note=LEDGER["recomputed"].format(k=k),
         )
         state = settled.state
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
@@ -524,13 +526,18 @@ def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
     divide go one each to the first seats (a house choice where docs/rules.md is silent)."""
     out = []
-    for account, amount, label in ((POOL, pool, "điểm làng"), (POT, pot, "gà trong")):
+    for account, amount, label in (
+        (POOL, pool, REASON_PHRASES["pool"]),
+        (POT, pot, REASON_PHRASES["ga_trong"]),
+    ):
         share, rest = divmod(amount, len(players))
         for i, name in enumerate(players):
             got = share + (1 if i < rest else 0)
             if got:
                 out.append(
-                    Transfer(account, name, got, f"Trả lại {name} {got} điểm còn trong {label} khi kết thúc")
+                    Transfer(
+                        account, name, got, LEDGER["pot_return"].format(payee=name, amount=got, pot=label)
+                    )
                 )
     return out
 
@@ -562,7 +569,7 @@ def sitting_settle_up(
             transfers=returns,
             seats=seats,
             created_by=settled_by,
-            reason="Trả lại điểm làng và gà khi kết thúc",
+            reason=LEDGER["returned"],
         )
         # A debtor paying a creditor clears the debt: in points, the creditor's balance goes down
         # by what the debtor's goes up, so the postings run against the payment.
@@ -573,7 +580,7 @@ def sitting_settle_up(
             transfers=clearing,
             seats=seats,
             created_by=settled_by,
-            reason="Thanh toán cuối canh",
+            reason=LEDGER["settlement"],
         )
         s.ended_at = timezone.now()
         s.save(update_fields=["ended_at"])

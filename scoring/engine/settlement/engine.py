@@ -12,6 +12,7 @@ from typing import Any
 from scoring.engine.errors import N_, SettlementError, shown
 from scoring.engine.games import Game, ScoringFamily, get_game
 from scoring.engine.rules import BaoRegime, RuleSet, load_rules
+from scoring.engine.words import PHRASES
 
 from .context import SittingTerms, check_players
 from .ga import event_contributions, van_contributions
@@ -111,9 +112,13 @@ def _outcome(book: Book, table: SittingTerms, state: SittingState, van: VanRecor
     regime = bao_regime(table, van)
     sitter = van.bao if regime is BaoRegime.NGOI_DAY else None
     if van.bao is not None and regime is BaoRegime.DEN_LANG:
-        pay_den_lang(book, table, van.bao, state.players, table.den_lang_value(state), "báo đền làng")
+        pay_den_lang(
+            book, table, van.bao, state.players, table.den_lang_value(state), PHRASES["bao_den_lang"]
+        )
     for faulter in van.den_lang:
-        pay_den_lang(book, table, faulter, state.players, table.den_lang_value(state), "phạt đền làng")
+        pay_den_lang(
+            book, table, faulter, state.players, table.den_lang_value(state), PHRASES["phat_den_lang"]
+        )
     if van.winner is not None:
         win = settle_win(book, table, state, van, sitter)
         return _Result(win.points, win.streak, win, van.winner)

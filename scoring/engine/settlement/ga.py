@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from scoring.engine.errors import N_, Msg
@@ -21,6 +21,7 @@ from scoring.engine.rules import (
     GaDauHoiQuang,
     GaNgoaiKind,
 )
+from scoring.engine.words import GA_NAMES, PHRASES, REASONS
 
 from .context import SittingTerms
 from .ledger import Book
@@ -35,29 +36,12 @@ __all__ = [
     "van_contributions",
 ]
 
-#: Vietnamese names of the gà trong contributions, for the transfers' reasons.
-GA_NAMES: Mapping[str, str] = {
-    "dau_hoi": "gà đầu hội",
-    "dau_van": "gà đầu ván",
-    "nhai": "gà nhái",
-    "danh_u": "gà đánh ù",
-    "thong": "gà thông",
-    "bo_u": "gà bỏ ù",
-    "u_lanh_lang": "gà ù lành làng",
-    "u_bao": "gà ù báo",
-    "den_lang": "gà đền làng",
-    "quan_lo": "gà quân lộ",
-    "bi_de_u": "gà bị đè ù",
-    "chiu_noc": "gà chíu nọc",
-    "chiu_discard": "gà chíu quân đánh",
-}
-
 #: Contributions paid by every *other* player than the one named in the event.
 _PAID_BY_OTHERS = frozenset({"nhai", "chiu_noc"})
 
 
 def _pot_name(table: SittingTerms) -> str:
-    return "gà nuôi" if table.traits.ga_pot is GaPot.NUOI else "gà trong"
+    return PHRASES["ga_nuoi"] if table.traits.ga_pot is GaPot.NUOI else PHRASES["ga_trong"]
 
 
 def _unit_points(table: SittingTerms, kind: str) -> int:
@@ -75,7 +59,9 @@ def _unit_points(table: SittingTerms, kind: str) -> int:
 def contribute(book: Book, table: SittingTerms, kind: str, payer: str, units: int = 1) -> int:
     """``payer`` feeds the pot ``units`` × the contribution ``kind``; return the points paid."""
     amount = _unit_points(table, kind) * units
-    why = f"{payer} góp {amount} điểm vào {_pot_name(table)}: {GA_NAMES.get(kind, kind)}"
+    why = REASONS["ga_feed"].format(
+        payer=payer, amount=amount, pot=_pot_name(table), label=GA_NAMES.get(kind, kind)
+    )
     return book.pay(payer, GA_TRONG, amount, why)
 
 
@@ -145,7 +131,8 @@ def take_pot(book: Book, table: SittingTerms, winner: str, cuoc: Sequence[str], 
     if not eligible or book.pot == 0:
         return 0
     amount = book.pot
-    return book.pay(GA_TRONG, winner, amount, f"{winner} ăn {_pot_name(table)} {amount} điểm: {label}")
+    why = REASONS["ga_take"].format(payee=winner, pot=_pot_name(table), amount=amount, label=label)
+    return book.pay(GA_TRONG, winner, amount, why)
 
 
 def _line_dich(table: SittingTerms, slug: str, dich: int | None, streak: int) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from scoring.engine.words import PHRASES, REASONS
+
 from .context import SittingTerms
 from .ga import hoi_contributions
 from .ledger import Book
@@ -32,7 +34,8 @@ def open_hoi(book: Book, table: SittingTerms, state: SittingState, number: int) 
     if table.gom:
         amount = table.rules.gom_amount(len(state.players))
         for player in state.players:
-            book.pay(player, POOL, amount, f"{player} góp {amount} điểm vào điểm làng: gom đầu hội {index}")
+            why = REASONS["hoi_gom"].format(payer=player, amount=amount, index=index)
+            book.pay(player, POOL, amount, why)
     hoi_contributions(book, table, state.players)
     return (*state.hoi, HoiSpan(index, number))
 
@@ -52,6 +55,6 @@ def close_hoi(
     amount = table.den_lang_value(state)
     for player, count in zip(state.players, debts, strict=True):
         for _ in range(count):
-            pay_den_lang(book, table, player, state.players, amount, "báo chèo đò chưa trả khi hết hội")
+            pay_den_lang(book, table, player, state.players, amount, PHRASES["cheo_do_unpaid"])
     closed = (*hoi[:-1], replace(hoi[-1], closed_after_van=number))
     return closed, tuple(0 for _ in debts)

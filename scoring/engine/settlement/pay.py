@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from scoring.engine.words import REASONS
+
 from .context import SittingTerms
 from .ga import contribute
 from .ledger import Book
@@ -51,13 +53,14 @@ def pay_win(
             book.take_from_pool(winner, due.amount, partial(_pool_why, winner, due))
         else:
             for payer in payers:
-                book.pay(payer, winner, due.amount, f"{payer} trả {winner} {due.amount} điểm: {due.label}")
+                why = REASONS["pay"].format(payer=payer, payee=winner, amount=due.amount, label=due.label)
+                book.pay(payer, winner, due.amount, why)
 
 
 def _pool_why(winner: str, due: Due, taken: int) -> str:
     if taken == due.amount:
-        return f"Làng trả {winner} {taken} điểm: {due.label}"
-    return f"Làng trả {winner} {taken} điểm (hết điểm làng; ván đáng {due.amount} điểm): {due.label}"
+        return REASONS["pool_pays"].format(payee=winner, amount=taken, label=due.label)
+    return REASONS["pool_pays_short"].format(payee=winner, amount=taken, worth=due.amount, label=due.label)
 
 
 def _pay_substitute(
@@ -68,7 +71,9 @@ def _pay_substitute(
             substitute,
             winner,
             due.amount,
-            f"{substitute} trả {winner} {due.amount} điểm thay làng: {due.label}",
+            REASONS["substitute_gom"].format(
+                payer=substitute, payee=winner, amount=due.amount, label=due.label
+            ),
         )
         return
     total = due.amount * shares
@@ -76,7 +81,9 @@ def _pay_substitute(
         substitute,
         winner,
         total,
-        f"{substitute} trả {winner} {total} điểm thay làng ({due.amount} × {shares}): {due.label}",
+        REASONS["substitute"].format(
+            payer=substitute, payee=winner, amount=total, each=due.amount, shares=shares, label=due.label
+        ),
     )
 
 
@@ -100,9 +107,12 @@ def pay_den_lang(
             faulter,
             POOL,
             total,
-            f"{faulter} đền làng {total} điểm vào điểm làng ({amount} × {len(others)}): {why}",
+            REASONS["den_lang_pool"].format(
+                payer=faulter, amount=total, each=amount, shares=len(others), label=why
+            ),
         )
     else:
         for other in others:
-            book.pay(faulter, other, amount, f"{faulter} đền làng, trả {other} {amount} điểm: {why}")
+            reason = REASONS["den_lang"].format(payer=faulter, payee=other, amount=amount, label=why)
+            book.pay(faulter, other, amount, reason)
     contribute(book, table, ga_kind, faulter)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from scoring.engine.errors import N_, RuleError
+from scoring.engine.words import LABELS, PHRASES, REASONS
 
 from .context import SittingTerms
 from .ledger import Book
@@ -76,11 +77,14 @@ def settle_phom(book: Book, table: SittingTerms, state: SittingState, van: VanRe
                 van.den,
                 winner,
                 total,
-                f"{van.den} đền {winner} {total} điểm ({stake} × {len(losers)}): cho ăn ba quân, ù",
+                REASONS["phom_den"].format(
+                    payer=van.den, payee=winner, amount=total, each=stake, shares=len(losers)
+                ),
             )
         else:
             for loser in losers:
-                book.pay(loser, winner, stake, f"{loser} trả {winner} {stake} điểm: ù")
+                why = REASONS["pay"].format(payer=loser, payee=winner, amount=stake, label=PHRASES["u"])
+                book.pay(loser, winner, stake, why)
         return winner
     first = van.ranks[0]
     stakes = rules.phom_rank_stakes
@@ -93,5 +97,11 @@ def settle_phom(book: Book, table: SittingTerms, state: SittingState, van: VanRe
         )
     for place, player in enumerate(van.ranks[1:], start=2):
         amount = stakes[place - 2]
-        book.pay(player, first, amount, f"{player} trả {first} {amount} điểm: về thứ {place}")
+        label = LABELS["place"].format(place=place)
+        book.pay(
+            player,
+            first,
+            amount,
+            REASONS["pay"].format(payer=player, payee=first, amount=amount, label=label),
+        )
     return first

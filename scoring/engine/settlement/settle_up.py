@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from scoring.engine.errors import N_, SettlementError
+from scoring.engine.words import PHRASES, REASONS
 
 from .types import Transfer
 
@@ -94,7 +95,14 @@ def _greedy(group: Sequence[tuple[str, int]]) -> list[Transfer]:
         creditor = max(credits, key=lambda name: (credits[name], name))
         amount = min(debts[debtor], credits[creditor])
         transfers.append(
-            Transfer(debtor, creditor, amount, f"{debtor} trả {creditor} {amount} điểm: thanh toán cuối canh")
+            Transfer(
+                debtor,
+                creditor,
+                amount,
+                REASONS["pay"].format(
+                    payer=debtor, payee=creditor, amount=amount, label=PHRASES["settle_up"]
+                ),
+            )
         )
         for book, name in ((debts, debtor), (credits, creditor)):
             book[name] -= amount

@@ -10,6 +10,7 @@ from typing import Any
 from scoring.engine.errors import N_
 from scoring.engine.points import Breakdown
 from scoring.engine.rules import KinhTuCoPolicy
+from scoring.engine.words import LABELS, PHRASES, REASONS
 
 from .context import SittingTerms
 from .ga import contribute, ga_ngoai_points, take_pot
@@ -46,7 +47,7 @@ def win_label(breakdown: Breakdown) -> str:
         for line in breakdown.lines
         if line.cuoc != "ga" and (line.points > 0 or line is breakdown.lines[0])
     ]
-    return "ù " + ", ".join(names)
+    return LABELS["win"].format(names=", ".join(names))
 
 
 def _is_subset(small: Sequence[str], big: Sequence[str]) -> bool:
@@ -101,14 +102,14 @@ def settle_win(
         return WinOutcome(breakdown.points, streak, paid=False, lanh_lang=True, breakdown=breakdown.to_dict())
     if fault in (Fault.U_BAO, Fault.XUONG_THUA):
         amount = _den_lang_amount(table, state, van, fault, streak)
-        why = "xướng thừa, xướng sao đền vậy" if fault is Fault.XUONG_THUA else "ù báo"
+        why = PHRASES["xuong_thua"] if fault is Fault.XUONG_THUA else PHRASES["u_bao"]
         ga_kind = "u_bao" if fault is Fault.U_BAO else "den_lang"
         pay_den_lang(book, table, winner, state.players, amount, why, ga_kind)
         return WinOutcome(amount, streak, paid=False, breakdown=breakdown.to_dict())
     if fault is Fault.DEN_CHONG:
         assert van.discarder is not None
         amount = table.den_lang_value(state)
-        pay_den_lang(book, table, van.discarder, state.players, amount, "đền chồng (quân đánh ù bị báo)")
+        pay_den_lang(book, table, van.discarder, state.players, amount, PHRASES["den_chong"])
     if state.debts(winner) > 0:
         return WinOutcome(
             breakdown.points, streak, paid=False, debt_cleared=True, breakdown=breakdown.to_dict()
@@ -147,7 +148,7 @@ def _pay(
     dues = [Due(breakdown.points, label)]
     ga_ngoai = ga_ngoai_points(table, breakdown, paid_cuoc, streak)
     if ga_ngoai:
-        dues.append(Due(ga_ngoai, f"gà ngoài ({label})"))
+        dues.append(Due(ga_ngoai, LABELS["ga_ngoai"].format(label=label)))
     pay_win(book, table, winner, dues, payers, substitute)
     return False
 
@@ -162,12 +163,13 @@ def _het_hoi(book: Book, table: SittingTerms, winner: str, payers: Sequence[str]
                 payer,
                 winner,
                 amount,
-                f"{payer} góp thêm {amount} điểm cho {winner}: làng ít điểm (dưới "
-                f"{rules.gom_topup_below}), {label}",
+                REASONS["topup"].format(
+                    payer=payer, amount=amount, payee=winner, below=rules.gom_topup_below, label=label
+                ),
             )
     pool = book.pool
     book.take_from_pool(
-        winner, pool, lambda taken: f"{winner} ăn cả điểm làng {taken} điểm: {label}, hết hội"
+        winner, pool, lambda taken: REASONS["het_hoi"].format(payee=winner, amount=taken, label=label)
     )
 
 
