@@ -18,7 +18,7 @@ from django.db import transaction
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
 
-__all__ = ["DisplayChannels", "EventType", "channel_for", "publish", "stream_reads"]
+__all__ = ["DisplayChannels", "EventType", "channel_for", "deliver", "publish", "stream_reads"]
 
 CHANNEL = re.compile(r"^ban-(\d{1,18})$")
 
@@ -44,7 +44,19 @@ def publish(table_id: int, event_type: str, data: dict[str, Any]) -> None:
     # Compact UTF-8 JSON: every display receives every event, so bytes count (Vietnamese names
     # would take 6 bytes a letter as \u escapes).
     body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
-    transaction.on_commit(lambda: send_event(channel, event_type, body, json_encode=False))
+    transaction.on_commit(lambda: deliver(channel, event_type, body))
+
+
+def deliver(channel: str, event_type: str, body: str) -> None:
+    """Store an event (``EVENTSTREAM_STORAGE_CLASS``: a display resumes from ``Last-Event-ID``) and
+    send it to the channel's displays: how it travels is settings, not code here.
+
+    * ``GRIP_URL`` set (production, ``PUSHPIN=1 make run``): published once to Pushpin, which holds
+      the displays and sends it to each (``totom_site/pushpin.py``); publishing is asynchronous
+      (django-grip's publisher thread), so the caller does not wait for the fan-out;
+    * else, with ``REDIS_URL``: through Redis to every app process, each sending it to the displays
+      it holds; without either (``make run``): to the displays this process holds."""
+    send_event(channel, event_type, body, json_encode=False)
 
 
 class DisplayChannels(DefaultChannelManager):
