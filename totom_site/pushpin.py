@@ -12,8 +12,8 @@ ports, so several may run on one machine: tests, benchmarks, another developer's
 * ``python -m totom_site.pushpin run PORT UPSTREAM[,UPSTREAM…]`` runs Pushpin in the foreground on
   ``PORT`` (every request proxied to the upstreams, app servers as ``HOST:PORT``), and prints nothing
   else; ``.ci/run-app.sh`` starts it this way when ``PUSHPIN=1 make run``;
-* :func:`instance` starts one as a child (tests, ``bench/display.py``) and yields its
-  :class:`Instance`: the public port and the ``GRIP_URL`` to give the app servers.
+* :func:`plan` then :func:`running` start one as a child (tests, ``bench/display.py``): the
+  :class:`Instance` has the public port and the ``GRIP_URL`` to give the app servers.
 
 Pushpin signs each request it proxies with a key (``sig_key``) made for the instance; ``GRIP_URL``
 carries it as ``key`` (django-grip checks the signature with it; it also signs what the app publishes), so the app treats a request as proxied only when Pushpin signed it (a
@@ -192,33 +192,42 @@ def stop(instance: Instance) -> None:
         pass
 
 
-@contextmanager
-def instance(
-    upstreams: Sequence[str] = (), *, port: int | None = None, key: str | None = None
-) -> Iterator[Instance]:
-    """A Pushpin instance as a child process (its own process group) in a temporary folder; stopped
-    and its folder removed on exit. With no ``upstreams`` yet (their ``GRIP_URL`` needs this
-    instance's key and port first), call :func:`set_routes` once they are up: Pushpin reloads its
-    routes file by itself."""
+def plan(*, port: int | None = None, key: str | None = None) -> Instance:
+    """An instance's files in a new temporary folder, not started yet: its ``grip_url`` is known
+    before the app servers behind it start (they need it), its routes are given to :func:`running`."""
     folder = Path(tempfile.mkdtemp(prefix="sotom-pushpin-"))
-    try:
-        found = configure(folder, port or free_port(), upstreams or ["127.0.0.1:9"], key=key)
-        with (folder / "pushpin.out").open("wb") as out:
-            found.proc = subprocess.Popen(
-                command(found), cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        wait_ready(found)
-        yield found
-    finally:
-        if "found" in locals():
-            stop(found)
-        shutil.rmtree(folder, ignore_errors=True)
+    return configure(folder, port or free_port(), ["127.0.0.1:9"], key=key)
 
 
-def set_routes(instance: Instance, upstreams: Sequence[str], timeout: float = 10) -> None:
-    """Point the instance at ``upstreams`` (Pushpin watches its routes file)."""
+@contextmanager
+def running(instance: Instance, upstreams: Sequence[str]) -> Iterator[Instance]:
+    """Run a planned instance in front of ``upstreams`` as a child (its own process group) until
+    the block ends; then stop it and remove its folders."""
     (instance.folder / "routes").write_text("* " + ",".join(upstreams) + "\n")
-    time.sleep(0.5)  # Pushpin's file watcher picks the change up
+    try:
+        with (instance.folder / "pushpin.out").open("wb") as out:
+            instance.proc = subprocess.Popen(
+                command(instance),
+                cwd=instance.folder,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_ready(instance)
+        yield instance
+    finally:
+        stop(instance)
+        rundir = next(
+            (
+                line.split("=", 1)[1]
+                for line in (instance.folder / "pushpin.conf").read_text().splitlines()
+                if line.startswith("rundir=")
+            ),
+            "",
+        )
+        shutil.rmtree(instance.folder, ignore_errors=True)
+        if rundir:
+            shutil.rmtree(rundir, ignore_errors=True)
 
 
 def main(argv: list[str]) -> None:

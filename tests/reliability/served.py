@@ -64,12 +64,14 @@ class Screen:
         self.status = ""
         self.opened = asyncio.Event()
         self.signals: list[int] = []
+        self.last_id = ""  #: the last event id read (what a browser sends back as Last-Event-ID)
 
 
-async def watch(port: int, path: str, screen: Screen) -> None:
-    """Read the display's stream at ``path`` until cancelled."""
+async def watch(port: int, path: str, screen: Screen, last_event_id: str = "") -> None:
+    """Read the display's stream at ``path`` until cancelled (resuming after ``last_event_id``)."""
     reader, writer = await asyncio.open_connection(HOST, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    resume = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n{resume}\r\n".encode())
     await writer.drain()
     screen.status = (await reader.readline()).decode().strip()
     if " 200 " not in screen.status:
@@ -83,6 +85,8 @@ async def watch(port: int, path: str, screen: Screen) -> None:
                 event = line[7:].strip()
                 if event == "stream-open":
                     screen.opened.set()
+            elif line.startswith("id: "):
+                screen.last_id = line[4:].strip()
             elif line.startswith("data: ") and event == "signal":
                 screen.signals.append(json.loads(line[6:])["signal"]["id"])
     finally:
