@@ -1,4 +1,13 @@
-"""Benchmark of the live audience display's fan-out (issue 24 item 4; not a test).
+"""Benchmark of the live audience display's fan-out (issue 24 item 4, issue 32; not a test).
+
+Two layouts in one run (``--layout both``, the default), each on tables of its own:
+
+* **in-process SSE** (``make run``'s layout): the app servers hold the displays; events cross
+  between them through Redis;
+* **through Pushpin** (the production layout, ``GRIP_URL``; ``totom_site/pushpin.py``): Pushpin in
+  front of the app servers holds the displays, each event is published once to it. After the
+  measured run, ``--held`` more displays (5,000) are opened through Pushpin and the app processes'
+  threads and memory are compared before and while they are held.
 
 Opens festival tables in a throwaway database next to the one ``DATABASE_URL`` names (PostgreSQL;
 ``--here``: that database itself, as ``make test`` hands it over), starts ``--servers`` app servers
@@ -18,8 +27,9 @@ the events between processes through it). Then:
 It prints the delivery latency from the start of each POST to its arrival at every display of that
 table (median, p95, max), the events missed and duplicated, how long a signal POST took with the
 displays open (median, p95), and the CPU seconds of every process (servers, client, poster,
-PostgreSQL, Redis), then the targets of issue 24 with met / MISSED: p95 < 100 ms, 0 missed,
-0 duplicated, a signal POST < 10 ms (p95). ``--quick`` is the seconds-long run ``make test`` makes
+PostgreSQL, Redis, Pushpin), then the targets of issue 32 with met / MISSED for each layout: p95 < 100 ms,
+0 missed, 0 duplicated, a signal POST < 20 ms (p95), and (Pushpin) the held displays with the app
+processes' threads and memory unchanged. ``--quick`` is the seconds-long run ``make test`` makes
 (``tests/reliability/test_benchmarks.py``): 2 servers, 40 displays, 30 signals; it exits 1 if a
 display missed an event, got one twice or could not connect, and judges no timing. ``--json FILE``
 writes the figures for ``bench/all.py``.
@@ -254,13 +264,13 @@ async def _listen(port: int, path: str, display: Display) -> None:
             display.error = status.decode(errors="replace").strip()
             display.opened.set()
             return
-        buffer = ""
+        buffer = b""  # bytes: a proxy may cut a letter's UTF-8 bytes across chunks
         async for data in _body(reader, b"transfer-encoding: chunked" in headers):
             now = time.monotonic()
-            buffer += data.decode()
-            while "\n\n" in buffer:
-                block, buffer = buffer.split("\n\n", 1)
-                _event(block.lstrip("\n"), display, now)
+            buffer += data
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                _event(block.decode().lstrip("\n"), display, now)
         display.error = display.error or "the server ended the stream"
     except (OSError, asyncio.IncompleteReadError, UnicodeDecodeError) as exc:
         display.error = repr(exc)
