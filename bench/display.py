@@ -481,6 +481,18 @@ def _hold(
 ) -> dict[str, Any]:
     """``args.held`` more displays through Pushpin: the app servers' threads and memory before
     they open and while they are all held."""
+    # As a display page opens its stream: from the table's current position (display.html's
+    # stream id), not replaying the run's signals (a replay of many whole-state events is larger
+    # than Pushpin takes in one answer: 502; see docs/scaling.md).
+    from django.db import connections
+
+    from tournaments.console.models import FestivalTable
+    from tournaments.console.views.common import stream_id
+
+    paths = {
+        t: f"/su-kien/ban/{t}/?lastEventId={stream_id(FestivalTable.objects.get(pk=int(t)))}" for t in paths
+    }
+    connections.close_all()
     time.sleep(1)
     before = _held(servers)
     client, ready = _start_client(
