@@ -21,13 +21,15 @@ system-deps-run:
 	@bash .ci/apt.sh gettext libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 
 system-deps-test:
-	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 wrk
+	@bash .ci/apt.sh gettext postgresql-15 redis-server chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 wrk pushpin
 
 messages: deps system-deps-run
 	@$(PY) manage.py compilemessages --ignore=.venv -v 0
 
 # ---- the two commands of the README ----------------------------------------------------------
+# PUSHPIN=1 make run: Pushpin in front of the app, holding the displays (totom_site/pushpin.py).
 run: deps messages
+	@[ "$${PUSHPIN:-}" != 1 ] || bash .ci/apt.sh pushpin
 	@bash .ci/run-app.sh $(HOST) $(PORT)
 
 test: deps system-deps-test messages
@@ -75,6 +77,7 @@ bench-club-book: deps system-deps-test
 	DATABASE_URL= $(PY) bench/club_book.py  # the embedded default (SQLite)
 
 bench-display: deps system-deps-test
+	@bash .ci/apt.sh pushpin
 	bash -c 'source .ci/services.sh; trap stop_services EXIT; start_postgres; start_redis; $(PY) bench/display.py'
 
 lint: deps

@@ -12,6 +12,19 @@ HOST=${1:-127.0.0.1}; PORT=${2:-8000}
 PY=.venv/bin/python
 source .ci/lan.sh  # HOST=0.0.0.0: answer the phones on the LAN (this machine's own addresses)
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-filesystem://}
+# PUSHPIN=1: Pushpin (Debian package `pushpin`) on HOST:PORT in front of the app, which is served on
+# a port of its own on 127.0.0.1; the displays' streams are held by Pushpin (GRIP_URL: every process
+# below publishes each event to it; totom_site/pushpin.py, docs/scaling.md). Without it the app
+# holds them itself (in-process SSE): no extra server on a laptop.
+app_host=$HOST; app_port=$PORT
+if [ "${PUSHPIN:-}" = 1 ]; then
+  command -v pushpin >/dev/null || { echo "PUSHPIN=1 needs Pushpin: bash .ci/apt.sh pushpin" >&2; exit 1; }
+  app_host=127.0.0.1
+  app_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p var
+  GRIP_URL=$($PY -m totom_site.pushpin configure "$HOST" "$PORT" "127.0.0.1:$app_port" var/pushpin)
+  export GRIP_URL
+fi
 broker_dir=${CELERY_FS_BROKER_DIR:-var/broker}
 mkdir -p var "$broker_dir/queue" "$broker_dir/processed" "$broker_dir/control"
 
@@ -37,13 +50,17 @@ trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 
 worker=($PY -m celery -A totom_site worker --loglevel=WARNING --concurrency=1 --pool=solo)
+if [ "${PUSHPIN:-}" = 1 ]; then
+  $PY -m totom_site.pushpin run var/pushpin >var/pushpin/pushpin.out 2>&1 &
+  pids+=($!)
+fi
 "${worker[@]}" -Q live -n "live-$$@%h" &
 pids+=($!)
 # The bulk worker also runs beat (periodic tasks: CELERY_BEAT_SCHEDULE, the trim of the displays' stored
 # events), embedded: no fourth process on a laptop; its schedule file lives with the broker.
 "${worker[@]}" -Q webhooks,bulk -n "bulk-$$@%h" -B -s "$broker_dir/beat-schedule" &
 pids+=($!)
-$PY -m totom_site.serve "$HOST" "$PORT" &  # granian: pages on WSGI threads, the displays on ASGI (totom_site/asgi.py)
+$PY -m totom_site.serve "$app_host" "$app_port" &  # granian: pages on WSGI threads, the displays on ASGI (totom_site/asgi.py)
 pids+=($!)
 [ -n "${RUN_APP_PIDFILE:-}" ] && printf '%s\n' "${pids[@]}" >"$RUN_APP_PIDFILE"
 

@@ -13,7 +13,9 @@ per request; ``DATABASE_POOL_SIZE=0`` turns it off. SQLite (``make run``) opens 
 
 ``SOTOM_WORKERS`` processes (default 1). More than one needs ``REDIS_URL``: django-eventstream then
 carries events between processes; without it a display would only hear the signals posted to its
-own process, so several workers without Redis are refused.
+own process, so several workers without Redis are refused. With ``GRIP_URL`` (Pushpin in front:
+``totom_site/pushpin.py``) Pushpin holds the displays and every event is published to it: no Redis
+needed for them.
 
 On the festival's LAN (``HOST=0.0.0.0``) it also starts the HTTPS listener of ``totom_site/tls.py``
 on ``SOTOM_HTTPS_PORT`` (by default PORT + 443), in front of the same server: phones that trust the
@@ -43,9 +45,11 @@ def command(
 ) -> list[str]:
     """The server's command line (granian's own executable, from this interpreter's environment)."""
     workers = workers if workers is not None else int(os.environ.get("SOTOM_WORKERS", "1"))
-    if workers > 1 and not os.environ.get("REDIS_URL") and app.startswith("totom_site."):
+    crossing = os.environ.get("REDIS_URL") or os.environ.get("GRIP_URL")
+    if workers > 1 and not crossing and app.startswith("totom_site."):
         raise SystemExit(
-            "SOTOM_WORKERS > 1 needs REDIS_URL (the displays' events cross processes through Redis)."
+            "SOTOM_WORKERS > 1 needs REDIS_URL (the displays' events cross processes through Redis) "
+            "or GRIP_URL (Pushpin holds the displays)."
         )
     granian = Path(sys.executable).with_name("granian")
     exe = str(granian) if granian.exists() else (shutil.which("granian") or "granian")

@@ -311,9 +311,10 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-# Live audience display (tournaments.console): SSE by django-eventstream under daphne. Events are
-# stored in the database so a display that reconnects resumes from Last-Event-ID; with REDIS_URL
-# set, events sent from any process (Celery, another app server) reach every display.
+# Live audience display (tournaments.console): SSE by django-eventstream. Events are stored in the
+# database so a display that reconnects resumes from Last-Event-ID. Without GRIP_URL the streams are
+# held by the app processes (in-process SSE, `make run`'s layout); with REDIS_URL set, events sent
+# from any process (Celery, another app server) then reach every display through Redis.
 EVENTSTREAM_STORAGE_CLASS = "tournaments.console.broadcast.DisplayEventStorage"
 # Stored display events are kept this many seconds (a display away longer is sent a snapshot of its
 # table instead of what it missed), trimmed every DISPLAY_EVENT_TRIM_EVERY seconds on the bulk lane,
@@ -328,7 +329,15 @@ CELERY_BEAT_SCHEDULE = {
 # A table's channel is as visible as its event (a private event's display is not public).
 EVENTSTREAM_CHANNELMANAGER_CLASS = "tournaments.console.broadcast.DisplayChannels"
 EVENTSTREAM_ALLOW_ORIGINS = env.list("EVENTSTREAM_ALLOW_ORIGINS", default=[])
-if env.str("REDIS_URL", default=""):
+# GRIP_URL set (Pushpin in front of the app: totom_site/pushpin.py, docs/scaling.md): a display's
+# stream is held by Pushpin; the app answers the events the display missed and a GRIP hold, then is
+# free, and each event is published once to Pushpin, which sends it to every display it holds. No
+# app process then reads display events from Redis. Its verify-key is the key Pushpin signs proxied
+# requests with: a stream request is GRIP only when Pushpin signed it.
+GRIP_URL = env.str("GRIP_URL", default="")
+if GRIP_URL:
+    MIDDLEWARE.insert(0, "django_grip.GripMiddleware")
+elif env.str("REDIS_URL", default=""):
     _redis_url = urlsplit(env.str("REDIS_URL"))
     EVENTSTREAM_REDIS = {
         "host": _redis_url.hostname or "127.0.0.1",

@@ -52,6 +52,8 @@ _NOT_INHERITED = (
     "REDIS_",
     "DJANGO_",
     "EVENTSTREAM_",
+    "GRIP_",
+    "PUSHPIN",
     "CACHE_URL",
     "PYTEST_",
     "RUN_APP_",

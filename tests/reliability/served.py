@@ -64,27 +64,51 @@ class Screen:
         self.status = ""
         self.opened = asyncio.Event()
         self.signals: list[int] = []
+        self.last_id = ""  #: the last event id read (what a browser sends back as Last-Event-ID)
 
 
-async def watch(port: int, path: str, screen: Screen) -> None:
-    """Read the display's stream at ``path`` until cancelled."""
+async def watch(port: int, path: str, screen: Screen, last_event_id: str = "") -> None:
+    """Read the display's stream at ``path`` until cancelled (resuming after ``last_event_id``),
+    de-chunked as a browser reads it: a proxy (Pushpin) may cut an event across chunks."""
     reader, writer = await asyncio.open_connection(HOST, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    resume = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n{resume}\r\n".encode())
     await writer.drain()
     screen.status = (await reader.readline()).decode().strip()
+    headers = b""
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        headers += line.lower()
     if " 200 " not in screen.status:
         screen.opened.set()
         writer.close()
         return
-    event = ""
+    chunked = b"transfer-encoding: chunked" in headers
+    event, buffer = "", b""
     try:
-        while line := (await reader.readline()).decode():
-            if line.startswith("event: "):
-                event = line[7:].strip()
-                if event == "stream-open":
-                    screen.opened.set()
-            elif line.startswith("data: ") and event == "signal":
-                screen.signals.append(json.loads(line[6:])["signal"]["id"])
+        while True:
+            if chunked:
+                size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    return
+                buffer += await reader.readexactly(size)
+                await reader.readline()
+            else:
+                data = await reader.read(65536)
+                if not data:
+                    return
+                buffer += data
+            *lines, rest = buffer.split(b"\n")
+            buffer = rest
+            for raw in lines:
+                line = raw.decode().rstrip("\r")
+                if line.startswith("event: "):
+                    event = line[7:].strip()
+                    if event == "stream-open":
+                        screen.opened.set()
+                elif line.startswith("id: "):
+                    screen.last_id = line[4:].strip()
+                elif line.startswith("data: ") and event == "signal":
+                    screen.signals.append(json.loads(line[6:])["signal"]["id"])
     finally:
         writer.close()
 

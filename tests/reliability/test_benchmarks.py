@@ -13,8 +13,10 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
   ván exports (CSV, XLSX), each in a child process whose peak memory is printed (both databases);
 * ``bench/hands.py --quick``: the engine over a corpus of hands (no database);
 * ``bench/display.py --quick``: two app servers served as ``make run`` serves the app, on the test
-  database and the suite's Redis, 40 audience displays over both, 30 signals posted on either:
-  every display hears every signal once (the script exits 1 otherwise), timings printed only;
+  database and the suite's Redis, 40 audience displays over both, 30 signals posted on either, in
+  both layouts (in-process SSE, then Pushpin in front of the servers): every display hears every
+  signal once (the script exits 1 otherwise), and Pushpin holds 100 more displays with no new
+  thread in the app servers; timings printed only;
 * ``bench/signal_cost.py --quick``: the Trung Quân's signal POST against the minimal authenticated
   create, both served as ``make run`` serves the app and loaded by wrk (PostgreSQL), and the SQL
   statements of one signal.
@@ -23,6 +25,7 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,11 +136,17 @@ def test_the_display_benchmark_runs_and_no_display_misses_or_repeats_a_signal() 
         pytest.fail("bench/display.py needs REDIS_URL (make test starts Redis)", pytrace=False)
     env = {**os.environ, "DATABASE_URL": shared_database_url("bench/display.py --quick")}
     out = _run(["bench/display.py", "--quick", "--here"], env)
-    assert "40 displays on 1 table(s) over 2 server(s) connected" in out, out
-    assert "deliveries: 1200 of 1200" in out, out
-    assert "missed: 0, duplicated: 0, displays failed: 0" in out, out
+    for layout in ("[in-process SSE]", "[through Pushpin]"):  # both layouts, same run
+        assert f"{layout} 40 displays on 1 table(s) over 2 server(s) connected" in out, out
+        assert f"{layout} deliveries: 1200 of 1200" in out, out
+        assert f"{layout} missed: 0, duplicated: 0, displays failed: 0" in out, out
+    # Pushpin holds 100 more displays: every one opens, and the app servers gain no thread for them.
+    held = re.search(
+        r"100 more displays held by Pushpin \(.*, (\d+) failed\): app servers (\d+) → (\d+) threads", out
+    )
+    assert held is not None and held[1] == "0" and held[2] == held[3], out
     targets = [line for line in out.splitlines() if line.startswith("target: ")]
-    assert len(targets) == 4 and all(line.endswith((" met", " MISSED")) for line in targets), out
+    assert len(targets) == 9 and all(line.endswith((" met", " MISSED")) for line in targets), out
     for line in out.strip().splitlines():
         figure("bench/display.py --quick", line)
 

@@ -3,7 +3,10 @@ PostgreSQL, as a Tết festival would run them.
 
 * Phones (HTTP clients, one a table, four tables of two events) record ván through **both** app
   servers, each ván to the other server than the one before, with its idempotency key;
-* audience displays listen on both servers while the Trung Quân's signals are posted on either;
+* audience displays listen through **Pushpin** in front of both servers (the production layout,
+  ``GRIP_URL``: the servers answer each display's missed events and a hold, Pushpin holds the
+  connections, each event is published once to it) while the Trung Quân's signals are posted on
+  either server;
 * the leaderboard recomputes the writes ask for run on either worker and are **coalesced across
   them**: the app servers claim at most one recompute per event per window
   (``tournaments.services.leaderboard.request_recompute``: a marker on the event row, so it holds
@@ -11,8 +14,10 @@ PostgreSQL, as a Tết festival would run them.
 
 Every figure is then checked against a replay: each sitting's ván are the ones posted, once, in
 order, and its ledger is the engine's replay (``ledger_differences``); each event's stored
-leaderboard equals its standings recomputed from scratch; each display heard every signal once.
-Marked ``slow`` (``make test-slow``).
+leaderboard equals its standings recomputed from scratch; each display heard every signal once, in
+order, and a display that dropped and came back with ``Last-Event-ID`` heard the ones it missed.
+The full run is marked ``slow`` (``make test-slow``); its display part alone, Pushpin between two
+app servers and their displays, runs in ``make test`` (seconds).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -33,14 +38,13 @@ from tests.reliability.festival import CUOC, festival, seat_names
 from tests.reliability.harness import Tally, figure, post_until_answered, wait_for
 from tests.reliability.served import Screen, post_signal, served_app, until_heard, watch
 from tests.reliability.workers import Worker
+from totom_site import pushpin
 from tournaments.models import Event, Leaderboard
 from tournaments.selectors.standings import compute_standings
 from tournaments.services.leaderboard import DEBOUNCE
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.postgres,
-    pytest.mark.celery,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -49,10 +53,22 @@ DISPLAYS_EACH = 10  # displays on each server
 SIGNALS = 30
 
 
+@contextmanager
+def behind_pushpin(stack: ExitStack, servers: int = 2) -> Iterator[tuple[list[int], int]]:
+    """``servers`` app servers with Pushpin in front of them (``GRIP_URL``); their ports and
+    Pushpin's."""
+    if not pushpin.installed():
+        pytest.fail("Pushpin is not installed (Debian package: make system-deps-test)", pytrace=False)
+    proxy = pushpin.plan()
+    ports = [stack.enter_context(served_app(GRIP_URL=proxy.grip_url)) for _ in range(servers)]
+    stack.enter_context(pushpin.running(proxy, [f"127.0.0.1:{p}" for p in ports]))
+    yield ports, proxy.port
+
+
 @pytest.fixture
-def stack(django_db_setup: Any) -> Iterator[tuple[list[int], list[Worker]]]:
-    """Two app servers and two Celery workers (solo pools) on the test database and the suite's
-    Redis; the servers' ports and the workers."""
+def stack(django_db_setup: Any) -> Iterator[tuple[list[int], int, list[Worker]]]:
+    """Two app servers behind Pushpin and two Celery workers (solo pools) on the test database and
+    the suite's Redis; the servers' ports, Pushpin's port and the workers."""
     import os
 
     from totom_site.celery import app
@@ -67,14 +83,14 @@ def stack(django_db_setup: Any) -> Iterator[tuple[list[int], list[Worker]]]:
             pytrace=False,
         )
     with ExitStack() as stack:
-        ports = [stack.enter_context(served_app()) for _ in range(2)]
+        ports, front = stack.enter_context(behind_pushpin(stack))
         workers = []
         for _ in range(2):
             worker = Worker(pool="solo", hold=0.0)
             stack.callback(worker.stop)
             worker.start()
             workers.append(worker)
-        yield ports, workers
+        yield ports, front, workers
 
 
 def _record(rng: random.Random, names: list[str]) -> dict[str, Any]:
@@ -122,32 +138,92 @@ def _phones(
     return plans, tally, time.monotonic() - started
 
 
-async def _displays(ports: list[int], table: int, token: str) -> tuple[list[Screen], list[int], list[int]]:
-    """Displays on both servers; signals posted on either while they listen."""
-    screens = [Screen() for _ in range(DISPLAYS_EACH * len(ports))]
-    tasks = [
-        asyncio.create_task(watch(ports[i % len(ports)], f"/su-kien/ban/{table}/", s))
-        for i, s in enumerate(screens)
-    ]
-    await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in screens)), timeout=60)
+async def _displays(
+    ports: list[int],
+    front: int,
+    table: int,
+    token: str,
+    displays: int = DISPLAYS_EACH * 2,
+    signals: int = SIGNALS,
+) -> tuple[list[Screen], list[int], list[int], Screen]:
+    """Displays through Pushpin (``front``), which holds them and asks either server for each;
+    signals posted on either server while they listen. One more display drops after the first
+    third of the signals and comes back with its ``Last-Event-ID`` after the second third."""
+    screens = [Screen() for _ in range(displays)]
+    path = f"/su-kien/ban/{table}/"
+    tasks = [asyncio.create_task(watch(front, path, s)) for s in screens]
+    late = Screen()
+    late_task = asyncio.create_task(watch(front, path, late))
+    await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in [*screens, late])), timeout=60)
     statuses, ids = [], []
-    for n in range(SIGNALS):
+    for n in range(signals):
+        if n == signals // 3:  # the late display drops here…
+            await until_heard([late], set(ids), timeout=30)
+            late_task.cancel()
+            await asyncio.gather(late_task, return_exceptions=True)
+        if n == 2 * signals // 3:  # …and comes back, resuming after the last event it read
+            back = Screen()
+            back.signals = late.signals
+            late_task = asyncio.create_task(watch(front, path, back, last_event_id=late.last_id))
+            await asyncio.wait_for(back.opened.wait(), timeout=30)
+            late = back
         status, data, _ = await asyncio.to_thread(
-            post_signal, ports[n % len(ports)], table, token, f"scale-out-{n}"
+            post_signal, ports[n % len(ports)], table, token, f"scale-out-{table}-{n}"
         )
         statuses.append(status)
         if status == 201:
             ids.append(data["id"])  # type: ignore[index]
         await asyncio.sleep(0.1)
-    await until_heard(screens, set(ids), timeout=30)
-    for task in tasks:
+    await until_heard([*screens, late], set(ids), timeout=30)
+    for task in [*tasks, late_task]:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return screens, statuses, ids
+    await asyncio.gather(*tasks, late_task, return_exceptions=True)
+    return screens, statuses, ids, late
 
 
+def _check_displays(shown: tuple[list[Screen], list[int], list[int], Screen], signals: int) -> None:
+    """Every display heard every signal posted on either server, once, in order (the replay: the
+    ids the POSTs answered, in the order they were posted)."""
+    screens, statuses, ids, late = shown
+    assert statuses == [201] * signals
+    assert [s.status for s in screens] == ["HTTP/1.1 200 OK"] * len(screens)
+    assert [s.signals for s in screens] == [ids] * len(screens)
+    assert late.status == "HTTP/1.1 200 OK" and late.signals == ids  # the missed ones replayed, none twice
+
+
+def test_displays_through_pushpin_in_front_of_two_servers_hear_every_signal_once(
+    django_db_setup: Any, django_user_model: Any
+) -> None:
+    """The display part alone, in seconds (``make test``): Pushpin between two app servers and
+    their displays; signals posted on either server."""
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.console import services as console
+
+    staff = django_user_model.objects.create_user("trung-quan-pushpin", is_staff=True)
+    token = Token.objects.create(user=staff).key
+    console.ensure_catalogue()
+    chieu = console.table_open(
+        name="Chiếu trước Pushpin",
+        players=["An", "Bình", "Chi", "Dũng", "Em"],
+        trung_quan=staff,
+        created_by=staff,
+    )
+    with ExitStack() as stack:
+        ports, front = stack.enter_context(behind_pushpin(stack))
+        started = time.monotonic()
+        shown = asyncio.run(_displays(ports, front, chieu.pk, token, displays=6, signals=9))
+    _check_displays(shown, 9)
+    figure(
+        "displays through Pushpin, 2 servers",
+        f"6 displays + 1 that reconnected heard 9 signals each, none twice, in {time.monotonic() - started:.1f} s",
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.celery
 def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_a_replay(
-    stack: tuple[list[int], list[Worker]], django_user_model: Any
+    stack: tuple[list[int], int, list[Worker]], django_user_model: Any
 ) -> None:
     from rest_framework.authtoken.models import Token
 
@@ -155,7 +231,7 @@ def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_
     from scoring.selectors.ledger import ledger_differences
     from tournaments.console import services as console
 
-    ports, workers = stack
+    ports, front, workers = stack
     staff = django_user_model.objects.create_user("ban-to-chuc", is_staff=True)
     token = Token.objects.create(user=staff).key
     events, tables = [], []
@@ -171,7 +247,7 @@ def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_
     # Phones write through both servers while displays listen on both.
     results: dict[str, Any] = {}
     watching = threading.Thread(
-        target=lambda: results.update(shown=asyncio.run(_displays(ports, chieu.pk, token)))
+        target=lambda: results.update(shown=asyncio.run(_displays(ports, front, chieu.pk, token)))
     )
     watching.start()
     plans, tally, seconds = _phones(ports, tables, {"Authorization": f"Token {token}"}, random.Random(24))
@@ -226,9 +302,10 @@ def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_
         assert 1 <= len(ran[event.pk]) <= most
         assert len(ran[event.pk]) < VAN_EACH * 2  # coalesced: far fewer than the ván
 
-    # Displays on both servers heard every signal posted on either, once, in order.
-    screens, statuses, ids = results["shown"]
-    assert statuses == [201] * SIGNALS
-    assert [s.status for s in screens] == ["HTTP/1.1 200 OK"] * len(screens)
-    assert [s.signals for s in screens] == [ids] * len(screens)
-    figure("displays on 2 servers", f"{len(screens)} displays heard {len(ids)} signals each, none twice")
+    # Displays through Pushpin heard every signal posted on either server, once, in order.
+    _check_displays(results["shown"], SIGNALS)
+    figure(
+        "displays through Pushpin, 2 servers",
+        f"{len(results['shown'][0])} displays heard {SIGNALS} signals each, none twice; one that dropped "
+        "and came back with Last-Event-ID heard the ones it missed",
+    )

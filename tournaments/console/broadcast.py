@@ -99,8 +99,14 @@ def publish(table_id: int, event_type: str, data: dict[str, Any], *, seq: int | 
 
 
 def deliver(table_id: int, event_type: str, body: str, seq: int) -> None:
-    """Hand a stored event to the displays (django-eventstream: this process's streams, Redis's
-    other processes, a GRIP proxy): the storage answers its number without writing it again."""
+    """Hand a stored event to the displays: the storage answers its number without writing it
+    again. How it travels is settings, not code here:
+
+    * ``GRIP_URL`` set (production, ``PUSHPIN=1 make run``): published once to Pushpin, which holds
+      the displays and sends it to each (``totom_site/pushpin.py``); publishing is asynchronous
+      (django-grip's publisher thread), so the caller does not wait for the fan-out;
+    * else, with ``REDIS_URL``: through Redis to every app process, each sending it to the displays
+      it holds; without either (``make run``): to the displays this process holds."""
     token = _stored_seq.set(seq)
     try:
         send_event(channel_for(table_id), event_type, body, json_encode=False)
