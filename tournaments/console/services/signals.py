@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q, Subquery
 
 from scoring.engine import N_
 from scoring.models import Seat, Sitting
@@ -73,7 +74,19 @@ def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
         seat=qn(Seat._meta.db_table),
         signal=qn(Signal._meta.db_table),
     )
-    found = rows.values(sql, [table.sitting_id, seat, slug.strip().lower(), table.sitting.club_id])
+    wanted = slug.strip().lower()
+
+    def orm() -> Any:
+        seat_name = Seat.objects.filter(sitting_id=table.sitting_id, position=seat).values("name")[:1]
+        return (
+            Signal.objects.filter(
+                Q(club__isnull=True) | Q(club_id=table.sitting.club_id), slug=wanted, is_active=True
+            )
+            .annotate(seat_name=Subquery(seat_name))
+            .values_list(*_FIELDS, "seat_name")
+        )
+
+    found = rows.values(sql, [table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
     if not found:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
