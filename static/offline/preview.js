@@ -126,29 +126,29 @@
   function describe(rec, pack) {
     const parts = [];
     const L = pack.labels || { cuoc: {}, ga: {}, faults: {}, regimes: {} }; // a pack kept from before version 2
-    if (rec.result === "hoa") parts.push("Hòa");
+    if (rec.result === "hoa") parts.push(gettext("Hòa"));
     if (rec.winner) {
-      const names = traitsOf(pack).ranked ? ["ù"]
+      const names = traitsOf(pack).ranked ? [gettext("ù")]
         : cuocNames(pack, rec.cuoc && rec.cuoc.length ? rec.cuoc : [pack.rules.plain_slug || "suong"]);
-      parts.push(rec.winner + " ù: " + names.join(", "));
+      parts.push(interpolate(gettext("%(winner)s ù: %(cuoc)s"), { winner: rec.winner, cuoc: names.join(", ") }, true));
     }
-    if (rec.declared && rec.declared.length) parts.push("xướng " + cuocNames(pack, rec.declared).join(", "));
+    if (rec.declared && rec.declared.length) parts.push(interpolate(gettext("xướng %(cuoc)s"), { cuoc: cuocNames(pack, rec.declared).join(", ") }, true));
     if (rec.fault) parts.push(label(L.faults, rec.fault));
-    if (rec.discarder) parts.push(rec.discarder + " đánh ra quân ù");
+    if (rec.discarder) parts.push(interpolate(gettext("%(player)s đánh ra quân ù"), { player: rec.discarder }, true));
     if (rec.bao) {
-      const regime = L.regimes[rec.regime || pack.rules.bao_regime] || "báo";
+      const regime = L.regimes[rec.regime || pack.rules.bao_regime] || gettext("báo");
       parts.push(rec.bao + ": " + regime.toLowerCase());
     }
     for (const e of rec.ga || []) {
       const count = e.count !== undefined && e.count !== 1 ? " ×" + e.count : "";
-      parts.push("gà " + label(L.ga, e.kind) + ": " + e.player + count);
+      parts.push(interpolate(gettext("gà %(kind)s: %(player)s"), { kind: label(L.ga, e.kind), player: e.player }, true) + count);
     }
-    if (rec.chiu && rec.chiu.length) parts.push("chịu: " + rec.chiu.join(", "));
-    if (rec.den_lang && rec.den_lang.length) parts.push("đền làng: " + rec.den_lang.join(", "));
-    if (rec.dau_ke) parts.push("đầu kê: " + rec.dau_ke);
-    if (rec.stake) parts.push("mức cược N = " + rec.stake);
-    if (rec.ranks && rec.ranks.length) parts.push("xếp hạng: " + rec.ranks.join(" › "));
-    if (rec.den) parts.push(rec.den + " đền (cho ăn ba quân)");
+    if (rec.chiu && rec.chiu.length) parts.push(interpolate(gettext("chịu: %(players)s"), { players: rec.chiu.join(", ") }, true));
+    if (rec.den_lang && rec.den_lang.length) parts.push(interpolate(gettext("đền làng: %(players)s"), { players: rec.den_lang.join(", ") }, true));
+    if (rec.dau_ke) parts.push(interpolate(gettext("đầu kê: %(player)s"), { player: rec.dau_ke }, true));
+    if (rec.stake) parts.push(interpolate(gettext("mức cược N = %(n)s"), { n: rec.stake }, true));
+    if (rec.ranks && rec.ranks.length) parts.push(interpolate(gettext("xếp hạng: %(ranks)s"), { ranks: rec.ranks.join(" › ") }, true));
+    if (rec.den) parts.push(interpolate(gettext("%(player)s đền (cho ăn ba quân)"), { player: rec.den }, true));
     return parts.join(" · ") || "—";
   }
 
@@ -240,7 +240,7 @@
     }
     if (rules.traits.ga_as_cuoc && rules.chan_ga_cuoc.length) {
       const count = [...new Set(rules.chan_ga_cuoc)].filter((e) => e.split("+").every((p) => slugs.includes(p))).length;
-      if (count) lines.push({ cuoc: "ga", name: "Gà", points: count * rules.chan_ga_points, dich: null, count });
+      if (count) lines.push({ cuoc: "ga", name: gettext("Gà"), points: count * rules.chan_ga_points, dich: null, count });
     }
     const head = lines[0];
     const tail = lines.slice(1).sort((a, b) => b.points - a.points || (a.cuoc < b.cuoc ? -1 : a.cuoc > b.cuoc ? 1 : 0));

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 from typing import Any
 
@@ -154,3 +155,26 @@ def test_the_api_ledger_in_english_and_in_vietnamese(organiser: Any, sitting: Si
     assert vietnamese_words(texts["en"], *_names(sitting)) == []
     assert "pays" in texts["en"] and "Reversed" not in texts["vi"]
     assert "trả" in texts["vi"] and " pays " not in texts["vi"]
+
+
+#: Glossary words the scripts' English shares with the pages' (scoring.selectors.sitting; the
+#: console's name and its signal "Bất thực").
+SCRIPT_KEPT = ("chịu", "đầu kê", "báo", "Bất thực", "Trung Quân")
+
+
+def _catalog(client: Client, url: str) -> dict[str, Any]:
+    body = _get(client, url).decode()
+    found = re.search(r"const newcatalog = (\{.*?\});\n", body, re.S)
+    return json.loads(found.group(1)) if found else {}
+
+
+def test_the_offline_pack_s_script_text_in_english_and_kept_for_both_languages() -> None:
+    client = Client()
+    english = _catalog(client, "/en/jsi18n/")
+    assert english["%(winner)s ù: %(cuoc)s"] == "%(winner)s wins: %(cuoc)s"  # the preview's ván line
+    texts = [t for v in english.values() for t in ([v] if isinstance(v, str) else v)]
+    assert all_vietnamese(texts, *KEPT, *SCRIPT_KEPT) == []
+    assert "%(winner)s ù: %(cuoc)s" not in _catalog(client, "/jsi18n/")  # Vietnamese: the scripts' own text
+    worker = _get(client, "/sw.js").decode()
+    catalogs = json.loads(re.search(r"const SOTOM = (\{.*?\});\n", worker).group(1))["catalogs"]
+    assert sorted(catalogs) == ["/en/jsi18n/", "/jsi18n/"]  # both kept at install, served offline
