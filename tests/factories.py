@@ -73,3 +73,13 @@ def record_all(sitting: Sitting, records: Iterable[Mapping[str, Any]], **extra: 
             van_record(sitting=sitting, seq=seq, record=record, idempotency_key=new_key(), **extra).obj
         )
     return done
+
+
+def without_code(body: Any) -> Any:
+    """An API error body with its machine-readable ``code`` checked (a stable snake_case word) and
+    taken out, to compare with what the command line prints (the CLI's JSON carries no code)."""
+    if isinstance(body, dict) and "error" in body:
+        code = body.get("code")
+        assert isinstance(code, str) and code.replace("_", "").isalpha() and code.islower(), body
+        return {k: v for k, v in body.items() if k != "code"}
+    return body
