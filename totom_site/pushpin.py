@@ -24,6 +24,7 @@ Pushpin is a Debian package (``pushpin``: ``.ci/apt.sh pushpin``).
 
 from __future__ import annotations
 
+import http.client
 import os
 import secrets
 import shutil
@@ -171,6 +172,23 @@ def wait_ready(instance: Instance, timeout: float = 30) -> None:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"pushpin did not start: {_log(instance)}") from None
                 time.sleep(0.1)
+    # Accepting connections is not yet proxying them (its handler and proxy start behind the
+    # front): a first request can hang. Ready once a request through it gets the app's answer.
+    while True:
+        try:
+            conn = http.client.HTTPConnection(HOST, instance.port, timeout=2)
+            conn.request("GET", "/robots.txt")
+            if conn.getresponse().status < 500:
+                return
+        except OSError:
+            pass
+        finally:
+            conn.close()
+        if instance.proc is not None and instance.proc.poll() is not None:
+            raise RuntimeError(f"pushpin ended: {_log(instance)}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"pushpin proxies nothing: {_log(instance)}")
+        time.sleep(0.2)
 
 
 def _log(instance: Instance) -> str:
