@@ -220,6 +220,7 @@ def main() -> None:
                 {
                     "lines": lines,
                     "targets": [found],
+                    "signal_server_cpu_ms": round(signal_ms, 3),
                     "statements": seed["statements"],
                     "in_transaction": seed["in_transaction"],
                     "quick": args.quick,
