@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,8 @@ def test_tapping_two_hands_ranks_the_van_and_fills_the_calculator(live_server, p
     phone.locator("#players").wait_for()
     phone.select_option("#players", "2")
     phone.locator("details[data-seat='2']").wait_for()
-    phone.wait_for_function("document.querySelectorAll('details.phom-seat').length === 2")
+    # A count on a locator, not wait_for_function: Playwright evaluates its string, which the CSP refuses.
+    expect(phone.locator("details.phom-seat")).to_have_count(2)
     _tap_hand(phone, 1, AN)
     phone.locator("details[data-seat='2'] > summary").tap()
     _tap_hand(phone, 2, BINH)

@@ -100,7 +100,7 @@ def test_a_red_flag_on_a_slow_network_gives_no_htmx_error(
         route.fulfill(response=answer)
 
     page.goto(f"{daphne_url}/trung-quan/{festival.table.pk}/")
-    page.wait_for_function("() => window.htmx && document.querySelector('#tq')")
+    page.locator("#tq").wait_for()  # goto waited for load: htmx is in; a selector, as the CSP refuses eval
     page.wait_for_timeout(300)  # the event stream is open
     page.route("**/hieu/", slow)
     page.locator('.tq-pad[data-seat="2"] button[data-signal="co-do"]').tap()
