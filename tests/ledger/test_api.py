@@ -283,3 +283,49 @@ def test_cards_given_with_a_win_are_checked_and_kept(keeper_api: APIClient) -> N
         client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["tom"], "cards": "7v x9"}
     )
     assert bad.status_code == 400 and "Ván 2: kiểm bài" in bad.json()["error"]
+
+
+def _pages(client: APIClient, url: str) -> list[list[dict[str, Any]]]:
+    """Every page of a list, following the ``Link`` header's rel="next" to the end."""
+    pages = []
+    while url:
+        answer = client.get(url)
+        assert answer.status_code == 200, answer.content
+        pages.append(answer.json())
+        links = dict(
+            (part.split(";")[1].strip(), part.split(";")[0].strip(" <>"))
+            for part in answer.headers.get("Link", "").split(",")
+            if part.strip()
+        )
+        url = links.get('rel="next"', "")
+    return pages
+
+
+def test_clubs_and_players_come_a_page_at_a_time(keeper_api: APIClient, keeper: Any) -> None:
+    """GET /api/v1/clubs and /api/v1/players answer at most a page (100) by name; the ``Link``
+    header names the next page, and following it reaches every row once (names repeat)."""
+    from scoring.api.pagination import PAGE_SIZE
+    from scoring.models import Player
+
+    more = PAGE_SIZE + 7
+    Club.objects.bulk_create(Club(name=f"Làng {i:03d}", slug=f"lang-{i:03d}") for i in range(more))
+    home = Club.objects.get(slug="lang-000")
+    ClubRole.objects.create(user=keeper, club=home, role=ClubRoleKind.ORGANISER)
+    Player.objects.bulk_create(Player(name=f"Cụ {i // 3:03d}", club=home) for i in range(more))
+
+    first = keeper_api.get("/api/v1/clubs")
+    assert len(first.json()) == PAGE_SIZE
+    assert [c["slug"] for c in first.json()[:2]] == ["lang-000", "lang-001"]  # by name
+    assert 'rel="next"' in first["Link"] and "cursor=" in first["Link"]
+    clubs = _pages(keeper_api, "/api/v1/clubs")
+    assert [len(p) for p in clubs] == [PAGE_SIZE, 7]
+    assert sorted(c["slug"] for p in clubs for c in p) == sorted(f"lang-{i:03d}" for i in range(more))
+
+    players = _pages(keeper_api, "/api/v1/players?club=lang-000")
+    assert [len(p) for p in players] == [PAGE_SIZE, 7]
+    seen = [p["id"] for page in players for p in page]
+    assert sorted(seen) == sorted(Player.objects.filter(club=home).values_list("pk", flat=True))
+    assert "Link" not in keeper_api.get("/api/v1/players?club=lang-001")  # one page: no link
+
+    wrong = keeper_api.get("/api/v1/clubs?cursor=khong-phai")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "bad_cursor")
