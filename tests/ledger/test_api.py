@@ -254,14 +254,14 @@ def test_recording_a_van_takes_the_same_statements_however_many_came_before(
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
     # The account's hourly quota of ván (scoring/services/quotas.py): whether the sitting is an
     # event's canh it organises (the club's roles come with the permission's read), then its counter
-    # row, locked and updated in a transaction of its own (a savepoint here).
+    # row counted in one conditional UPDATE (scoring/services/throttle.py, spend).
     # The permission's read of the sitting; the savepoint (a transaction outside tests); the row
     # lock; the idempotency key; the current ván ids (the seats come with the stored state); the
     # ván, its ledger transaction, its postings; the stored state; whether the sitting is an
     # event's canh (sitting_written: the events app bumps its leaderboard in this transaction, a
     # look-up made after commit before); the key; the savepoint's end.
     # The answer is built from what was posted: nothing read back, no earlier ván replayed.
-    with django_assert_num_queries(12 + 5):
+    with django_assert_num_queries(12 + 2):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 
