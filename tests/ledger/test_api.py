@@ -284,12 +284,13 @@ def test_a_van_in_the_keeper_s_own_village_takes_a_fixed_number_of_statements(
     for seq in range(1, n_van):
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
     # Before the write: the token with its account; the permission's read of the sitting and the
-    # account's scorekeeping roles in its club; whether it organises the club (the quota's higher
-    # limit in its own village); the quota counted (one UPDATE). The write, in its transaction (a
-    # savepoint here): the sitting locked, the key, the current ván ids, the ván, its ledger
-    # transaction, its postings, the stored state, whether it is an event's canh, the key stored.
+    # account's roles in its club (read once: whether it organises the club, for the quota's
+    # higher limit in its own village, reads nothing more); the quota counted (one UPDATE).
+    # The write, in its transaction (a savepoint here): the sitting locked, the key, the current
+    # ván ids, the ván, its ledger transaction, its postings, the stored state, whether it is an
+    # event's canh, the key stored.
     # After commit: the club's ratings claimed (one statement), the live webhooks looked up.
-    with django_assert_num_queries(5 + 11 + 2), django_capture_on_commit_callbacks(execute=True):
+    with django_assert_num_queries(4 + 11 + 2), django_capture_on_commit_callbacks(execute=True):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 
