@@ -40,6 +40,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.signals import post_delete, post_save
 
 from scoring.models import ClubRole, ClubRoleKind, Player, Seat, Sitting
+from scoring.services import rows
 from scoring.services.people import EntryVia
 
 __all__ = [
@@ -177,8 +178,14 @@ def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = No
     if seen is None:
         return (found.filter(role__in=list(roles)) if roles is not None else found).exists()
     held = seen.get((user.pk, club_id))
-    if held is None:
-        held = seen[(user.pk, club_id)] = frozenset(found.values_list("role", flat=True))
+    if held is None:  # on every ván: plain SQL, as the rest of the ván path (scoring.services.rows)
+        held = seen[(user.pk, club_id)] = frozenset(
+            rows.column(
+                f"SELECT role FROM {ClubRole._meta.db_table} WHERE user_id = %s AND club_id = %s",
+                [user.pk, club_id],
+                orm=lambda: found.values_list("role", flat=True),
+            )
+        )
     return bool(held) if roles is None else not held.isdisjoint(roles)
 
 
