@@ -124,9 +124,11 @@ def charge(
         sitting = Sitting.objects.filter(pk=sitting).first()
     own = quota.own_higher and _owns(user, club=club, sitting=sitting)
     factor = settings.QUOTA_OWN_FACTOR if own else 1
-    with transaction.atomic():  # both or neither: a refusal takes nothing from the account
+    if imported_van is None:  # one quota: one statement, no transaction of its own (throttle.spend)
         taken = [_take(user, quota, amount=amount, factor=factor, own=own)]
-        if imported_van is not None:
+    else:
+        with transaction.atomic():  # both or neither: a refusal takes nothing from the account
+            taken = [_take(user, quota, amount=amount, factor=factor, own=own)]
             taken.append(
                 _take(user, IMPORTED_VAN, amount=imported_van, factor=factor, own=own, count=imported_van)
             )
