@@ -29,6 +29,9 @@ __all__ = [
     "dates",
     "in_vietnamese",
     "lunar_day_label",
+    "lunar_shown",
+    "period_between",
+    "shown_label",
     "lunar_month",
     "lunar_year",
     "month_choices",
@@ -159,6 +162,39 @@ def in_vietnamese(period: Period) -> Period:
 
     with translation.override("vi"):
         return _from_key(period.key) if period.key else dates(period.start, period.end)
+
+
+def period_between(start: date, end: date) -> Period:
+    """The period from ``start`` to ``end`` in the active language: the lunar year, season or month
+    those dates make, if they make one, else plain dates."""
+    year = to_lunar(start).year
+    leap = leap_month(year)
+    candidates = [lambda: lunar_year(year), *(lambda n=n: season(year, n) for n in SEASONS)]
+    for month in range(1, 13):
+        candidates.append(lambda m=month: lunar_month(year, m))
+        if leap == month:
+            candidates.append(lambda m=month: lunar_month(year, m, leap=True))
+    for candidate in candidates:
+        period = candidate()
+        if (period.start, period.end) == (start, end):
+            return period
+    return dates(start, end)
+
+
+def shown_label(start: date, end: date, stored: str) -> str:
+    """A stored period label (a close's, written in Vietnamese as the ledger records it) in the
+    active language, when it is the label of the period from ``start`` to ``end``; else as stored."""
+    period = period_between(start, end)
+    return period.label if stored == in_vietnamese(period).label else stored
+
+
+def lunar_shown(day: date, stored: str) -> str:
+    """An event's lunar date as stored, in the active language when it is the computed default
+    ("mùng 6 tháng Giêng năm Ất Tỵ" → "day 6 of the 1st month of Ất Tỵ"); a text the organiser
+    wrote stays as written."""
+    from scoring.lunar import lunar_label
+
+    return lunar_day_label(day) if stored and stored == lunar_label(day) else stored
 
 
 def this_lunar_year(today: date | None = None) -> Period:

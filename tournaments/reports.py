@@ -195,7 +195,7 @@ def _sheet_for(request: HttpRequest, event: Event, table: Table) -> dict[str, An
     extra = [
         (
             gettext("Ngày"),
-            event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_label})" if event.lunar_label else ""),
+            event.date.strftime("%d/%m/%Y") + (f" ({event.lunar_shown})" if event.lunar_label else ""),
         )
     ]
     return score_sheet(

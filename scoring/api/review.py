@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
+from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -27,6 +27,7 @@ from scoring.api.parsers import UnsafeJSON
 from scoring.engine import N_, EngineError
 from scoring.models import Sitting
 from scoring.permissions import REVIEW, can, review_via
+from scoring.refusals import Missing, NotAllowed
 from scoring.services.people import Written
 from scoring.services.review import van_confirm, van_reject
 
@@ -39,10 +40,10 @@ def _review(request: Request, pk: int, call: Callable[[Sitting, str], Written[An
     provisional 409) are answered by the API's handler (:mod:`scoring.errors`)."""
     sitting = Sitting.objects.select_related("club", "created_by").filter(pk=pk).first()
     if sitting is None:
-        raise NotFound(f"Không có canh bài số {pk}.")
+        raise Missing(N_("Không có canh bài số {pk}."), pk=pk)
     if not can(request, REVIEW, sitting):
-        raise PermissionDenied(
-            "Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván."
+        raise NotAllowed(
+            N_("Chỉ người chơi ở chiếu và thư ký ghi điểm của canh bài mới được xác nhận hay bác ván.")
         )
     return _write(request, lambda key: call(sitting, key))
 

@@ -41,7 +41,7 @@ from scoring.models import (
     Sitting,
     VanOutcome,
 )
-from scoring.periods import Period
+from scoring.periods import Period, shown_label
 from scoring.text import canh_name
 
 __all__ = [
@@ -123,6 +123,11 @@ class CloseView:
     reversed: bool
     reversed_at: Any = None
     reversal_reason: str = ""
+
+    @property
+    def label(self) -> str:
+        """The close's period label in the reader's language (stored in Vietnamese)."""
+        return shown_label(self.close.date_from, self.close.date_to, self.close.label)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from scoring.access import denied, get_sitting, to_login
@@ -44,7 +44,14 @@ VIETNAM = ZoneInfo("Asia/Ho_Chi_Minh")
 EXPORT_LIMIT = 5000
 #: Pages beyond this are not served (the CSV holds the long tail).
 MAX_PAGE = EXPORT_LIMIT // PAGE_SIZE
-CSV_HEADER = ["Thời gian", "Người làm", "Việc", "Đối tượng", "Chi tiết"]
+#: The CSV's columns, the page's own headers: in the request's language (English on ``/en/``).
+CSV_HEADER = [
+    gettext_noop("Thời gian"),
+    gettext_noop("Người làm"),
+    gettext_noop("Việc"),
+    gettext_noop("Đối tượng"),
+    gettext_noop("Chi tiết"),
+]
 
 #: (offset, limit) → entries newest first.
 Fetch = Callable[[int, int], list[AuditEntry]]
@@ -68,7 +75,7 @@ def _page_number(request: HttpRequest) -> int:
 
 def _csv(entries: list[AuditEntry], filename: str) -> HttpResponse:
     rows = ([local_time(e.when), e.who, e.action, e.object, e.detail] for e in entries)
-    return csv_download(f"{filename}.csv", CSV_HEADER, rows)
+    return csv_download(f"{filename}.csv", [gettext(h) for h in CSV_HEADER], rows)
 
 
 def audit_page(

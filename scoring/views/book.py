@@ -37,6 +37,7 @@ from scoring.periods import (
     month_choices,
     period_from,
     season,
+    shown_label,
 )
 from scoring.permissions import book_member, book_players
 from scoring.reports.book import club_statement_sheet
@@ -367,7 +368,7 @@ def close_page(request: HttpRequest, slug: str) -> HttpResponse:
     messages.success(
         request,
         _("Đã chốt sổ %(label)s: %(n)d khoản chuyển, mọi số dư của kỳ về 0.")
-        % {"label": close.label, "n": len(close.transfers)},
+        % {"label": shown_label(close.date_from, close.date_to, close.label), "n": len(close.transfers)},
     )
     return redirect(reverse("scoring:club_book", args=[slug]) + "?" + query(period))
 
@@ -400,7 +401,7 @@ def close_reverse(request: HttpRequest, slug: str, close_id: int) -> HttpRespons
     messages.success(
         request,
         _("Đã đảo chốt sổ %(label)s: các số dư của kỳ mở lại, các canh được chốt mở lại.")
-        % {"label": close.label},
+        % {"label": shown_label(close.date_from, close.date_to, close.label)},
     )
     return redirect(back)
 

@@ -109,6 +109,27 @@ def test_undoing_a_close_needs_a_reason(world: dict[str, Any], club: Any, treasu
     assert "Đã đảo chốt sổ" in done.content.decode() and "Sai tháng" in done.content.decode()
 
 
+def test_a_close_s_period_reads_in_the_reader_s_language(
+    world: dict[str, Any], club: Any, treasurer: Any
+) -> None:
+    """The close's label is stored in Vietnamese (the ledger's words) and shown in English on /en/:
+    the list of closes and the message after undoing one."""
+    client = _as(treasurer)
+    assert world["kept"].label == "Tháng Giêng năm Ất Tỵ"
+    english = client.get(f"/en/lang/{club.slug}/so/?ky=nam-2025").content.decode()
+    closes = re.search(r'data-testid="closes">(.*?)</ul>', english, re.S).group(1)
+    assert "<b>1st month of Ất Tỵ</b>" in closes and "<b>5th month of Ất Tỵ</b>" in closes
+    assert "Tháng Giêng" not in closes and "Tháng Năm" not in closes
+    vietnamese = client.get(f"/lang/{club.slug}/so/?ky=nam-2025").content.decode()
+    assert "<b>Tháng Giêng năm Ất Tỵ</b>" in vietnamese and "1st month" not in vietnamese
+    done = client.post(
+        f"/en/lang/{club.slug}/so/chot/{world['kept'].pk}/dao/",
+        {"reason": "Sai tháng", "key": new_key()},
+        follow=True,
+    ).content.decode()
+    assert "1st month of Ất Tỵ" in done and "Tháng Giêng" not in done
+
+
 def test_only_organisers_rebuild_the_ratings(
     world: dict[str, Any], club: Any, treasurer: Any, organiser: Any
 ) -> None:

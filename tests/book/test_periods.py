@@ -11,7 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.lunar import LunarDate, leap_month, month_days, to_lunar, to_solar
-from scoring.periods import PeriodError, lunar_month, lunar_year, month_choices, period_from, season
+from scoring.periods import (
+    PeriodError,
+    dates,
+    in_vietnamese,
+    lunar_month,
+    lunar_year,
+    month_choices,
+    period_between,
+    period_from,
+    season,
+    shown_label,
+)
 
 # Tết (the first day of the lunar year) as Vietnamese calendars print it.
 TET = {
@@ -122,3 +133,26 @@ def test_bad_periods_are_explained_in_the_page_s_language(params: dict[str, str]
         with pytest.raises(PeriodError) as exc:
             period_from(params)
         assert en in exc.value.message  # translated when read, in the language of the reader
+
+
+@pytest.mark.parametrize(
+    "period",
+    [lunar_year(2025), season(2025, "thu"), lunar_month(2025, 12), lunar_month(2025, 6, leap=True)],
+    ids=["year", "season", "month", "leap-month"],
+)
+def test_a_stored_close_label_reads_in_the_reader_s_language(period) -> None:
+    stored = in_vietnamese(period).label
+    assert period_between(period.start, period.end).key == period.key
+    with translation.override("en"):
+        english = shown_label(period.start, period.end, stored)
+    with translation.override("vi"):
+        assert shown_label(period.start, period.end, stored) == stored
+    assert english != stored and "năm" not in english and "Ất Tỵ" in english
+
+
+def test_a_close_of_plain_dates_and_a_label_of_other_words() -> None:
+    start, end = dt.date(2025, 3, 2), dt.date(2025, 3, 20)
+    stored = in_vietnamese(dates(start, end)).label
+    with translation.override("en"):
+        assert shown_label(start, end, stored) == "From 02/03/2025 to 20/03/2025"
+        assert shown_label(start, end, "Kỳ của làng") == "Kỳ của làng"  # not a period's label: as stored

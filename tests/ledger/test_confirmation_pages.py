@@ -113,6 +113,30 @@ def test_missing_sittings_and_van_are_404(world: dict[str, Any]) -> None:
     assert client.post("/api/v1/sittings/999999/van/1/confirm", HTTP_IDEMPOTENCY_KEY="x").status_code == 404
 
 
+def test_the_api_s_review_refusals_read_in_the_asked_language(world: dict[str, Any]) -> None:
+    """No such sitting (404) and a stranger (403): the API's one error body, in Vietnamese by
+    default and in English with ``Accept-Language: en``."""
+    client = _api(world["stranger"])
+    url = "/api/v1/sittings/999999/van/1/confirm"
+    missing = {
+        lang: client.post(url, HTTP_IDEMPOTENCY_KEY=new_key(), HTTP_ACCEPT_LANGUAGE=lang)
+        for lang in ("vi", "en")
+    }
+    assert [r.status_code for r in missing.values()] == [404, 404]
+    assert missing["vi"].json() == {"error": "Không có canh bài số 999999.", "code": "not_found"}
+    assert missing["en"].json() == {"error": "There is no sitting number 999999.", "code": "not_found"}
+    refused = _confirm(client, world["sitting"])
+    assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+    assert refused.json()["error"].startswith("Chỉ người chơi ở chiếu")
+    english = client.post(
+        f"/api/v1/sittings/{world['sitting'].pk}/van/1/confirm",
+        HTTP_IDEMPOTENCY_KEY=new_key(),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.status_code == 403
+    assert english.json()["error"].startswith("Only the players at the table")
+
+
 def test_the_schema_documents_confirm_and_reject() -> None:
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
     assert "van_confirm" in schema and "van_reject" in schema

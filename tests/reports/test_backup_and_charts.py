@@ -59,3 +59,32 @@ def test_the_reports_page_draws_the_balance_chart_with_the_vendored_chart_js(
     assert phone.evaluate("typeof window.Chart") == "function"
     assert phone.evaluate("Chart.version").startswith("4.")
     assert phone.locator("#chart-table tbody tr").count() == 5
+
+
+def test_the_chart_data_in_english_on_en(client, sitting) -> None:
+    english = client.get(f"/en/so-diem/{sitting.pk}/bieu-do.json").json()
+    assert english["labels"][:2] == ["Start", "Ván 1"]  # "ván" is a glossary word English keeps
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_chart_s_axis_and_table_read_in_english_on_en(live_server, phone, keeper) -> None:
+    """The drawn chart on /en/: its axis title from the JavaScript catalogue, its first label
+    and the table of its numbers from the English chart data; the Vietnamese page keeps its own."""
+    from tests.conftest import sign_in
+    from tests.factories import open_sitting, record_all
+
+    sign_in(phone.context, live_server.url, keeper)
+    s = open_sitting(created_by=keeper)
+    record_all(s, [{"winner": "An", "cuoc": ["tom"]}, {"winner": "Bình"}])
+    seen = {}
+    for prefix in ("/en", ""):
+        phone.goto(f"{live_server.url}{prefix}/so-diem/{s.pk}/in-xuat/")
+        phone.locator("[data-testid=balance-chart][data-drawn='5']").wait_for(state="attached")
+        axis = phone.evaluate(
+            "Chart.getChart(document.querySelector('[data-testid=balance-chart]'))"
+            ".options.scales.y.title.text"
+        )
+        first = phone.locator("#chart-table thead th").nth(1).text_content()
+        seen[prefix] = (axis, first)
+    assert seen == {"/en": ("Points", "Start"), "": ("Điểm", "Đầu canh")}

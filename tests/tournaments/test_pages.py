@@ -73,6 +73,20 @@ def test_an_organiser_creates_an_event_from_the_form(client, organiser) -> None:
     assert list(event.organisers.all()) == [organiser]
 
 
+def test_the_event_s_computed_lunar_date_reads_in_english_and_a_typed_one_as_typed(
+    client, make_event
+) -> None:
+    """The default lunar date is stored in Vietnamese (as computed) and shown in the reader's
+    language; what the organiser typed is shown as typed in both."""
+    make_event()  # 3 Feb 2025, its lunar date computed
+    english = client.get("/en/giai/").content.decode()
+    assert "day 6 of the 1st month of Ất Tỵ" in english and "mùng 6 tháng Giêng" not in english
+    vietnamese = client.get("/giai/").content.decode()
+    assert "mùng 6 tháng Giêng năm Ất Tỵ" in vietnamese and "day 6 of" not in vietnamese
+    make_event(name="Hội làng Đoài", lunar="mồng sáu Tết")
+    assert "mồng sáu Tết" in client.get("/en/giai/").content.decode()
+
+
 def test_the_event_form_explains_a_rule_set_of_another_game(client, organiser) -> None:
     client.force_login(organiser)
     response = client.post(

@@ -178,3 +178,13 @@ def test_the_offline_pack_s_script_text_in_english_and_kept_for_both_languages()
     worker = _get(client, "/sw.js").decode()
     catalogs = json.loads(re.search(r"const SOTOM = (\{.*?\});\n", worker).group(1))["catalogs"]
     assert sorted(catalogs) == ["/en/jsi18n/", "/jsi18n/"]  # both kept at install, served offline
+
+
+def test_the_audit_csv_s_headers_in_english_and_in_vietnamese(client: Client, sitting: Sitting) -> None:
+    """The sitting's audit trail as CSV (nhật ký): its columns in the page's language."""
+    heads = {}
+    for prefix in ("/en", ""):
+        text = _get(client, f"{prefix}/so-diem/{sitting.pk}/nhat-ky/?dinh-dang=csv").decode("utf-8-sig")
+        heads[prefix] = text.splitlines()[0]
+    assert heads["/en"] == "Time,Who,Action,Item,Details"
+    assert heads[""] == "Thời gian,Người làm,Việc,Đối tượng,Chi tiết"

@@ -106,6 +106,13 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def lunar_shown(self) -> str:
+        """The lunar date to show: in the reader's language when it is the computed default."""
+        from scoring.periods import lunar_shown
+
+        return lunar_shown(self.date, self.lunar_label)
+
 
 class RegistrationStatus(models.TextChoices):
     REGISTERED = "dang_ky", _("Đã đăng ký")
