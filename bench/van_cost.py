@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402 (bench/ is the script's own folder)
+from benchdb import bench_database  # noqa: E402
 
 PER_ROUND = 100
 QUICK_PER_ROUND = 20
@@ -251,7 +252,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     os.environ["CELERY_BROKER_URL"] = "memory://"
     os.environ["DJANGO_DEBUG"] = "false"
-    database, drop = load._bench_database(url, False)
+    database, drop = bench_database(url, "van_cost", False)  # its own: load.py may run beside it
     os.environ["DATABASE_URL"] = database
     try:
         # Enough open sittings for the SQL-alone ván: 40 ván each, every round and the warm-up.
