@@ -226,6 +226,22 @@ def _sql_alone(database: str, keeper: dict[str, Any], user_id: int) -> dict[str,
     return {"bare": bare, "van": van}
 
 
+def _seed(sittings_each: int) -> list[dict[str, Any]]:
+    """Migrate; one scorekeeper (``bench/keepers.py``: an organiser of the village, its token) with
+    ``sittings_each`` open canh. Not ``load._seed``'s festival: no board is measured here."""
+    import django
+    from django.core.management import call_command
+    from django.db import connections
+    from keepers import scorekeepers
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    keepers = scorekeepers(1, sittings_each)
+    connections.close_all()
+    return keepers
+
+
 def _served(user: load.User) -> dict[str, Callable[[], None]]:
     def step(phase: str) -> Callable[[], None]:
         def run() -> None:
@@ -258,7 +274,7 @@ def main() -> None:
         # Enough open sittings for the SQL-alone ván: 40 ván each, every round and the warm-up.
         # One scorekeeper (bench/keepers.py), with enough open sittings for the SQL-alone ván: 40 ván
         # each, every round and the warm-up. The app's ván (in process, served) go to canh it opens.
-        slug, [keeper] = load._seed(1, (rounds * per_round + 20) // VAN_PER_SITTING_FLOOR + 2)
+        [keeper] = _seed((rounds * per_round + 20) // VAN_PER_SITTING_FLOOR + 2)
         rows = {
             "in process": _measure(_in_process(keeper, False), rounds, per_round),
             "in process, new connection": _measure(_in_process(keeper, True), rounds, per_round),
@@ -277,7 +293,7 @@ def main() -> None:
         for label, pool in (("daphne", 0), ("daphne, pool of 2", 2)):
             servers = load._start_servers(database, 1, pool)
             try:
-                user = load.User(servers[0][1], slug, random.Random(1), {**keeper, "sittings": []})
+                user = load.User(servers[0][1], "", random.Random(1), {**keeper, "sittings": []})
                 rows[label] = _measure(_served(user), rounds, per_round)
             finally:
                 load._stop_servers(servers)
