@@ -19,7 +19,8 @@ served cost over what the ván would cost if the app spent on it no more than on
 (the bare view's served cost plus the SQL floor's difference).
 
 Run from the repository root: ``DATABASE_URL=postgres://… .venv/bin/python bench/van_cost.py
-[--rounds 8]`` (a throwaway database next to the one named).
+[--rounds 8 | --quick]`` (a throwaway database next to the one named; ``--quick``: 1 round of
+20, for ``make test``).
 """
 
 from __future__ import annotations
@@ -33,13 +34,16 @@ import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402 (bench/ is the script's own folder)
+from benchdb import bench_database  # noqa: E402
 
 PER_ROUND = 100
+QUICK_PER_ROUND = 20
 VAN_PER_SITTING_FLOOR = 40
 
 
@@ -49,26 +53,28 @@ def _busy_ms() -> float:
     return (sum(fields) - fields[3] - fields[4]) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def _measure(steps: dict[str, Callable[[], None]], rounds: int) -> dict[str, float]:
+def _measure(steps: dict[str, Callable[[], None]], rounds: int, per_round: int) -> dict[str, float]:
     costs: dict[str, list[float]] = {name: [] for name in steps}
     for step in steps.values():
-        for _ in range(20):
+        for _ in range(min(20, per_round)):
             step()
     for _ in range(rounds):
         for name, step in steps.items():
             before = _busy_ms()
-            for _ in range(PER_ROUND):
+            for _ in range(per_round):
                 step()
-            costs[name].append((_busy_ms() - before) / PER_ROUND)
+            costs[name].append((_busy_ms() - before) / per_round)
     return {name: statistics.median(values) for name, values in costs.items()}
 
 
-def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
+def _in_process(keeper: dict[str, Any], fresh: bool) -> dict[str, Callable[[], None]]:
+    """The bare view and the ván through the test client, as ``keeper`` (``bench/keepers.py``: an
+    organiser of the village, its token) posting in new canh of its own village."""
     from django.db import connections
     from django.test import Client
 
     client = Client()
-    auth = {"HTTP_AUTHORIZATION": f"Token {os.environ[load.TOKEN_ENV]}"}
+    auth = {"HTTP_AUTHORIZATION": f"Token {keeper['token']}"}
     rng = random.Random(1)
     state = {"sitting": 0, "seq": 0}
 
@@ -82,7 +88,13 @@ def _in_process(fresh: bool) -> dict[str, Callable[[], None]]:
 
     def van() -> None:
         if not state["sitting"] or state["seq"] >= load.VAN_PER_SITTING:
-            body = {"game": "to-tom-5", "rules": "luat-2005", "mode": "quang", "players": load.FIVE}
+            body = {
+                "game": "to-tom-5",
+                "rules": "luat-2005",
+                "mode": "quang",
+                "players": load.FIVE,
+                "club": keeper["club"],
+            }
             answer = client.post(
                 "/api/v1/sittings",
                 json.dumps(body),
@@ -112,13 +124,14 @@ FLOOR_SQL = {
     't0."created_at", t0."needs_confirmation", t0."state_snapshot", t0."ended_at", t1."id", '
     't1."fingerprint", t1."preset", t1."spec", t1."created_at" FROM "scoring_sitting" t0 LEFT OUTER JOIN '
     '"scoring_rulesetsnapshot" t1 ON t1."id" = t0."rules_id" WHERE t0."id" = %s FOR UPDATE OF t0',
-    "key": 'SELECT t0."id", t0."key", t0."operation", t0."request_hash", t0."status", t0."response", '
-    't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."key" = %s',
+    "key": 'SELECT t0."id", t0."scope", t0."key", t0."operation", t0."request_hash", t0."status", t0."response", '
+    't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."scope" = %s AND t0."key" = %s',
     "ids": "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq",
     "van": 'INSERT INTO "scoring_van" ("sitting_id", "seq", "record", "outcome", "winner_id", "fault", "cuoc", '
     '"declared", "streak", "points", "cards", "kiem_bai", "entered_by_id", "created_at", "is_current", '
-    '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at") VALUES (%s, %s, %s, '
-    "'u', %s, '', %s, NULL, 1, %s, '', NULL, %s, now(), true, NULL, '', 'khong_can', NULL, NULL) "
+    '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at", "entered_grant", '
+    '"entered_device") VALUES (%s, %s, %s, '
+    "'u', %s, '', %s, NULL, 1, %s, '', NULL, %s, now(), true, NULL, '', 'khong_can', NULL, NULL, '', '') "
     'RETURNING "id"',
     "transaction": 'INSERT INTO "scoring_ledgertransaction" ("sitting_id", "van_id", "kind", "reason", '
     '"reverses_id", "created_by_id", "created_at") VALUES (%s, %s, \'van\', %s, NULL, %s, now()) '
@@ -127,12 +140,12 @@ FLOOR_SQL = {
     '"line", "why") SELECT * FROM UNNEST(%s::bigint[], %s::bigint[], %s::varchar(10)[], %s::bigint[], '
     '%s::integer[], %s::smallint[], %s::text[]) RETURNING "id"',
     "state": 'UPDATE "scoring_sitting" SET "state_snapshot" = %s WHERE "id" = %s',
-    "stored": 'INSERT INTO "scoring_idempotencykey" ("key", "operation", "request_hash", "status", "response", '
-    "\"created_at\") VALUES (%s, 'van_record', %s, 201, %s, now())",
+    "stored": 'INSERT INTO "scoring_idempotencykey" ("scope", "key", "operation", "request_hash", "status", '
+    '"response", "created_at") VALUES (%s, %s, \'van_record\', %s, 201, %s, now())',
 }
 
 
-def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Callable[[], None]]:
+def _sql_alone(database: str, keeper: dict[str, Any], user_id: int) -> dict[str, Callable[[], None]]:
     """The bare view's query and the ván's statements on a kept psycopg connection, no app: each
     ván a winner taking 18 from the four others (8 postings), its state and answer as large as the
     app's (an answer recorded through the app, ids and names kept)."""
@@ -144,7 +157,8 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
 
     from scoring.models import Club
 
-    _in_process(False)["van"]()  # an answer of the app's to store as the key's
+    sittings = list(keeper["sittings"])  # opened beforehand, none of them used by the app here
+    _in_process(keeper, False)["van"]()  # an answer of the app's to store as the key's
     with connection.cursor() as cursor:
         cursor.execute("SELECT response FROM scoring_idempotencykey ORDER BY id DESC LIMIT 1")
         answer = cursor.fetchone()[0]
@@ -160,6 +174,7 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
     cur = conn.cursor()
     state = {"sitting": 0, "seq": VAN_PER_SITTING_FLOOR}
     queue = list(sittings)
+    scope = f"user:{user_id}"  # the caller's keys (scoring.services.idempotency.caller_scope)
 
     def bare() -> None:
         cur.execute(bare_sql, bare_params)
@@ -174,15 +189,15 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
         winner, losers = seat[seq % 5], [s for i, s in enumerate(seat) if i != seq % 5]
         cur.execute(FLOOR_SQL["lock"], [sitting])
         cur.fetchone()
-        cur.execute(FLOOR_SQL["key"], [key])
+        cur.execute(FLOOR_SQL["key"], [scope, key])
         cur.fetchone()
         cur.execute(FLOOR_SQL["ids"], [sitting])
         ids = [row[0] for row in cur.fetchall()]
         record = {"winner": "An", "cuoc": ["kinh_cu"], "discarder": "Bình"}
         van_id = cur.execute(
-            FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18, keeper]
+            FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18, user_id]
         ).fetchone()[0]
-        tx = cur.execute(FLOOR_SQL["transaction"], [sitting, van_id, f"Ván {seq}", keeper]).fetchone()[0]
+        tx = cur.execute(FLOOR_SQL["transaction"], [sitting, van_id, f"Ván {seq}", user_id]).fetchone()[0]
         pairs = [(loser, -18, winner, 18) for loser in losers]
         cur.execute(
             FLOOR_SQL["postings"],
@@ -204,11 +219,27 @@ def _sql_alone(database: str, keeper: int, sittings: list[int]) -> dict[str, Cal
         }
         cur.execute(FLOOR_SQL["state"], [Jsonb(snapshot), sitting])
         digest = hashlib.sha256(key.encode()).hexdigest()
-        cur.execute(FLOOR_SQL["stored"], [key, digest, Jsonb(answer)])
+        cur.execute(FLOOR_SQL["stored"], [scope, key, digest, Jsonb(answer)])
         conn.commit()
         state["seq"] = seq
 
     return {"bare": bare, "van": van}
+
+
+def _seed(sittings_each: int) -> list[dict[str, Any]]:
+    """Migrate; one scorekeeper (``bench/keepers.py``: an organiser of the village, its token) with
+    ``sittings_each`` open canh. Not ``load._seed``'s festival: no board is measured here."""
+    import django
+    from django.core.management import call_command
+    from django.db import connections
+    from keepers import scorekeepers
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    keepers = scorekeepers(1, sittings_each)
+    connections.close_all()
+    return keepers
 
 
 def _served(user: load.User) -> dict[str, Callable[[], None]]:
@@ -224,41 +255,53 @@ def _served(user: load.User) -> dict[str, Callable[[], None]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=8, help="interleaved rounds of 100 requests (8)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"seconds long: 1 round of {QUICK_PER_ROUND} requests (for make test)",
+    )
     args = parser.parse_args()
+    rounds, per_round = (1, QUICK_PER_ROUND) if args.quick else (args.rounds, PER_ROUND)
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         sys.exit("bench/van_cost.py needs DATABASE_URL=postgres://… (PostgreSQL).")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     os.environ["CELERY_BROKER_URL"] = "memory://"
     os.environ["DJANGO_DEBUG"] = "false"
-    database, drop = load._bench_database(url, False)
+    database, drop = bench_database(url, "van_cost", False)  # its own: load.py may run beside it
     os.environ["DATABASE_URL"] = database
     try:
         # Enough open sittings for the SQL-alone ván: 40 ván each, every round and the warm-up.
-        slug, sittings = load._seed(1, (args.rounds * PER_ROUND + 20) // VAN_PER_SITTING_FLOOR + 2)
+        # One scorekeeper (bench/keepers.py), with enough open sittings for the SQL-alone ván: 40 ván
+        # each, every round and the warm-up. The app's ván (in process, served) go to canh it opens.
+        [keeper] = _seed((rounds * per_round + 20) // VAN_PER_SITTING_FLOOR + 2)
         rows = {
-            "in process": _measure(_in_process(False), args.rounds),
-            "in process, new connection": _measure(_in_process(True), args.rounds),
+            "in process": _measure(_in_process(keeper, False), rounds, per_round),
+            "in process, new connection": _measure(_in_process(keeper, True), rounds, per_round),
         }
         from django.contrib.auth import get_user_model
         from django.db import connections
+        from rest_framework.authtoken.models import Token
 
-        keeper = get_user_model().objects.get(username="thu-ky-do-tai").pk
-        rows["SQL alone (psycopg, no app)"] = _measure(_sql_alone(database, keeper, sittings[0]), args.rounds)
+        user_id = Token.objects.get(key=keeper["token"]).user_id
+        assert get_user_model().objects.filter(pk=user_id).exists()
+        rows["SQL alone (psycopg, no app)"] = _measure(
+            _sql_alone(database, keeper, user_id), rounds, per_round
+        )
 
         connections.close_all()
         for label, pool in (("daphne", 0), ("daphne, pool of 2", 2)):
             servers = load._start_servers(database, 1, pool)
             try:
-                user = load.User(servers[0][1], slug, random.Random(1), [])
-                rows[label] = _measure(_served(user), args.rounds)
+                user = load.User(servers[0][1], "", random.Random(1), {**keeper, "sittings": []})
+                rows[label] = _measure(_served(user), rounds, per_round)
             finally:
                 load._stop_servers(servers)
     finally:
         drop()
     print(
-        f"\nbench/van_cost.py: machine CPU per request (all processes), median of {args.rounds} rounds "
-        f"of {PER_ROUND}, {os.cpu_count()} CPUs"
+        f"\nbench/van_cost.py: machine CPU per request (all processes), median of {rounds} rounds "
+        f"of {per_round}, {os.cpu_count()} CPUs"
     )
     print(f"{'':<30}{'bare ms':>9}{'ván ms':>9}{'bare/ván':>10}")
     for label, cost in rows.items():

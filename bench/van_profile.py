@@ -12,7 +12,7 @@ memory, DEBUG off). After a warm-up it prints:
   by cumulative time.
 
 Run from the repository root: ``DATABASE_URL=postgres://… .venv/bin/python bench/van_profile.py
-[--van 300] [--top 40] [--sql] [--dump FILE]`` (a throwaway database next to the one named).
+[--van 300] [--top 40] [--sql] [--dump FILE] [--quick]`` (a throwaway database next to the one named).
 """
 
 from __future__ import annotations
@@ -58,7 +58,15 @@ def main() -> None:
     )
     parser.add_argument("--sql", action="store_true", help="print the statements of one ván in full")
     parser.add_argument("--dump", default="", help="also save the profile to this file (pstats)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="seconds long: 30 ván, a warm-up of 10, the top 15 (for make test)",
+    )
     args = parser.parse_args()
+    warm_up = 50
+    if args.quick:
+        args.van, args.top, warm_up = 30, 15, 10
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         sys.exit("bench/van_profile.py needs DATABASE_URL=postgres://… (PostgreSQL).")
@@ -79,7 +87,7 @@ def main() -> None:
         from django.test.utils import CaptureQueriesContext
         from keepers import scorekeepers
 
-        total = args.van * 2 + 60
+        total = args.van * 2 + warm_up + 10
         keeper = scorekeepers(1, total // VAN_PER_SITTING + 2)[0]
         client = Client()
         auth = {"HTTP_AUTHORIZATION": f"Token {keeper['token']}"}
@@ -102,7 +110,7 @@ def main() -> None:
             assert answer.status_code == 201, answer.content
             state["seq"] += 1
 
-        for _ in range(50):
+        for _ in range(warm_up):
             van()
         # Mid-sitting, as most ván are (not the first of a sitting).
         while state["seq"] in (0, VAN_PER_SITTING) or state["seq"] > VAN_PER_SITTING - 3:

@@ -19,7 +19,16 @@ on a timing (a shared two-core machine); ``make bench-all`` runs them in full an
   thread in the app servers; timings printed only;
 * ``bench/signal_cost.py --quick``: the Trung Quân's signal POST against the minimal authenticated
   create, both served as ``make run`` serves the app and loaded by wrk (PostgreSQL), and the SQL
-  statements of one signal.
+  statements of one signal;
+* ``bench/van_cost.py --quick``: the machine's CPU per bare view and per ván (1 round of 20) in
+  process, with a new connection each, on bare SQL and served by daphne (alone, pool of 2), and the
+  ceiling the ván's SQL puts on the served ratio (PostgreSQL);
+* ``bench/van_profile.py --quick``: one ván POST's SQL statements, the app's CPU per ván over 30 ván,
+  and their cProfile (PostgreSQL).
+
+``bench/all.py`` (every script above in turn, ``--quick`` too) and the helpers ``bench/load.py``
+(``tests/reliability/test_load_bench.py``), ``bench/keepers.py``, ``bench/benchdb.py`` and
+``bench/asgi_variants.py`` (imported by the scripts: run with them) are not run here.
 """
 
 from __future__ import annotations
@@ -165,3 +174,53 @@ def test_the_signal_cost_benchmark_runs_and_prints_its_ratio_and_statements() ->
     assert target.endswith((" met", " MISSED")), out
     for line in out.strip().splitlines():
         figure("bench/signal_cost.py --quick", line)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_van_cost_benchmark_runs_and_prints_each_layouts_cost_and_the_ceiling() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/van_cost.py runs on PostgreSQL")
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/van_cost.py --quick")}
+    out = _run(["bench/van_cost.py", "--quick"], env)
+    for label in (
+        "in process",
+        "in process, new connection",
+        "SQL alone (psycopg, no app)",
+        "daphne",
+        "daphne, pool of 2",
+    ):
+        [line] = [
+            line
+            for line in out.splitlines()
+            if re.fullmatch(rf"{re.escape(label)}\s+[\d.]+\s+[\d.]+\s+[\d.]+", line)
+        ]
+        bare, van, ratio = (float(v) for v in line.split()[-3:])
+        # Machine CPU per request: every ván costs something, and the ratio printed is bare over ván.
+        assert van > 0 and bare >= 0, out
+        assert abs(ratio - bare / van) <= 0.02, out
+    [ceiling] = [line for line in out.splitlines() if line.startswith("ceiling of the served ratio")]
+    assert re.search(r"= -?\d+\.\d\d  \(target 0\.5\)$", ceiling), out
+    for line in out[out.find("bench/van_cost.py:") :].strip().splitlines():
+        figure("bench/van_cost.py --quick", line)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_van_profile_benchmark_counts_a_vans_statements_and_cpu_and_profiles_it() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("bench/van_profile.py runs on PostgreSQL")
+    env = {**os.environ, "DATABASE_URL": shared_database_url("bench/van_profile.py --quick")}
+    out = _run(["bench/van_profile.py", "--quick"], env)
+    count = re.search(r"^SQL statements in one ván POST: (\d+)$", out, re.M)
+    assert count and int(count.group(1)) > 0, out
+    # Each statement listed, numbered, with its time; the ván's own INSERT among them.
+    numbered = re.findall(r"^\s*(\d+)\.\s+[\d.]+s  ", out, re.M)
+    assert [int(n) for n in numbered] == list(range(1, int(count.group(1)) + 1)), out
+    assert 'INSERT INTO "scoring_van"' in out, out
+    cpu = re.search(
+        r"^app process CPU per ván \(in process, .*\): median ([\d.]+) ms, least ([\d.]+) ms$", out, re.M
+    )
+    assert cpu and 0 < float(cpu.group(2)) <= float(cpu.group(1)), out
+    # cProfile of the ván POSTs: the script's ván step among the functions listed by cumulative time.
+    assert "Ordered by: cumulative time" in out and "van_profile.py" in out, out
+    figure("bench/van_profile.py --quick", count.group(0))
+    figure("bench/van_profile.py --quick", cpu.group(0))
