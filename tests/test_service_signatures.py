@@ -111,13 +111,6 @@ POSITIONAL = {
     "tournaments.services.tables.maybe_next_canh",
     "tournaments.services.tables.round_full",
     "tournaments.services.tables.table_van",
-    "tournaments.services.tokens.pin_key",
-    "tournaments.services.tokens.pin_lock",
-    "tournaments.services.tokens.pin_login",
-    "tournaments.services.tokens.pin_pace_key",
-    "tournaments.services.tokens.token_for_pin",
-    "tournaments.services.tokens.token_for_secret",
-    "tournaments.services.tokens.token_valid",
 }
 
 

@@ -66,7 +66,7 @@ def phone(event: Event, table: Table, address: str = "127.0.0.1") -> Client:
 def key_of(client: Client, table: Table) -> str:
     """The lock-out key of this phone at this table."""
     device = signing.loads(client.cookies[COOKIE].value, salt="scoring.devices")["d"]
-    return pin_key(table, f"{client.defaults.get('REMOTE_ADDR', '127.0.0.1')}|{device}")
+    return pin_key(table=table, client=f"{client.defaults.get('REMOTE_ADDR', '127.0.0.1')}|{device}")
 
 
 def wrong_tries(client: Client, url: str, right: str, count: int, clock: Any) -> list[int]:
@@ -202,10 +202,10 @@ def test_forty_wrong_pins_at_once_are_checked_twenty_from_one_phone_and_ten_from
     checked, lock = [], threading.Lock()
     real_check = tokens_module.token_for_pin
 
-    def counting_check(table: Table, pin: str) -> Any:
+    def counting_check(*, table: Table, pin: str) -> Any:
         with lock:
             checked.append(pin)
-        return real_check(table, pin)
+        return real_check(table=table, pin=pin)
 
     monkeypatch.setattr(tokens_module, "token_for_pin", counting_check)
     start, statuses = threading.Barrier(40), []

@@ -133,7 +133,7 @@ def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
         return ORGANISER
     if user.has_perm("tournaments.keep_score_at", table):
         return SCOREKEEPER
-    return TOKEN if token_valid(table, session_token_tables(request).get(table.pk)) else None
+    return TOKEN if token_valid(table=table, token_id=session_token_tables(request).get(table.pk)) else None
 
 
 def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
@@ -187,7 +187,7 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
         "tokens": tokens,
         "entry_url": entry,
         "entry_qr": qr_svg(entry, title=gettext("Chiếu {n}").format(n=table.number)),
-        "pin_lock": pin_lock(table),
+        "pin_lock": pin_lock(table=table),
     }
     if view.can_substitute:
         seated = {p for _name, p in table.sitting.seats.values_list("name", "player_id")}
@@ -211,7 +211,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     found, seen = _named_table(request, slug, table_id)
     secret = request.GET.get("ma", "")
     if secret:  # the QR link: remember the token on this device, then drop the secret from the address
-        token = token_for_secret(found, secret)
+        token = token_for_secret(table=found, secret=secret)
         if token is not None and found is not None:
             _remember(request, found, token)
             return redirect(request.path)
@@ -291,8 +291,8 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=200)
     place = _place(slug, table_id)
     attempt = pin_login(
-        table,
-        request.POST.get("pin", ""),
+        table=table,
+        pin=request.POST.get("pin", ""),
         client=devices.client_of(request),
         known=devices.is_known(request, f"table:{place}"),
         place=place,
