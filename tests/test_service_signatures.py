@@ -94,7 +94,6 @@ POSITIONAL = {
     "tournaments.online.services.webhooks.hooks_of_sitting",
     "tournaments.online.services.webhooks.sitting_context",
     "tournaments.online.services.webhooks.van_rows",
-    "tournaments.services.events.ensure_running",
     "tournaments.services.incremental.incremental_standings",
     "tournaments.services.incremental.remember",
     "tournaments.services.incremental.rows_json",

@@ -50,7 +50,7 @@ class EventFinished(ResultsFinal):
     code = "event_finished"
 
 
-def ensure_running(event: Event | int) -> None:
+def ensure_running(*, event: Event | int) -> None:
     """Refuse a change to a finished event (read afresh: an event object may be older than its
     finish). Ván are refused by the ledger itself, under the sitting's lock (``Sitting.final_at``)."""
     pk = event.pk if isinstance(event, Event) else event
@@ -175,7 +175,7 @@ def registration_add(
 
     Names are unique within an event: a table's seats are named after the players.
     """
-    ensure_running(event)
+    ensure_running(event=event)
     if player is None:
         player = player_create(name=name).obj
     team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
@@ -225,7 +225,7 @@ def registration_add(
 
 
 def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = False) -> Registration:
-    ensure_running(reg.event_id)
+    ensure_running(event=reg.event_id)
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(
             N_("{name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp."), name=reg.player.name
@@ -249,7 +249,7 @@ def check_in(*, registration: Registration, by: User | None = None) -> Registrat
 def check_in_all(*, event: Event, by: User | None = None) -> int:
     """Check in every player registered and not yet checked in (a list imported at once is
     checked in at once, not one tap each); withdrawn players stay out. Returns how many."""
-    ensure_running(event)
+    ensure_running(event=event)
     return Registration.objects.filter(event=event, status=RegistrationStatus.REGISTERED).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
@@ -270,7 +270,7 @@ def check_in_by_token(*, token: str) -> Registration:
 def registration_withdraw(*, registration: Registration, by: User | None = None) -> Registration:
     """Withdraw a player: no longer seated in later rounds (points already won stay). Withdrawing
     twice changes nothing (the first time and person are kept)."""
-    ensure_running(registration.event_id)
+    ensure_running(event=registration.event_id)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
         status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by)
     )

@@ -144,7 +144,7 @@ def round_seat(
     The organiser's page and the API both refuse so unless asked to seat anyway (seating over open
     tables would leave their players in two rounds at once); checked under the event's lock, so two clicks cannot seat two rounds.
     """
-    ensure_running(event)
+    ensure_running(event=event)
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:

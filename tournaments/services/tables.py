@@ -88,7 +88,7 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
         the_table = locked_table(table)
         if the_table.closed_at is not None:
             return the_table
-        ensure_running(the_table.event_id)
+        ensure_running(event=the_table.event_id)
         canh = list(TableSitting.objects.filter(table=the_table).select_related("sitting").order_by("number"))
         for c in canh:
             if c.sitting.ended_at is None:
@@ -128,7 +128,7 @@ def table_substitute(
     """
     with transaction.atomic():
         the_table = locked_table(table)
-        ensure_running(the_table.event_id)
+        ensure_running(event=the_table.event_id)
         reg = Registration.objects.select_related("player").get(pk=substitute.pk)
         _substitute_check(the_table, out_player, reg)
         event = the_table.event

@@ -63,7 +63,7 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
         raise EngineError(N_("Chiếu đã đóng; không cấp mã ghi điểm được nữa."))
-    ensure_running(table.event_id)
+    ensure_running(event=table.event_id)
     taken = set(
         ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True)
     )
