@@ -125,7 +125,7 @@ def store(
     if plan is not None and plan.rows_text is not None:
         rows_text, tails = plan.rows_text, plan.tails
     else:
-        rows_text, tails = rows_json(standings.players, {}, ())
+        rows_text, tails = rows_json(rows=standings.players, known={}, skip=())
     now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM stores it
     params = [
         seen,
@@ -148,7 +148,9 @@ def store(
         version = Leaderboard.objects.filter(event_id=event_id).values_list("version", flat=True).get()
     written, version = (True, row[0]) if row else (False, version)
     if row:
-        remember(event_id, row[0], row[1], standings, tails)  # the next pass in this process starts here
+        remember(
+            event_id=event_id, version=row[0], computed_at=row[1], standings=standings, tails=tails
+        )  # the next pass in this process starts here
     say(f"{'đã lưu' if written else 'không lưu (đã có bản mới hơn)'}: phiên bản {version}, {duration} ms")
     return Rebuilt(
         event_id, written, version, seen, len(standings.players), standings.van_count, duration, built_by
@@ -165,7 +167,7 @@ def rebuild_leaderboard(*, event_id: int, force: bool = False, progress: Progres
     with read_snapshot():
         event = Event.objects.get(pk=event_id)
         standings = compute_standings(event, progress=say)
-    store_canh_van(standings.stale_canh)
+    store_canh_van(stale=standings.stale_canh)
     return store(event_id, standings, force=force, started=started, built_by=BuiltBy.FULL, say=say)
 
 
@@ -175,13 +177,13 @@ def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Re
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     with read_snapshot():
-        plan = incremental_standings(event_id)
+        plan = incremental_standings(event_id=event_id)
         full = compute_standings(Event.objects.get(pk=event_id), progress=say) if plan is None else None
     if full is not None:
-        store_canh_van(full.stale_canh)
+        store_canh_van(stale=full.stale_canh)
         return store(event_id, full, force=False, started=started, built_by=BuiltBy.FULL, say=say)
     assert plan is not None
-    store_caches(event_id, plan)
+    store_caches(event_id=event_id, plan=plan)
     return store(
         event_id,
         plan.standings,
