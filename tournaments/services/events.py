@@ -211,7 +211,7 @@ def registration_add(
                 "registered_by",
             ]
         )
-        ledger_changed(event.pk, registrations=[earlier.pk])
+        ledger_changed(event_id=event.pk, registrations=[earlier.pk])
         return earlier
     try:
         with transaction.atomic():
@@ -220,7 +220,7 @@ def registration_add(
             )
     except IntegrityError:
         raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name) from None
-    ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
+    ledger_changed(event_id=event.pk, registrations=[reg.pk])  # the standings list every registered player
     return reg
 
 
@@ -274,6 +274,6 @@ def registration_withdraw(*, registration: Registration, by: User | None = None)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
         status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by)
     )
-    ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them
+    ledger_changed(event_id=registration.event_id, registrations=[registration.pk])  # the standings mark them
     registration.refresh_from_db(fields=["status", "withdrawn_at", "withdrawn_by"])
     return registration

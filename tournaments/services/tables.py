@@ -147,5 +147,5 @@ def table_substitute(
             Registration.objects.filter(pk=reg.pk).update(
                 status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now()
             )
-        ledger_changed(event.pk, sittings=[fresh.sitting_id])
+        ledger_changed(event_id=event.pk, sittings=[fresh.sitting_id])
     return the_table

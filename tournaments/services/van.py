@@ -142,4 +142,4 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
         ),
     )
     if event_id is not None:
-        ledger_changed(event_id, sittings=[sitting_id])
+        ledger_changed(event_id=event_id, sittings=[sitting_id])
