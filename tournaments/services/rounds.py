@@ -100,7 +100,7 @@ class PreviousRoundOpen(EngineError):
         self.tables = tables
 
 
-def open_tables(event: Event) -> list[Table]:
+def open_tables(*, event: Event) -> list[Table]:
     """The tables of the event's last round not closed yet, by number (none before round 1)."""
     last = Round.objects.filter(event=event).order_by("-number").first()
     if last is None:
@@ -111,7 +111,7 @@ def open_tables(event: Event) -> list[Table]:
 
 
 def _refuse_open(event: Event) -> None:
-    tables = open_tables(event)
+    tables = open_tables(event=event)
     if not tables:
         return
     number = tables[0].round.number
