@@ -94,10 +94,6 @@ POSITIONAL = {
     "tournaments.online.services.webhooks.hooks_of_sitting",
     "tournaments.online.services.webhooks.sitting_context",
     "tournaments.online.services.webhooks.van_rows",
-    "tournaments.services.tables.locked_table",
-    "tournaments.services.tables.maybe_next_canh",
-    "tournaments.services.tables.round_full",
-    "tournaments.services.tables.table_van",
 }
 
 

@@ -83,7 +83,7 @@ def event_van_record(
         "via": via,
     }
     with transaction.atomic():
-        the_table = locked_table(table)
+        the_table = locked_table(table=table)
         event = the_table.event
         if event.finished_at is not None:
             raise EventFinished(N_("Giải đã chốt kết quả chính thức; không ghi thêm ván được nữa."))
@@ -96,12 +96,12 @@ def event_van_record(
             written = van_record(sitting=target, **kwargs)
             if written.answer.replayed:
                 return written
-            if event.round_format == RoundFormat.VAN and table_van(the_table) > event.van_per_round:
+            if event.round_format == RoundFormat.VAN and table_van(table=the_table) > event.van_per_round:
                 raise EngineError(
                     N_("Chiếu đã đủ {van_per_round} ván của vòng; không ghi thêm được."),
                     van_per_round=event.van_per_round,
                 )
-        maybe_next_canh(the_table, event, by=entered_by)
+        maybe_next_canh(table=the_table, event=event, by=entered_by)
     return written
 
 

@@ -77,7 +77,7 @@ def _fits_table(table: Table, count: int) -> None:
     if table.closed_at is not None:
         raise ReplayConflict(N_("Chiếu {n} đã đóng: không nhập ván vào được."), n=table.number)
     if event.round_format == RoundFormat.VAN:
-        room = event.van_per_round - table_van(table)
+        room = event.van_per_round - table_van(table=table)
         if count > room:
             raise EngineError(
                 N_(
@@ -117,7 +117,7 @@ def sitting_import(
 
     def lock() -> None:
         if table is not None:
-            box["table"] = locked_table(table)
+            box["table"] = locked_table(table=table)
 
     def action() -> Answer:
         if table is None:
