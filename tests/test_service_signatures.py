@@ -82,8 +82,6 @@ POSITIONAL = {
     "tournaments.console.services.tables.locked",
     "tournaments.console.services.tables.not_final",
     "tournaments.console.services.tables.open_for_play",
-    "tournaments.online.services.delivery.attempt",
-    "tournaments.online.services.delivery.retry_wait",
     "tournaments.online.services.import_jobs.is_big",
     "tournaments.online.services.import_jobs.job_json",
     "tournaments.online.services.import_jobs.run_import_job",
