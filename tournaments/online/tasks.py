@@ -47,7 +47,7 @@ def import_sitting(self: Any, job_id: int) -> str:
     from tournaments.online.services.import_jobs import LEASE, Busy, run_import_job
 
     try:
-        return run_import_job(job_id)
+        return run_import_job(job_id=job_id)
     except Busy as exc:
         raise self.retry(countdown=LEASE.total_seconds()) from exc
     except OperationalError as exc:

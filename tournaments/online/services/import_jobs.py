@@ -92,13 +92,13 @@ class Busy(Exception):
 log = logging.getLogger(__name__)
 
 
-def is_big(body: Mapping[str, Any]) -> bool:
+def is_big(*, body: Mapping[str, Any]) -> bool:
     """Whether the import runs as a job (more ván than ``IMPORT_JOB_THRESHOLD``)."""
     van = body.get("van")
     return isinstance(van, list) and len(van) > settings.IMPORT_JOB_THRESHOLD
 
 
-def job_json(job: ImportJob) -> dict[str, Any]:
+def job_json(*, job: ImportJob) -> dict[str, Any]:
     """The job as its owner reads it."""
     body: dict[str, Any] = {
         "id": job.pk,
@@ -149,7 +149,7 @@ def import_job_start(
         )
         box["job"] = job
         transaction.on_commit(lambda: _queue(job.pk))
-        return Answer(Outcome.QUEUED, job_json(job))
+        return Answer(Outcome.QUEUED, job_json(job=job))
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
     answer = run_once(
@@ -197,7 +197,7 @@ def requeue_stalled_jobs() -> list[int]:
     return stalled
 
 
-def run_import_job(job_id: int) -> str:
+def run_import_job(*, job_id: int) -> str:
     """Run the job (again, after a crash: from where it stopped); answers its state. Raises
     :class:`Busy` while another run holds it."""
     job = ImportJob.objects.select_related("owner").filter(pk=job_id).first()
