@@ -128,7 +128,7 @@ def import_job_start(
 ) -> Written[ImportJob]:
     """Check the request's shape (every ván is checked by the job) and queue the job; 202."""
     one_place(club=club, table=table)
-    request = replay_shape(replay_part(body))
+    request = replay_shape(replay_part(body=body))
     _text(body, "platform", 80)
     _text(body, "title", 160)
     for name in request["players"]:
@@ -231,7 +231,7 @@ def _run(job: ImportJob) -> str:
     )
     body = job.request
     try:
-        request = replay_part(body)
+        request = replay_part(body=body)
         if job.staged_id is None:  # a continuation's ván were all checked by the job's first run
             replay_check(request)  # every ván, before anything is written (no transaction held)
         _touch(job.pk)

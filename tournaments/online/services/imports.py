@@ -40,7 +40,7 @@ PLACE_KEYS = frozenset({"club", "table", "event", "platform", "title"})
 IMPORT_KEYS = REPLAY_KEYS | PLACE_KEYS
 
 
-def replay_part(body: Mapping[str, Any]) -> dict[str, Any]:
+def replay_part(*, body: Mapping[str, Any]) -> dict[str, Any]:
     """The replay request inside an import (unknown keys refused, naming them)."""
     unknown = sorted(set(body) - IMPORT_KEYS)
     if unknown:
@@ -108,7 +108,7 @@ def sitting_import(
 ) -> Written[Sitting]:
     """Import ``body`` into ``club`` (a new sitting) or ``table`` (its current, empty canh)."""
     one_place(club=club, table=table)
-    request = replay_part(body)
+    request = replay_part(body=body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
     replay_check(request)  # every ván, before anything is written
