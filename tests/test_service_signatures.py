@@ -82,10 +82,6 @@ POSITIONAL = {
     "tournaments.console.services.tables.locked",
     "tournaments.console.services.tables.not_final",
     "tournaments.console.services.tables.open_for_play",
-    "tournaments.online.services.webhooks.emit",
-    "tournaments.online.services.webhooks.hooks_of_sitting",
-    "tournaments.online.services.webhooks.sitting_context",
-    "tournaments.online.services.webhooks.van_rows",
 }
 
 

@@ -177,10 +177,14 @@ def sitting_import(
 
 def _announce(sitting_id: int, vans: list[Van]) -> None:
     """One ``van.recorded`` for the whole import (the ván's own announcements stand aside)."""
-    hooks = webhooks.hooks_of_sitting(sitting_id)
+    hooks = webhooks.hooks_of_sitting(sitting_id=sitting_id)
     if any(HookEvent.VAN_RECORDED in h.events for h in hooks):
         webhooks.emit(
-            HookEvent.VAN_RECORDED,
+            kind=HookEvent.VAN_RECORDED,
             hooks=hooks,
-            data={**webhooks.sitting_context(sitting_id), "imported": True, "van": webhooks.van_rows(vans)},
+            data={
+                **webhooks.sitting_context(sitting_id=sitting_id),
+                "imported": True,
+                "van": webhooks.van_rows(vans=vans),
+            },
         )
