@@ -36,7 +36,7 @@ def ensure_catalogue() -> int:
     return made
 
 
-def parse_seat(value: Any) -> int:
+def parse_seat(*, value: Any) -> int:
     """A seat from a request: 1–5, or ``"trung_quan"`` (stored as 0)."""
     if isinstance(value, str):
         text = value.strip().lower()
@@ -161,7 +161,7 @@ def signal_send(
     A repeat with the same key answers the first answer and stores nothing; the same key with
     another seat or signal raises ``IdempotencyMismatch`` (HTTP 422).
     """
-    the_seat = parse_seat(seat)
+    the_seat = parse_seat(value=seat)
     key = check_key(idempotency_key)
     if not isinstance(table, FestivalTable):
         found = FestivalTable.objects.select_related("sitting").filter(pk=table).first()
