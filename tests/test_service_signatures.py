@@ -78,9 +78,6 @@ POSITIONAL = {
     "scoring.services.van.van_fields",
     "scoring.services.van.van_reposted",
     "scoring.services.van.van_status",
-    "tournaments.console.services.tables.locked",
-    "tournaments.console.services.tables.not_final",
-    "tournaments.console.services.tables.open_for_play",
 }
 
 
