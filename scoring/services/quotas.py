@@ -145,7 +145,7 @@ def settle(request: HttpRequest, *, kept: bool) -> None:
     if not charges or kept:
         return
     for key, amount, until in charges:
-        refund(key, amount=amount, until=until)
+        refund(key=key, amount=amount, until=until)
     setattr(request, CHARGES, [])
 
 
@@ -165,7 +165,7 @@ def _take(
 ) -> tuple[str, int, Any]:
     limit = quota.limit * factor
     key = f"quota:{quota.name}{':own' if own else ''}:{user.pk}"
-    spent = spend(key, amount=amount, limit=limit, window=WINDOW)
+    spent = spend(key=key, amount=amount, limit=limit, window=WINDOW)
     if spent.taken:
         return key, amount, spent.until
     seconds = max(1, math.ceil((spent.until - timezone.now()).total_seconds()))

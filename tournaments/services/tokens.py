@@ -125,13 +125,13 @@ def pin_key(*, table: Table | None, client: str, place: str = "") -> str:
     """The lock-out counter's key of one phone (``client``) at a table's PIN; ``place`` names the
     address typed at when it names no table."""
     if table is None:
-        return throttle.key("pin-none", place, client)
-    return f"pin:{table.pk}:{throttle.key('c', client)[2:]}"
+        return throttle.key(place, client, kind="pin-none")
+    return f"pin:{table.pk}:{throttle.key(client, kind='c')[2:]}"
 
 
 def pin_pace_key(*, table: Table | None, place: str = "") -> str:
     """The ceiling of a table's PIN, for every phone."""
-    return throttle.key("pin-pace", table.pk if table is not None else f"none:{place}")
+    return throttle.key(table.pk if table is not None else f"none:{place}", kind="pin-pace")
 
 
 def _table_keys(table: Table) -> Any:
@@ -155,22 +155,22 @@ def pin_login(
     (for a phone the table does not know) the table's ceiling. ``table=None``: the address names no
     table the visitor may see; the same counters and the same query, and always a wrong PIN."""
     key = pin_key(table=table, client=client, place=place)
-    state = throttle.status(key)
+    state = throttle.status(key=key)
     if not state.admitted:  # this phone is locked out: nothing else is looked at
         return PinAttempt(None, state.message, locked=True)
     if not known:
-        paced = throttle.pace(pin_pace_key(table=table, place=place))
+        paced = throttle.pace(key=pin_pace_key(table=table, place=place))
         if not paced.admitted:
             return PinAttempt(None, paced.message, locked=True)
-    admission = throttle.admit(key)
+    admission = throttle.admit(key=key)
     if not admission.admitted:
         return PinAttempt(None, admission.message, locked=True)
     token = token_for_pin(table=table, pin=pin)
     if token is None:
-        after = throttle.failed(key)
+        after = throttle.failed(key=key)
         return PinAttempt(None, str(WRONG_PIN) if after.admitted else f"{WRONG_PIN} {after.message}")
-    throttle.succeeded(key, admission)
-    throttle.pace_clear(pin_pace_key(table=table))
+    throttle.succeeded(key=key, admission=admission)
+    throttle.pace_clear(key=pin_pace_key(table=table))
     return PinAttempt(token)
 
 
