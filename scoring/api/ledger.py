@@ -346,7 +346,7 @@ class VanListView(LedgerView):
         responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int) -> Response:
-        charge(request, VAN, sitting=self.sitting)
+        charge(request=request, quota=VAN, sitting=self.sitting)
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
@@ -393,7 +393,9 @@ class VanCorrectView(LedgerView):
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
             raise exceptions.NotFound(f"Canh bài số {pk} không có ván số {seq}.")
-        charge(request, VAN, sitting=self.sitting)  # a correction writes again every later ván: it counts
+        charge(
+            request=request, quota=VAN, sitting=self.sitting
+        )  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")

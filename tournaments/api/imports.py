@@ -158,7 +158,9 @@ class SittingImportView(LedgerView):
                         "nhập được canh bài vào chiếu này."
                     )
                 )
-        charge_import(request, body=body, club=club, sitting=table.sitting if table is not None else None)
+        charge_import(
+            request=request, body=body, club=club, sitting=table.sitting if table is not None else None
+        )
         token = request.auth if scope is not None else None
         if is_big(body=body):  # a job on the bulk lane: 202 and where to follow it
             response = keyed_write(

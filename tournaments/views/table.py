@@ -161,7 +161,7 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
     except ValueError:
         return gettext("Thiếu số ván; hãy tải lại trang."), error_status(None, invalid=True)
     user = acting_user(request.user)
-    charge(request, VAN, sitting=table.sitting)
+    charge(request=request, quota=VAN, sitting=table.sitting)
     try:
         event_van_record(
             table=table,
