@@ -40,8 +40,6 @@ POSITIONAL = {
     "scoring.services.ledger.store_state",
     "scoring.services.ledger.sync_hoi",
     "scoring.services.ledger.write_planned",
-    "scoring.services.people.acting_user",
-    "scoring.services.people.player_for_name",
     "scoring.services.ratings.club_ratings",
     "scoring.services.ratings.compute",
     "scoring.services.ratings.fold",

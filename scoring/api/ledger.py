@@ -49,7 +49,7 @@ __all__ = [
 
 
 def _user(request: Request) -> Any:
-    return acting_user(request.user)
+    return acting_user(user=request.user)
 
 
 def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:

@@ -155,7 +155,7 @@ def village_rules_save(
         overrides=overrides,
         description=description,
         snapshot=snapshot,
-        created_by=acting_user(by),
+        created_by=acting_user(user=by),
     )
     village.version, village.preset, village.overrides = number, preset, overrides
     village.description, village.snapshot = description, snapshot
@@ -185,7 +185,7 @@ def _create(
                 name=name,
                 slug=slug,
                 owner_club=owner_club,
-                owner_user=None if owner_club else acting_user(by),
+                owner_user=None if owner_club else acting_user(user=by),
                 version=1,
                 preset=preset,
                 overrides=overrides,
@@ -201,6 +201,6 @@ def _create(
         overrides=overrides,
         description=description,
         snapshot=snapshot,
-        created_by=acting_user(by),
+        created_by=acting_user(user=by),
     )
     return village

@@ -223,7 +223,7 @@ def _player(ref: Player | str | int, club: Club | None) -> Player:
             raise EngineError(N_("Không có người chơi số {ref}."), ref=ref)
         return found
     if isinstance(ref, str):
-        return player_for_name(ref, club=club)
+        return player_for_name(name=ref, club=club)
     raise EngineError(N_("Mỗi người chơi phải là một tên hoặc một mã số người chơi."))
 
 

@@ -200,7 +200,7 @@ def registration_add(
             earlier.checked_in_own_link,
             earlier.team,
         ) = (RegistrationStatus.REGISTERED, None, None, False, team)
-        earlier.registered_by = acting_user(by)
+        earlier.registered_by = acting_user(user=by)
         earlier.save(
             update_fields=[
                 "status",
@@ -216,7 +216,7 @@ def registration_add(
     try:
         with transaction.atomic():
             reg = Registration.objects.create(
-                event=event, player=player, team=team, registered_by=acting_user(by)
+                event=event, player=player, team=team, registered_by=acting_user(user=by)
             )
     except IntegrityError:
         raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name) from None
@@ -233,7 +233,7 @@ def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = Fal
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
-        checked_in_by=acting_user(by),
+        checked_in_by=acting_user(user=by),
         checked_in_own_link=own_link,
     )
     reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link"])
@@ -253,7 +253,7 @@ def check_in_all(*, event: Event, by: User | None = None) -> int:
     return Registration.objects.filter(event=event, status=RegistrationStatus.REGISTERED).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
-        checked_in_by=acting_user(by),
+        checked_in_by=acting_user(user=by),
         checked_in_own_link=False,
     )
 
@@ -272,7 +272,7 @@ def registration_withdraw(*, registration: Registration, by: User | None = None)
     twice changes nothing (the first time and person are kept)."""
     ensure_running(event=registration.event_id)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
-        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by)
+        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(user=by)
     )
     ledger_changed(event_id=registration.event_id, registrations=[registration.pk])  # the standings mark them
     registration.refresh_from_db(fields=["status", "withdrawn_at", "withdrawn_by"])

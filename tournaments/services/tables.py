@@ -96,7 +96,7 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
             if c.sitting.ended_at is None:
                 sitting_settle_up(sitting=c.sitting_id, settled_by=closed_by, idempotency_key=None)
         the_table.closed_at = timezone.now()
-        the_table.closed_by = acting_user(closed_by)
+        the_table.closed_by = acting_user(user=closed_by)
         the_table.save(update_fields=["closed_at", "closed_by"])
     return the_table
 

@@ -80,7 +80,7 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
 def token_revoke(*, token: ScorekeeperToken, revoked_by: User | None = None) -> ScorekeeperToken:
     """Revoke the token (at once, for every device that used it). Revoking twice changes nothing."""
     ScorekeeperToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=acting_user(revoked_by)
+        revoked_at=timezone.now(), revoked_by=acting_user(user=revoked_by)
     )
     token.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return token

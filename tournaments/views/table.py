@@ -160,7 +160,7 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
         return gettext("Thiếu số ván; hãy tải lại trang."), error_status(None, invalid=True)
-    user = acting_user(request.user)
+    user = acting_user(user=request.user)
     charge(request=request, quota=VAN, sitting=table.sitting)
     try:
         event_van_record(

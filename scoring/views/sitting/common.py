@@ -51,7 +51,7 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 
 def user_of(request: HttpRequest) -> Any:
-    return acting_user(getattr(request, "user", None))
+    return acting_user(user=getattr(request, "user", None))
 
 
 def new_key() -> str:

@@ -189,7 +189,7 @@ def signal_send(
             seat=the_seat,
             signal=the_signal,
             noc_left=noc_left,
-            created_by=acting_user(by),
+            created_by=acting_user(user=by),
             idempotency_key=key or "",
         )
         rows.insert([event])

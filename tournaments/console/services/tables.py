@@ -99,7 +99,7 @@ def table_open(
                 players=list(players),
                 title=name,
                 club=club,
-                created_by=acting_user(created_by),
+                created_by=acting_user(user=created_by),
                 idempotency_key=idempotency_key,
             ).obj
             found = FestivalTable.objects.filter(sitting=sitting).first()
@@ -110,7 +110,7 @@ def table_open(
             event_table=event_table,
             name=name or str(sitting),
             trung_quan=trung_quan,
-            created_by=acting_user(created_by),
+            created_by=acting_user(user=created_by),
             van_seq=sitting_state_json(sitting)["next_seq"],
             noc_left=initial_noc(sitting.game),
         )
@@ -285,7 +285,7 @@ def van_finish(
                 seq=seq,
                 record=record,
                 idempotency_key=idempotency_key,
-                entered_by=acting_user(by),
+                entered_by=acting_user(user=by),
             )
         else:
             written = event_van_record(
@@ -293,7 +293,7 @@ def van_finish(
                 seq=seq,
                 record=record,
                 idempotency_key=idempotency_key,
-                entered_by=acting_user(by),
+                entered_by=acting_user(user=by),
                 sitting=sitting or t.sitting_id,
             )
         if written.answer.replayed:

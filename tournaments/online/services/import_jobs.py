@@ -134,7 +134,7 @@ def import_job_start(
     for name in request["players"]:
         if not name.strip() or len(name) > MAX_PLAYER_NAME:
             raise EngineError(N_("Tên người chơi phải có 1 đến {most} ký tự."), most=MAX_PLAYER_NAME)
-    user = acting_user(by)
+    user = acting_user(user=by)
     box: dict[str, Any] = {}
 
     def action() -> Answer:
@@ -351,7 +351,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         seats = list(Seat.objects.filter(sitting=staged).select_related("player").order_by("position"))
         own = [seat.player_id for seat in seats]
         for seat in seats:
-            Seat.objects.filter(pk=seat.pk).update(player=player_for_name(seat.name, club=club))
+            Seat.objects.filter(pk=seat.pk).update(player=player_for_name(name=seat.name, club=club))
         Player.objects.filter(pk__in=own, club__isnull=True, seats__isnull=True).delete()
         Sitting.objects.filter(pk=staged.pk).update(
             club=club, created_by=user, title=(title or "").strip()[:160], created_at=timezone.now()

@@ -112,7 +112,7 @@ def sitting_import(
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
     replay_check(request)  # every ván, before anything is written
-    user = acting_user(by)
+    user = acting_user(user=by)
     box: dict[str, Any] = {}
 
     def lock() -> None:

@@ -76,6 +76,6 @@ def token_revoke(*, token: PlatformToken, by: Any) -> PlatformToken:
     """Revoke the token at once (its next call is a 401). Revoking twice changes nothing."""
     found = PlatformToken.objects.select_for_update().get(pk=token.pk)
     if found.revoked_at is None:
-        found.revoked_at, found.revoked_by = timezone.now(), acting_user(by)
+        found.revoked_at, found.revoked_by = timezone.now(), acting_user(user=by)
         found.save(update_fields=["revoked_at", "revoked_by"])
     return found

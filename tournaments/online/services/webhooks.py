@@ -130,7 +130,7 @@ def webhook_disable(*, hook: Webhook, by: Any) -> Webhook:
     """Stop sending to the hook (deliveries not sent yet fail). Twice changes nothing."""
     found = Webhook.objects.select_for_update().get(pk=hook.pk)
     if found.disabled_at is None:
-        found.disabled_at, found.disabled_by = timezone.now(), acting_user(by)
+        found.disabled_at, found.disabled_by = timezone.now(), acting_user(user=by)
         found.save(update_fields=["disabled_at", "disabled_by"])
     return found
 
@@ -214,7 +214,7 @@ def webhook_resume(*, hook: Webhook, by: Any) -> Webhook:
     found = Webhook.objects.select_for_update().get(pk=hook.pk)
     if found.paused_at is not None or found.failures:
         found.paused_at, found.pause_reason, found.failures = None, "", 0
-        found._history_user = acting_user(by)  # type: ignore[attr-defined]
+        found._history_user = acting_user(user=by)  # type: ignore[attr-defined]
         found.save(update_fields=["paused_at", "pause_reason", "failures"])
     return found
 
