@@ -144,7 +144,7 @@ def _rows(the_book: Book, slug: str, q: str) -> list[dict[str, Any]]:
 
 def _ratings(club: Club) -> list[dict[str, Any]]:
     out = []
-    for rank, r in enumerate(club_ratings(club), start=1):
+    for rank, r in enumerate(club_ratings(club=club), start=1):
         history = r.history or []
         label = _("Trình độ của %(name)s qua các canh (μ và dải ±2σ)") % {"name": r.player.name}
         out.append(

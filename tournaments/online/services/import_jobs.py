@@ -388,4 +388,4 @@ def _landed(sitting_id: int, club_id: int) -> None:
         Van.objects.filter(sitting_id=sitting_id, is_current=True).select_related("winner").order_by("seq")
     )
     _announce(sitting_id, vans)
-    request_ratings_update(club_id)
+    request_ratings_update(club_id=club_id)
