@@ -128,7 +128,7 @@ def import_job_start(
 ) -> Written[ImportJob]:
     """Check the request's shape (every ván is checked by the job) and queue the job; 202."""
     one_place(club=club, table=table)
-    request = replay_shape(replay_part(body=body))
+    request = replay_shape(request=replay_part(body=body))
     _text(body, "platform", 80)
     _text(body, "title", 160)
     for name in request["players"]:
@@ -233,7 +233,7 @@ def _run(job: ImportJob) -> str:
     try:
         request = replay_part(body=body)
         if job.staged_id is None:  # a continuation's ván were all checked by the job's first run
-            replay_check(request)  # every ván, before anything is written (no transaction held)
+            replay_check(request=request)  # every ván, before anything is written (no transaction held)
         _touch(job.pk)
     except EngineError as exc:  # the answer the synchronous import gives (scoring.errors)
         _fail(job.pk, status_of(exc), body_of(exc))
@@ -336,7 +336,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         .order_by("seq")
         .values_list("pk", "points", "streak")
     )
-    result = replay_answer(staged, written)
+    result = replay_answer(sitting=staged, written=written)
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:
         raise InvariantError(f"import job {job.pk}: the ledger differs from the engine's replay")

@@ -111,7 +111,7 @@ def sitting_import(
     request = replay_part(body=body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
-    replay_check(request)  # every ván, before anything is written
+    replay_check(request=request)  # every ván, before anything is written
     user = acting_user(user=by)
     box: dict[str, Any] = {}
 
