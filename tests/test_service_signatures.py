@@ -46,8 +46,8 @@ POSITIONAL = {
     "scoring.services.rows.update",
     "scoring.services.rows.value",
     "scoring.services.rows.values",
+    # a callback: the engine (rules_with_overrides, score_request, check_request) calls it with the spec
     "scoring.services.rules.resolve_rules",
-    "scoring.services.rules.snapshot_for",
     "scoring.services.sittings.announce",
     "scoring.services.sittings.correction_target",
     "scoring.services.sittings.pot_returns",

@@ -191,7 +191,7 @@ def sitting_open(
         )  # the engine checks seats
         sitting = Sitting.objects.create(
             game=table.game.slug.value,
-            rules=snapshot_for(the_rules),
+            rules=snapshot_for(rules=the_rules),
             mode=table.mode.value,
             title=(title or "").strip()[:160],
             club=club,

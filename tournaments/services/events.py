@@ -134,7 +134,7 @@ def event_create(
         date=date,
         lunar_label=(lunar or "").strip()[:60] or lunar_label(date),
         game=game,
-        rules=snapshot_for(the_rules),
+        rules=snapshot_for(rules=the_rules),
         mode=mode,
         is_public=is_public,
         round_format=round_format,
