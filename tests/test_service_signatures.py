@@ -48,9 +48,6 @@ POSITIONAL = {
     "scoring.services.rows.values",
     # a callback: the engine (rules_with_overrides, score_request, check_request) calls it with the spec
     "scoring.services.rules.resolve_rules",
-    "scoring.services.sittings.announce",
-    "scoring.services.sittings.correction_target",
-    "scoring.services.sittings.pot_returns",
     "scoring.services.van.check_cards",
     "scoring.services.van.van_fields",
     "scoring.services.van.van_reposted",

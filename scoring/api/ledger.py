@@ -316,7 +316,7 @@ def _version(sitting: int, seq: int, replaces: Any, current: int) -> int:
             N_("'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces})."),
             replaces=repr(replaces),
         )
-    return sittings.correction_target(sitting, seq, replaces, current)
+    return sittings.correction_target(sitting=sitting, seq=seq, replaces=replaces, current=current)
 
 
 class VanListView(LedgerView):

@@ -185,7 +185,7 @@ def period_close(
                 PeriodCloseEntry(close=close, transaction=t) for t in posted if t
             )
         Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=True).update(ended_at=now)
-        announce([c.id for c in touched], "period_close")
+        announce(sitting_ids=[c.id for c in touched], action="period_close")
         box["close"] = close
         return Answer(Outcome.CREATED, close_json(close))
 
@@ -234,7 +234,7 @@ def period_close_reverse(
             PeriodCloseEntry.objects.create(close=found, transaction=reversal, reversal=True)
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)
         touched = sorted({e.transaction.sitting_id for e in entries})
-        announce(touched, "period_close_reverse")
+        announce(sitting_ids=touched, action="period_close_reverse")
         return Answer(Outcome.CHANGED, close_json(found, reversed_=True))
 
     answer = run_once(

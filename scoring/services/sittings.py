@@ -101,7 +101,7 @@ sitting_written = Signal()
 sitting_changed = Signal()
 
 
-def announce(sitting_ids: Sequence[int], action: str, van_id: int | None = None) -> None:
+def announce(*, sitting_ids: Sequence[int], action: str, van_id: int | None = None) -> None:
     """Every write to sittings announces itself here, in its transaction: :data:`sitting_written`
     now, :data:`sitting_changed` after commit (nothing if the transaction rolls back)."""
     ids = list(sitting_ids)
@@ -201,7 +201,7 @@ def sitting_open(
         Seat.objects.bulk_create(
             Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
         )
-        announce([sitting.pk], "open")
+        announce(sitting_ids=[sitting.pk], action="open")
         return Answer(Outcome.CREATED, sitting_json(sitting))
 
     answer = run_once(
@@ -304,7 +304,7 @@ def van_record(
         if settled.state.hoi != before.hoi:
             sync_hoi(s, settled.state, before)
         store_state(s, [*ids, van.pk], settled.state, seats)
-        announce([s.pk], "van_record", van.pk)
+        announce(sitting_ids=[s.pk], action="van_record", van_id=van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
         return Answer(
@@ -352,7 +352,7 @@ def _via_fields(s: Sitting, via: EntryVia, seats: Mapping[str, Seat], by: User |
 # -- correct -----------------------------------------------------------------------------------
 
 
-def correction_target(sitting: int, seq: int, replaces: int | None, current: int) -> int:
+def correction_target(*, sitting: int, seq: int, replaces: int | None, current: int) -> int:
     """The version of ván ``seq`` a correction replaces: the one the corrector last saw
     (``replaces``) when given, else the current one. Naming a version superseded since makes
     :func:`van_correct` refuse (409), so a correction kept on a phone offline never silently
@@ -405,7 +405,7 @@ def van_correct(
                 state=sitting_state_json(s),
             )
         new, transfers, state = _supersede(s, old, record, reason, corrected_by, cards, via)
-        announce([s.pk], "van_correct", new.pk)
+        announce(sitting_ids=[s.pk], action="van_correct", van_id=new.pk)
         # The answer from what was just posted, as van_record's (equal by the ledger's invariant).
         return Answer(
             Outcome.CREATED,
@@ -522,7 +522,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
 # -- settle up ---------------------------------------------------------------------------------
 
 
-def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
+def pot_returns(*, players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
     divide go one each to the first seats (a house choice where docs/rules.md is silent)."""
     out = []
@@ -558,7 +558,7 @@ def sitting_settle_up(
         _open_for_play(s)
         seats = seats_by_name(s)
         now = balances(s)
-        returns = pot_returns(list(seats), now.pool, now.ga_trong)
+        returns = pot_returns(players=list(seats), pool=now.pool, pot=now.ga_trong)
         after = dict(now.players)
         for t in returns:
             after[t.to] += t.amount
@@ -584,7 +584,7 @@ def sitting_settle_up(
         )
         s.ended_at = timezone.now()
         s.save(update_fields=["ended_at"])
-        announce([s.pk], "settle_up")
+        announce(sitting_ids=[s.pk], action="settle_up")
         return Answer(
             Outcome.CHANGED,
             {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]},

@@ -109,7 +109,9 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     key = request.POST.get("key") or new_key()
     try:
         record = form.record(SittingFacts.of(sitting).game)
-        target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
+        target = correction_target(
+            sitting=sitting.pk, seq=seq, replaces=_posted_version(request), current=van.pk
+        )
         van_correct(
             van=target,
             record=record,

@@ -377,7 +377,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         ImportJob.objects.filter(pk=job.pk).update(
             state=JobState.DONE, done=len(written), sitting=staged, result=answer, finished_at=timezone.now()
         )
-        announce([staged.pk], "open")
+        announce(sitting_ids=[staged.pk], action="open")
         sitting_id, club_id = staged.pk, club.pk
         transaction.on_commit(lambda: _landed(sitting_id, club_id))
     return JobState.DONE
