@@ -22,8 +22,6 @@ PACKAGES = (
 
 #: Public service functions that still take positional arguments (to be made keyword-only).
 POSITIONAL = {
-    "scoring.services.closing.close_json",
-    "scoring.services.closing.fingerprint",
     "scoring.services.demo.register_demo_part",
     "scoring.services.idempotency.caller_scope",
     "scoring.services.idempotency.check_key",

@@ -331,7 +331,7 @@ def _close_context(request: HttpRequest, club: Club, period: Period, **extra: An
         "plan": the_book.plan,
         "touched": touched,
         "running": the_book.open_canh,
-        "fingerprint": fingerprint(the_book),
+        "fingerprint": fingerprint(the_book=the_book),
         "key": new_key(),
         "q": query(period),
         "book_url": reverse("scoring:club_book", args=[club.slug]) + "?" + query(period),
