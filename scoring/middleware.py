@@ -88,7 +88,7 @@ class CallerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        with serving(request):
+        with serving(request=request):
             return self.get_response(request)
 
 

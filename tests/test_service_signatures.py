@@ -23,10 +23,6 @@ PACKAGES = (
 #: Public service functions that still take positional arguments (to be made keyword-only).
 POSITIONAL = {
     "scoring.services.demo.register_demo_part",
-    "scoring.services.idempotency.caller_scope",
-    "scoring.services.idempotency.check_key",
-    "scoring.services.idempotency.request_hash",
-    "scoring.services.idempotency.serving",
     "scoring.services.ledger.check_bounds",
     "scoring.services.ledger.current_van",
     "scoring.services.ledger.fold",

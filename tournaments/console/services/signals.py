@@ -162,7 +162,7 @@ def signal_send(
     another seat or signal raises ``IdempotencyMismatch`` (HTTP 422).
     """
     the_seat = parse_seat(value=seat)
-    key = check_key(idempotency_key)
+    key = check_key(key=idempotency_key)
     if not isinstance(table, FestivalTable):
         found = FestivalTable.objects.select_related("sitting").filter(pk=table).first()
         if found is None:
