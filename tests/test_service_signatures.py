@@ -42,10 +42,6 @@ POSITIONAL = {
     "scoring.services.rows.values",
     # a callback: the engine (rules_with_overrides, score_request, check_request) calls it with the spec
     "scoring.services.rules.resolve_rules",
-    "scoring.services.van.check_cards",
-    "scoring.services.van.van_fields",
-    "scoring.services.van.van_reposted",
-    "scoring.services.van.van_status",
 }
 
 

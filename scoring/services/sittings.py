@@ -285,10 +285,10 @@ def van_record(
                     record=record,
                     cards=(cards or "").strip(),
                     entered_by=entered_by,
-                    status=van_status(s),
-                    kiem_bai=check_cards(s.game, parsed, cards),
+                    status=van_status(sitting=s),
+                    kiem_bai=check_cards(game=s.game, record=parsed, cards=cards),
                     **_via_fields(s, via, seats, entered_by),
-                    **van_fields(parsed, settled, seats),
+                    **van_fields(record=parsed, settled=settled, seats=seats),
                 )
             ]
         )
@@ -461,11 +461,11 @@ def _supersede(
         cards=(cards or "").strip(),
         entered_by=by,
         replaces=old,
-        status=van_status(s),
+        status=van_status(sitting=s),
         correction_reason=reason,
-        kiem_bai=check_cards(s.game, parsed, cards),
+        kiem_bai=check_cards(game=s.game, record=parsed, cards=cards),
         **_via_fields(s, via, seats, by),
-        **van_fields(parsed, settled, seats),
+        **van_fields(record=parsed, settled=settled, seats=seats),
     )
     planned = plan_van(
         sitting=s,
@@ -483,7 +483,7 @@ def _supersede(
         parsed = parse_van(van.record, names, van.seq)
         before = state
         settled = settle_next(folded.table, state, parsed)
-        if van_reposted(van, settled, save=False):
+        if van_reposted(van=van, settled=settled, save=False):
             changed.append(van)
         planned += plan_van(
             sitting=s,

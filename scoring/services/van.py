@@ -99,13 +99,13 @@ def _outcome(record: VanRecord) -> VanOutcome:
     return VanOutcome.PHAT
 
 
-def van_status(sitting: Sitting) -> VanStatus:
+def van_status(*, sitting: Sitting) -> VanStatus:
     """The confirmation status of a ván (or a correction's new version) as it is written:
     provisional when the sitting asks a second person to confirm, else nothing to confirm."""
     return VanStatus.PROVISIONAL if sitting.needs_confirmation else VanStatus.NOT_NEEDED
 
 
-def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:
+def van_fields(*, record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:
     """The columns of a ván derived from its record and its settlement (streak is computed)."""
     return {
         "outcome": _outcome(record),
@@ -118,7 +118,7 @@ def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Se
     }
 
 
-def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | None:
+def check_cards(*, game: str, record: VanRecord, cards: str) -> dict[str, Any] | None:
     """Kiểm bài: the checker's verdict on the winner's cards against what was declared (None: no
     cards given). Only recorded; the scorekeeper's record decides the settlement."""
     cards = (cards or "").strip()
@@ -136,7 +136,7 @@ def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | No
         raise exc.within(N_("Ván {number}: kiểm bài: {inner}"), number=record.number) from exc
 
 
-def van_reposted(van: Van, settled: VanSettlement, *, save: bool = True) -> bool:
+def van_reposted(*, van: Van, settled: VanSettlement, save: bool = True) -> bool:
     """Refresh a later ván's computed streak and points after an earlier one was corrected; say
     whether they changed (``save=False``: the caller writes the changed ones in bulk)."""
     if (van.streak, van.points) == (settled.streak, settled.points):
