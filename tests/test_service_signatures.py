@@ -22,6 +22,7 @@ PACKAGES = (
 
 #: Public service functions that still take positional arguments (to be made keyword-only).
 POSITIONAL = {
+    # a decorator (@register_demo_part): Python passes it the function positionally
     "scoring.services.demo.register_demo_part",
     "scoring.services.ledger.check_bounds",
     "scoring.services.ledger.current_van",
