@@ -41,7 +41,7 @@ POSITIONAL = {
     "scoring.services.rows.update",
     "scoring.services.rows.value",
     "scoring.services.rows.values",
-    # a callback: the engine (rules_with_overrides, score_request, check_request) calls it with the spec
+    # a callback, the engine's RulesResolver (Callable[[Any], RuleSet]): the engine calls it with the spec
     "scoring.services.rules.resolve_rules",
 }
 
