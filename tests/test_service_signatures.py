@@ -24,17 +24,6 @@ PACKAGES = (
 POSITIONAL = {
     # a decorator (@register_demo_part): Python passes it the function positionally
     "scoring.services.demo.register_demo_part",
-    "scoring.services.ledger.check_bounds",
-    "scoring.services.ledger.current_van",
-    "scoring.services.ledger.fold",
-    "scoring.services.ledger.opening_count",
-    "scoring.services.ledger.seats_by_name",
-    "scoring.services.ledger.settle_next",
-    "scoring.services.ledger.sitting_terms",
-    "scoring.services.ledger.state_after",
-    "scoring.services.ledger.store_state",
-    "scoring.services.ledger.sync_hoi",
-    "scoring.services.ledger.write_planned",
     "scoring.services.rows.column",
     "scoring.services.rows.insert",
     "scoring.services.rows.select_one",

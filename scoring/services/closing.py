@@ -162,7 +162,7 @@ def period_close(
         now = timezone.now()
         for c in touched:
             sitting = sittings[c.id]
-            seats = seats_by_name(sitting)
+            seats = seats_by_name(sitting=sitting)
             posted = [
                 post_transfers(
                     sitting=sitting,

@@ -269,14 +269,14 @@ def van_record(
     def action() -> Answer:
         s = box["s"]
         _open_for_play(s)
-        seats = seats_by_name(s)
-        table = sitting_terms(s)
-        ids, before = state_after(s, table, list(seats))
+        seats = seats_by_name(sitting=s)
+        table = sitting_terms(sitting=s)
+        ids, before = state_after(sitting=s, table=table, names=list(seats))
         expected = len(ids) + 1
         if seq != expected:
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
-        settled = settle_next(table, before, parsed)
+        settled = settle_next(table=table, state=before, record=parsed)
         [van] = rows.insert(
             [
                 Van(
@@ -302,8 +302,8 @@ def van_record(
             created_by=entered_by,
         )
         if settled.state.hoi != before.hoi:
-            sync_hoi(s, settled.state, before)
-        store_state(s, [*ids, van.pk], settled.state, seats)
+            sync_hoi(sitting=s, state=settled.state, before=before)
+        store_state(sitting=s, ids=[*ids, van.pk], state=settled.state, seats=seats)
         announce(sitting_ids=[s.pk], action="van_record", van_id=van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
@@ -430,7 +430,7 @@ def _supersede(
 ) -> tuple[Van, tuple[Transfer, ...], SittingState]:
     """Supersede ``old`` by a new version of ``record`` and re-post every later ván; answer the new
     version, its transfers and the engine's state after the last ván."""
-    vans = current_van(s)
+    vans = current_van(sitting=s)
     k = old.seq
     later = vans[k:]
     # In bulk: a correction of ván 1 of a thousand writes a few statements, not thousands.
@@ -449,11 +449,11 @@ def _supersede(
     old.is_current = False
     old.status = VanStatus.SUPERSEDED
     old.save(update_fields=["is_current", "status"])
-    seats = seats_by_name(s)
+    seats = seats_by_name(sitting=s)
     names = list(seats)
-    folded = fold(s, [v.record for v in vans[: k - 1]], names=names)
+    folded = fold(sitting=s, records=[v.record for v in vans[: k - 1]], names=names)
     parsed = parse_van(record, names, k)
-    settled = settle_next(folded.table, folded.state, parsed)
+    settled = settle_next(table=folded.table, state=folded.state, record=parsed)
     new = Van.objects.create(
         sitting=s,
         seq=k,
@@ -482,7 +482,7 @@ def _supersede(
     for van in later:
         parsed = parse_van(van.record, names, van.seq)
         before = state
-        settled = settle_next(folded.table, state, parsed)
+        settled = settle_next(table=folded.table, state=state, record=parsed)
         if van_reposted(van=van, settled=settled, save=False):
             changed.append(van)
         planned += plan_van(
@@ -497,9 +497,9 @@ def _supersede(
         )
         state = settled.state
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
-    write_planned(planned)
-    sync_hoi(s, state)
-    store_state(s, [new.pk if v.pk == old.pk else v.pk for v in vans], state, seats)
+    write_planned(planned=planned)
+    sync_hoi(sitting=s, state=state)
+    store_state(sitting=s, ids=[new.pk if v.pk == old.pk else v.pk for v in vans], state=state, seats=seats)
     return new, transfers, state
 
 
@@ -556,7 +556,7 @@ def sitting_settle_up(
     def action() -> Answer:
         s = box["s"]
         _open_for_play(s)
-        seats = seats_by_name(s)
+        seats = seats_by_name(sitting=s)
         now = balances(s)
         returns = pot_returns(players=list(seats), pool=now.pool, pot=now.ga_trong)
         after = dict(now.players)

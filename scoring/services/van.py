@@ -188,16 +188,16 @@ def van_preview(*, sitting: Sitting, record: Mapping[str, Any], seq: int | None 
     """
     if not isinstance(record, Mapping):
         raise EngineError(N_("Ván phải là một đối tượng JSON."))
-    vans = current_van(sitting)
+    vans = current_van(sitting=sitting)
     expected = len(vans) + 1
     seq = expected if seq is None else seq
     if not 1 <= seq <= expected:
         raise EngineError(
             N_("Ván số {seq} không có; ván tiếp theo là số {expected}."), seq=seq, expected=expected
         )
-    names = list(seats_by_name(sitting))
-    folded = fold(sitting, [v.record for v in vans[: seq - 1]], names=names)
-    settled = settle_next(folded.table, folded.state, parse_van(record, names, seq))
+    names = list(seats_by_name(sitting=sitting))
+    folded = fold(sitting=sitting, records=[v.record for v in vans[: seq - 1]], names=names)
+    settled = settle_next(table=folded.table, state=folded.state, record=parse_van(record, names, seq))
     state = settled.state
     return Preview(
         seq=seq,
