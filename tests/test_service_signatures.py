@@ -24,12 +24,6 @@ PACKAGES = (
 POSITIONAL = {
     # a decorator (@register_demo_part): Python passes it the function positionally
     "scoring.services.demo.register_demo_part",
-    "scoring.services.rows.column",
-    "scoring.services.rows.insert",
-    "scoring.services.rows.select_one",
-    "scoring.services.rows.update",
-    "scoring.services.rows.value",
-    "scoring.services.rows.values",
     # a callback, the engine's RulesResolver (Callable[[Any], RuleSet]): the engine calls it with the spec
     "scoring.services.rules.resolve_rules",
 }

@@ -141,7 +141,7 @@ def request_hash(*, operation: str, target: Any, payload: Any) -> str:
 
 
 def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
-    row = rows.select_one(IdempotencyKey, where={"scope": scope, "key": key})
+    row = rows.select_one(model=IdempotencyKey, where={"scope": scope, "key": key})
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -193,7 +193,7 @@ def run_once(
                 answer = Answer(answer.outcome, _plain_json(answer.body))
                 if key is not None:
                     rows.insert(
-                        [
+                        objs=[
                             IdempotencyKey(
                                 scope=scope,
                                 key=key,

@@ -142,8 +142,8 @@ def state_after(
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = rows.column(
-        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
-        [sitting.pk],
+        sql=f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
+        params=[sitting.pk],
         orm=lambda: (
             Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("id", flat=True)
         ),
@@ -165,7 +165,7 @@ def store_state(
         "state": state.to_json(),
         "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()],
     }
-    rows.update(sitting, state_snapshot=snapshot)
+    rows.update(obj=sitting, state_snapshot=snapshot)
 
 
 def settle_next(
@@ -334,13 +334,13 @@ def write_planned(*, planned: Sequence[Planned]) -> list[LedgerTransaction]:
     thousand later ván sends two statements, not two thousand)."""
     if not planned:
         return []
-    txns = rows.insert([txn for txn, _ in planned])
+    txns = rows.insert(objs=[txn for txn, _ in planned])
     postings = []
     for txn, lines in planned:
         for posting in lines:
             posting.transaction_id = txn.pk  # now that the transaction has one
         postings.extend(lines)
-    rows.insert(postings)
+    rows.insert(objs=postings)
     return txns
 
 

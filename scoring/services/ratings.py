@@ -345,8 +345,8 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
         return
     # After every ván: plain SQL, as the rest of the ván path (scoring.services.rows).
     club_id = rows.value(
-        f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s",
-        [sitting_id],
+        sql=f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s",
+        params=[sitting_id],
         orm=lambda: Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first(),
     )
     if club_id is not None:

@@ -117,7 +117,7 @@ def announce(*, sitting_ids: Sequence[int], action: str, van_id: int | None = No
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = rows.select_one(Sitting, where={"pk": pk}, related=["rules"], for_update=True)
+    found = rows.select_one(model=Sitting, where={"pk": pk}, related=["rules"], for_update=True)
     if found is None:
         raise EngineError(N_("Không có canh bài số {pk}."), pk=pk)
     return found
@@ -278,7 +278,7 @@ def van_record(
         parsed = parse_van(record, list(seats), seq)
         settled = settle_next(table=table, state=before, record=parsed)
         [van] = rows.insert(
-            [
+            objs=[
                 Van(
                     sitting=s,
                     seq=seq,

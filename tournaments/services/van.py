@@ -135,8 +135,8 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
     event_id = rows.value(
-        f"SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s",
-        [sitting_id],
+        sql=f"SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s",
+        params=[sitting_id],
         orm=lambda: (
             TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
         ),

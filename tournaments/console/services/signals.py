@@ -86,7 +86,7 @@ def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
             .values_list(*_FIELDS, "seat_name")
         )
 
-    found = rows.values(sql, [table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
+    found = rows.values(sql=sql, params=[table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
     if not found:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
@@ -192,7 +192,7 @@ def signal_send(
             created_by=acting_user(user=by),
             idempotency_key=key or "",
         )
-        rows.insert([event])
+        rows.insert(objs=[event])
         seat_name = the_signal.seat_name or (TRUNG_QUAN_NAME if the_seat == TRUNG_QUAN else str(the_seat))
         body = _as_json(event, the_signal, seat_name)
         publish(t.pk, EventType.SIGNAL, {"signal": body}, seq=seq)

@@ -308,7 +308,7 @@ def _live_hook_ids(sitting_id: int) -> list[int]:
 
 def hooks_of_sitting(*, sitting_id: int) -> list[Webhook]:
     """The live hooks of the sitting's club and of its event (one query; two when there are some)."""
-    ids = rows.column(LIVE_HOOKS, [sitting_id, sitting_id], orm=lambda: _live_hook_ids(sitting_id))
+    ids = rows.column(sql=LIVE_HOOKS, params=[sitting_id, sitting_id], orm=lambda: _live_hook_ids(sitting_id))
     if not ids:
         return []
     return list(Webhook.objects.filter(pk__in=ids).select_related("club", "event").order_by("pk"))
