@@ -61,7 +61,7 @@ def build(van: int, members: int, seed: int) -> Any:
     rng = random.Random(seed)
     club = Club.objects.create(name="Câu lạc bộ (benchmark)", slug="clb-bench", kind="clb")
     players = Player.objects.bulk_create(Player(name=f"Hội viên {i:03d}", club=club) for i in range(members))
-    rules = snapshot_for(resolve_rules("luat-2005"))
+    rules = snapshot_for(rules=resolve_rules("luat-2005"))
     canh = -(-van // VAN_PER_CANH)
     span = (NEXT_TET - TET).days
     zone = timezone.get_current_timezone()

@@ -89,7 +89,7 @@ class CallerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        with serving(request):
+        with serving(request=request):
             return self.get_response(request)
 
 
@@ -129,7 +129,7 @@ class QuotaMiddleware:
         response = self.get_response(request)
         # Only a write that happened uses up a quota: a refused or replayed one is given back.
         kept = response.status_code < 400 and not response.has_header("Idempotent-Replayed")
-        settle(request, kept=kept)
+        settle(request=request, kept=kept)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

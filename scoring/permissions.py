@@ -181,8 +181,8 @@ def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = No
     if held is None:  # on every ván: plain SQL, as the rest of the ván path (scoring.services.rows)
         held = seen[(user.pk, club_id)] = frozenset(
             rows.column(
-                f"SELECT role FROM {ClubRole._meta.db_table} WHERE user_id = %s AND club_id = %s",
-                [user.pk, club_id],
+                sql=f"SELECT role FROM {ClubRole._meta.db_table} WHERE user_id = %s AND club_id = %s",
+                params=[user.pk, club_id],
                 orm=lambda: found.values_list("role", flat=True),
             )
         )

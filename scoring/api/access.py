@@ -96,7 +96,7 @@ class CanKeepScore(BasePermission):
             return signed_in(request)
         pk = view.kwargs.get("pk")
         related = getattr(view, "loads", {}).get(method, READS if method in SAFE_METHODS else WRITES)
-        sitting = rows.select_one(Sitting, where={"pk": pk}, related=related)
+        sitting = rows.select_one(model=Sitting, where={"pk": pk}, related=related)
         if sitting is None:
             if not signed_in(request):
                 return False

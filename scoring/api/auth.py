@@ -34,7 +34,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if len(key) > KEY_MAX:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        token = rows.select_one(self.get_model(), where={"key": key}, related=["user"])
+        token = rows.select_one(model=self.get_model(), where={"key": key}, related=["user"])
         if token is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not token.user.is_active:

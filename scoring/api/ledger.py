@@ -49,7 +49,7 @@ __all__ = [
 
 
 def _user(request: Request) -> Any:
-    return acting_user(request.user)
+    return acting_user(user=request.user)
 
 
 def _write(request: Request, call: Callable[[str], Written[Any]]) -> Response:
@@ -316,7 +316,7 @@ def _version(sitting: int, seq: int, replaces: Any, current: int) -> int:
             N_("'replaces' (mã phiên bản ván được sửa) phải là số nguyên (nhận được {replaces})."),
             replaces=repr(replaces),
         )
-    return sittings.correction_target(sitting, seq, replaces, current)
+    return sittings.correction_target(sitting=sitting, seq=seq, replaces=replaces, current=current)
 
 
 class VanListView(LedgerView):
@@ -346,7 +346,7 @@ class VanListView(LedgerView):
         responses=answers({201: sc.VanWritten}, *WRITE, 404, 409, 429),
     )
     def post(self, request: Request, pk: int) -> Response:
-        charge(request, VAN, sitting=self.sitting)
+        charge(request=request, quota=VAN, sitting=self.sitting)
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "seq")
@@ -393,7 +393,9 @@ class VanCorrectView(LedgerView):
         van = Van.objects.filter(sitting_id=pk, seq=seq, is_current=True).first()
         if van is None:
             raise exceptions.NotFound(f"Canh bài số {pk} không có ván số {seq}.")
-        charge(request, VAN, sitting=self.sitting)  # a correction writes again every later ván: it counts
+        charge(
+            request=request, quota=VAN, sitting=self.sitting
+        )  # a correction writes again every later ván: it counts
 
         def call(key: str) -> Written[Any]:
             record, others = _van_input(request, "reason", "replaces")

@@ -84,7 +84,7 @@ class ClubsView(LedgerView):
         responses=sc.answers({201: sc.Club}, *WRITE, 429),
     )
     def post(self, request: Request) -> Response:
-        charge(request, CLUBS)
+        charge(request=request, quota=CLUBS)
 
         def call(key: str) -> Written[Any]:
             body = _body(request)

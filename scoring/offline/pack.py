@@ -182,7 +182,9 @@ def offline_pack(sitting: Sitting) -> dict[str, Any]:
     current = van_list(sitting)
     live = balances(sitting)
     streak = streak_info(table, current)
-    _ids, state = state_after(sitting, sitting_terms(sitting), list(seats_by_name(sitting)))
+    _ids, state = state_after(
+        sitting=sitting, table=sitting_terms(sitting=sitting), names=list(seats_by_name(sitting=sitting))
+    )
     return {
         "version": PACK_VERSION,
         "sitting": sitting.pk,

@@ -199,7 +199,7 @@ def integrity_line(sitting: Sitting) -> dict[str, Any]:
 def _breakdowns(sitting: Sitting, current: Sequence[Mapping[str, Any]]) -> dict[int, list[dict[str, Any]]]:
     """The engine's breakdown of points of each current ván (its replay), by number."""
     try:
-        replay = fold(sitting, [v["record"] for v in current])
+        replay = fold(sitting=sitting, records=[v["record"] for v in current])
     except EngineError:
         return {}
     return {s.number: list((s.breakdown or {}).get("lines", [])) for s in replay.settlements}

@@ -82,7 +82,9 @@ class Canh:
         """What ending this canh gives back from its pool and gà pot (as a canh's settle-up does)."""
         from scoring.services.sittings import pot_returns  # the one rule for it
 
-        return pot_returns([name for _seat, _player, name in self.seats], self.pool, self.ga_trong)
+        return pot_returns(
+            players=[name for _seat, _player, name in self.seats], pool=self.pool, pot=self.ga_trong
+        )
 
     def open_after_returns(self) -> dict[int, int]:
         """Each seat's open balance once the pots are returned (zero-sum: what a close clears)."""

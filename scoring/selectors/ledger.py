@@ -472,7 +472,7 @@ def ledger_differences(sitting: Sitting) -> list[str]:
         for pk in stale.values_list("pk", flat=True)
     ]
     try:
-        replayed = fold(sitting, [v.record for v in vans])
+        replayed = fold(sitting=sitting, records=[v.record for v in vans])
     except (EngineError, AssertionError) as exc:  # stored ván the engine refuses now: a difference
         return [*found, f"{label}: không tính lại được các ván: {exc}"]
     posted = van_transfers(sitting)

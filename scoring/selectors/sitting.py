@@ -267,7 +267,7 @@ def streak_info(table: SittingFacts, current: Sequence[dict[str, Any]]) -> dict[
     """Who is on a streak (and what the next win would be), and who deals next (engine's fold)."""
     if table.game.traits.ranked:
         return {}
-    state = fold(table.sitting, [v["record"] for v in current]).state
+    state = fold(sitting=table.sitting, records=[v["record"] for v in current]).state
     info: dict[str, Any] = {"dealer": state.dealer}
     if state.streak_holder and state.streak >= 1:
         info.update(

@@ -53,14 +53,14 @@ class CloseChanged(CloseError):
     code = "close_changed"
 
 
-def fingerprint(the_book: Book) -> str:
+def fingerprint(*, the_book: Book) -> str:
     """What a close of this book would post, as a short hash: each canh's open seats, pots and
     whether it is still running. The confirmation page sends it back with the treasurer's yes."""
     state = [[c.id, c.ended, sorted(c.open.items()), c.pool, c.ga_trong] for c in the_book.canh]
     return hashlib.sha256(json.dumps(state, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
-def close_json(close: PeriodClose, *, reversed_: bool = False) -> dict[str, Any]:
+def close_json(*, close: PeriodClose, reversed_: bool = False) -> dict[str, Any]:
     return {
         "id": close.pk,
         "club": close.club.slug,
@@ -123,7 +123,7 @@ def period_close(
 
     def action() -> Answer:
         the_book = book(club, period, with_ratings=False, with_closes=False)
-        if expected is not None and fingerprint(the_book) != expected:
+        if expected is not None and fingerprint(the_book=the_book) != expected:
             raise CloseChanged(
                 N_(
                     "Số dư của kỳ đã thay đổi từ lúc bạn xem (có ván mới hoặc ván được sửa): hãy xem "
@@ -162,7 +162,7 @@ def period_close(
         now = timezone.now()
         for c in touched:
             sitting = sittings[c.id]
-            seats = seats_by_name(sitting)
+            seats = seats_by_name(sitting=sitting)
             posted = [
                 post_transfers(
                     sitting=sitting,
@@ -185,9 +185,9 @@ def period_close(
                 PeriodCloseEntry(close=close, transaction=t) for t in posted if t
             )
         Sitting.objects.filter(pk__in=close.ended, ended_at__isnull=True).update(ended_at=now)
-        announce([c.id for c in touched], "period_close")
+        announce(sitting_ids=[c.id for c in touched], action="period_close")
         box["close"] = close
-        return Answer(Outcome.CREATED, close_json(close))
+        return Answer(Outcome.CREATED, close_json(close=close))
 
     answer = run_once(
         key=idempotency_key,
@@ -234,8 +234,8 @@ def period_close_reverse(
             PeriodCloseEntry.objects.create(close=found, transaction=reversal, reversal=True)
         Sitting.objects.filter(pk__in=found.ended).update(ended_at=None)
         touched = sorted({e.transaction.sitting_id for e in entries})
-        announce(touched, "period_close_reverse")
-        return Answer(Outcome.CHANGED, close_json(found, reversed_=True))
+        announce(sitting_ids=touched, action="period_close_reverse")
+        return Answer(Outcome.CHANGED, close_json(close=found, reversed_=True))
 
     answer = run_once(
         key=idempotency_key,

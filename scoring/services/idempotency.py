@@ -89,7 +89,7 @@ _serving: ContextVar[Any] = ContextVar("sotom_serving_request", default=None)
 
 
 @contextlib.contextmanager
-def serving(request: Any) -> Iterator[None]:
+def serving(*, request: Any) -> Iterator[None]:
     """Run the block as the handling of ``request`` (its caller owns the keys used meanwhile)."""
     token = _serving.set(request)
     try:
@@ -98,7 +98,7 @@ def serving(request: Any) -> Iterator[None]:
         _serving.reset(token)
 
 
-def caller_scope(request: Any = None) -> str:
+def caller_scope(*, request: Any = None) -> str:
     """Whose keys these are: ``user:<id>`` for an account (by session or token: DRF sets the user it
     authenticated on the request), ``device:<hash>`` for a session without an account (a table PIN's
     phone), ``anonymous`` for neither, ``""`` outside any request."""
@@ -115,7 +115,7 @@ def caller_scope(request: Any = None) -> str:
     return "anonymous"
 
 
-def check_key(key: str | None) -> str | None:
+def check_key(*, key: str | None) -> str | None:
     """Validate a client's key (None: the caller chose not to send one)."""
     if key is None:
         return None
@@ -128,7 +128,7 @@ def check_key(key: str | None) -> str | None:
     return key
 
 
-def request_hash(operation: str, target: Any, payload: Any) -> str:
+def request_hash(*, operation: str, target: Any, payload: Any) -> str:
     """sha256 of the canonical JSON of what the request asks for."""
     blob = json.dumps(
         {"operation": operation, "target": target, "payload": payload},
@@ -141,7 +141,7 @@ def request_hash(operation: str, target: Any, payload: Any) -> str:
 
 
 def _stored(scope: str, key: str, operation: str, digest: str) -> Answer | None:
-    row = rows.select_one(IdempotencyKey, where={"scope": scope, "key": key})
+    row = rows.select_one(model=IdempotencyKey, where={"scope": scope, "key": key})
     if row is None:
         return None
     if row.operation != operation or row.request_hash != digest:
@@ -175,9 +175,9 @@ def run_once(
     is the caller's (:func:`caller_scope`).
     Exceptions raised by ``action`` roll everything back and store nothing.
     """
-    key = check_key(key)
+    key = check_key(key=key)
     scope = caller_scope()
-    digest = request_hash(operation, target, payload)
+    digest = request_hash(operation=operation, target=target, payload=payload)
     for attempt in (1, 2):
         try:
             with transaction.atomic():
@@ -193,7 +193,7 @@ def run_once(
                 answer = Answer(answer.outcome, _plain_json(answer.body))
                 if key is not None:
                     rows.insert(
-                        [
+                        objs=[
                             IdempotencyKey(
                                 scope=scope,
                                 key=key,

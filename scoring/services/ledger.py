@@ -72,12 +72,12 @@ __all__ = [
 ]
 
 
-def sitting_terms(sitting: Sitting) -> SittingTerms:
+def sitting_terms(*, sitting: Sitting) -> SittingTerms:
     """The engine's fixed context of the sitting: game, the snapshot's rule set, money mode."""
     return make_terms(sitting.game, sitting.rules.rules(), sitting.mode)
 
 
-def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
+def seats_by_name(*, sitting: Sitting) -> dict[str, Seat]:
     """The sitting's seats by account name, in seat order: kept with the stored state (a sitting's
     seats never change once it is open), else read."""
     kept = (sitting.state_snapshot or {}).get("seats")
@@ -93,7 +93,7 @@ def seats_by_name(sitting: Sitting) -> dict[str, Seat]:
     return {seat.name: seat for seat in sitting.seats.order_by("position")}
 
 
-def current_van(sitting: Sitting) -> list[Van]:
+def current_van(*, sitting: Sitting) -> list[Van]:
     """The current version of every ván of the sitting, by sequence number."""
     return list(sitting.van.filter(is_current=True).order_by("seq"))
 
@@ -117,33 +117,33 @@ class Fold:
 
 
 def fold(
+    *,
     sitting: Sitting,
     records: Iterable[Mapping[str, Any]],
-    *,
     table: SittingTerms | None = None,
     names: Sequence[str] | None = None,
 ) -> Fold:
     """Fold :func:`settle_van` over ``records`` (the sitting's ván, in order) from an empty state."""
-    table = table or sitting_terms(sitting)
-    names = names if names is not None else list(seats_by_name(sitting))
+    table = table or sitting_terms(sitting=sitting)
+    names = names if names is not None else list(seats_by_name(sitting=sitting))
     initial = initial_state(names, table.game, table.rules, table.mode)
     state = initial
     settlements: list[VanSettlement] = []
     for record in records:
-        settled = settle_next(table, state, record)
+        settled = settle_next(table=table, state=state, record=record)
         settlements.append(settled)
         state = settled.state
     return Fold(table, initial, tuple(settlements))
 
 
 def state_after(
-    sitting: Sitting, table: SittingTerms, names: Sequence[str]
+    *, sitting: Sitting, table: SittingTerms, names: Sequence[str]
 ) -> tuple[list[int], SittingState]:
     """The ids of the sitting's current ván (by number) and the engine's state after them: from
     the stored snapshot when it was folded from exactly those ván, else by folding them again."""
     ids = rows.column(
-        f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
-        [sitting.pk],
+        sql=f"SELECT id FROM {Van._meta.db_table} WHERE sitting_id = %s AND is_current ORDER BY seq",
+        params=[sitting.pk],
         orm=lambda: (
             Van.objects.filter(sitting=sitting, is_current=True).order_by("seq").values_list("id", flat=True)
         ),
@@ -152,10 +152,12 @@ def state_after(
     if snapshot and snapshot.get("van") == ids:
         return ids, SittingState.from_json(snapshot["state"])
     records = [v.record for v in sitting.van.filter(is_current=True).order_by("seq")]
-    return ids, fold(sitting, records, table=table, names=names).state
+    return ids, fold(sitting=sitting, records=records, table=table, names=names).state
 
 
-def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats: Mapping[str, Seat]) -> None:
+def store_state(
+    *, sitting: Sitting, ids: Sequence[int], state: SittingState, seats: Mapping[str, Seat]
+) -> None:
     """Keep ``state`` as the snapshot after the current ván ``ids`` (see :func:`state_after`), with
     the sitting's seats (see :func:`seats_by_name`)."""
     snapshot = {
@@ -163,16 +165,16 @@ def store_state(sitting: Sitting, ids: Sequence[int], state: SittingState, seats
         "state": state.to_json(),
         "seats": [[s.pk, s.name, s.position, s.player_id] for s in seats.values()],
     }
-    rows.update(sitting, state_snapshot=snapshot)
+    rows.update(obj=sitting, state_snapshot=snapshot)
 
 
 def settle_next(
-    table: SittingTerms, state: SittingState, record: VanRecord | Mapping[str, Any]
+    *, table: SittingTerms, state: SittingState, record: VanRecord | Mapping[str, Any]
 ) -> VanSettlement:
     """Settle one more ván after ``state`` (the engine raises a Vietnamese error if it cannot), and
     refuse it (:class:`AmountOutOfRange`) if its numbers would leave the ledger's bounds."""
     settled = settle_van(state, record, game=table.game, rules=table.rules, mode=table.mode)
-    check_bounds(settled)
+    check_bounds(settled=settled)
     return settled
 
 
@@ -213,7 +215,7 @@ def _beyond(what: str, value: int, bound: int, number: int) -> AmountOutOfRange:
     )
 
 
-def check_bounds(settled: VanSettlement) -> None:
+def check_bounds(*, settled: VanSettlement) -> None:
     """Refuse a ván whose points, transfers or resulting balances leave the documented bounds
     (:data:`MAX_VAN_POINTS`, :data:`MAX_BALANCE`, :data:`MAX_STREAK`)."""
     n = settled.number
@@ -240,7 +242,7 @@ def check_bounds(settled: VanSettlement) -> None:
             raise _beyond(gettext("số dư của %(name)s sau ván") % {"name": name}, balance, MAX_BALANCE, n)
 
 
-def opening_count(table: SittingTerms, before: SittingState, settled: VanSettlement) -> int:
+def opening_count(*, table: SittingTerms, before: SittingState, settled: VanSettlement) -> int:
     """How many of the ván's leading transfers are the hội's opening (gom, gà đầu hội)."""
     if not settled.hoi_opened:
         return 0
@@ -286,7 +288,7 @@ def post_transfers(
         van=van,
         created_by=created_by,
     )
-    return write_planned([planned])[0] if planned else None
+    return write_planned(planned=[planned])[0] if planned else None
 
 
 #: A transaction and its postings, built and not yet written (:func:`write_planned`).
@@ -326,19 +328,19 @@ def plan_transfers(
     return txn, postings
 
 
-def write_planned(planned: Sequence[Planned]) -> list[LedgerTransaction]:
+def write_planned(*, planned: Sequence[Planned]) -> list[LedgerTransaction]:
     """Write planned transactions, in their order, and their postings: one INSERT for the
     transactions and one for the postings however many there are (a correction re-posting a
     thousand later ván sends two statements, not two thousand)."""
     if not planned:
         return []
-    txns = rows.insert([txn for txn, _ in planned])
+    txns = rows.insert(objs=[txn for txn, _ in planned])
     postings = []
     for txn, lines in planned:
         for posting in lines:
             posting.transaction_id = txn.pk  # now that the transaction has one
         postings.extend(lines)
-    rows.insert(postings)
+    rows.insert(objs=postings)
     return txns
 
 
@@ -355,7 +357,7 @@ def post_van(
 ) -> list[LedgerTransaction]:
     """Post a ván's settlement: the hội's opening (gom) as its own transaction, then the ván's."""
     return write_planned(
-        plan_van(
+        planned=plan_van(
             sitting=sitting,
             van=van,
             settled=settled,
@@ -381,7 +383,7 @@ def plan_van(
 ) -> list[Planned]:
     """What :func:`post_van` writes, unwritten (a correction gathers every later ván's, then
     writes them at once)."""
-    split = opening_count(table, before, settled)
+    split = opening_count(table=table, before=before, settled=settled)
     planned = []
     if split:
         index = settled.state.hoi[-1].index if settled.state.hoi else 1
@@ -458,7 +460,7 @@ def reverse_transactions(*, txns: Sequence[int], reason: str, created_by: User |
     return reversed_count
 
 
-def sync_hoi(sitting: Sitting, state: SittingState, before: SittingState | None = None) -> None:
+def sync_hoi(*, sitting: Sitting, state: SittingState, before: SittingState | None = None) -> None:
     """Make the sitting's hội rows match the engine's state (they are a projection, not a record).
     ``before``: the state the rows match now (one more ván): only the hội that differ are read."""
     spans = {h.index: h for h in state.hoi}

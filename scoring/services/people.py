@@ -66,7 +66,7 @@ class EntryVia:
 NO_VIA = EntryVia()
 
 
-def acting_user(user: Any) -> Any:
+def acting_user(*, user: Any) -> Any:
     """The signed-in account a change is recorded against (None: nobody signed in, e.g. a table
     PIN's session, a player's own check-in link, or a call outside any request)."""
     return user if user is not None and getattr(user, "is_authenticated", False) else None
@@ -136,7 +136,7 @@ def player_create(
     return Written(Player.objects.select_related("club").get(pk=answer.body["id"]), answer)
 
 
-def player_for_name(name: str, *, club: Club | None = None) -> Player:
+def player_for_name(*, name: str, club: Club | None = None) -> Player:
     """Pick the one player of this name in the club (or among guests), or add one. "This name":
     the same name as people read it (:func:`scoring.names.name_key`: case and the place of the
     tone mark do not count, accents do)."""

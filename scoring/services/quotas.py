@@ -106,9 +106,9 @@ def _owns(user: Any, *, club: Club | None, sitting: Sitting | None) -> bool:
 
 
 def charge(
+    *,
     request: HttpRequest | Any,
     quota: Quota,
-    *,
     amount: int = 1,
     club: Club | None = None,
     sitting: Sitting | int | None = None,
@@ -137,7 +137,7 @@ def charge(
     setattr(http, CHARGES, [*getattr(http, CHARGES, []), *taken])
 
 
-def settle(request: HttpRequest, *, kept: bool) -> None:
+def settle(*, request: HttpRequest, kept: bool) -> None:
     """After the answer: what the request was charged is given back unless the write happened
     (``kept``: a 2xx/3xx that is not an idempotent replay). A mistyped form or a refused ván does
     not use up an account's quota; concurrent requests were all counted before they wrote."""
@@ -145,18 +145,22 @@ def settle(request: HttpRequest, *, kept: bool) -> None:
     if not charges or kept:
         return
     for key, amount, until in charges:
-        refund(key, amount=amount, until=until)
+        refund(key=key, amount=amount, until=until)
     setattr(request, CHARGES, [])
 
 
 def charge_import(
-    request: HttpRequest | Any, *, body: Any, club: Club | None, sitting: Sitting | None
+    *, request: HttpRequest | Any, body: Any, club: Club | None, sitting: Sitting | None
 ) -> None:
     """An import of the sitting in ``body`` (its ``van`` list), into ``club`` or an event table's
     ``sitting``: one of :data:`IMPORTS` and as many :data:`IMPORTED_VAN` as it has ván."""
     van = body.get("van") if isinstance(body, dict) else None
     charge(
-        request, IMPORTS, club=club, sitting=sitting, imported_van=len(van) if isinstance(van, list) else 0
+        request=request,
+        quota=IMPORTS,
+        club=club,
+        sitting=sitting,
+        imported_van=len(van) if isinstance(van, list) else 0,
     )
 
 
@@ -165,7 +169,7 @@ def _take(
 ) -> tuple[str, int, Any]:
     limit = quota.limit * factor
     key = f"quota:{quota.name}{':own' if own else ''}:{user.pk}"
-    spent = spend(key, amount=amount, limit=limit, window=WINDOW)
+    spent = spend(key=key, amount=amount, limit=limit, window=WINDOW)
     if spent.taken:
         return key, amount, spent.until
     seconds = max(1, math.ceil((spent.until - timezone.now()).total_seconds()))

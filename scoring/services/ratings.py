@@ -103,7 +103,7 @@ class Rated:
         return {f: getattr(self, f) for f in self.__slots__}
 
 
-def game_of(van: VanRow, seats: dict[str, int]) -> tuple[list[int], list[int]] | None:
+def game_of(*, van: VanRow, seats: dict[str, int]) -> tuple[list[int], list[int]] | None:
     """The players of a rated ván (player ids) and their ranks (1 = first), or None when the ván
     changes no rating. ``seats``: the canh's seat names → player ids."""
     folded = set(van.record.get("chiu") or ())
@@ -119,11 +119,11 @@ def game_of(van: VanRow, seats: dict[str, int]) -> tuple[list[int], list[int]] |
     return None
 
 
-def fold(state: State, vans: Iterable[VanRow], seats: dict[int, dict[str, int]]) -> int:
+def fold(*, state: State, vans: Iterable[VanRow], seats: dict[int, dict[str, int]]) -> int:
     """Fold ``vans`` into ``state``; answers how many were rated."""
     rated = 0
     for van in vans:
-        game = game_of(van, seats[van.sitting_id])
+        game = game_of(van=van, seats=seats[van.sitting_id])
         if game is None:
             continue
         players, ranks = game
@@ -180,7 +180,7 @@ def _digest(ids: Sequence[int]) -> str:
     return hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()
 
 
-def compute(club_id: int) -> tuple[State, int, list[int], int]:
+def compute(*, club_id: int) -> tuple[State, int, list[int], int]:
     """Every rating of the club from scratch, in one snapshot: (state, ván rows seen, the current
     ván ids folded, how many were rated)."""
     with read_snapshot():
@@ -188,7 +188,7 @@ def compute(club_id: int) -> tuple[State, int, list[int], int]:
         vans = _rows(club_id)
         seats = _seats(club_id)
     state = State()
-    rated = fold(state, vans, seats)
+    rated = fold(state=state, vans=vans, seats=seats)
     return state, seen, [v.id for v in vans], rated
 
 
@@ -247,7 +247,7 @@ def rebuild_ratings(*, club_id: int, force: bool = False, progress: Progress | N
     """Rebuild every rating of the club from its ván (the managers' button, the command)."""
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
-    state, seen, ids, rated = compute(club_id)
+    state, seen, ids, rated = compute(club_id=club_id)
     say(f"{len(ids)} ván, {rated} ván được tính, {len(state.ratings)} người")
     return _store(club_id, state, seen=seen, ids=ids, full=True, force=force, started=started, say=say)
 
@@ -284,7 +284,7 @@ def update_ratings(*, club_id: int, progress: Progress | None = None) -> Rated:
             seats = _seats(club_id, {v.sitting_id for v in tail})
     if not base:
         return rebuild_ratings(club_id=club_id, progress=say)
-    fold(state, tail, seats)
+    fold(state=state, vans=tail, seats=seats)
     return _store(club_id, state, seen=seen, ids=ids, full=False, force=False, started=started, say=say)
 
 
@@ -312,14 +312,14 @@ def _record_failure(club_id: int, exc: BaseException) -> None:
         log.exception("could not record the failed rating recompute of club %s", club_id)
 
 
-def queue_update(club_id: int, *, force: bool = False, eta: Any = None) -> None:
+def queue_update(*, club_id: int, force: bool = False, eta: Any = None) -> None:
     """Queue the Celery task (never waits for it)."""
     from scoring.tasks import update_club_ratings
 
     update_club_ratings.apply_async((club_id,), {"force": force}, eta=eta)
 
 
-def request_ratings_update(club_id: int) -> bool:
+def request_ratings_update(*, club_id: int) -> bool:
     """Ask for an update after a change has committed; coalesced to one per :data:`DEBOUNCE`.
     Answers whether this call queued the task."""
     now = timezone.now()
@@ -331,7 +331,7 @@ def request_ratings_update(club_id: int) -> bool:
         .update(recompute_due_at=due)
     )
     if claimed:
-        queue_update(club_id, eta=due)
+        queue_update(club_id=club_id, eta=due)
     return bool(claimed)
 
 
@@ -392,7 +392,7 @@ def _claim(sitting_id: int) -> tuple[int | None, Any]:
         if f is not meta.auto_field and f.name != "club"
     ]
     lookup = meta.get_field("recompute_due_at").get_db_prep_value(now, connection)
-    claimed = rows.values(_claim_sql(), [*params, sitting_id, lookup], orm=on_the_orm)
+    claimed = rows.values(sql=_claim_sql(), params=[*params, sitting_id, lookup], orm=on_the_orm)
     return (claimed[0][0] if claimed else None), due
 
 
@@ -407,10 +407,10 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     # After every ván: one statement, as the rest of the ván path (scoring.services.rows).
     club_id, due = _claim(sitting_id)
     if club_id is not None:
-        queue_update(club_id, eta=due)
+        queue_update(club_id=club_id, eta=due)
 
 
-def club_ratings(club: Club) -> list[ClubRating]:
+def club_ratings(*, club: Club) -> list[ClubRating]:
     """The club's ratings, best first (by μ − 3σ)."""
     return sorted(
         ClubRating.objects.filter(club=club).select_related("player"),

@@ -81,13 +81,13 @@ def _checked(request: Any) -> Mapping[str, Any]:
     return request
 
 
-def replay_shape(request: Any) -> Mapping[str, Any]:
+def replay_shape(*, request: Any) -> Mapping[str, Any]:
     """The request's shape only (keys, a list of at most MAX_VAN ván, the players' names), cheap
     enough for a request that hands the rest to a job; :func:`replay_check` checks every ván."""
     return _checked(request)
 
 
-def replay_answer(sitting: Sitting, written: list[tuple[int, int, int]]) -> dict[str, Any]:
+def replay_answer(*, sitting: Sitting, written: list[tuple[int, int, int]]) -> dict[str, Any]:
     """The replay contract's answer read back from the ledger: ``written`` is each ván's (id,
     points, streak) in order."""
     transfers = van_transfers(sitting)
@@ -101,7 +101,7 @@ def replay_answer(sitting: Sitting, written: list[tuple[int, int, int]]) -> dict
     }
 
 
-def replay_check(request: Any) -> None:
+def replay_check(*, request: Any) -> None:
     """Check the whole replay with the engine before anything is written: keys, rule set, seats,
     then every ván in order (each settled from the state the earlier ones left). The first ván the
     engine refuses raises :class:`BadVan` with its number; anything else wrong, an EngineError."""
@@ -203,7 +203,7 @@ def sitting_replay(
     for seq, van in enumerate(request["van"], start=1):
         v = write(sitting, seq, van)
         written.append((v.pk, v.points, v.streak))
-    result = replay_answer(sitting, written)
+    result = replay_answer(sitting=sitting, written=written)
     del written
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:

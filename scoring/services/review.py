@@ -200,7 +200,7 @@ def _decide(
         else:
             van.status = VanStatus.REJECTED
         van.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_player"])
-        announce([pk], f"van_{decision}")
+        announce(sitting_ids=[pk], action=f"van_{decision}")
         return Answer(Outcome.CHANGED, {"van": van_json(van)})
 
     answer = run_once(

@@ -117,7 +117,7 @@ def _select_sql(
 
 
 def select_one(
-    model: type[M], *, where: Mapping[str, Any], related: Sequence[str] = (), for_update: bool = False
+    *, model: type[M], where: Mapping[str, Any], related: Sequence[str] = (), for_update: bool = False
 ) -> M | None:
     """The row of ``model`` whose fields equal ``where`` (at most one, e.g. by primary key or a
     unique field), with the foreign keys named in ``related`` loaded as well (like
@@ -161,7 +161,7 @@ def select_one(
 
 
 def values(
-    sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Iterable[Sequence[Any]]]
+    *, sql: str, params: Sequence[Any] = (), orm: Callable[[], Iterable[Sequence[Any]]]
 ) -> list[tuple[Any, ...]]:
     """The rows of a plain SELECT (values as the driver returns them: use for ids and numbers);
     ``orm`` gives the same rows through the ORM (``values_list``), run inside :func:`on_the_orm`."""
@@ -172,20 +172,20 @@ def values(
         return cursor.fetchall()
 
 
-def column(sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Iterable[Any]]) -> list[Any]:
+def column(*, sql: str, params: Sequence[Any] = (), orm: Callable[[], Iterable[Any]]) -> list[Any]:
     """The first column of a plain SELECT's rows (e.g. ids); ``orm`` gives them through the ORM
     (``values_list(…, flat=True)``)."""
     if _ORM.get():
         return list(orm())
-    return [row[0] for row in values(sql, params, orm=lambda: ())]
+    return [row[0] for row in values(sql=sql, params=params, orm=lambda: ())]
 
 
-def value(sql: str, params: Sequence[Any] = (), *, orm: Callable[[], Any]) -> Any:
+def value(*, sql: str, params: Sequence[Any] = (), orm: Callable[[], Any]) -> Any:
     """The first column of a plain SELECT's first row, or ``None`` when there is no row; ``orm``
     gives it through the ORM."""
     if _ORM.get():
         return orm()
-    found = values(sql, params, orm=lambda: ())
+    found = values(sql=sql, params=params, orm=lambda: ())
     return found[0][0] if found else None
 
 
@@ -254,7 +254,7 @@ _INSERTS: dict[tuple[str, type[models.Model]], _InsertShape] = {}
 AT_ONCE = 100
 
 
-def insert(objs: Iterable[M]) -> list[M]:
+def insert(*, objs: Iterable[M]) -> list[M]:
     """INSERT new instances of one model in one statement (``auto_now_add`` and defaults applied
     as ``save()`` would); their primary keys are set, in order. Returns them."""
     objs = list(objs)
@@ -287,7 +287,7 @@ def insert(objs: Iterable[M]) -> list[M]:
     return objs
 
 
-def update(obj: models.Model, **changes: Any) -> None:
+def update(*, obj: models.Model, **changes: Any) -> None:
     """UPDATE the named fields of ``obj``'s row (by primary key) and set them on ``obj`` (like
     ``QuerySet.update``, no ``save()`` and no signals: refused, as by :func:`insert`, for a model
     whose writes need them)."""

@@ -16,7 +16,7 @@ from scoring.services.people import acting_user
 from scoring.text import vi_slugify
 
 
-def snapshot_for(rules: RuleSet) -> RuleSetSnapshot:
+def snapshot_for(*, rules: RuleSet) -> RuleSetSnapshot:
     """The stored snapshot of exactly these rules (created once per fingerprint)."""
     snapshot, _ = RuleSetSnapshot.objects.get_or_create(
         fingerprint=rules.fingerprint, defaults={"preset": rules.preset, "spec": rules.to_dict()}
@@ -114,7 +114,7 @@ def village_rules_save(
         raise RuleError(N_("Mã '{slug}' trùng với một bộ luật có sẵn; hãy chọn tên khác."), slug=slug)
     description = (description or "").strip() if isinstance(description, str) else ""
     overrides = dict(overrides)
-    snapshot = snapshot_for(load_rules({"preset": preset, **overrides}))
+    snapshot = snapshot_for(rules=load_rules({"preset": preset, **overrides}))
     found = VillageRuleSet.objects.select_for_update(of=("self",)).select_related("owner_club", "owner_user")
     village = found.filter(slug=slug).first() or found.filter(name_key=name_key(name)).first()
     if village is None:
@@ -155,7 +155,7 @@ def village_rules_save(
         overrides=overrides,
         description=description,
         snapshot=snapshot,
-        created_by=acting_user(by),
+        created_by=acting_user(user=by),
     )
     village.version, village.preset, village.overrides = number, preset, overrides
     village.description, village.snapshot = description, snapshot
@@ -185,7 +185,7 @@ def _create(
                 name=name,
                 slug=slug,
                 owner_club=owner_club,
-                owner_user=None if owner_club else acting_user(by),
+                owner_user=None if owner_club else acting_user(user=by),
                 version=1,
                 preset=preset,
                 overrides=overrides,
@@ -201,6 +201,6 @@ def _create(
         overrides=overrides,
         description=description,
         snapshot=snapshot,
-        created_by=acting_user(by),
+        created_by=acting_user(user=by),
     )
     return village

@@ -101,7 +101,7 @@ sitting_written = Signal()
 sitting_changed = Signal()
 
 
-def announce(sitting_ids: Sequence[int], action: str, van_id: int | None = None) -> None:
+def announce(*, sitting_ids: Sequence[int], action: str, van_id: int | None = None) -> None:
     """Every write to sittings announces itself here, in its transaction: :data:`sitting_written`
     now, :data:`sitting_changed` after commit (nothing if the transaction rolls back)."""
     ids = list(sitting_ids)
@@ -117,7 +117,7 @@ def announce(sitting_ids: Sequence[int], action: str, van_id: int | None = None)
 
 def _locked(sitting: Sitting | int) -> Sitting:
     pk = sitting.pk if isinstance(sitting, Sitting) else sitting
-    found = rows.select_one(Sitting, where={"pk": pk}, related=["rules"], for_update=True)
+    found = rows.select_one(model=Sitting, where={"pk": pk}, related=["rules"], for_update=True)
     if found is None:
         raise EngineError(N_("Không có canh bài số {pk}."), pk=pk)
     return found
@@ -191,7 +191,7 @@ def sitting_open(
         )  # the engine checks seats
         sitting = Sitting.objects.create(
             game=table.game.slug.value,
-            rules=snapshot_for(the_rules),
+            rules=snapshot_for(rules=the_rules),
             mode=table.mode.value,
             title=(title or "").strip()[:160],
             club=club,
@@ -201,7 +201,7 @@ def sitting_open(
         Seat.objects.bulk_create(
             Seat(sitting=sitting, player=p, position=i, name=p.name) for i, p in enumerate(seated, start=1)
         )
-        announce([sitting.pk], "open")
+        announce(sitting_ids=[sitting.pk], action="open")
         return Answer(Outcome.CREATED, sitting_json(sitting))
 
     answer = run_once(
@@ -223,7 +223,7 @@ def _player(ref: Player | str | int, club: Club | None) -> Player:
             raise EngineError(N_("Không có người chơi số {ref}."), ref=ref)
         return found
     if isinstance(ref, str):
-        return player_for_name(ref, club=club)
+        return player_for_name(name=ref, club=club)
     raise EngineError(N_("Mỗi người chơi phải là một tên hoặc một mã số người chơi."))
 
 
@@ -269,26 +269,26 @@ def van_record(
     def action() -> Answer:
         s = box["s"]
         _open_for_play(s)
-        seats = seats_by_name(s)
-        table = sitting_terms(s)
-        ids, before = state_after(s, table, list(seats))
+        seats = seats_by_name(sitting=s)
+        table = sitting_terms(sitting=s)
+        ids, before = state_after(sitting=s, table=table, names=list(seats))
         expected = len(ids) + 1
         if seq != expected:
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
-        settled = settle_next(table, before, parsed)
+        settled = settle_next(table=table, state=before, record=parsed)
         [van] = rows.insert(
-            [
+            objs=[
                 Van(
                     sitting=s,
                     seq=seq,
                     record=record,
                     cards=(cards or "").strip(),
                     entered_by=entered_by,
-                    status=van_status(s),
-                    kiem_bai=check_cards(s.game, parsed, cards),
+                    status=van_status(sitting=s),
+                    kiem_bai=check_cards(game=s.game, record=parsed, cards=cards),
                     **_via_fields(s, via, seats, entered_by),
-                    **van_fields(parsed, settled, seats),
+                    **van_fields(record=parsed, settled=settled, seats=seats),
                 )
             ]
         )
@@ -302,9 +302,9 @@ def van_record(
             created_by=entered_by,
         )
         if settled.state.hoi != before.hoi:
-            sync_hoi(s, settled.state, before)
-        store_state(s, [*ids, van.pk], settled.state, seats)
-        announce([s.pk], "van_record", van.pk)
+            sync_hoi(sitting=s, state=settled.state, before=before)
+        store_state(sitting=s, ids=[*ids, van.pk], state=settled.state, seats=seats)
+        announce(sitting_ids=[s.pk], action="van_record", van_id=van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
         return Answer(
@@ -352,7 +352,7 @@ def _via_fields(s: Sitting, via: EntryVia, seats: Mapping[str, Seat], by: User |
 # -- correct -----------------------------------------------------------------------------------
 
 
-def correction_target(sitting: int, seq: int, replaces: int | None, current: int) -> int:
+def correction_target(*, sitting: int, seq: int, replaces: int | None, current: int) -> int:
     """The version of ván ``seq`` a correction replaces: the one the corrector last saw
     (``replaces``) when given, else the current one. Naming a version superseded since makes
     :func:`van_correct` refuse (409), so a correction kept on a phone offline never silently
@@ -405,7 +405,7 @@ def van_correct(
                 state=sitting_state_json(s),
             )
         new, transfers, state = _supersede(s, old, record, reason, corrected_by, cards, via)
-        announce([s.pk], "van_correct", new.pk)
+        announce(sitting_ids=[s.pk], action="van_correct", van_id=new.pk)
         # The answer from what was just posted, as van_record's (equal by the ledger's invariant).
         return Answer(
             Outcome.CREATED,
@@ -430,7 +430,7 @@ def _supersede(
 ) -> tuple[Van, tuple[Transfer, ...], SittingState]:
     """Supersede ``old`` by a new version of ``record`` and re-post every later ván; answer the new
     version, its transfers and the engine's state after the last ván."""
-    vans = current_van(s)
+    vans = current_van(sitting=s)
     k = old.seq
     later = vans[k:]
     # In bulk: a correction of ván 1 of a thousand writes a few statements, not thousands.
@@ -449,11 +449,11 @@ def _supersede(
     old.is_current = False
     old.status = VanStatus.SUPERSEDED
     old.save(update_fields=["is_current", "status"])
-    seats = seats_by_name(s)
+    seats = seats_by_name(sitting=s)
     names = list(seats)
-    folded = fold(s, [v.record for v in vans[: k - 1]], names=names)
+    folded = fold(sitting=s, records=[v.record for v in vans[: k - 1]], names=names)
     parsed = parse_van(record, names, k)
-    settled = settle_next(folded.table, folded.state, parsed)
+    settled = settle_next(table=folded.table, state=folded.state, record=parsed)
     new = Van.objects.create(
         sitting=s,
         seq=k,
@@ -461,11 +461,11 @@ def _supersede(
         cards=(cards or "").strip(),
         entered_by=by,
         replaces=old,
-        status=van_status(s),
+        status=van_status(sitting=s),
         correction_reason=reason,
-        kiem_bai=check_cards(s.game, parsed, cards),
+        kiem_bai=check_cards(game=s.game, record=parsed, cards=cards),
         **_via_fields(s, via, seats, by),
-        **van_fields(parsed, settled, seats),
+        **van_fields(record=parsed, settled=settled, seats=seats),
     )
     planned = plan_van(
         sitting=s,
@@ -482,8 +482,8 @@ def _supersede(
     for van in later:
         parsed = parse_van(van.record, names, van.seq)
         before = state
-        settled = settle_next(folded.table, state, parsed)
-        if van_reposted(van, settled, save=False):
+        settled = settle_next(table=folded.table, state=state, record=parsed)
+        if van_reposted(van=van, settled=settled, save=False):
             changed.append(van)
         planned += plan_van(
             sitting=s,
@@ -497,9 +497,9 @@ def _supersede(
         )
         state = settled.state
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
-    write_planned(planned)
-    sync_hoi(s, state)
-    store_state(s, [new.pk if v.pk == old.pk else v.pk for v in vans], state, seats)
+    write_planned(planned=planned)
+    sync_hoi(sitting=s, state=state)
+    store_state(sitting=s, ids=[new.pk if v.pk == old.pk else v.pk for v in vans], state=state, seats=seats)
     return new, transfers, state
 
 
@@ -522,7 +522,7 @@ def sittings_make_final(*, sittings: Sequence[int]) -> int:
 # -- settle up ---------------------------------------------------------------------------------
 
 
-def pot_returns(players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
+def pot_returns(*, players: Sequence[str], pool: int, pot: int) -> list[Transfer]:
     """The pool and the gà pot go back to the players in equal shares; the points that do not
     divide go one each to the first seats (a house choice where docs/rules.md is silent)."""
     out = []
@@ -556,9 +556,9 @@ def sitting_settle_up(
     def action() -> Answer:
         s = box["s"]
         _open_for_play(s)
-        seats = seats_by_name(s)
+        seats = seats_by_name(sitting=s)
         now = balances(s)
-        returns = pot_returns(list(seats), now.pool, now.ga_trong)
+        returns = pot_returns(players=list(seats), pool=now.pool, pot=now.ga_trong)
         after = dict(now.players)
         for t in returns:
             after[t.to] += t.amount
@@ -584,7 +584,7 @@ def sitting_settle_up(
         )
         s.ended_at = timezone.now()
         s.save(update_fields=["ended_at"])
-        announce([s.pk], "settle_up")
+        announce(sitting_ids=[s.pk], action="settle_up")
         return Answer(
             Outcome.CHANGED,
             {"sitting": sitting_json(s), "transfers": [t.to_dict() for t in (*returns, *plan)]},

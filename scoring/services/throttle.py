@@ -70,7 +70,7 @@ PACE_EVERY = timedelta(seconds=3)
 PACE_QUIET = timedelta(minutes=15)
 
 
-def key(kind: str, *parts: str | int) -> str:
+def key(*parts: str | int, kind: str) -> str:
     """A counter's key of fixed length (at most ``len(kind) + 65`` characters), whatever was typed:
     ``kind`` (a short constant) and the SHA-256 of the parts."""
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8", "surrogatepass"))
@@ -129,7 +129,7 @@ def _lock_of(row: AccessThrottle, limit: int, lock_for: timedelta) -> datetime |
 
 
 @transaction.atomic
-def admit(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+def admit(*, key: str, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
     """Count one try against ``key`` before its secret is checked; refused (unchecked) while the
     key is locked. The ``limit``-th try since the count started is admitted and locks the key."""
     row, now = _row(key), timezone.now()
@@ -157,19 +157,19 @@ def _state(key: str, limit: int, lock_for: timedelta) -> Admission:
     return Admission(locked_until is None, row.failures, locked_until)
 
 
-def failed(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+def failed(*, key: str, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
     """The admitted try was wrong. Writes nothing (the try was counted, and the last one allowed
     locked the key, when admitted); answers whether the key now refuses tries, and until when."""
     return _state(key, limit, lock_for)
 
 
-def status(key: str, *, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
+def status(*, key: str, limit: int = LIMIT, lock_for: timedelta = LOCK_FOR) -> Admission:
     """Whether the key refuses tries now (and until when), counting nothing: asked before the
     ceiling (:func:`pace`), so a locked client is told it is locked, not to wait."""
     return _state(key, limit, lock_for)
 
 
-def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMIT) -> None:
+def succeeded(*, key: str, admission: Admission | None = None, limit: int = LIMIT) -> None:
     """The admitted try (``admission``, what :func:`admit` answered it) was right: the count starts
     again. A lock in force stays, unless this very try placed it when it was admitted."""
     rows = AccessThrottle.objects.filter(key=key)
@@ -181,7 +181,7 @@ def succeeded(key: str, admission: Admission | None = None, *, limit: int = LIMI
 
 
 @transaction.atomic
-def pace(key: str, *, after: int = PACE_AFTER, every: timedelta = PACE_EVERY) -> Admission:
+def pace(*, key: str, after: int = PACE_AFTER, every: timedelta = PACE_EVERY) -> Admission:
     """Count one try against the secret's ceiling; after ``after`` tries in a row, a try sooner
     than ``every`` after the last admitted one is refused (unchecked, not counted). Never locks:
     the wait is at most ``every``. The row lock serialises concurrent tries, so any number of
@@ -196,7 +196,7 @@ def pace(key: str, *, after: int = PACE_AFTER, every: timedelta = PACE_EVERY) ->
     return Admission(True, row.failures, None)
 
 
-def pace_clear(key: str) -> None:
+def pace_clear(*, key: str) -> None:
     """A right answer: the secret's ceiling counts from zero again."""
     AccessThrottle.objects.filter(key=key, failures__gt=0).update(failures=0, updated_at=timezone.now())
 
@@ -214,7 +214,7 @@ class Spent:
     until: datetime
 
 
-def spend(key: str, *, amount: int = 1, limit: int, window: timedelta) -> Spent:
+def spend(*, key: str, amount: int = 1, limit: int, window: timedelta) -> Spent:
     """Take ``amount`` from what ``key`` may spend in a fixed ``window`` (``limit`` in all), on the
     same row and under the same row lock as :func:`admit`, so concurrent requests from any number
     of app servers are all counted. Refused (nothing taken) when it does not fit; a window that has
@@ -274,7 +274,7 @@ def _spend_locked(key: str, *, amount: int, limit: int, window: timedelta) -> Sp
     return Spent(True, row.failures, row.locked_until)
 
 
-def refund(key: str, *, amount: int, until: datetime) -> None:
+def refund(*, key: str, amount: int, until: datetime) -> None:
     """Give back ``amount`` taken by :func:`spend` in the window ending ``until`` (what it was spent
     on did not happen); one UPDATE, so concurrent refunds and spends all count. Nothing when that
     window has ended (the count started again)."""

@@ -99,13 +99,13 @@ def _outcome(record: VanRecord) -> VanOutcome:
     return VanOutcome.PHAT
 
 
-def van_status(sitting: Sitting) -> VanStatus:
+def van_status(*, sitting: Sitting) -> VanStatus:
     """The confirmation status of a ván (or a correction's new version) as it is written:
     provisional when the sitting asks a second person to confirm, else nothing to confirm."""
     return VanStatus.PROVISIONAL if sitting.needs_confirmation else VanStatus.NOT_NEEDED
 
 
-def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:
+def van_fields(*, record: VanRecord, settled: VanSettlement, seats: Mapping[str, Seat]) -> dict[str, Any]:
     """The columns of a ván derived from its record and its settlement (streak is computed)."""
     return {
         "outcome": _outcome(record),
@@ -118,7 +118,7 @@ def van_fields(record: VanRecord, settled: VanSettlement, seats: Mapping[str, Se
     }
 
 
-def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | None:
+def check_cards(*, game: str, record: VanRecord, cards: str) -> dict[str, Any] | None:
     """Kiểm bài: the checker's verdict on the winner's cards against what was declared (None: no
     cards given). Only recorded; the scorekeeper's record decides the settlement."""
     cards = (cards or "").strip()
@@ -136,7 +136,7 @@ def check_cards(game: str, record: VanRecord, cards: str) -> dict[str, Any] | No
         raise exc.within(N_("Ván {number}: kiểm bài: {inner}"), number=record.number) from exc
 
 
-def van_reposted(van: Van, settled: VanSettlement, *, save: bool = True) -> bool:
+def van_reposted(*, van: Van, settled: VanSettlement, save: bool = True) -> bool:
     """Refresh a later ván's computed streak and points after an earlier one was corrected; say
     whether they changed (``save=False``: the caller writes the changed ones in bulk)."""
     if (van.streak, van.points) == (settled.streak, settled.points):
@@ -188,16 +188,16 @@ def van_preview(*, sitting: Sitting, record: Mapping[str, Any], seq: int | None 
     """
     if not isinstance(record, Mapping):
         raise EngineError(N_("Ván phải là một đối tượng JSON."))
-    vans = current_van(sitting)
+    vans = current_van(sitting=sitting)
     expected = len(vans) + 1
     seq = expected if seq is None else seq
     if not 1 <= seq <= expected:
         raise EngineError(
             N_("Ván số {seq} không có; ván tiếp theo là số {expected}."), seq=seq, expected=expected
         )
-    names = list(seats_by_name(sitting))
-    folded = fold(sitting, [v.record for v in vans[: seq - 1]], names=names)
-    settled = settle_next(folded.table, folded.state, parse_van(record, names, seq))
+    names = list(seats_by_name(sitting=sitting))
+    folded = fold(sitting=sitting, records=[v.record for v in vans[: seq - 1]], names=names)
+    settled = settle_next(table=folded.table, state=folded.state, record=parse_van(record, names, seq))
     state = settled.state
     return Preview(
         seq=seq,

@@ -66,12 +66,12 @@ def _name(username: str) -> str:
 
 def throttle_key(username: str, client: str) -> str:
     """The lock-out counter of an account name (the same for any capitalisation) from one client."""
-    return throttle.key("login", _name(username), client)
+    return throttle.key(_name(username), client, kind="login")
 
 
 def pace_key(username: str) -> str:
     """The ceiling of an account name, for every client."""
-    return throttle.key("login-pace", _name(username))
+    return throttle.key(_name(username), kind="login-pace")
 
 
 def throttled_clean(form: AuthenticationForm) -> dict[str, Any]:
@@ -88,24 +88,24 @@ def throttled_clean(form: AuthenticationForm) -> dict[str, Any]:
         raise form.get_invalid_login_error()
     request = form.request
     key = throttle_key(username, devices.client_of(request))
-    state = throttle.status(key)
+    state = throttle.status(key=key)
     if not state.admitted:  # this client is locked out of the name: nothing else is looked at
         raise ValidationError(state.message, code="locked")
     if not devices.is_known(request, _name(username)):  # the name's ceiling slows, never locks
-        paced = throttle.pace(pace_key(username))
+        paced = throttle.pace(key=pace_key(username))
         if not paced.admitted:
             raise ValidationError(paced.message, code="paced")
-    admission = throttle.admit(key)
+    admission = throttle.admit(key=key)
     if not admission.admitted:  # locked: the password is not even looked at
         raise ValidationError(admission.message, code="locked")
     form.user_cache = authenticate(request, username=username, password=password)
     if form.user_cache is None:
-        after = throttle.failed(key)
+        after = throttle.failed(key=key)
         if not after.admitted:
             raise ValidationError(after.message, code="locked")
         raise form.get_invalid_login_error()
-    throttle.succeeded(key, admission)
-    throttle.pace_clear(pace_key(username))
+    throttle.succeeded(key=key, admission=admission)
+    throttle.pace_clear(key=pace_key(username))
     form.confirm_login_allowed(form.user_cache)
     devices.remember_sign_in(request, _name(username))
     return form.cleaned_data

@@ -145,7 +145,7 @@ def _rows(the_book: Book, slug: str, q: str) -> list[dict[str, Any]]:
 
 def _ratings(club: Club) -> list[dict[str, Any]]:
     out = []
-    for rank, r in enumerate(club_ratings(club), start=1):
+    for rank, r in enumerate(club_ratings(club=club), start=1):
         history = r.history or []
         label = _("Trình độ của %(name)s qua các canh (μ và dải ±2σ)") % {"name": r.player.name}
         out.append(
@@ -330,7 +330,7 @@ def _close_context(request: HttpRequest, club: Club, period: Period, **extra: An
         "plan": the_book.plan,
         "touched": touched,
         "running": the_book.open_canh,
-        "fingerprint": fingerprint(the_book),
+        "fingerprint": fingerprint(the_book=the_book),
         "key": new_key(),
         "q": query(period),
         "book_url": reverse("scoring:club_book", args=[club.slug]) + "?" + query(period),

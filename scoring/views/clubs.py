@@ -76,7 +76,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render_htmx(request, LIST, _list_context(request))
     name, kind = request.POST.get("name", ""), request.POST.get("kind", ClubKind.VILLAGE)
-    charge(request, CLUBS)
+    charge(request=request, quota=CLUBS)
     try:
         written = club_open(
             name=name, kind=kind, organiser=request.user, idempotency_key=request.POST.get("key") or new_key()

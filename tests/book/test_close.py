@@ -47,7 +47,9 @@ def test_a_close_clears_every_open_balance_with_at_most_n_minus_1_transfers(
     before = book(club, month)
     open_before = {m.player_id: m for m in before.members}
     assert any(m.open for m in before.members) and before.open_canh
-    close = period_close(club=club, period=month, closed_by=treasurer, expected=fingerprint(before)).obj
+    close = period_close(
+        club=club, period=month, closed_by=treasurer, expected=fingerprint(the_book=before)
+    ).obj
     after = book(club, month)
     assert all(m.open == 0 for m in after.members)
     assert [m.points for m in after.members] == [m.points for m in before.members]  # play is untouched
@@ -111,7 +113,7 @@ def test_the_close_refuses_when_the_balances_changed_since_the_confirmation(
 ) -> None:
     sitting = canh(club, dt.date(2025, 3, 1), FIVE_A, [{"winner": "Cụ Tư", "cuoc": ["tom"]}])
     month = lunar_month(2025, 2)
-    seen = fingerprint(book(club, month))
+    seen = fingerprint(the_book=book(club, month))
     van_record(
         sitting=sitting, seq=2, record={"winner": "Cô Tám", "cuoc": ["leo"]}, idempotency_key=new_key()
     )

@@ -116,7 +116,7 @@ def test_a_result_from_an_older_snapshot_is_never_stored(club: Any) -> None:
     board = ClubRatingBoard.objects.get(club=club)
     from scoring.services import ratings
 
-    state, seen, ids, _rated = ratings.compute(club.pk)
+    state, seen, ids, _rated = ratings.compute(club_id=club.pk)
     stale = ratings._store(
         club.pk, state, seen=seen - 1, ids=ids[:-1], full=True, force=True, started=0.0, say=lambda _m: None
     )

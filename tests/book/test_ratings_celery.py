@@ -20,7 +20,7 @@ FIVE = ["Cụ Tư", "Bác Năm", "Chú Sáu", "Anh Bảy", "Cô Tám"]
 
 
 def rebuilt(club_id: int) -> dict[int, tuple[float, float, int, list[Any]]]:
-    state, _seen, _ids, _rated = ratings.compute(club_id)
+    state, _seen, _ids, _rated = ratings.compute(club_id=club_id)
     return {p: (mu, sigma, int(n), state.history[p]) for p, (mu, sigma, n) in state.ratings.items()}
 
 

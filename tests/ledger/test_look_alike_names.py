@@ -74,7 +74,7 @@ def test_a_club_refuses_a_look_alike_player_naming_the_registered_one(name: str,
         player_create(name=name, club=club)
     assert f"“{registered}”" in refused.value.message and f"“{name}”" in refused.value.message
     with pytest.raises(EngineError, match=registered):
-        player_for_name(name, club=club)
+        player_for_name(name=name, club=club)
     assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == [registered]
     # The same name again is still another person of that name, as before; other names are new.
     player_create(name=registered, club=club)

@@ -26,7 +26,7 @@ def test_select_one_builds_the_same_instances_as_the_orm_with_their_related_rows
     sitting = open_sitting(club=ClubFactory(), created_by=keeper)
     record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}])
     orm = Sitting.objects.select_related("rules", "club", "created_by").get(pk=sitting.pk)
-    plain = rows.select_one(Sitting, where={"pk": sitting.pk}, related=["rules", "club", "created_by"])
+    plain = rows.select_one(model=Sitting, where={"pk": sitting.pk}, related=["rules", "club", "created_by"])
     assert plain is not None
     assert _fields(plain) == _fields(orm)
     assert (
@@ -43,9 +43,9 @@ def test_select_one_builds_the_same_instances_as_the_orm_with_their_related_rows
 
 
 def test_select_one_answers_none_and_a_missing_foreign_row_as_none() -> None:
-    assert rows.select_one(Sitting, where={"pk": 987654}) is None
+    assert rows.select_one(model=Sitting, where={"pk": 987654}) is None
     sitting = open_sitting()  # no club, no opener
-    plain = rows.select_one(Sitting, where={"pk": sitting.pk}, related=["club", "created_by"])
+    plain = rows.select_one(model=Sitting, where={"pk": sitting.pk}, related=["club", "created_by"])
     assert plain is not None and plain.club is None and plain.created_by is None
 
 
@@ -69,7 +69,7 @@ def test_insert_writes_rows_the_orm_reads_back_equal_in_order() -> None:
     sitting = open_sitting()
     seats = list(sitting.seats.order_by("position"))
     van = rows.insert(
-        [
+        objs=[
             Van(
                 sitting=sitting,
                 seq=1,
@@ -86,10 +86,10 @@ def test_insert_writes_rows_the_orm_reads_back_equal_in_order() -> None:
     assert Van.objects.filter(pk=van.pk, record__winner="An").exists()  # stored as JSON, not as a string
     with transaction.atomic():
         txn = rows.insert(
-            [LedgerTransaction(sitting=sitting, van=van, kind=TransactionKind.VAN, reason="Ván 1")]
+            objs=[LedgerTransaction(sitting=sitting, van=van, kind=TransactionKind.VAN, reason="Ván 1")]
         )[0]
         postings = rows.insert(
-            [
+            objs=[
                 Posting(
                     transaction=txn,
                     sitting=sitting,
@@ -109,21 +109,25 @@ def test_insert_writes_rows_the_orm_reads_back_equal_in_order() -> None:
 
 def test_insert_refuses_a_model_that_needs_its_own_save() -> None:
     with pytest.raises(TypeError, match="save"):
-        rows.insert([Token(user=UserFactory())])  # Token.save() makes the key
+        rows.insert(objs=[Token(user=UserFactory())])  # Token.save() makes the key
 
 
 def test_an_insert_breaking_a_constraint_raises_the_orm_error_and_writes_nothing() -> None:
     from django.db import IntegrityError
 
-    rows.insert([IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={"a": 1})])
+    rows.insert(
+        objs=[IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={"a": 1})]
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
-        rows.insert([IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={})])
+        rows.insert(
+            objs=[IdempotencyKey(key="k-1", operation="op", request_hash="h", status=201, response={})]
+        )
     assert IdempotencyKey.objects.get(key="k-1").response == {"a": 1}
 
 
 def test_update_writes_and_sets_the_fields() -> None:
     sitting = open_sitting()
-    rows.update(sitting, title="Canh chiều", state_snapshot={"van": []})
+    rows.update(obj=sitting, title="Canh chiều", state_snapshot={"van": []})
     assert sitting.title == "Canh chiều"
     again = Sitting.objects.get(pk=sitting.pk)
     assert (again.title, again.state_snapshot) == ("Canh chiều", {"van": []})
@@ -159,7 +163,7 @@ KEY_CHECK = "SELECT 1 FROM scoring_sitting WHERE id = %s FOR KEY SHARE NOWAIT"  
 def test_for_update_holds_the_row_lock_until_the_transaction_ends() -> None:
     sitting = open_sitting()
     with transaction.atomic():
-        assert rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True) is not None
+        assert rows.select_one(model=Sitting, where={"pk": sitting.pk}, for_update=True) is not None
         assert lock_now(LOCK, sitting.pk) == "refused"
     assert lock_now(LOCK, sitting.pk) == "got it"
 
@@ -172,14 +176,14 @@ def test_a_foreign_key_check_on_the_locked_sitting_does_not_wait_for_the_van() -
     wait for the ván while holding the canh row the ván updates next: a deadlock, a 500 (#24)."""
     sitting = open_sitting()
     with transaction.atomic():
-        rows.select_one(Sitting, where={"pk": sitting.pk}, for_update=True)
+        rows.select_one(model=Sitting, where={"pk": sitting.pk}, for_update=True)
         assert lock_now(KEY_CHECK, sitting.pk) == "got it"
 
 
 def test_update_refuses_a_model_that_needs_its_own_save() -> None:
     """As :func:`rows.insert` does: an UPDATE that skips ``save()`` would skip what it does."""
     with pytest.raises(TypeError, match="save"):
-        rows.update(Token(user=UserFactory()), key="x")
+        rows.update(obj=Token(user=UserFactory()), key="x")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -211,13 +215,13 @@ def test_insert_leaves_generated_and_database_default_columns_to_the_database() 
         with connection.schema_editor() as editor:
             editor.create_model(Tally)
         try:
-            made = rows.insert([Tally(points=3), Tally(points=5, note="cũ")])
+            made = rows.insert(objs=[Tally(points=3), Tally(points=5, note="cũ")])
             assert [(t.points, t.doubled, t.note) for t in made] == [(3, 6, "mới"), (5, 10, "cũ")]
             assert all(t.at is not None for t in made)
             stored = list(Tally.objects.order_by("pk").values_list("points", "doubled", "note"))
             assert stored == [(3, 6, "mới"), (5, 10, "cũ")]
             with pytest.raises(TypeError, match="doubled"):
-                rows.update(made[0], doubled=7)
+                rows.update(obj=made[0], doubled=7)
         finally:
             with connection.schema_editor() as editor:
                 editor.delete_model(Tally)

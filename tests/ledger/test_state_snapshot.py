@@ -25,7 +25,7 @@ WINS = [
 
 
 def _replayed(sitting: Sitting) -> SittingState:
-    return fold(sitting, [v.record for v in current_van(sitting)]).state
+    return fold(sitting=sitting, records=[v.record for v in current_van(sitting=sitting)]).state
 
 
 @pytest.mark.parametrize("mode", ["quang", "gom"])
@@ -33,7 +33,7 @@ def test_the_snapshot_is_the_state_after_the_current_van(mode: str) -> None:
     sitting = open_sitting(mode=mode)
     record_all(sitting, WINS)
     sitting.refresh_from_db()
-    assert sitting.state_snapshot["van"] == [v.pk for v in current_van(sitting)]
+    assert sitting.state_snapshot["van"] == [v.pk for v in current_van(sitting=sitting)]
     assert SittingState.from_json(sitting.state_snapshot["state"]) == _replayed(sitting)
 
 
@@ -69,6 +69,6 @@ def test_a_snapshot_of_other_van_is_ignored() -> None:
 def test_the_json_form_reads_back_equal_for_every_state_of_a_sitting() -> None:
     sitting = open_sitting(mode="gom")
     record_all(sitting, WINS)
-    folded = fold(sitting, [v.record for v in current_van(sitting)])
+    folded = fold(sitting=sitting, records=[v.record for v in current_van(sitting=sitting)])
     for settled in folded.settlements:
         assert SittingState.from_json(settled.state.to_json()) == settled.state

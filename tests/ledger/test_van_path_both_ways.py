@@ -141,9 +141,9 @@ def test_the_orm_run_really_leaves_plain_sql_aside(django_assert_max_num_queries
 
     sitting = open_sitting(club=ClubFactory(), created_by=UserFactory())
     with CaptureQueriesContext(connection) as plain:
-        rows.select_one(Sitting, where={"pk": sitting.pk}, related=["rules"])
+        rows.select_one(model=Sitting, where={"pk": sitting.pk}, related=["rules"])
     with rows.on_the_orm(), CaptureQueriesContext(connection) as orm:
-        found = rows.select_one(Sitting, where={"pk": sitting.pk}, related=["rules"])
+        found = rows.select_one(model=Sitting, where={"pk": sitting.pk}, related=["rules"])
     assert found is not None and found.rules_id == sitting.rules_id
     assert " t0 " in plain.captured_queries[0]["sql"]
     assert " t0 " not in orm.captured_queries[0]["sql"]

@@ -94,7 +94,7 @@ def test_an_import_over_the_threshold_is_a_job_its_owner_follows_to_the_sitting(
     assert (job["state"], job["progress"], job["sitting_id"]) == ("queued", {"done": 0, "total": 40}, None)
     assert client.get(answer["Location"]).json()["state"] == "queued"
 
-    assert run_import_job(job["id"]) == "done"
+    assert run_import_job(job_id=job["id"]) == "done"
     followed = client.get(answer["Location"])
     assert followed.status_code == 200
     done = followed.json()
@@ -149,7 +149,7 @@ def test_a_bad_van_fails_the_job_naming_it_and_nothing_is_written(
     answer = post(client, body)
     assert answer.status_code == 202
     sittings, van = Sitting.objects.count(), Van.objects.count()
-    assert run_import_job(answer.json()["id"]) == "failed"
+    assert run_import_job(job_id=answer.json()["id"]) == "failed"
     failed = client.get(answer["Location"]).json()
     assert (failed["state"], failed["error_status"], failed["error"]["van"]) == ("failed", 422, 17)
     assert "Khách" in failed["error"]["error"]
@@ -197,7 +197,7 @@ def test_a_crash_midway_leaves_nothing_visible_and_the_retry_completes(
     monkeypatch.setattr(import_jobs, "CHUNK_SECONDS", {"sqlite": 600.0, "postgresql": 600.0})
     monkeypatch.setattr(import_jobs, "SLICE_SECONDS", 600.0)
     with pytest.raises(SystemExit):
-        import_jobs.run_import_job(job_id)
+        import_jobs.run_import_job(job_id=job_id)
     job = ImportJob.objects.get(pk=job_id)
     assert job.state == "running" and job.done == 32  # eight chunks of four committed, the ninth not
     staged = Sitting.objects.get(pk=job.staged_id)
@@ -215,12 +215,12 @@ def test_a_crash_midway_leaves_nothing_visible_and_the_retry_completes(
 
     monkeypatch.setattr(import_jobs, "van_record", original)
     with pytest.raises(import_jobs.Busy):  # a second delivery while the first run may still be alive
-        import_jobs.run_import_job(job_id)
+        import_jobs.run_import_job(job_id=job_id)
     ImportJob.objects.filter(pk=job_id).update(touched_at=timezone.now() - import_jobs.LEASE)
     queued: list[int] = []
     monkeypatch.setattr(import_jobs, "_queue", queued.append)
     assert import_jobs.requeue_stalled_jobs() == [job_id] == queued  # as a bulk worker does when it starts
-    assert import_jobs.run_import_job(job_id) == "done"  # the task delivered again
+    assert import_jobs.run_import_job(job_id=job_id) == "done"  # the task delivered again
     job.refresh_from_db()
     assert job.sitting_id == staged.pk and Van.objects.filter(sitting=staged, is_current=True).count() == 60
     expected = replay(
@@ -279,12 +279,12 @@ def test_an_event_table_s_big_import_is_a_job_too_and_its_refusal_is_the_job_s_e
 
     answer = post(client, body(first, 8))
     assert answer.status_code == 202
-    assert run_import_job(answer.json()["id"]) == "done"
+    assert run_import_job(job_id=answer.json()["id"]) == "done"
     done = client.get(answer["Location"]).json()
     assert (done["sitting_id"], done["result"]["table_id"]) == (first.sitting_id, first.pk)
     assert first.sitting.van.filter(is_current=True).count() == 8
     too_many = post(client, body(second, 11))  # the round holds 10 ván a table
-    assert run_import_job(too_many.json()["id"]) == "failed"
+    assert run_import_job(job_id=too_many.json()["id"]) == "failed"
     failed = client.get(too_many["Location"]).json()
     assert failed["error_status"] == 400 and "10 ván" in failed["error"]["error"]
     assert second.sitting.van.filter(is_current=True).count() == 0
@@ -314,7 +314,7 @@ def test_a_big_import_gives_the_bulk_lane_back_between_slices(
     states, seen = [], []
     while not states or states[-1] == "running":
         assert len(states) < 10, states
-        states.append(import_jobs.run_import_job(job_id))  # the delivery the last one queued
+        states.append(import_jobs.run_import_job(job_id=job_id))  # the delivery the last one queued
         progress = client.get(answer["Location"]).json()
         seen.append((progress["progress"]["done"], progress.get("sitting_id") in visible_sittings(client)))
     assert states == ["running"] * 5 + ["done"] and queued == [job_id] * 5
@@ -351,7 +351,7 @@ def test_a_festival_s_van_is_not_kept_waiting_by_an_import_job_s_chunks(
 
     def run() -> None:
         try:
-            outcome["state"] = import_jobs.run_import_job(job_id)
+            outcome["state"] = import_jobs.run_import_job(job_id=job_id)
         finally:
             connection.close()
 

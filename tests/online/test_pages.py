@@ -97,7 +97,9 @@ def test_send_test_and_the_delivery_log(
     from tournaments.online.models import Webhook
     from tournaments.online.services.webhooks import attempt
 
-    monkeypatch.setattr(tasks.deliver_webhook, "delay", lambda pk: attempt(pk))  # deliver at once, here
+    monkeypatch.setattr(
+        tasks.deliver_webhook, "delay", lambda pk: attempt(delivery_id=pk)
+    )  # deliver at once, here
     client = signed_in(organiser)
     base = f"/lang/{club.slug}/ket-noi/"
     made = client.post(f"{base}webhook/", {"url": receiver.url, "events": ["van.recorded", "round.seated"]})

@@ -80,7 +80,7 @@ def test_a_receiver_that_drips_or_never_answers_costs_one_deadline_per_attempt(
     sent = webhook_test(hook=hook_for({"club": club}, organiser, receiver.url))
     for n in (1, 2):
         started = time.monotonic()
-        wait = attempt(sent.pk)
+        wait = attempt(delivery_id=sent.pk)
         took = time.monotonic() - started
         assert took <= 1.0 + MARGIN, f"attempt {n} held the worker {took:.2f} s"
         got = delivery(sent.pk)
@@ -105,7 +105,7 @@ def test_the_name_lookup_counts_in_the_deadline_and_tls_too(
     hook = hook_for({"club": club}, organiser, f"https://127.0.0.1:{port}/hook")
     sent = webhook_test(hook=hook)
     started = time.monotonic()
-    assert attempt(sent.pk) is not None
+    assert attempt(delivery_id=sent.pk) is not None
     assert time.monotonic() - started <= 1.0 + MARGIN and "1 giây" in delivery(sent.pk).error
     assert receiver.accepted == 1
 
@@ -116,7 +116,7 @@ def test_the_name_lookup_counts_in_the_deadline_and_tls_too(
     monkeypatch.setattr(netguard, "_resolve", slow)
     due(sent.pk)
     started = time.monotonic()
-    assert attempt(sent.pk) is not None
+    assert attempt(delivery_id=sent.pk) is not None
     assert time.monotonic() - started <= 1.0 + MARGIN and "không phân giải được" in delivery(sent.pk).error
 
 
@@ -128,7 +128,7 @@ def test_a_path_with_vietnamese_letters_is_sent_percent_encoded(
     from tournaments.online.services.webhooks import webhook_test
 
     sent = webhook_test(hook=hook_for({"club": club}, organiser, f"{receiver.url}/hội-làng?giải=tết"))
-    assert attempt(sent.pk) is None and delivery(sent.pk).status == DeliveryStatus.DELIVERED
+    assert attempt(delivery_id=sent.pk) is None and delivery(sent.pk).status == DeliveryStatus.DELIVERED
     assert receiver.requests[0].path == "/hook/h%E1%BB%99i-l%C3%A0ng?gi%E1%BA%A3i=t%E1%BA%BFt"
 
 
@@ -143,7 +143,7 @@ def test_the_head_in_time_decides_even_when_the_body_drips(
     receiver = bad("slow-body")
     sent = webhook_test(hook=hook_for({"club": club}, organiser, receiver.url))
     started = time.monotonic()
-    assert attempt(sent.pk) is None
+    assert attempt(delivery_id=sent.pk) is None
     assert time.monotonic() - started <= 1.0 + MARGIN
     got = delivery(sent.pk)
     assert (got.status, got.response_code) == (DeliveryStatus.DELIVERED, 202)
@@ -173,7 +173,7 @@ def test_at_most_the_cap_of_a_10_mb_answer_is_read(
 
     monkeypatch.setattr(service, "post", counted)
     started = time.monotonic()
-    assert attempt(sent.pk) is None
+    assert attempt(delivery_id=sent.pk) is None
     assert time.monotonic() - started < webhook_settings.WEBHOOK_TIMEOUT
     assert read == [webhook_settings.WEBHOOK_MAX_ANSWER] and read[0] == 64 * 1024
     got = delivery(sent.pk)
@@ -191,7 +191,7 @@ def test_the_back_off_is_exponential_with_jitter_and_capped(settings: Any) -> No
     settings.WEBHOOK_RETRY_MAX_SECONDS = 3600.0
     rng = random.Random(7)
     for attempts, nominal in [(1, 30), (2, 90), (3, 270), (4, 810), (5, 2430), (6, 3600), (9, 3600)]:
-        waits = [retry_wait(attempts, rng=rng) for _ in range(200)]
+        waits = [retry_wait(attempts=attempts, rng=rng) for _ in range(200)]
         assert all(nominal / 2 <= w <= nominal for w in waits), (attempts, min(waits), max(waits))
         assert max(waits) - min(waits) > nominal / 4  # spread, not one value
 
@@ -208,12 +208,12 @@ def test_the_next_attempt_is_due_after_the_jittered_wait_and_a_stray_copy_sends_
     receiver = Receiver(statuses=[500, 500])
     try:
         sent = webhook_test(hook=hook_for({"club": club}, organiser, receiver.url))
-        wait = attempt(sent.pk)
+        wait = attempt(delivery_id=sent.pk)
         got = delivery(sent.pk)
         assert wait is not None and 30 <= wait <= 60
         ahead = (got.next_attempt_at - got.last_attempt_at).total_seconds()
         assert 30 <= ahead <= 60 + webhook_settings.WEBHOOK_TIMEOUT
-        assert attempt(sent.pk) is None and len(receiver.requests) == 1  # a stray copy: not due
+        assert attempt(delivery_id=sent.pk) is None and len(receiver.requests) == 1  # a stray copy: not due
         assert delivery(sent.pk).attempts == 1
     finally:
         receiver.stop()
@@ -241,16 +241,20 @@ def test_the_breaker_pauses_a_failing_hook_skips_new_events_and_shows_it_to_the_
         with django_capture_on_commit_callbacks(execute=True):
             record_all(sitting, [{"winner": "An", "cuoc": ["tom"]}, {"winner": "Bình", "cuoc": ["tom"]}])
         first, second = queued
-        assert attempt(first) is not None and attempt(second) is not None  # two failures: still on
+        assert (
+            attempt(delivery_id=first) is not None and attempt(delivery_id=second) is not None
+        )  # two failures: still on
         due(first)
         assert Webhook.objects.get().paused_at is None
-        assert attempt(first) is None  # the third failure in a row: paused, and this one given up
+        assert attempt(delivery_id=first) is None  # the third failure in a row: paused, and this one given up
         hook = Webhook.objects.get()
         assert hook.paused_at is not None and hook.failures == 3 and "500" in hook.pause_reason
         assert hook.history.latest().paused_at == hook.paused_at  # the pause is in its history
         assert delivery(first).status == DeliveryStatus.FAILED and "tạm dừng" in delivery(first).error
         due(second)
-        assert attempt(second) is None and delivery(second).status == DeliveryStatus.SKIPPED  # not sent
+        assert (
+            attempt(delivery_id=second) is None and delivery(second).status == DeliveryStatus.SKIPPED
+        )  # not sent
         with django_capture_on_commit_callbacks(execute=True):
             record_all(sitting, [{"winner": "Chi", "cuoc": ["tom"]}])
         newest = WebhookDelivery.objects.order_by("-id").first()
@@ -277,7 +281,10 @@ def test_the_breaker_pauses_a_failing_hook_skips_new_events_and_shows_it_to_the_
         receiver.statuses.clear()
         with django_capture_on_commit_callbacks(execute=True):
             record_all(sitting, [{"winner": "Dũng", "cuoc": ["tom"]}])
-        assert attempt(queued[-1]) is None and delivery(queued[-1]).status == DeliveryStatus.DELIVERED
+        assert (
+            attempt(delivery_id=queued[-1]) is None
+            and delivery(queued[-1]).status == DeliveryStatus.DELIVERED
+        )
         sent = [json.loads(r.body)["data"]["van"][0]["seq"] for r in receiver.requests]
         assert sent == [1, 2, 1, 4]  # the skipped third ván was never sent
         assert hook.history.latest().history_user == organiser  # who resumed it, in its history
@@ -298,15 +305,18 @@ def test_a_test_send_goes_to_a_paused_hook_and_closes_the_breaker_when_received(
     try:
         hook = hook_for({"club": club}, organiser, receiver.url)
         ping = webhook_test(hook=hook)
-        attempt(ping.pk)
+        attempt(delivery_id=ping.pk)
         due(ping.pk)
-        attempt(ping.pk)
+        attempt(delivery_id=ping.pk)
         assert Webhook.objects.get().paused
         failing = webhook_test(hook=hook)
-        assert attempt(failing.pk) is None  # paused: a failing test send is not retried
+        assert attempt(delivery_id=failing.pk) is None  # paused: a failing test send is not retried
         assert delivery(failing.pk).status == DeliveryStatus.FAILED and Webhook.objects.get().paused
         received = webhook_test(hook=hook)
-        assert attempt(received.pk) is None and delivery(received.pk).status == DeliveryStatus.DELIVERED
+        assert (
+            attempt(delivery_id=received.pk) is None
+            and delivery(received.pk).status == DeliveryStatus.DELIVERED
+        )
         hook = Webhook.objects.get()
         assert not hook.paused and hook.failures == 0
         assert len(receiver.requests) == 4
@@ -477,7 +487,7 @@ def test_a_name_public_at_registration_and_inside_at_delivery_is_not_sent(
     hook = hook_for({"club": club}, organiser, f"http://hooks.example.com:{port}/hook")
     monkeypatch.setattr(netguard, "_resolve", lambda host, p: (inside,))
     sent = webhook_test(hook=hook)
-    assert attempt(sent.pk) is not None
+    assert attempt(delivery_id=sent.pk) is not None
     got = delivery(sent.pk)
     assert got.status == DeliveryStatus.RETRYING and inside in got.error and "mạng nội bộ" in got.error
     assert receiver.accepted == 0  # no connection made

@@ -128,7 +128,7 @@ def test_dns_rebinding_is_stopped_at_delivery(
     hook, _ = hook_for({"club": club}, organiser, f"http://hooks.example.com:{port}/hook", ["van.recorded"])
     monkeypatch.setattr(netguard, "_resolve", lambda host, p: ("127.0.0.1",))
     delivery = webhook_test(hook=hook)
-    assert attempt(delivery.pk) is not None  # retried later, not sent now
+    assert attempt(delivery_id=delivery.pk) is not None  # retried later, not sent now
     delivery = WebhookDelivery.objects.get(pk=delivery.pk)
     assert delivery.status == DeliveryStatus.RETRYING and "127.0.0.1" in delivery.error
     assert receiver.requests == []
@@ -148,7 +148,7 @@ def test_the_delivery_goes_to_the_address_just_checked(
     )  # registration, delivery, (a 2nd look-up)
     monkeypatch.setattr(netguard, "_resolve", lambda host, p: next(answers))
     hook, _ = hook_for({"club": club}, organiser, f"http://receiver.test:{port}/hook", ["van.recorded"])
-    assert attempt(webhook_test(hook=hook).pk) is None
+    assert attempt(delivery_id=webhook_test(hook=hook).pk) is None
     [got] = receiver.requests
     assert got.headers["Host"] == f"receiver.test:{port}"
 
@@ -175,7 +175,7 @@ def test_deliveries_are_signed_retried_with_backoff_and_logged(
         assert queued == [delivery.pk]
         waits = []
         for _ in range(3):
-            waits.append(attempt(delivery.pk))
+            waits.append(attempt(delivery_id=delivery.pk))
             due(delivery.pk)
         # WEBHOOK_RETRY_SECONDS, then three times longer (each a random half to the whole), then delivered
         assert 0.5 <= waits[0] <= 1.0 and 1.5 <= waits[1] <= 3.0 and waits[2] is None
@@ -187,7 +187,9 @@ def test_deliveries_are_signed_retried_with_backoff_and_logged(
             "",
         )
         assert done.delivered_at is not None and done.duration_ms is not None
-        assert attempt(delivery.pk) is None and len(receiver.requests) == 3  # delivered: never sent again
+        assert (
+            attempt(delivery_id=delivery.pk) is None and len(receiver.requests) == 3
+        )  # delivered: never sent again
         for got in receiver.requests:
             assert got.headers["X-SoTom-Delivery"] == str(delivery.uuid)
             assert got.headers["X-SoTom-Event"] == "ping"
@@ -211,9 +213,9 @@ def test_a_delivery_gives_up_after_the_last_attempt(
     try:
         hook, _ = hook_for({"club": club}, organiser, receiver.url, ["van.recorded"])
         delivery = webhook_test(hook=hook)
-        first = attempt(delivery.pk)
+        first = attempt(delivery_id=delivery.pk)
         due(delivery.pk)
-        assert first is not None and 0.5 <= first <= 1.0 and attempt(delivery.pk) is None
+        assert first is not None and 0.5 <= first <= 1.0 and attempt(delivery_id=delivery.pk) is None
         failed = WebhookDelivery.objects.get(pk=delivery.pk)
         assert (failed.status, failed.attempts, failed.response_code) == (DeliveryStatus.FAILED, 2, 500)
         assert "500" in failed.error

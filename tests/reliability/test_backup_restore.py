@@ -299,7 +299,7 @@ def test_a_running_festival_restored_keeps_its_canh_closed_tables_roles_and_link
     with pytest.raises(EngineError):
         play(closed, random.Random(7))
     link = ScorekeeperToken.objects.get(table=table)
-    assert token_for_secret(table, link.secret) == link
+    assert token_for_secret(table=table, secret=link.secret) == link
 
 
 def test_a_backup_written_before_the_history_was_kept_still_restores(

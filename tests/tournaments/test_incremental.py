@@ -119,8 +119,8 @@ def test_only_the_changed_canh_are_rebuilt(seated, monkeypatch, django_assert_ma
     plan_tallies = []
     real = incremental.incremental_standings
 
-    def spy(event_id):
-        plan = real(event_id)
+    def spy(*, event_id):
+        plan = real(event_id=event_id)
         plan_tallies.append(sorted(t.seat_id for t in plan.tallies))
         return plan
 
@@ -216,7 +216,7 @@ def test_rows_are_stored_as_the_same_text_whether_encoded_whole_or_row_by_row(se
         _random_van(random.Random(seq), t1)
     rows = compute_standings(Event.objects.get(pk=event.pk)).players
     whole = dump_json(rows)
-    text, tails = incremental.rows_json(rows, {}, ())
+    text, tails = incremental.rows_json(rows=rows, known={}, skip=())
     assert text == whole
     rows[0]["rank"], rows[1]["tied"] = 7, True  # a new rank reuses the text after it
-    assert incremental.rows_json(rows, tails, ())[0] == dump_json(rows)
+    assert incremental.rows_json(rows=rows, known=tails, skip=())[0] == dump_json(rows)

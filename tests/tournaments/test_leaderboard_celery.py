@@ -61,7 +61,7 @@ def test_ten_concurrent_recomputes_give_one_consistent_result(seated) -> None:
     record(t2, 1, seat_names(t2)[2], ["chi_nay"])
     seq = Event.objects.get(pk=event.pk).ledger_seq
     for _ in range(10):
-        queue_recompute(event.pk)
+        queue_recompute(event_id=event.pk)
     barrier = threading.Barrier(10)
     results = []
 

@@ -66,7 +66,7 @@ def phone(event: Event, table: Table, address: str = "127.0.0.1") -> Client:
 def key_of(client: Client, table: Table) -> str:
     """The lock-out key of this phone at this table."""
     device = signing.loads(client.cookies[COOKIE].value, salt="scoring.devices")["d"]
-    return pin_key(table, f"{client.defaults.get('REMOTE_ADDR', '127.0.0.1')}|{device}")
+    return pin_key(table=table, client=f"{client.defaults.get('REMOTE_ADDR', '127.0.0.1')}|{device}")
 
 
 def wrong_tries(client: Client, url: str, right: str, count: int, clock: Any) -> list[int]:
@@ -202,10 +202,10 @@ def test_forty_wrong_pins_at_once_are_checked_twenty_from_one_phone_and_ten_from
     checked, lock = [], threading.Lock()
     real_check = tokens_module.token_for_pin
 
-    def counting_check(table: Table, pin: str) -> Any:
+    def counting_check(*, table: Table, pin: str) -> Any:
         with lock:
             checked.append(pin)
-        return real_check(table, pin)
+        return real_check(table=table, pin=pin)
 
     monkeypatch.setattr(tokens_module, "token_for_pin", counting_check)
     start, statuses = threading.Barrier(40), []
@@ -347,18 +347,18 @@ def test_the_right_pin_on_the_twentieth_try_lifts_the_lock_it_placed_but_not_one
     # The twentieth try locks when admitted; it was right: open again, the count starts again.
     key = f"pin:table:{uuid.uuid4()}"
     for _ in range(19):
-        assert throttle.admit(key).admitted
-    last = throttle.admit(key)
+        assert throttle.admit(key=key).admitted
+    last = throttle.admit(key=key)
     assert last.admitted and last.locked_until is not None
-    assert not throttle.admit(key).admitted
-    throttle.succeeded(key, last)
+    assert not throttle.admit(key=key).admitted
+    throttle.succeeded(key=key, admission=last)
     assert AccessThrottle.objects.filter(key=key, failures=0, locked_until=None).exists()
     # A right try admitted first, answered after the twentieth try locked: the lock stays.
-    early = throttle.admit(key)
+    early = throttle.admit(key=key)
     for _ in range(19):
-        throttle.admit(key)
-    throttle.succeeded(key, early)
-    refused = throttle.admit(key)
+        throttle.admit(key=key)
+    throttle.succeeded(key=key, admission=early)
+    refused = throttle.admit(key=key)
     assert not refused.admitted and refused.locked_until is not None
 
 
@@ -410,7 +410,7 @@ def test_any_interleaving_of_tries_answers_crashes_and_waiting_locks_after_twent
         model, in_flight = _Model(T0), []
         for op, n in steps:
             if op == "try":
-                got = throttle.admit(key)
+                got = throttle.admit(key=key)
                 assert (got.admitted, got.failures, got.locked_until) == model.admit()
                 if got.admitted:
                     in_flight.append(got)
@@ -420,11 +420,11 @@ def test_any_interleaving_of_tries_answers_crashes_and_waiting_locks_after_twent
             elif in_flight:
                 answered = in_flight.pop(n % len(in_flight))
                 if op == "wrong":
-                    after = throttle.failed(key)
+                    after = throttle.failed(key=key)
                     assert after.admitted == (not model.locked())
                     assert after.locked_until == (model.lock if model.locked() else None)
                 elif op == "right":
-                    throttle.succeeded(key, answered)
+                    throttle.succeeded(key=key, admission=answered)
                     model.right(answered.locked_until)
             row = AccessThrottle.objects.filter(key=key).first()
             assert row is None or row.failures <= throttle.LIMIT

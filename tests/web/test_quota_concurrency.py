@@ -23,7 +23,7 @@ HOUR = timedelta(hours=1)
 
 def test_racing_requests_take_no_more_than_the_limit() -> None:
     key, limit, racers = "quota:van:test-race", 10, 24
-    assert spend(key, amount=1, limit=limit, window=HOUR).taken  # the row and its window exist
+    assert spend(key=key, amount=1, limit=limit, window=HOUR).taken  # the row and its window exist
     barrier = threading.Barrier(racers)
     taken: list[bool] = []
     lock = threading.Lock()
@@ -31,7 +31,7 @@ def test_racing_requests_take_no_more_than_the_limit() -> None:
     def run() -> None:
         try:
             barrier.wait()
-            answer = spend(key, amount=1, limit=limit, window=HOUR)
+            answer = spend(key=key, amount=1, limit=limit, window=HOUR)
             with lock:
                 taken.append(answer.taken)
         finally:
@@ -48,11 +48,11 @@ def test_racing_requests_take_no_more_than_the_limit() -> None:
 
 def test_a_window_that_ran_out_starts_again_and_answers_its_end() -> None:
     key = "quota:van:test-window"
-    first = spend(key, amount=3, limit=5, window=HOUR)
+    first = spend(key=key, amount=3, limit=5, window=HOUR)
     assert (first.taken, first.spent) == (True, 3)
-    second = spend(key, amount=2, limit=5, window=HOUR)  # the one-statement path
+    second = spend(key=key, amount=2, limit=5, window=HOUR)  # the one-statement path
     assert (second.taken, second.spent, second.until) == (True, 5, first.until)
-    assert not spend(key, amount=1, limit=5, window=HOUR).taken  # full: nothing taken
+    assert not spend(key=key, amount=1, limit=5, window=HOUR).taken  # full: nothing taken
     AccessThrottle.objects.filter(key=key).update(locked_until=timezone.now() - timedelta(seconds=1))
-    again = spend(key, amount=1, limit=5, window=HOUR)
+    again = spend(key=key, amount=1, limit=5, window=HOUR)
     assert (again.taken, again.spent) == (True, 1) and again.until > timezone.now() + HOUR / 2

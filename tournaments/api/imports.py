@@ -158,9 +158,11 @@ class SittingImportView(LedgerView):
                         "nhập được canh bài vào chiếu này."
                     )
                 )
-        charge_import(request, body=body, club=club, sitting=table.sitting if table is not None else None)
+        charge_import(
+            request=request, body=body, club=club, sitting=table.sitting if table is not None else None
+        )
         token = request.auth if scope is not None else None
-        if is_big(body):  # a job on the bulk lane: 202 and where to follow it
+        if is_big(body=body):  # a job on the bulk lane: 202 and where to follow it
             response = keyed_write(
                 request,
                 lambda key: import_job_start(
@@ -196,4 +198,4 @@ class JobView(LedgerView):
         job = ImportJob.objects.filter(pk=pk, owner_id=request.user.pk).first() if 0 < pk < 2**63 else None
         if job is None:
             raise exceptions.NotFound(gettext("Không có việc số %(n)s.") % {"n": pk})
-        return Response(job_json(job))
+        return Response(job_json(job=job))

@@ -92,7 +92,11 @@ def publish(table_id: int, event_type: str, data: dict[str, Any], *, seq: int | 
         if seq is None:
             seq = next_seq(table_id)
         rows.insert(
-            [DisplayEvent(table_id=table_id, seq=seq, type=event_type, data=body, created_at=timezone.now())]
+            objs=[
+                DisplayEvent(
+                    table_id=table_id, seq=seq, type=event_type, data=body, created_at=timezone.now()
+                )
+            ]
         )
         transaction.on_commit(lambda: deliver(table_id, event_type, body, seq))
     return seq

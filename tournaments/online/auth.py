@@ -45,7 +45,7 @@ class BearerAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(BAD_TOKEN) from None
         from tournaments.online.services.tokens import token_for
 
-        token = token_for(raw)
+        token = token_for(raw=raw)
         if token is None or not token.created_by.is_active:
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
         now = timezone.now()

@@ -26,7 +26,7 @@ def deliver_webhook(self: Any, delivery_id: int) -> None:
     """Send one webhook delivery; on failure, try again later (the service counts the attempts and
     says how long to wait, or that it has given up). Running it again after it was delivered
     sends nothing."""
-    wait = attempt(delivery_id)
+    wait = attempt(delivery_id=delivery_id)
     if wait is not None:
         raise self.retry(countdown=wait)
 
@@ -47,7 +47,7 @@ def import_sitting(self: Any, job_id: int) -> str:
     from tournaments.online.services.import_jobs import LEASE, Busy, run_import_job
 
     try:
-        return run_import_job(job_id)
+        return run_import_job(job_id=job_id)
     except Busy as exc:
         raise self.retry(countdown=LEASE.total_seconds()) from exc
     except OperationalError as exc:

@@ -50,7 +50,7 @@ class EventFinished(ResultsFinal):
     code = "event_finished"
 
 
-def ensure_running(event: Event | int) -> None:
+def ensure_running(*, event: Event | int) -> None:
     """Refuse a change to a finished event (read afresh: an event object may be older than its
     finish). Ván are refused by the ledger itself, under the sitting's lock (``Sitting.final_at``)."""
     pk = event.pk if isinstance(event, Event) else event
@@ -134,7 +134,7 @@ def event_create(
         date=date,
         lunar_label=(lunar or "").strip()[:60] or lunar_label(date),
         game=game,
-        rules=snapshot_for(the_rules),
+        rules=snapshot_for(rules=the_rules),
         mode=mode,
         is_public=is_public,
         round_format=round_format,
@@ -175,7 +175,7 @@ def registration_add(
 
     Names are unique within an event: a table's seats are named after the players.
     """
-    ensure_running(event)
+    ensure_running(event=event)
     if player is None:
         player = player_create(name=name).obj
     team = (team or "").strip()[:120] or (player.club.name if player.club_id else "")
@@ -200,7 +200,7 @@ def registration_add(
             earlier.checked_in_own_link,
             earlier.team,
         ) = (RegistrationStatus.REGISTERED, None, None, False, team)
-        earlier.registered_by = acting_user(by)
+        earlier.registered_by = acting_user(user=by)
         earlier.save(
             update_fields=[
                 "status",
@@ -211,21 +211,21 @@ def registration_add(
                 "registered_by",
             ]
         )
-        ledger_changed(event.pk, registrations=[earlier.pk])
+        ledger_changed(event_id=event.pk, registrations=[earlier.pk])
         return earlier
     try:
         with transaction.atomic():
             reg = Registration.objects.create(
-                event=event, player=player, team=team, registered_by=acting_user(by)
+                event=event, player=player, team=team, registered_by=acting_user(user=by)
             )
     except IntegrityError:
         raise EngineError(N_("'{name}' đã đăng ký giải này rồi."), name=player.name) from None
-    ledger_changed(event.pk, registrations=[reg.pk])  # the standings list every registered player
+    ledger_changed(event_id=event.pk, registrations=[reg.pk])  # the standings list every registered player
     return reg
 
 
 def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = False) -> Registration:
-    ensure_running(reg.event_id)
+    ensure_running(event=reg.event_id)
     if reg.status == RegistrationStatus.WITHDRAWN:
         raise EngineError(
             N_("{name} đã rút khỏi giải; hãy đăng ký lại nếu muốn chơi tiếp."), name=reg.player.name
@@ -233,7 +233,7 @@ def _check_in(reg: Registration, by: User | None = None, *, own_link: bool = Fal
     Registration.objects.filter(pk=reg.pk).exclude(status=RegistrationStatus.CHECKED_IN).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
-        checked_in_by=acting_user(by),
+        checked_in_by=acting_user(user=by),
         checked_in_own_link=own_link,
     )
     reg.refresh_from_db(fields=["status", "checked_in_at", "checked_in_by", "checked_in_own_link"])
@@ -249,11 +249,11 @@ def check_in(*, registration: Registration, by: User | None = None) -> Registrat
 def check_in_all(*, event: Event, by: User | None = None) -> int:
     """Check in every player registered and not yet checked in (a list imported at once is
     checked in at once, not one tap each); withdrawn players stay out. Returns how many."""
-    ensure_running(event)
+    ensure_running(event=event)
     return Registration.objects.filter(event=event, status=RegistrationStatus.REGISTERED).update(
         status=RegistrationStatus.CHECKED_IN,
         checked_in_at=timezone.now(),
-        checked_in_by=acting_user(by),
+        checked_in_by=acting_user(user=by),
         checked_in_own_link=False,
     )
 
@@ -270,10 +270,10 @@ def check_in_by_token(*, token: str) -> Registration:
 def registration_withdraw(*, registration: Registration, by: User | None = None) -> Registration:
     """Withdraw a player: no longer seated in later rounds (points already won stay). Withdrawing
     twice changes nothing (the first time and person are kept)."""
-    ensure_running(registration.event_id)
+    ensure_running(event=registration.event_id)
     Registration.objects.filter(pk=registration.pk).exclude(status=RegistrationStatus.WITHDRAWN).update(
-        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(by)
+        status=RegistrationStatus.WITHDRAWN, withdrawn_at=timezone.now(), withdrawn_by=acting_user(user=by)
     )
-    ledger_changed(registration.event_id, registrations=[registration.pk])  # the standings mark them
+    ledger_changed(event_id=registration.event_id, registrations=[registration.pk])  # the standings mark them
     registration.refresh_from_db(fields=["status", "withdrawn_at", "withdrawn_by"])
     return registration

@@ -105,7 +105,12 @@ _LAST: dict[int, _Kept] = {}
 
 
 def remember(
-    event_id: int, version: int, computed_at: Any, standings: Standings, tails: dict[Any, str] | None = None
+    *,
+    event_id: int,
+    version: int,
+    computed_at: Any,
+    standings: Standings,
+    tails: dict[Any, str] | None = None,
 ) -> None:
     _LAST[event_id] = _Kept(version, computed_at, standings.players, standings.teams, tails or {})
 
@@ -137,7 +142,7 @@ def _base(event_id: int) -> _Base | None:
 
 
 def rows_json(
-    rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]
+    *, rows: list[dict[str, Any]], known: dict[Any, str], skip: Container[Any]
 ) -> tuple[str, dict[Any, str]]:
     """The stored text of ranked rows, byte for byte what :func:`dump_json` writes, reusing the
     text after the rank of every row whose figures did not change (``known``, except the keys in
@@ -261,7 +266,7 @@ def _van_total(event_id: int) -> tuple[int, dict[int, int]]:
     return fresh, stale
 
 
-def incremental_standings(event_id: int) -> Plan | None:
+def incremental_standings(*, event_id: int) -> Plan | None:
     """The standings at the event's current ledger number, from the stored board and the
     changed canh (inside the caller's snapshot); ``None``: run the full rebuild instead."""
     base = _base(event_id)
@@ -292,7 +297,7 @@ def incremental_standings(event_id: int) -> Plan | None:
     standings = Standings(
         ranked, _teams(base, lines, ranked), fresh_van + sum(recount.values()), base.seen, stale_canh
     )
-    text, tails = rows_json(ranked, base.tails, lines)
+    text, tails = rows_json(rows=ranked, known=base.tails, skip=lines)
     return Plan(standings, list(built.values()), text, tails)
 
 
@@ -354,12 +359,12 @@ def _canh_rows(stale: dict[int, tuple[int, int]]) -> list[tuple[int, int, int]]:
     return [(sitting, changed, van) for sitting, (changed, van) in sorted(stale.items())]
 
 
-def store_canh_van(stale: dict[int, tuple[int, int]]) -> None:
+def store_canh_van(*, stale: dict[int, tuple[int, int]]) -> None:
     """Store the recounted ván of stale canh (sitting id → (changed_seq, ván))."""
     _cache_write(_statements(CANH_VAN_UPDATE, CANH_VAN_ROW, _canh_rows(stale)))
 
 
-def store_caches(event_id: int, plan: Plan) -> None:
+def store_caches(*, event_id: int, plan: Plan) -> None:
     """Store the tallies and ván counts this pass rebuilt, in one transaction (tallies in seat
     order, canh in sitting order: two writers lock rows in the same order)."""
     _cache_write(

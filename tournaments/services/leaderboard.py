@@ -108,9 +108,9 @@ WHERE event_id = %s AND (ledger_seq < %s OR (%s AND ledger_seq = %s)) RETURNING 
 
 
 def store(
+    *,
     event_id: int,
     standings: Standings,
-    *,
     force: bool,
     started: float,
     built_by: str,
@@ -125,7 +125,7 @@ def store(
     if plan is not None and plan.rows_text is not None:
         rows_text, tails = plan.rows_text, plan.tails
     else:
-        rows_text, tails = rows_json(standings.players, {}, ())
+        rows_text, tails = rows_json(rows=standings.players, known={}, skip=())
     now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM stores it
     params = [
         seen,
@@ -148,7 +148,9 @@ def store(
         version = Leaderboard.objects.filter(event_id=event_id).values_list("version", flat=True).get()
     written, version = (True, row[0]) if row else (False, version)
     if row:
-        remember(event_id, row[0], row[1], standings, tails)  # the next pass in this process starts here
+        remember(
+            event_id=event_id, version=row[0], computed_at=row[1], standings=standings, tails=tails
+        )  # the next pass in this process starts here
     say(f"{'đã lưu' if written else 'không lưu (đã có bản mới hơn)'}: phiên bản {version}, {duration} ms")
     return Rebuilt(
         event_id, written, version, seen, len(standings.players), standings.van_count, duration, built_by
@@ -165,8 +167,10 @@ def rebuild_leaderboard(*, event_id: int, force: bool = False, progress: Progres
     with read_snapshot():
         event = Event.objects.get(pk=event_id)
         standings = compute_standings(event, progress=say)
-    store_canh_van(standings.stale_canh)
-    return store(event_id, standings, force=force, started=started, built_by=BuiltBy.FULL, say=say)
+    store_canh_van(stale=standings.stale_canh)
+    return store(
+        event_id=event_id, standings=standings, force=force, started=started, built_by=BuiltBy.FULL, say=say
+    )
 
 
 def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Rebuilt:
@@ -175,16 +179,18 @@ def update_leaderboard(*, event_id: int, progress: Progress | None = None) -> Re
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     with read_snapshot():
-        plan = incremental_standings(event_id)
+        plan = incremental_standings(event_id=event_id)
         full = compute_standings(Event.objects.get(pk=event_id), progress=say) if plan is None else None
     if full is not None:
-        store_canh_van(full.stale_canh)
-        return store(event_id, full, force=False, started=started, built_by=BuiltBy.FULL, say=say)
+        store_canh_van(stale=full.stale_canh)
+        return store(
+            event_id=event_id, standings=full, force=False, started=started, built_by=BuiltBy.FULL, say=say
+        )
     assert plan is not None
-    store_caches(event_id, plan)
+    store_caches(event_id=event_id, plan=plan)
     return store(
-        event_id,
-        plan.standings,
+        event_id=event_id,
+        standings=plan.standings,
         force=False,
         started=started,
         built_by=BuiltBy.INCREMENTAL,
@@ -204,7 +210,7 @@ def recompute(*, event_id: int, force: bool = False, progress: Progress | None =
         else:
             done = update_leaderboard(event_id=event_id, progress=progress)
     except Exception as exc:
-        record_failure(event_id, exc)
+        record_failure(event_id=event_id, exc=exc)
         raise
     if not done.written:  # a write clears it itself
         Leaderboard.objects.filter(event_id=event_id, failed_at__lt=started).update(
@@ -213,7 +219,7 @@ def recompute(*, event_id: int, force: bool = False, progress: Progress | None =
     return done
 
 
-def record_failure(event_id: int, exc: BaseException) -> None:
+def record_failure(*, event_id: int, exc: BaseException) -> None:
     """Record on the board that a recompute failed: when, and the error (for the organiser's
     page and the administrators). Its own write, after the failed run's transaction is gone;
     if the database refuses this too, the log has it."""
@@ -228,14 +234,14 @@ def record_failure(event_id: int, exc: BaseException) -> None:
         log.exception("could not record the failed leaderboard recompute of event %s", event_id)
 
 
-def queue_recompute(event_id: int, *, force: bool = False, eta: Any = None) -> None:
+def queue_recompute(*, event_id: int, force: bool = False, eta: Any = None) -> None:
     """Queue the Celery task (never waits for it)."""
     from tournaments.tasks import recompute_leaderboard
 
     recompute_leaderboard.apply_async((event_id,), {"force": force}, eta=eta)
 
 
-def request_recompute(event_id: int) -> bool:
+def request_recompute(*, event_id: int) -> bool:
     """Ask for a recompute after a change has committed; coalesced to one per :data:`DEBOUNCE`.
 
     Returns whether this call queued the task (False: one is already due within the window).
@@ -248,7 +254,7 @@ def request_recompute(event_id: int) -> bool:
         .update(recompute_due_at=due)
     )
     if claimed:
-        queue_recompute(event_id, eta=due)
+        queue_recompute(event_id=event_id, eta=due)
     return bool(claimed)
 
 
@@ -266,7 +272,7 @@ def sweep_stale_boards() -> list[int]:
         .values_list("pk", flat=True)
     )
     for event_id in stale:
-        request_recompute(event_id)
+        request_recompute(event_id=event_id)
     return stale
 
 
@@ -280,7 +286,7 @@ def _bump(event_id: int) -> int:
     return int(row[0]) if row else 0
 
 
-def ledger_changed(event_id: int, *, sittings: Iterable[int] = (), registrations: Iterable[int] = ()) -> int:
+def ledger_changed(*, event_id: int, sittings: Iterable[int] = (), registrations: Iterable[int] = ()) -> int:
     """A change the standings read: a ván, a correction or a settle-up at the event's canh
     ``sittings``, or a change of ``registrations``. Bump the event's number and stamp what
     changed with it, in the caller's transaction; ask for a recompute after commit."""
@@ -290,5 +296,5 @@ def ledger_changed(event_id: int, *, sittings: Iterable[int] = (), registrations
         TableSitting.objects.filter(event_id=event_id, sitting_id__in=sittings).update(changed_seq=seq)
     if registrations:
         Registration.objects.filter(event_id=event_id, pk__in=registrations).update(changed_seq=seq)
-    transaction.on_commit(lambda: request_recompute(event_id))
+    transaction.on_commit(lambda: request_recompute(event_id=event_id))
     return seq

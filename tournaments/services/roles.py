@@ -33,7 +33,7 @@ ORGANISER = "to_chuc"
 ROLE_KINDS: list[tuple[str, str]] = [(ORGANISER, "Ban tổ chức"), *EventRoleKind.choices]
 
 
-def find_account(username: str) -> Any:
+def find_account(*, username: str) -> Any:
     """The active account named ``username`` (exact name first, then ignoring case)."""
     name = (username or "").strip()
     if not name:
@@ -60,7 +60,7 @@ def _stamp(instance: Any, by: Any, reason: str) -> None:
 @transaction.atomic
 def organiser_add(*, event: Event, username: str, by: Any) -> Any:
     """Add an organiser to the event."""
-    user = find_account(username)
+    user = find_account(username=username)
     if event.organisers.filter(pk=user.pk).exists():
         raise EngineError(N_("“{user}” đã ở trong ban tổ chức."), user=user)
     _stamp(event, by, f"Thêm ban tổ chức: {user}")
@@ -92,7 +92,7 @@ def role_grant(*, event: Event, username: str, role: str, table: Table | None = 
     if role not in EventRoleKind.values:
         raise EngineError(N_("Hãy chọn vai trò."))
     _check_table(event, table)
-    user = find_account(username)
+    user = find_account(username=username)
     label = EventRoleKind(role).label
     held = EventRole.objects.filter(user=user, event=event, role=role)
     if held.filter(table__isnull=True).exists():

@@ -100,7 +100,7 @@ class PreviousRoundOpen(EngineError):
         self.tables = tables
 
 
-def open_tables(event: Event) -> list[Table]:
+def open_tables(*, event: Event) -> list[Table]:
     """The tables of the event's last round not closed yet, by number (none before round 1)."""
     last = Round.objects.filter(event=event).order_by("-number").first()
     if last is None:
@@ -111,7 +111,7 @@ def open_tables(event: Event) -> list[Table]:
 
 
 def _refuse_open(event: Event) -> None:
-    tables = open_tables(event)
+    tables = open_tables(event=event)
     if not tables:
         return
     number = tables[0].round.number
@@ -144,7 +144,7 @@ def round_seat(
     The organiser's page and the API both refuse so unless asked to seat anyway (seating over open
     tables would leave their players in two rounds at once); checked under the event's lock, so two clicks cannot seat two rounds.
     """
-    ensure_running(event)
+    ensure_running(event=event)
     try:
         the_method, the_remainder = Method(method), Remainder(remainder)
     except ValueError:

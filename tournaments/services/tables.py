@@ -21,7 +21,7 @@ from tournaments.services.leaderboard import ledger_changed
 __all__ = ["locked_table", "maybe_next_canh", "table_close", "table_substitute"]
 
 
-def locked_table(table: Table | int) -> Table:
+def locked_table(*, table: Table | int) -> Table:
     """The table's row, locked: writes to one table (its canh roll-over, closing, a substitute)
     are serialised. Lock order everywhere: table, then sitting, then event."""
     pk = table.pk if isinstance(table, Table) else table
@@ -33,14 +33,14 @@ def locked_table(table: Table | int) -> Table:
     return found
 
 
-def table_van(table: Table) -> int:
+def table_van(*, table: Table) -> int:
     """The current ván of every canh of the table."""
     return Van.objects.filter(sitting__event_canh__table=table, is_current=True).count()
 
 
-def round_full(table: Table, event: Event) -> bool:
+def round_full(*, table: Table, event: Event) -> bool:
     """Fixed-ván rounds: the table has played the round's ván."""
-    return event.round_format == RoundFormat.VAN and table_van(table) >= event.van_per_round
+    return event.round_format == RoundFormat.VAN and table_van(table=table) >= event.van_per_round
 
 
 def _seated(sitting_id: int) -> list[Player]:
@@ -64,14 +64,16 @@ def _open_canh(
     return TableSitting.objects.create(table=table, sitting=sitting, event=event, number=number)
 
 
-def maybe_next_canh(table: Table, event: Event, *, by: User | None = None) -> TableSitting | None:
+def maybe_next_canh(*, table: Table, event: Event, by: User | None = None) -> TableSitting | None:
     """After a ván at the table's current canh (table locked): when the canh has reached the
     event's ván per canh and the round goes on, open the next canh with the same players, seated
     one place round (the next player leads)."""
     limit = event.van_per_sitting
     if not limit or Van.objects.filter(sitting_id=table.sitting_id, is_current=True).count() < limit:
         return None
-    if round_full(table, event) or (table.ends_at is not None and timezone.now() >= table.ends_at):
+    if round_full(table=table, event=event) or (
+        table.ends_at is not None and timezone.now() >= table.ends_at
+    ):
         return None
     players = _seated(table.sitting_id)
     number = TableSitting.objects.filter(table=table).count() + 1
@@ -85,16 +87,16 @@ def table_close(*, table: Table | int, closed_by: User | None) -> Table:
     """Close the table (the round is over, or its time is up): settle up every canh still open
     (through the scoring service) and take no more ván. Closing twice changes nothing."""
     with transaction.atomic():
-        the_table = locked_table(table)
+        the_table = locked_table(table=table)
         if the_table.closed_at is not None:
             return the_table
-        ensure_running(the_table.event_id)
+        ensure_running(event=the_table.event_id)
         canh = list(TableSitting.objects.filter(table=the_table).select_related("sitting").order_by("number"))
         for c in canh:
             if c.sitting.ended_at is None:
                 sitting_settle_up(sitting=c.sitting_id, settled_by=closed_by, idempotency_key=None)
         the_table.closed_at = timezone.now()
-        the_table.closed_by = acting_user(closed_by)
+        the_table.closed_by = acting_user(user=closed_by)
         the_table.save(update_fields=["closed_at", "closed_by"])
     return the_table
 
@@ -127,8 +129,8 @@ def table_substitute(
     the round (a bye).
     """
     with transaction.atomic():
-        the_table = locked_table(table)
-        ensure_running(the_table.event_id)
+        the_table = locked_table(table=table)
+        ensure_running(event=the_table.event_id)
         reg = Registration.objects.select_related("player").get(pk=substitute.pk)
         _substitute_check(the_table, out_player, reg)
         event = the_table.event
@@ -147,5 +149,5 @@ def table_substitute(
             Registration.objects.filter(pk=reg.pk).update(
                 status=RegistrationStatus.CHECKED_IN, checked_in_at=timezone.now()
             )
-        ledger_changed(event.pk, sittings=[fresh.sitting_id])
+        ledger_changed(event_id=event.pk, sittings=[fresh.sitting_id])
     return the_table

@@ -66,7 +66,7 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
     """A new token for the table (its PIN differs from the table's other active tokens)."""
     if table.closed_at is not None:
         raise EngineError(N_("Chiếu đã đóng; không cấp mã ghi điểm được nữa."))
-    ensure_running(table.event_id)
+    ensure_running(event=table.event_id)
     taken = set(
         ScorekeeperToken.objects.filter(table=table, revoked_at__isnull=True).values_list("pin", flat=True)
     )
@@ -83,13 +83,13 @@ def token_issue(*, table: Table, label: str = "", created_by: User | None = None
 def token_revoke(*, token: ScorekeeperToken, revoked_by: User | None = None) -> ScorekeeperToken:
     """Revoke the token (at once, for every device that used it). Revoking twice changes nothing."""
     ScorekeeperToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=acting_user(revoked_by)
+        revoked_at=timezone.now(), revoked_by=acting_user(user=revoked_by)
     )
     token.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return token
 
 
-def token_for_secret(table: Table | None, secret: str) -> ScorekeeperToken | None:
+def token_for_secret(*, table: Table | None, secret: str) -> ScorekeeperToken | None:
     """The active token of this table with this link secret (``table=None``: the same query,
     finding nothing)."""
     if not secret or len(secret) > 128:
@@ -98,7 +98,7 @@ def token_for_secret(table: Table | None, secret: str) -> ScorekeeperToken | Non
     return ScorekeeperToken.objects.filter(table_id=table_id, secret=secret, revoked_at__isnull=True).first()
 
 
-def token_for_pin(table: Table | None, pin: str) -> ScorekeeperToken | None:
+def token_for_pin(*, table: Table | None, pin: str) -> ScorekeeperToken | None:
     """The active token of this table with this PIN (compared in constant time). ``table=None``:
     the same query, finding nothing."""
     pin = (pin or "")[:64].strip()
@@ -113,7 +113,7 @@ def token_for_pin(table: Table | None, pin: str) -> ScorekeeperToken | None:
     return None
 
 
-def token_valid(table: Table, token_id: int | None) -> bool:
+def token_valid(*, table: Table, token_id: int | None) -> bool:
     """Whether a token remembered by a device (its id) still lets it enter ván at this table."""
     return (
         bool(token_id)
@@ -124,17 +124,17 @@ def token_valid(table: Table, token_id: int | None) -> bool:
 # -- typing the PIN, counted -------------------------------------------------------------------------
 
 
-def pin_key(table: Table | None, client: str, *, place: str = "") -> str:
+def pin_key(*, table: Table | None, client: str, place: str = "") -> str:
     """The lock-out counter's key of one phone (``client``) at a table's PIN; ``place`` names the
     address typed at when it names no table."""
     if table is None:
-        return throttle.key("pin-none", place, client)
-    return f"pin:{table.pk}:{throttle.key('c', client)[2:]}"
+        return throttle.key(place, client, kind="pin-none")
+    return f"pin:{table.pk}:{throttle.key(client, kind='c')[2:]}"
 
 
-def pin_pace_key(table: Table | None, *, place: str = "") -> str:
+def pin_pace_key(*, table: Table | None, place: str = "") -> str:
     """The ceiling of a table's PIN, for every phone."""
-    return throttle.key("pin-pace", table.pk if table is not None else f"none:{place}")
+    return throttle.key(table.pk if table is not None else f"none:{place}", kind="pin-pace")
 
 
 def _table_keys(table: Table) -> Any:
@@ -174,28 +174,28 @@ class PinAttempt:
 
 
 def pin_login(
-    table: Table | None, pin: str, *, client: str, known: bool = False, place: str = ""
+    *, table: Table | None, pin: str, client: str, known: bool = False, place: str = ""
 ) -> PinAttempt:
     """Check a typed PIN against the table's live tokens, within this phone's lock-out counter and
     (for a phone the table does not know) the table's ceiling. ``table=None``: the address names no
     table the visitor may see; the same counters and the same query, and always a wrong PIN."""
-    key = pin_key(table, client, place=place)
-    state = throttle.status(key)
+    key = pin_key(table=table, client=client, place=place)
+    state = throttle.status(key=key)
     if not state.admitted:  # this phone is locked out: nothing else is looked at
         return PinAttempt(None, state.message, locked=True)
     if not known:
-        paced = throttle.pace(pin_pace_key(table, place=place))
+        paced = throttle.pace(key=pin_pace_key(table=table, place=place))
         if not paced.admitted:
             return PinAttempt(None, paced.message, locked=True)
-    admission = throttle.admit(key)
+    admission = throttle.admit(key=key)
     if not admission.admitted:
         return PinAttempt(None, admission.message, locked=True)
-    token = token_for_pin(table, pin)
+    token = token_for_pin(table=table, pin=pin)
     if token is None:
-        after = throttle.failed(key)
+        after = throttle.failed(key=key)
         return PinAttempt(None, str(WRONG_PIN) if after.admitted else f"{WRONG_PIN} {after.message}")
-    throttle.succeeded(key, admission)
-    throttle.pace_clear(pin_pace_key(table))
+    throttle.succeeded(key=key, admission=admission)
+    throttle.pace_clear(key=pin_pace_key(table=table))
     return PinAttempt(token)
 
 
@@ -207,7 +207,7 @@ class PinLock:
     locked_until: Any
 
 
-def pin_lock(table: Table) -> PinLock | None:
+def pin_lock(*, table: Table) -> PinLock | None:
     """The table's counters of wrong PINs (every phone's), if any try was wrong since the last right one."""
     now = timezone.now()
     rows = list(_table_keys(table).values_list("failures", "locked_until"))
@@ -219,7 +219,7 @@ def pin_lock(table: Table) -> PinLock | None:
 
 
 def _reset(table: Table) -> int:
-    AccessThrottle.objects.filter(key=pin_pace_key(table)).update(failures=0, updated_at=timezone.now())
+    AccessThrottle.objects.filter(key=pin_pace_key(table=table)).update(failures=0, updated_at=timezone.now())
     return _table_keys(table).update(failures=0, locked_until=None, updated_at=timezone.now())
 
 

@@ -83,7 +83,7 @@ def event_van_record(
         "via": via,
     }
     with transaction.atomic():
-        the_table = locked_table(table)
+        the_table = locked_table(table=table)
         event = the_table.event
         if event.finished_at is not None:
             raise EventFinished(N_("Giải đã chốt kết quả chính thức; không ghi thêm ván được nữa."))
@@ -96,12 +96,12 @@ def event_van_record(
             written = van_record(sitting=target, **kwargs)
             if written.answer.replayed:
                 return written
-            if event.round_format == RoundFormat.VAN and table_van(the_table) > event.van_per_round:
+            if event.round_format == RoundFormat.VAN and table_van(table=the_table) > event.van_per_round:
                 raise EngineError(
                     N_("Chiếu đã đủ {van_per_round} ván của vòng; không ghi thêm được."),
                     van_per_round=event.van_per_round,
                 )
-        maybe_next_canh(the_table, event, by=entered_by)
+        maybe_next_canh(table=the_table, event=event, by=entered_by)
     return written
 
 
@@ -135,11 +135,11 @@ def on_sitting_written(sender: Any, *, sitting_id: int, action: str, **kwargs: A
         return
     # One canh per sitting (one-to-one, unique): its event without a join.
     event_id = rows.value(
-        f"SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s",
-        [sitting_id],
+        sql=f"SELECT event_id FROM {TableSitting._meta.db_table} WHERE sitting_id = %s",
+        params=[sitting_id],
         orm=lambda: (
             TableSitting.objects.filter(sitting_id=sitting_id).values_list("event_id", flat=True).first()
         ),
     )
     if event_id is not None:
-        ledger_changed(event_id, sittings=[sitting_id])
+        ledger_changed(event_id=event_id, sittings=[sitting_id])

@@ -242,7 +242,7 @@ def recompute(request: HttpRequest, slug: str) -> HttpResponse:
     since = _since(request)
     if request.method == "POST":
         since = timezone.now()
-        leaderboard.queue_recompute(event.pk, force=True)
+        leaderboard.queue_recompute(event_id=event.pk, force=True)
     event = Event.objects.select_related("leaderboard").get(pk=event.pk)
     state = board_state(event)
     board = state.board

@@ -138,7 +138,7 @@ def _access(request: HttpRequest, event: Event, table: Table) -> str | None:
         return ORGANISER
     if user.has_perm("tournaments.keep_score_at", table):
         return SCOREKEEPER
-    return TOKEN if token_valid(table, session_token_tables(request).get(table.pk)) else None
+    return TOKEN if token_valid(table=table, token_id=session_token_tables(request).get(table.pk)) else None
 
 
 def _via(request: HttpRequest, table: Table, access: str) -> EntryVia:
@@ -165,8 +165,8 @@ def _record(request: HttpRequest, table: Table, access: str) -> tuple[str | None
         sitting = int(data["canh"]) if data.get("canh") else None
     except ValueError:
         return gettext("Thiếu số ván; hãy tải lại trang."), error_status(None, invalid=True)
-    user = acting_user(request.user)
-    charge(request, VAN, sitting=table.sitting)
+    user = acting_user(user=request.user)
+    charge(request=request, quota=VAN, sitting=table.sitting)
     try:
         event_van_record(
             table=table,
@@ -192,7 +192,7 @@ def _organiser_context(request: HttpRequest, event: Event, table: Table, view: T
         "tokens": tokens,
         "entry_url": entry,
         "entry_qr": qr_svg(entry, title=gettext("Chiếu {n}").format(n=table.number)),
-        "pin_lock": pin_lock(table),
+        "pin_lock": pin_lock(table=table),
     }
     if view.can_substitute:
         seated = {p for _name, p in table.sitting.seats.values_list("name", "player_id")}
@@ -216,7 +216,7 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     found, seen = _named_table(request, slug, table_id)
     secret = request.GET.get("ma", "")
     if secret:  # the QR link: remember the token on this device, then drop the secret from the address
-        token = token_for_secret(found, secret)
+        token = token_for_secret(table=found, secret=secret)
         if token is not None and found is not None:
             _remember(request, found, token)
             return redirect(request.path)
@@ -300,8 +300,8 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         return _pin_page(request, slug, table_id, table, seen=seen)
     place = _place(slug, table_id)
     attempt = pin_login(
-        table,
-        request.POST.get("pin", ""),
+        table=table,
+        pin=request.POST.get("pin", ""),
         client=devices.client_of(request),
         known=devices.is_known(request, f"table:{place}"),
         place=place,

@@ -50,7 +50,7 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 
 def user_of(request: HttpRequest) -> Any:
-    return acting_user(getattr(request, "user", None))
+    return acting_user(user=getattr(request, "user", None))
 
 
 def new_key() -> str:
@@ -145,7 +145,9 @@ def kiem_bai(table: SittingFacts, form: VanForm, record: dict[str, Any], seq: in
         return None
     names = [s.name for s in table.sitting.seats.order_by("position")]
     try:
-        verdict = check_cards(table.game.slug.value, parse_van(record, names, seq), form.cards)
+        verdict = check_cards(
+            game=table.game.slug.value, record=parse_van(record, names, seq), cards=form.cards
+        )
     except EngineError as exc:
         return {"error": exc.message}
     if verdict is None:

@@ -101,13 +101,17 @@ def van_correct_view(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
         return render_htmx(
             request, CORRECT, correct_context(sitting, van, form=form, key=new_key()), partial="correct"
         )
-    charge(request, VAN, sitting=sitting)  # a correction writes again every later ván: it counts
+    charge(
+        request=request, quota=VAN, sitting=sitting
+    )  # a correction writes again every later ván: it counts
     form = VanForm.from_post(request.POST, n_seats)
     reason = (request.POST.get("reason") or "").strip()
     key = request.POST.get("key") or new_key()
     try:
         record = form.record(SittingFacts.of(sitting).game)
-        target = correction_target(sitting.pk, seq, _posted_version(request), van.pk)
+        target = correction_target(
+            sitting=sitting.pk, seq=seq, replaces=_posted_version(request), current=van.pk
+        )
         van_correct(
             van=target,
             record=record,

@@ -124,7 +124,7 @@ def van_record_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Record ván ``seq`` with the form's idempotency key: a repeat answers as the first time did;
     a number someone else took is refused (409) with the sitting as it stands now."""
     sitting = sitting_for(request, pk, KEEP)
-    charge(request, VAN, sitting=sitting)
+    charge(request=request, quota=VAN, sitting=sitting)
     table = SittingFacts.of(sitting)
     form = VanForm.from_post(request.POST, sitting.seats.count())
     key = request.POST.get("key") or None

@@ -36,7 +36,7 @@ def ensure_catalogue() -> int:
     return made
 
 
-def parse_seat(value: Any) -> int:
+def parse_seat(*, value: Any) -> int:
     """A seat from a request: 1–5, or ``"trung_quan"`` (stored as 0)."""
     if isinstance(value, str):
         text = value.strip().lower()
@@ -86,7 +86,7 @@ def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
             .values_list(*_FIELDS, "seat_name")
         )
 
-    found = rows.values(sql, [table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
+    found = rows.values(sql=sql, params=[table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
     if not found:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
@@ -161,8 +161,8 @@ def signal_send(
     A repeat with the same key answers the first answer and stores nothing; the same key with
     another seat or signal raises ``IdempotencyMismatch`` (HTTP 422).
     """
-    the_seat = parse_seat(seat)
-    key = check_key(idempotency_key)
+    the_seat = parse_seat(value=seat)
+    key = check_key(key=idempotency_key)
     if not isinstance(table, FestivalTable):
         found = FestivalTable.objects.select_related("sitting").filter(pk=table).first()
         if found is None:
@@ -189,10 +189,10 @@ def signal_send(
             seat=the_seat,
             signal=the_signal,
             noc_left=noc_left,
-            created_by=acting_user(by),
+            created_by=acting_user(user=by),
             idempotency_key=key or "",
         )
-        rows.insert([event])
+        rows.insert(objs=[event])
         seat_name = the_signal.seat_name or (TRUNG_QUAN_NAME if the_seat == TRUNG_QUAN else str(the_seat))
         body = _as_json(event, the_signal, seat_name)
         publish(t.pk, EventType.SIGNAL, {"signal": body}, seq=seq)

@@ -37,7 +37,7 @@ GAME = GameSlug.TO_TOM_DIEM.value
 SEATS = 5
 
 
-def locked(table: FestivalTable | int) -> FestivalTable:
+def locked(*, table: FestivalTable | int) -> FestivalTable:
     """The table's row, locked for the rest of the transaction."""
     pk = table.pk if isinstance(table, FestivalTable) else table
     found = (
@@ -48,20 +48,20 @@ def locked(table: FestivalTable | int) -> FestivalTable:
     return found
 
 
-def not_final(sitting: Sitting) -> None:
+def not_final(*, sitting: Sitting) -> None:
     """Refuse any change at a table of a finished event (its canh's results are final)."""
     if sitting.final_at is not None:
         raise ResultsFinal(FINAL)
 
 
-def open_for_play(table: FestivalTable) -> None:
-    not_final(table.sitting)
+def open_for_play(*, table: FestivalTable) -> None:
+    not_final(sitting=table.sitting)
     if table.sitting.ended_at is not None:
         raise ConsoleError(N_("Canh bài của chiếu này đã thanh toán và kết thúc: không nhận hiệu nữa."))
 
 
 def _check_sitting(sitting: Sitting) -> None:
-    not_final(sitting)
+    not_final(sitting=sitting)
     if sitting.game != GAME or sitting.seats.count() != SEATS:
         raise ConsoleError(N_("Chiếu Tổ Tôm Điếm cần một canh bài Tổ Tôm Điếm có đủ 5 chỗ ngồi."))
 
@@ -99,7 +99,7 @@ def table_open(
                 players=list(players),
                 title=name,
                 club=club,
-                created_by=acting_user(created_by),
+                created_by=acting_user(user=created_by),
                 idempotency_key=idempotency_key,
             ).obj
             found = FestivalTable.objects.filter(sitting=sitting).first()
@@ -110,7 +110,7 @@ def table_open(
             event_table=event_table,
             name=name or str(sitting),
             trung_quan=trung_quan,
-            created_by=acting_user(created_by),
+            created_by=acting_user(user=created_by),
             van_seq=sitting_state_json(sitting)["next_seq"],
             noc_left=initial_noc(sitting.game),
         )
@@ -146,8 +146,8 @@ def noc_change(
     *, table: FestivalTable | int, delta: int | None = None, value: int | None = None
 ) -> FestivalTable:
     """Draw from the nọc (``delta=-1``), undo (``+1``) or set its count (``value``)."""
-    t = locked(table)
-    open_for_play(t)
+    t = locked(table=table)
+    open_for_play(table=t)
     full = initial_noc(t.sitting.game)
     new = t.noc_left + (delta or 0) if value is None else value
     if not 0 <= new <= full:
@@ -159,8 +159,8 @@ def noc_change(
 @transaction.atomic
 def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bool = False) -> FestivalTable:
     """Give the turn to ``seat``, or pass it on counter-clockwise (``advance``)."""
-    t = locked(table)
-    not_final(t.sitting)
+    t = locked(table=table)
+    not_final(sitting=t.sitting)
     if advance:
         t.turn = (t.turn or t.dealer or SEATS) % SEATS + 1
     else:
@@ -171,8 +171,8 @@ def turn_set(*, table: FestivalTable | int, seat: int | None = None, advance: bo
 @transaction.atomic
 def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
     """Give cái to ``seat`` (it plays first)."""
-    t = locked(table)
-    not_final(t.sitting)
+    t = locked(table=table)
+    not_final(sitting=t.sitting)
     t.dealer = _seat(seat, gettext("Nhà cái"))
     if t.van_started_at is None:
         t.turn = t.dealer
@@ -182,9 +182,9 @@ def dealer_set(*, table: FestivalTable | int, seat: int) -> FestivalTable:
 @transaction.atomic
 def van_start(*, table: FestivalTable | int) -> FestivalTable:
     """Start the ván under way: full nọc, the dealer's turn, the timer running, last win cleared."""
-    t = locked(table)
+    t = locked(table=table)
     _follow_canh(t)
-    open_for_play(t)
+    open_for_play(table=t)
     t.noc_left = initial_noc(t.sitting.game)
     t.turn = t.dealer
     t.van_started_at = timezone.now()
@@ -274,18 +274,18 @@ def van_finish(
     canh: the same players, seated one place round, the winner still holding cái.
     """
     with transaction.atomic():  # catch up with a canh the chiếu moved on to elsewhere (kept if refused below)
-        t = locked(table)
+        t = locked(table=table)
         if _follow_canh(t):
             _changed(t, FOLLOW_FIELDS)
     with transaction.atomic():
-        t = locked(table)
+        t = locked(table=table)
         if t.event_table_id is None:
             written = van_record(
                 sitting=t.sitting_id,
                 seq=seq,
                 record=record,
                 idempotency_key=idempotency_key,
-                entered_by=acting_user(by),
+                entered_by=acting_user(user=by),
             )
         else:
             written = event_van_record(
@@ -293,7 +293,7 @@ def van_finish(
                 seq=seq,
                 record=record,
                 idempotency_key=idempotency_key,
-                entered_by=acting_user(by),
+                entered_by=acting_user(user=by),
                 sitting=sitting or t.sitting_id,
             )
         if written.answer.replayed:

@@ -54,7 +54,7 @@ class Command(BaseCommand):
         for i, event in enumerate(events, start=1):
             prefix = f"[{i}/{len(events)}] {event.name} ({event.slug})"
             if options["queue"]:
-                queue_recompute(event.pk, force=True)
+                queue_recompute(event_id=event.pk, force=True)
                 self.stdout.write(f"{prefix}: đã gửi việc tính lại cho Celery")
                 continue
             self.stdout.write(f"{prefix}: đang tính lại…")

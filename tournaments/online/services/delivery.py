@@ -42,7 +42,7 @@ DONE = (DeliveryStatus.DELIVERED, DeliveryStatus.FAILED, DeliveryStatus.SKIPPED)
 EARLY = timedelta(seconds=1)
 
 
-def retry_wait(attempts: int, *, rng: random.Random | None = None) -> float:
+def retry_wait(*, attempts: int, rng: random.Random | None = None) -> float:
     """Seconds before the next try after ``attempts`` failed ones: ``WEBHOOK_RETRY_SECONDS`` ×
     3^(attempts-1), at most ``WEBHOOK_RETRY_MAX_SECONDS``, of which a random half to the whole
     (so many deliveries failed at once do not all come back at once)."""
@@ -112,7 +112,7 @@ def _send(hook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
     return answer.status, ""
 
 
-def attempt(delivery_id: int) -> float | None:
+def attempt(*, delivery_id: int) -> float | None:
     """Try to deliver once and record how it went; the seconds until the next try (None: no more)."""
     delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
     if delivery is None or delivery.status in DONE:
@@ -158,7 +158,7 @@ def attempt(delivery_id: int) -> float | None:
             done["error"] = f"{error} {gettext('(webhook tạm dừng)')}"[:300]
         _finish(delivery.pk, status=DeliveryStatus.FAILED, next_attempt_at=None, **done)
         return None
-    wait = retry_wait(attempts)
+    wait = retry_wait(attempts=attempts)
     _finish(
         delivery.pk,
         status=DeliveryStatus.RETRYING,

@@ -92,13 +92,13 @@ class Busy(Exception):
 log = logging.getLogger(__name__)
 
 
-def is_big(body: Mapping[str, Any]) -> bool:
+def is_big(*, body: Mapping[str, Any]) -> bool:
     """Whether the import runs as a job (more ván than ``IMPORT_JOB_THRESHOLD``)."""
     van = body.get("van")
     return isinstance(van, list) and len(van) > settings.IMPORT_JOB_THRESHOLD
 
 
-def job_json(job: ImportJob) -> dict[str, Any]:
+def job_json(*, job: ImportJob) -> dict[str, Any]:
     """The job as its owner reads it."""
     body: dict[str, Any] = {
         "id": job.pk,
@@ -128,13 +128,13 @@ def import_job_start(
 ) -> Written[ImportJob]:
     """Check the request's shape (every ván is checked by the job) and queue the job; 202."""
     one_place(club=club, table=table)
-    request = replay_shape(replay_part(body))
+    request = replay_shape(request=replay_part(body=body))
     _text(body, "platform", 80)
     _text(body, "title", 160)
     for name in request["players"]:
         if not name.strip() or len(name) > MAX_PLAYER_NAME:
             raise EngineError(N_("Tên người chơi phải có 1 đến {most} ký tự."), most=MAX_PLAYER_NAME)
-    user = acting_user(by)
+    user = acting_user(user=by)
     box: dict[str, Any] = {}
 
     def action() -> Answer:
@@ -149,7 +149,7 @@ def import_job_start(
         )
         box["job"] = job
         transaction.on_commit(lambda: _queue(job.pk))
-        return Answer(Outcome.QUEUED, job_json(job))
+        return Answer(Outcome.QUEUED, job_json(job=job))
 
     target = ["club", club.pk] if club is not None else ["table", table.pk]  # type: ignore[union-attr]
     answer = run_once(
@@ -197,7 +197,7 @@ def requeue_stalled_jobs() -> list[int]:
     return stalled
 
 
-def run_import_job(job_id: int) -> str:
+def run_import_job(*, job_id: int) -> str:
     """Run the job (again, after a crash: from where it stopped); answers its state. Raises
     :class:`Busy` while another run holds it."""
     job = ImportJob.objects.select_related("owner").filter(pk=job_id).first()
@@ -231,9 +231,9 @@ def _run(job: ImportJob) -> str:
     )
     body = job.request
     try:
-        request = replay_part(body)
+        request = replay_part(body=body)
         if job.staged_id is None:  # a continuation's ván were all checked by the job's first run
-            replay_check(request)  # every ván, before anything is written (no transaction held)
+            replay_check(request=request)  # every ván, before anything is written (no transaction held)
         _touch(job.pk)
     except EngineError as exc:  # the answer the synchronous import gives (scoring.errors)
         _fail(job.pk, status_of(exc), body_of(exc))
@@ -336,7 +336,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         .order_by("seq")
         .values_list("pk", "points", "streak")
     )
-    result = replay_answer(staged, written)
+    result = replay_answer(sitting=staged, written=written)
     expected = replay(request, resolve_rules=resolve_rules)
     if result != expected:
         raise InvariantError(f"import job {job.pk}: the ledger differs from the engine's replay")
@@ -351,7 +351,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         seats = list(Seat.objects.filter(sitting=staged).select_related("player").order_by("position"))
         own = [seat.player_id for seat in seats]
         for seat in seats:
-            Seat.objects.filter(pk=seat.pk).update(player=player_for_name(seat.name, club=club))
+            Seat.objects.filter(pk=seat.pk).update(player=player_for_name(name=seat.name, club=club))
         Player.objects.filter(pk__in=own, club__isnull=True, seats__isnull=True).delete()
         Sitting.objects.filter(pk=staged.pk).update(
             club=club, created_by=user, title=(title or "").strip()[:160], created_at=timezone.now()
@@ -377,7 +377,7 @@ def _land(job: ImportJob, request: Mapping[str, Any]) -> str:
         ImportJob.objects.filter(pk=job.pk).update(
             state=JobState.DONE, done=len(written), sitting=staged, result=answer, finished_at=timezone.now()
         )
-        announce([staged.pk], "open")
+        announce(sitting_ids=[staged.pk], action="open")
         sitting_id, club_id = staged.pk, club.pk
         transaction.on_commit(lambda: _landed(sitting_id, club_id))
     return JobState.DONE
@@ -388,4 +388,4 @@ def _landed(sitting_id: int, club_id: int) -> None:
         Van.objects.filter(sitting_id=sitting_id, is_current=True).select_related("winner").order_by("seq")
     )
     _announce(sitting_id, vans)
-    request_ratings_update(club_id)
+    request_ratings_update(club_id=club_id)

@@ -40,7 +40,7 @@ PLACE_KEYS = frozenset({"club", "table", "event", "platform", "title"})
 IMPORT_KEYS = REPLAY_KEYS | PLACE_KEYS
 
 
-def replay_part(body: Mapping[str, Any]) -> dict[str, Any]:
+def replay_part(*, body: Mapping[str, Any]) -> dict[str, Any]:
     """The replay request inside an import (unknown keys refused, naming them)."""
     unknown = sorted(set(body) - IMPORT_KEYS)
     if unknown:
@@ -77,7 +77,7 @@ def _fits_table(table: Table, count: int) -> None:
     if table.closed_at is not None:
         raise ReplayConflict(N_("Chiếu {n} đã đóng: không nhập ván vào được."), n=table.number)
     if event.round_format == RoundFormat.VAN:
-        room = event.van_per_round - table_van(table)
+        room = event.van_per_round - table_van(table=table)
         if count > room:
             raise EngineError(
                 N_(
@@ -108,16 +108,16 @@ def sitting_import(
 ) -> Written[Sitting]:
     """Import ``body`` into ``club`` (a new sitting) or ``table`` (its current, empty canh)."""
     one_place(club=club, table=table)
-    request = replay_part(body)
+    request = replay_part(body=body)
     platform = _text(body, "platform", 80) or (token.label if token is not None else "") or "API"
     title = _text(body, "title", 160)
-    replay_check(request)  # every ván, before anything is written
-    user = acting_user(by)
+    replay_check(request=request)  # every ván, before anything is written
+    user = acting_user(user=by)
     box: dict[str, Any] = {}
 
     def lock() -> None:
         if table is not None:
-            box["table"] = locked_table(table)
+            box["table"] = locked_table(table=table)
 
     def action() -> Answer:
         if table is None:
@@ -177,10 +177,14 @@ def sitting_import(
 
 def _announce(sitting_id: int, vans: list[Van]) -> None:
     """One ``van.recorded`` for the whole import (the ván's own announcements stand aside)."""
-    hooks = webhooks.hooks_of_sitting(sitting_id)
+    hooks = webhooks.hooks_of_sitting(sitting_id=sitting_id)
     if any(HookEvent.VAN_RECORDED in h.events for h in hooks):
         webhooks.emit(
-            HookEvent.VAN_RECORDED,
+            kind=HookEvent.VAN_RECORDED,
             hooks=hooks,
-            data={**webhooks.sitting_context(sitting_id), "imported": True, "van": webhooks.van_rows(vans)},
+            data={
+                **webhooks.sitting_context(sitting_id=sitting_id),
+                "imported": True,
+                "van": webhooks.van_rows(vans=vans),
+            },
         )

@@ -25,17 +25,17 @@ __all__ = ["PREFIX", "digest", "token_create", "token_for", "token_revoke"]
 PREFIX = "sotom_"
 
 
-def digest(raw: str) -> str:
+def digest(*, raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
-def token_for(raw: str) -> PlatformToken | None:
+def token_for(*, raw: str) -> PlatformToken | None:
     """The live token whose text is ``raw`` (None: unknown or revoked), with its creator."""
     if not raw.startswith(PREFIX) or len(raw) > 100:
         return None
     return (
         PlatformToken.objects.select_related("created_by")
-        .filter(digest=digest(raw), revoked_at__isnull=True)
+        .filter(digest=digest(raw=raw), revoked_at__isnull=True)
         .first()
     )
 
@@ -65,7 +65,7 @@ def token_create(
         label=_label(label),
         access=access,
         prefix=raw[: len(PREFIX) + 6],
-        digest=digest(raw),
+        digest=digest(raw=raw),
         created_by=created_by,
     )
     return token, raw
@@ -76,6 +76,6 @@ def token_revoke(*, token: PlatformToken, by: Any) -> PlatformToken:
     """Revoke the token at once (its next call is a 401). Revoking twice changes nothing."""
     found = PlatformToken.objects.select_for_update().get(pk=token.pk)
     if found.revoked_at is None:
-        found.revoked_at, found.revoked_by = timezone.now(), acting_user(by)
+        found.revoked_at, found.revoked_by = timezone.now(), acting_user(user=by)
         found.save(update_fields=["revoked_at", "revoked_by"])
     return found

@@ -130,7 +130,7 @@ def webhook_disable(*, hook: Webhook, by: Any) -> Webhook:
     """Stop sending to the hook (deliveries not sent yet fail). Twice changes nothing."""
     found = Webhook.objects.select_for_update().get(pk=hook.pk)
     if found.disabled_at is None:
-        found.disabled_at, found.disabled_by = timezone.now(), acting_user(by)
+        found.disabled_at, found.disabled_by = timezone.now(), acting_user(user=by)
         found.save(update_fields=["disabled_at", "disabled_by"])
     return found
 
@@ -187,8 +187,8 @@ def _deliveries(hooks: list[Webhook], kind: str, data: dict[str, Any], *, test: 
 
 
 def emit(
-    kind: str,
     *,
+    kind: str,
     data: dict[str, Any],
     club_id: int | None = None,
     event_id: int | None = None,
@@ -214,7 +214,7 @@ def webhook_resume(*, hook: Webhook, by: Any) -> Webhook:
     found = Webhook.objects.select_for_update().get(pk=hook.pk)
     if found.paused_at is not None or found.failures:
         found.paused_at, found.pause_reason, found.failures = None, "", 0
-        found._history_user = acting_user(by)  # type: ignore[attr-defined]
+        found._history_user = acting_user(user=by)  # type: ignore[attr-defined]
         found.save(update_fields=["paused_at", "pause_reason", "failures"])
     return found
 
@@ -254,7 +254,7 @@ def webhook_test(*, hook: Webhook) -> WebhookDelivery:
 # -- what is announced --------------------------------------------------------------------------------
 
 
-def sitting_context(sitting_id: int) -> dict[str, Any]:
+def sitting_context(*, sitting_id: int) -> dict[str, Any]:
     """Where a sitting belongs: its club, or its event, round, table and canh (2 queries)."""
     sitting = Sitting.objects.select_related("club").get(pk=sitting_id)
     canh = TableSitting.objects.select_related("table__round", "event").filter(sitting_id=sitting_id).first()
@@ -270,7 +270,7 @@ def sitting_context(sitting_id: int) -> dict[str, Any]:
     }
 
 
-def van_rows(vans: list[Van]) -> list[dict[str, Any]]:
+def van_rows(*, vans: list[Van]) -> list[dict[str, Any]]:
     return [
         {
             "id": v.pk,
@@ -306,9 +306,9 @@ def _live_hook_ids(sitting_id: int) -> list[int]:
     )
 
 
-def hooks_of_sitting(sitting_id: int) -> list[Webhook]:
+def hooks_of_sitting(*, sitting_id: int) -> list[Webhook]:
     """The live hooks of the sitting's club and of its event (one query; two when there are some)."""
-    ids = rows.column(LIVE_HOOKS, [sitting_id, sitting_id], orm=lambda: _live_hook_ids(sitting_id))
+    ids = rows.column(sql=LIVE_HOOKS, params=[sitting_id, sitting_id], orm=lambda: _live_hook_ids(sitting_id))
     if not ids:
         return []
     return list(Webhook.objects.filter(pk__in=ids).select_related("club", "event").order_by("pk"))
@@ -320,7 +320,7 @@ def on_sitting_changed(
     kind = VAN_ACTIONS.get(action)
     if kind is None or van_id is None:
         return
-    hooks = [h for h in hooks_of_sitting(sitting_id) if kind in h.events]
+    hooks = [h for h in hooks_of_sitting(sitting_id=sitting_id) if kind in h.events]
     if not hooks:
         return
     if (
@@ -329,7 +329,11 @@ def on_sitting_changed(
     ):
         return  # part of an import, announced whole by it
     vans = list(Van.objects.select_related("winner").filter(pk=van_id))
-    emit(kind, hooks=hooks, data={**sitting_context(sitting_id), "imported": False, "van": van_rows(vans)})
+    emit(
+        kind=kind,
+        hooks=hooks,
+        data={**sitting_context(sitting_id=sitting_id), "imported": False, "van": van_rows(vans=vans)},
+    )
 
 
 def on_round_seated(sender: Any, *, event_id: int, round_id: int, **kwargs: Any) -> None:
@@ -352,7 +356,7 @@ def on_round_seated(sender: Any, *, event_id: int, round_id: int, **kwargs: Any)
         ],
         "tables_url": reverse("events-api:event-tables", args=[rnd.event.slug]),
     }
-    emit(HookEvent.ROUND_SEATED, event_id=event_id, data=data)
+    emit(kind=HookEvent.ROUND_SEATED, event_id=event_id, data=data)
 
 
 def on_event_finished(sender: Any, *, event_id: int, **kwargs: Any) -> None:
@@ -360,7 +364,7 @@ def on_event_finished(sender: Any, *, event_id: int, **kwargs: Any) -> None:
     if event is None:
         return
     emit(
-        HookEvent.EVENT_FINISHED,
+        kind=HookEvent.EVENT_FINISHED,
         event_id=event_id,
         data={
             "finished_at": iso(event.finished_at),
@@ -376,7 +380,7 @@ def on_standings_changed(sender: Any, *, event_id: int, version: int, **kwargs: 
     if board is None or board.version != version:
         return  # a newer version is already there: its own announcement follows
     emit(
-        HookEvent.STANDINGS_CHANGED,
+        kind=HookEvent.STANDINGS_CHANGED,
         event_id=event_id,
         data={
             "version": board.version,
