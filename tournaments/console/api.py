@@ -30,7 +30,7 @@ from scoring.respond import answer_status
 from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import RUN, CanRunTable, reach, seen
 from tournaments.console.selectors import signals_json
-from tournaments.console.services import signal_send
+from tournaments.console.services import signal_send, signal_table
 
 __all__ = ["TableSignalsView"]
 
@@ -142,7 +142,7 @@ class TableSignalsView(ContractView):
         tags=["Tổ Tôm Điếm"],
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = _table(table_id)
+        table = signal_table(table_id=table_id)  # the columns the checks and the signal read
         may = reach(request.user, table)
         if may is None or table is None:  # no such table, or a private event's to one taking no part
             raise _no_table(table_id)
