@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -74,13 +75,7 @@ def signal_table(*, table_id: int) -> FestivalTable | None:
     and ``event_table.event`` (``is_public``) loaded (any other field is read when first asked
     for, as a deferred field). The checks of :mod:`tournaments.console.permissions` run on it as on
     the whole rows."""
-    qn = connection.ops.quote_name
-    sql = _TABLE.format(
-        table=qn(FestivalTable._meta.db_table),
-        sitting=qn(Sitting._meta.db_table),
-        chieu=qn(Table._meta.db_table),
-        event=qn(Event._meta.db_table),
-    )
+    sql = _sql(connection.vendor)["table"]
 
     def orm() -> Any:
         return FestivalTable.objects.filter(pk=table_id).values_list(
@@ -117,12 +112,7 @@ def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
     seats do not change during a canh)."""
     if not isinstance(slug, str) or not slug.strip():
         raise ConsoleError(N_('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
-    qn = connection.ops.quote_name
-    sql = _FIND.format(
-        columns=", ".join(qn(f.column) for f in Signal._meta.concrete_fields),
-        seat=qn(Seat._meta.db_table),
-        signal=qn(Signal._meta.db_table),
-    )
+    sql = _sql(connection.vendor)["find"]
     wanted = slug.strip().lower()
 
     def orm() -> Any:
@@ -160,10 +150,30 @@ RETURNING stream_seq, van_seq, noc_left,
 """
 
 
+@cache
+def _sql(vendor: str) -> dict[str, str]:
+    """The signal's statements, written once per process (per database vendor)."""
+    qn = connection.ops.quote_name
+    return {
+        "table": _TABLE.format(
+            table=qn(FestivalTable._meta.db_table),
+            sitting=qn(Sitting._meta.db_table),
+            chieu=qn(Table._meta.db_table),
+            event=qn(Event._meta.db_table),
+        ),
+        "find": _FIND.format(
+            columns=", ".join(qn(f.column) for f in Signal._meta.concrete_fields),
+            seat=qn(Seat._meta.db_table),
+            signal=qn(Signal._meta.db_table),
+        ),
+        "take": _TAKE.format(table=FestivalTable._meta.db_table, sitting=Sitting._meta.db_table),
+    }
+
+
 def _take(table: FestivalTable) -> tuple[int, int, int, bool, bool] | None:
     """Lock and number (see :data:`_TAKE`): (stream_seq, van_seq, noc_left, final, ended), None
     when the table is no longer at ``table``'s canh."""
-    sql = _TAKE.format(table=FestivalTable._meta.db_table, sitting=Sitting._meta.db_table)
+    sql = _sql(connection.vendor)["take"]
     with connection.cursor() as cursor:
         cursor.execute(sql, [table.pk, table.sitting_id])
         row = cursor.fetchone()
