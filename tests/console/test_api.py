@@ -154,6 +154,25 @@ def test_bad_seat_or_signal_is_400_in_vietnamese(festival: Any, body: Any, messa
     assert not SignalEvent.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("content_type", "body", "status"),
+    [("application/json", b'{"seat": 1, "signal": ', 400), ("text/plain", b"tung-tung", 415)],
+)
+def test_a_refused_body_is_answered_after_who_may_send(
+    festival: Any, django_user_model: Any, content_type: str, body: bytes, status: int
+) -> None:
+    """The body is read before the table (to read the signal with it), but who may send is still
+    answered first: a stranger is refused (403), an unknown table is 404, whatever the body; the
+    Trung Quân hears what is wrong with the body."""
+    stranger = client_for(django_user_model.objects.create_user("nguoi-la"))
+    tq = client_for(festival.trung_quan)
+    assert stranger.post(url(festival.table), body, content_type=content_type).status_code == 403
+    assert tq.post("/api/v1/tables/999999/signals", body, content_type=content_type).status_code == 404
+    answer = tq.post(url(festival.table), body, content_type=content_type)
+    assert answer.status_code == status and answer.json()["error"]
+    assert not SignalEvent.objects.exists()
+
+
 def test_a_village_signal_is_accepted_only_at_its_village(festival: Any) -> None:
     from scoring.models import Club
     from tournaments.console.models import Signal
@@ -230,8 +249,8 @@ def test_a_signal_is_one_transaction_of_at_most_five_statements(
     festival: Any, key: str | None, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The POST's own writes: lock and number (one UPDATE), the key's look-up, the signal, its
-    display event, the key's answer; before them the request reads its token, its table (with
-    who may run it) and the signal (with the seat's name): one SELECT each, nothing else."""
+    display event, the key's answer; before them the request reads its token, then its table (with
+    who may run it) and the signal (with the seat's name) in one SELECT, nothing else."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -247,7 +266,7 @@ def test_a_signal_is_one_transaction_of_at_most_five_statements(
     assert sql[begin + 1 : end] == (
         ["UPDATE", "SELECT", "INSERT", "INSERT", "INSERT"] if key else ["UPDATE", "INSERT", "INSERT"]
     ), sql
-    assert sql[:begin] == ["SELECT", "SELECT", "SELECT"], sql  # the token, the table, the signal
+    assert sql[:begin] == ["SELECT", "SELECT"], sql  # the token; the table with the signal
     assert sql[end + 1 :] == [], sql  # nothing after the commit (the display event is stored)
     # The table is read with the few columns its checks need, not every column of four tables.
     table_read = queries.captured_queries[1]["sql"]
@@ -309,6 +328,7 @@ def test_the_signal_s_narrow_read_of_its_table_is_the_orm_s_and_decides_the_same
     """``signal_table`` (one statement, SQL written once) reads what the ORM reads, and the rules
     of who may run and see the table answer the same on it as on the whole rows: for a table of
     no event and for a public or private event's chiếu (its Trung Quân, organisers, outsiders)."""
+    import contextlib
     import datetime as dt
 
     from scoring.services import rows
@@ -359,6 +379,17 @@ def test_the_signal_s_narrow_read_of_its_table_is_the_orm_s_and_decides_the_same
         narrow = read(table.pk)
         with rows.on_the_orm():
             assert read(table.pk) == narrow
+        third = table.sitting.seats.get(position=3).name  # "Chi" at the lone table, "Canh" at the chiếu
+        for seat, slug, found in [(3, " Tung-Tung", third), (0, "khai-hoi", None), (2, "khong-co", None)]:
+            both = []
+            for orm in (False, True):
+                with rows.on_the_orm() if orm else contextlib.nullcontext():
+                    with_signal = signal_table(table_id=table.pk, seat=seat, signal=slug)
+                    assert with_signal is not None
+                    wanted, at, sig = with_signal._signal_read
+                    both.append((wanted, at, sig and (sig.slug, sig.seat_name)))
+            assert both[0] == both[1], both
+            assert both[0][2] == (None if slug == "khong-co" else (slug.strip().lower(), found))
         whole = FestivalTable.objects.select_related("sitting", "event_table__event").get(pk=table.pk)
         assert narrow == (
             whole.pk,
