@@ -154,6 +154,25 @@ def test_bad_seat_or_signal_is_400_in_vietnamese(festival: Any, body: Any, messa
     assert not SignalEvent.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("content_type", "body", "status"),
+    [("application/json", b'{"seat": 1, "signal": ', 400), ("text/plain", b"tung-tung", 415)],
+)
+def test_a_refused_body_is_answered_after_who_may_send(
+    festival: Any, django_user_model: Any, content_type: str, body: bytes, status: int
+) -> None:
+    """The body is read before the table (to read the signal with it), but who may send is still
+    answered first: a stranger is refused (403), an unknown table is 404, whatever the body; the
+    Trung Quân hears what is wrong with the body."""
+    stranger = client_for(django_user_model.objects.create_user("nguoi-la"))
+    tq = client_for(festival.trung_quan)
+    assert stranger.post(url(festival.table), body, content_type=content_type).status_code == 403
+    assert tq.post("/api/v1/tables/999999/signals", body, content_type=content_type).status_code == 404
+    answer = tq.post(url(festival.table), body, content_type=content_type)
+    assert answer.status_code == status and answer.json()["error"]
+    assert not SignalEvent.objects.exists()
+
+
 def test_a_village_signal_is_accepted_only_at_its_village(festival: Any) -> None:
     from scoring.models import Club
     from tournaments.console.models import Signal
@@ -230,8 +249,8 @@ def test_a_signal_is_one_transaction_of_at_most_five_statements(
     festival: Any, key: str | None, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The POST's own writes: lock and number (one UPDATE), the key's look-up, the signal, its
-    display event, the key's answer; besides them the request reads its token, its table (with
-    who may run it) and the signal (with the seat's name)."""
+    display event, the key's answer; before them the request reads its token, then its table (with
+    who may run it) and the signal (with the seat's name) in one SELECT, nothing else."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -247,8 +266,11 @@ def test_a_signal_is_one_transaction_of_at_most_five_statements(
     assert sql[begin + 1 : end] == (
         ["UPDATE", "SELECT", "INSERT", "INSERT", "INSERT"] if key else ["UPDATE", "INSERT", "INSERT"]
     ), sql
-    statements = [s for s in sql if s not in ("SAVEPOINT", "RELEASE")]
-    assert len(statements) <= (8 if key else 6), "\n".join(q["sql"] for q in queries.captured_queries)
+    assert sql[:begin] == ["SELECT", "SELECT"], sql  # the token; the table with the signal
+    assert sql[end + 1 :] == [], sql  # nothing after the commit (the display event is stored)
+    # The table is read with the few columns its checks need, not every column of four tables.
+    table_read = queries.captured_queries[1]["sql"]
+    assert "announcement" not in table_read and "stream_seq" not in table_read, table_read
     assert [kind for kind, _ in stream(festival.table)] == ["signal", "signal"]
     if key:  # a retry writes nothing and sends nothing
         with django_capture_on_commit_callbacks(execute=True) as sent:
@@ -296,3 +318,90 @@ def test_the_organisers_of_the_event_may_send_at_its_chieu(festival: Any, django
     outsider = django_user_model.objects.create_user("nguoi-lang-ben")
     assert post(client_for(organiser), table, {"seat": 5, "signal": "co-vang"}).status_code == 201
     assert post(client_for(outsider), table, {"seat": 5, "signal": "co-vang"}).status_code == 403
+
+
+@pytest.mark.sqlite
+@pytest.mark.parametrize("private", [False, True])
+def test_the_signal_s_narrow_read_of_its_table_is_the_orm_s_and_decides_the_same(
+    festival: Any, django_user_model: Any, private: bool
+) -> None:
+    """``signal_table`` (one statement, SQL written once) reads what the ORM reads, and the rules
+    of who may run and see the table answer the same on it as on the whole rows: for a table of
+    no event and for a public or private event's chiếu (its Trung Quân, organisers, outsiders)."""
+    import contextlib
+    import datetime as dt
+
+    from scoring.services import rows
+    from tournaments.console.permissions import reach
+    from tournaments.console.services import signal_table
+    from tournaments.models import Event, EventRole, EventRoleKind, Round, Table
+
+    def read(table_id: int) -> tuple[Any, ...] | None:
+        found = signal_table(table_id=table_id)
+        if found is None:
+            return None
+        chieu = found.event_table
+        return (
+            found.pk,
+            found.sitting_id,
+            found.trung_quan_id,
+            found.sitting.club_id,
+            None if chieu is None else (chieu.pk, chieu.event.pk, chieu.event.is_public),
+        )
+
+    from tournaments.console.services import table_open
+
+    outsider = django_user_model.objects.create_user("nguoi-ngoai")
+    lone = festival.table
+    spare = table_open(name="", players=["Ất", "Bính", "Canh", "Đinh", "Mậu"])
+    sitting = spare.sitting
+    spare.delete()  # its sitting becomes the event's chiếu's
+    event = Event.objects.create(
+        name="Hội làng Cự Đà",
+        slug="hoi-cu-da",
+        date=dt.date(2026, 2, 22),
+        game=sitting.game,
+        rules=sitting.rules,
+        is_public=not private,
+    )
+    chieu = Table.objects.create(
+        round=Round.objects.create(event=event, number=1, method="random"),
+        number=1,
+        sitting=sitting,
+        event=event,
+    )
+    at_event = table_open(name="", event_table=chieu)
+    tq = django_user_model.objects.create_user("trung-quan-hoi")
+    EventRole.objects.create(event=event, user=tq, role=EventRoleKind.TRUNG_QUAN)
+    organiser = django_user_model.objects.create_user("ban-to-chuc-cu-da")
+    event.organisers.add(organiser)
+    for table in (lone, at_event):
+        narrow = read(table.pk)
+        with rows.on_the_orm():
+            assert read(table.pk) == narrow
+        third = table.sitting.seats.get(position=3).name  # "Chi" at the lone table, "Canh" at the chiếu
+        for seat, slug, found in [(3, " Tung-Tung", third), (0, "khai-hoi", None), (2, "khong-co", None)]:
+            both = []
+            for orm in (False, True):
+                with rows.on_the_orm() if orm else contextlib.nullcontext():
+                    with_signal = signal_table(table_id=table.pk, seat=seat, signal=slug)
+                    assert with_signal is not None
+                    wanted, at, sig = with_signal._signal_read
+                    both.append((wanted, at, sig and (sig.slug, sig.seat_name)))
+            assert both[0] == both[1], both
+            assert both[0][2] == (None if slug == "khong-co" else (slug.strip().lower(), found))
+        whole = FestivalTable.objects.select_related("sitting", "event_table__event").get(pk=table.pk)
+        assert narrow == (
+            whole.pk,
+            whole.sitting_id,
+            whole.trung_quan_id,
+            whole.sitting.club_id,
+            None
+            if whole.event_table is None
+            else (whole.event_table.pk, whole.event_table.event.pk, whole.event_table.event.is_public),
+        )
+        for user in (festival.trung_quan, tq, organiser, outsider):
+            assert reach(user, signal_table(table_id=table.pk)) == reach(user, whole), (table, user)
+    assert reach(tq, signal_table(table_id=at_event.pk)) == "run"
+    assert reach(outsider, signal_table(table_id=at_event.pk)) == (None if private else "see")
+    assert signal_table(table_id=999999) is None

@@ -6,7 +6,12 @@ serialised; the display hears of every write after its commit (:mod:`tournaments
 
 from tournaments.console.services.errors import ConsoleError
 from tournaments.console.services.retention import trim_display_events
-from tournaments.console.services.signals import ensure_catalogue, parse_seat, signal_send
+from tournaments.console.services.signals import (
+    ensure_catalogue,
+    parse_seat,
+    signal_send,
+    signal_table,
+)
 from tournaments.console.services.tables import (
     dealer_set,
     noc_change,
@@ -23,6 +28,7 @@ __all__ = [
     "noc_change",
     "parse_seat",
     "signal_send",
+    "signal_table",
     "table_open",
     "trim_display_events",
     "turn_set",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -18,8 +19,9 @@ from tournaments.console.catalogue import SIGNALS, TRUNG_QUAN
 from tournaments.console.models import FestivalTable, Signal, SignalEvent, SignalKind
 from tournaments.console.selectors import TRUNG_QUAN_NAME, signal_json, signals_for
 from tournaments.console.services.errors import ConsoleError
+from tournaments.models import Event, Table
 
-__all__ = ["ensure_catalogue", "parse_seat", "signal_send"]
+__all__ = ["ensure_catalogue", "parse_seat", "signal_send", "signal_table"]
 
 SEATS = 5
 _TQ_WORDS = {"trung_quan", "trung-quan", "trungquan", "tq", "trung quân"}
@@ -53,48 +55,123 @@ def parse_seat(*, value: Any) -> int:
     )
 
 
-#: The signal a table may use (the common ones and its village's own, active) with the name of the
-#: seat that gave it: one statement, its text written once (the ORM would compile it every time).
+#: The festival table a signal is posted to, with only what the POST reads: who may run it (its
+#: Trung Quân; its event's chiếu, the event, whether that is public) and its canh's village (the
+#: signals it may use); and, when the request names them, the signal it asks for and the name of
+#: the seat that gives it (``{wanted}``, ``{join}``: :data:`_WANTED`). One statement, its text
+#: written once (the ORM's 4-table ``select_related`` of every column was most of the signal's CPU).
+_TABLE = """
+SELECT f.id, f.sitting_id, f.event_table_id, f.trung_quan_id, s.club_id, t.event_id, e.is_public{wanted}
+FROM {table} f JOIN {sitting} s ON s.id = f.sitting_id
+LEFT JOIN {chieu} t ON t.id = f.event_table_id LEFT JOIN {event} e ON e.id = t.event_id{join}
+WHERE f.id = %s
+"""
+#: The signal a table may use (the common ones and its village's own, active; as
+#: :func:`signals_for` scopes them) and the name of the seat that gave it.
+_WANTED = (
+    ", {columns}, (SELECT name FROM {seat} WHERE sitting_id = f.sitting_id AND position = %s)",
+    "\nLEFT JOIN {signal} g ON g.slug = %s AND g.is_active AND (g.club_id IS NULL OR g.club_id = s.club_id)",
+)
+#: In the model's order of fields, as ``Model.from_db`` takes a subset.
+_TABLE_FIELDS = ["id", "sitting_id", "event_table_id", "trung_quan_id"]
+_FIELDS = [f.attname for f in Signal._meta.concrete_fields]
+
+
+def signal_table(
+    *, table_id: int, seat: int | None = None, signal: str | None = None
+) -> FestivalTable | None:
+    """The festival table ``table_id`` as a signal needs it, or None: its own fields
+    ``id``, ``sitting_id``, ``event_table_id`` and ``trung_quan_id``, its ``sitting`` (``club_id``)
+    and ``event_table.event`` (``is_public``) loaded (any other field is read when first asked
+    for, as a deferred field). The checks of :mod:`tournaments.console.permissions` run on it as on
+    the whole rows.
+
+    With ``seat`` (as :func:`parse_seat` gives it) and ``signal`` (a slug), the same statement also
+    reads that signal of the table's catalogue and the seat's name, which :func:`signal_send` then
+    uses for that seat and slug instead of reading them again. Nothing of it is answered before the
+    caller has checked who asks."""
+    wanted = signal.strip().lower() if seat is not None and isinstance(signal, str) else ""
+    sql = _sql(connection.vendor)["table+signal" if wanted else "table"]
+    fields = [*_TABLE_FIELDS, "sitting__club_id", "event_table__event_id", "event_table__event__is_public"]
+
+    def orm() -> Any:
+        found = [tuple(row) for row in FestivalTable.objects.filter(pk=table_id).values_list(*fields)]
+        if not found or not wanted:
+            return found
+        sig = list(_signal_orm(found[0][1], found[0][4], wanted, seat)) or [(None,) * (len(_FIELDS) + 1)]
+        return [found[0] + tuple(sig[0])]
+
+    params: list[Any] = [seat, wanted, table_id] if wanted else [table_id]
+    found = rows.values(sql=sql, params=params, orm=orm)
+    if not found:
+        return None
+    row = found[0]
+    own, (club_id, event_id, is_public) = list(row[:4]), row[4:7]
+    sitting_id, event_table_id = own[1], own[2]
+    alias = connection.alias
+    table = FestivalTable.from_db(alias, _TABLE_FIELDS, own)
+    table.sitting = Sitting.from_db(alias, ["id", "club_id"], [sitting_id, club_id])
+    if event_table_id is not None:
+        chieu = Table.from_db(alias, ["id", "event_id"], [event_table_id, event_id])
+        chieu.event = Event.from_db(alias, ["id", "is_public"], [event_id, bool(is_public)])
+        table.event_table = chieu
+    if wanted:
+        table._signal_read = (wanted, seat, _signal_of(row[7:]))  # type: ignore[attr-defined]
+    return table
+
+
+def _signal_of(row: Any) -> Signal | None:
+    """A signal from its columns (:data:`_FIELDS`) and the seat's name; None for no signal."""
+    *values, seat_name = row
+    if values[_FIELDS.index("id")] is None:
+        return None
+    signal = Signal.from_db(connection.alias, _FIELDS, values)
+    signal.seat_name = seat_name  # type: ignore[attr-defined]
+    return signal
+
+
+def _signal_orm(sitting_id: int, club_id: int | None, wanted: str, seat: int) -> Any:
+    """The ORM's twin of the signal's read: its columns and the seat's name."""
+    seat_name = Seat.objects.filter(sitting_id=sitting_id, position=seat).values("name")[:1]
+    return (
+        Signal.objects.filter(Q(club__isnull=True) | Q(club_id=club_id), slug=wanted, is_active=True)
+        .annotate(seat_name=Subquery(seat_name))
+        .values_list(*_FIELDS, "seat_name")
+    )
+
+
+#: The signal alone, for a table read without it (:func:`signal_table`): one statement.
 _FIND = """
 SELECT {columns}, (SELECT name FROM {seat} WHERE sitting_id = %s AND position = %s)
 FROM {signal} WHERE slug = %s AND is_active AND (club_id IS NULL OR club_id = %s)
 """
-_FIELDS = [f.attname for f in Signal._meta.concrete_fields]
 
 
 def _find_signal(table: FestivalTable, slug: Any, seat: int) -> Signal:
     """The signal of the table's catalogue (as :func:`signals_for` scopes it), with the name of
-    whoever gave it (``seat_name``): one query, read before the write's transaction (signals and
-    seats do not change during a canh)."""
+    whoever gave it (``seat_name``): read with the table when :func:`signal_table` was asked for
+    it, else one query; before the write's transaction (signals and seats do not change during a
+    canh)."""
     if not isinstance(slug, str) or not slug.strip():
         raise ConsoleError(N_('Hãy gửi mã hiệu trong "signal", ví dụ "tung-tung".'))
-    qn = connection.ops.quote_name
-    sql = _FIND.format(
-        columns=", ".join(qn(f.column) for f in Signal._meta.concrete_fields),
-        seat=qn(Seat._meta.db_table),
-        signal=qn(Signal._meta.db_table),
-    )
     wanted = slug.strip().lower()
-
-    def orm() -> Any:
-        seat_name = Seat.objects.filter(sitting_id=table.sitting_id, position=seat).values("name")[:1]
-        return (
-            Signal.objects.filter(
-                Q(club__isnull=True) | Q(club_id=table.sitting.club_id), slug=wanted, is_active=True
-            )
-            .annotate(seat_name=Subquery(seat_name))
-            .values_list(*_FIELDS, "seat_name")
+    read = getattr(table, "_signal_read", None)
+    if read is not None and read[0] == wanted and read[1] == seat:
+        signal = read[2]
+    else:
+        sql = _sql(connection.vendor)["find"]
+        club_id = table.sitting.club_id
+        found = rows.values(
+            sql=sql,
+            params=[table.sitting_id, seat, wanted, club_id],
+            orm=lambda: _signal_orm(table.sitting_id, club_id, wanted, seat),
         )
-
-    found = rows.values(sql=sql, params=[table.sitting_id, seat, wanted, table.sitting.club_id], orm=orm)
-    if not found:
+        signal = _signal_of(found[0]) if found else None
+    if signal is None:
         known = ", ".join(signals_for(table).values_list("slug", flat=True))
         raise ConsoleError(
             N_("Không có hiệu '{slug}'. Các hiệu của chiếu này: {known}."), slug=slug, known=known
         )
-    *values, seat_name = found[0]
-    signal = Signal.from_db(connection.alias, _FIELDS, values)
-    signal.seat_name = seat_name  # type: ignore[attr-defined]
     return signal
 
 
@@ -111,10 +188,35 @@ RETURNING stream_seq, van_seq, noc_left,
 """
 
 
+@cache
+def _sql(vendor: str) -> dict[str, str]:
+    """The signal's statements, written once per process (per database vendor)."""
+    qn = connection.ops.quote_name
+    names = {
+        "table": qn(FestivalTable._meta.db_table),
+        "sitting": qn(Sitting._meta.db_table),
+        "chieu": qn(Table._meta.db_table),
+        "event": qn(Event._meta.db_table),
+    }
+    columns = [qn(f.column) for f in Signal._meta.concrete_fields]
+    seat, signal = qn(Seat._meta.db_table), qn(Signal._meta.db_table)
+    wanted, join = _WANTED
+    return {
+        "table": _TABLE.format(**names, wanted="", join=""),
+        "table+signal": _TABLE.format(
+            **names,
+            wanted=wanted.format(columns=", ".join(f"g.{c}" for c in columns), seat=seat),
+            join=join.format(signal=signal),
+        ),
+        "find": _FIND.format(columns=", ".join(columns), seat=seat, signal=signal),
+        "take": _TAKE.format(table=FestivalTable._meta.db_table, sitting=Sitting._meta.db_table),
+    }
+
+
 def _take(table: FestivalTable) -> tuple[int, int, int, bool, bool] | None:
     """Lock and number (see :data:`_TAKE`): (stream_seq, van_seq, noc_left, final, ended), None
     when the table is no longer at ``table``'s canh."""
-    sql = _TAKE.format(table=FestivalTable._meta.db_table, sitting=Sitting._meta.db_table)
+    sql = _sql(connection.vendor)["take"]
     with connection.cursor() as cursor:
         cursor.execute(sql, [table.pk, table.sitting_id])
         row = cursor.fetchone()
@@ -164,7 +266,7 @@ def signal_send(
     the_seat = parse_seat(value=seat)
     key = check_key(key=idempotency_key)
     if not isinstance(table, FestivalTable):
-        found = FestivalTable.objects.select_related("sitting").filter(pk=table).first()
+        found = signal_table(table_id=table)
         if found is None:
             raise ConsoleError(N_("Không có chiếu số {n}."), n=table)
         table = found
