@@ -38,6 +38,10 @@ if [ -z "${CI_CHECKS_DONE:-}" ]; then
 fi
 
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
+# Two pytest-xdist workers, a test file each at a time (tests/xdist_env.py gives each its own test
+# database, Redis databases and broker folder): most of a test's time is waiting on a server, a
+# worker or a browser, so two interleave on two cores. PYTEST_WORKERS=0 runs in one process.
+workers=(-n "${PYTEST_WORKERS:-2}" --dist loadfile)
 if [ -n "$slow" ]; then
   # --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default
   # at full size start it themselves through .ci/run-app.sh (tests/reliability/test_live_budget.py
@@ -46,7 +50,7 @@ if [ -n "$slow" ]; then
   exit 0
 fi
 
-stage "pytest (PostgreSQL, Redis, Chromium)" $PY -m pytest -m "not slow" -p no:cacheprovider
+stage "pytest (PostgreSQL, Redis, Chromium)" $PY -m pytest -m "not slow" -p no:cacheprovider "${workers[@]}"
 
 # The tests marked `sqlite` again on the embedded default, as `make run` configures it: a SQLite
 # file (the test database is a file too, so servers and workers started by a test share it) and
@@ -59,7 +63,7 @@ sqlite_pass() {
     unset REDIS_URL
     export DATABASE_URL="sqlite:///$dir/sotom.sqlite3" DATABASE_TEST_NAME="$dir/test.sqlite3"
     export CELERY_BROKER_URL="filesystem://" CELERY_FS_BROKER_DIR="$dir/broker"
-    $PY -m pytest -m "sqlite and not slow" -p no:cacheprovider
+    $PY -m pytest -m "sqlite and not slow" -p no:cacheprovider "${workers[@]}"
   ) || rc=$?
   rm -rf "$dir"
   return $rc
