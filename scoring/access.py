@@ -7,55 +7,53 @@ rules themselves are :mod:`scoring.permissions`.
 
 from __future__ import annotations
 
-from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.htmx import is_htmx, render_htmx
+from scoring.engine import N_
 from scoring.models import Sitting
 from scoring.permissions import KEEP, VIEW, can
+from scoring.refusals import NotAllowed, NotSignedIn, Refusal
+from scoring.respond import respond
 
 __all__ = [
     "REFUSALS",
     "NotAllowed",
+    "NotSignedIn",
+    "Refusal",
     "denied",
     "get_sitting",
     "refuse",
-    "refuse_json",
     "sitting_for",
     "to_login",
 ]
 
-DENIED_TEMPLATE = "accounts/denied.html"
-REFUSALS = {
-    VIEW: gettext_lazy(
+#: Why a request may not see (VIEW) or write in (KEEP) a sitting: message templates.
+REFUSED = {
+    VIEW: N_(
         "Bạn không có quyền xem canh bài này: chỉ người trong làng hoặc câu lạc bộ của canh, người ngồi "
         "chiếu và ban tổ chức mới xem được."
     ),
-    KEEP: gettext_lazy(
+    KEEP: N_(
         "Bạn không có quyền ghi vào canh bài này: chỉ người mở canh, thư ký ghi điểm và chủ sổ của làng "
         "hoặc câu lạc bộ mới ghi được."
     ),
 }
+#: The same, in the request's language when shown (the API's permission messages).
+REFUSALS = {what: gettext_lazy(template) for what, template in REFUSED.items()}
+SIGN_IN_FIRST = N_("Hãy đăng nhập trước.")
 
 
 def to_login(request: HttpRequest, next_url: str | None = None) -> HttpResponse:
     """Send an anonymous visitor to the sign-in page, back to ``next_url`` (this page) afterwards;
-    an htmx request is told to load the sign-in page as a whole page."""
-    target = next_url or request.get_full_path()
-    response = redirect_to_login(target)
-    if is_htmx(request):
-        return HttpResponseClientRedirect(response["Location"])
-    return response
+    an htmx request is told to load the sign-in page as a whole page (``HX-Redirect``)."""
+    return respond(NotSignedIn(SIGN_IN_FIRST, back=next_url), request, page=True)
 
 
 def denied(request: HttpRequest, message: str) -> HttpResponse:
     """The 403 page (a signed-in person who may not do this), in Vietnamese; htmx gets the message only."""
-    return render_htmx(
-        request, DENIED_TEMPLATE, {"message": message, "nav": "sitting"}, partial="denied", status=403
-    )
+    return respond(NotAllowed(message), request, page=True)
 
 
 def get_sitting(pk: int) -> Sitting:
@@ -65,50 +63,25 @@ def get_sitting(pk: int) -> Sitting:
     return found
 
 
-class NotAllowed(Exception):
-    """The request may not do this with the sitting (see :func:`sitting_for`)."""
-
-    def __init__(self, sitting: Sitting, what: str) -> None:
-        message = str(REFUSALS[what])  # in the request's language
-        super().__init__(message)
-        self.sitting, self.what, self.message = sitting, what, message
-
-
 def sitting_for(request: HttpRequest, pk: int, what: str) -> Sitting:
     """The sitting ``pk`` if the request may ``what`` (VIEW or KEEP) with it: Http404 when there
-    is none, :class:`NotAllowed` when the request may not (see :func:`missing_in_vietnamese`)."""
+    is none; when the request may not, :class:`NotSignedIn` for an anonymous visitor (who signs
+    in, then comes back to the sitting), else :class:`NotAllowed`."""
     sitting = get_sitting(pk)
-    if not can(request, what, sitting):
-        raise NotAllowed(sitting, what)
-    return sitting
-
-
-def refuse(request: HttpRequest, refusal: NotAllowed) -> HttpResponse:
-    """An anonymous visitor signs in first (then comes back to the sitting); anyone else gets 403."""
+    if can(request, what, sitting):
+        return sitting
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        back = (
-            None
-            if request.method in ("GET", "HEAD")
-            else reverse("scoring:sitting", args=[refusal.sitting.pk])
-        )
-        return to_login(request, back)
-    return denied(request, refusal.message)
+        why = gettext(REFUSED[what])
+        back = None if request.method in ("GET", "HEAD") else sitting_url(sitting)
+        raise NotSignedIn(N_("Hãy đăng nhập trước: {why}"), why=why[0].lower() + why[1:], back=back)
+    raise NotAllowed(REFUSED[what])
 
 
-def refuse_json(request: HttpRequest, refusal: NotAllowed) -> JsonResponse:
-    """The same refusal for a JSON endpoint of the pages (chart data, offline pack): 401 or 403."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        response = JsonResponse(
-            {
-                "error": gettext("Hãy đăng nhập trước: {why}").format(
-                    why=refusal.message[0].lower() + refusal.message[1:]
-                ),
-                "code": "not_authenticated",
-            },
-            status=401,
-        )
-        response["WWW-Authenticate"] = 'Session realm="so-tom"'
-        return response
-    return JsonResponse({"error": refusal.message, "code": "permission_denied"}, status=403)
+def sitting_url(sitting: Sitting) -> str:
+    return reverse("scoring:sitting", args=[sitting.pk])
+
+
+def refuse(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """A page's answer to a refusal: the sign-in page for an anonymous visitor, else the 403 page."""
+    return respond(refusal, request, page=True)

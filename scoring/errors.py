@@ -28,16 +28,33 @@ from scoring.engine import (
     SettlementError,
 )
 from scoring.periods import PeriodError
+from scoring.refusals import BodyTooLarge, Missing, NotAllowed, NotSignedIn, Refusal
 from scoring.services.closing import CloseChanged, CloseError
 from scoring.services.idempotency import IdempotencyMismatch
 from scoring.services.ledger import AmountOutOfRange
+from scoring.services.quotas import QuotaExceeded
 from scoring.services.replay import BadVan, ReplayConflict
 from scoring.services.review import NoSuchVan, ReviewConflict, ReviewRefused
 from scoring.services.roles import RoleError
 from scoring.services.rules import RuleSetTaken
 from scoring.services.van import ResultsFinal, SequenceConflict, SittingClosed
 
-__all__ = ["BAD_INPUT", "STATUS", "body_of", "code_of", "register", "status_of"]
+__all__ = [
+    "BAD_INPUT",
+    "CONFLICT",
+    "KEY_REUSED",
+    "NOT_ALLOWED",
+    "NOT_FOUND",
+    "NOT_SIGNED_IN",
+    "STATUS",
+    "THROTTLED",
+    "TOO_LARGE",
+    "WRONG_CREDENTIAL",
+    "body_of",
+    "code_of",
+    "register",
+    "status_of",
+]
 
 #: A mistake in what was sent (a page's form, an API body): the status of every user error that
 #: is not a conflict with the state, a refusal or a missing thing.
@@ -45,6 +62,15 @@ BAD_INPUT = 400
 CONFLICT = 409
 #: A repeat of an idempotency key with a different request.
 KEY_REUSED = 422
+#: Refusals (``scoring/refusals.py``): signing in would help; signed in, but not allowed; no such
+#: thing; a body refused unread; a quota or a lock-out that waiting lifts (``Retry-After``).
+NOT_SIGNED_IN = 401
+#: A refused credential that is not an account's (a table's wrong PIN), counted to a lock-out.
+WRONG_CREDENTIAL = 422
+NOT_ALLOWED = 403
+NOT_FOUND = 404
+TOO_LARGE = 413
+THROTTLED = 429
 
 #: The status of each user-facing error class (its own entry: a subclass is listed too).
 STATUS: dict[type[EngineError], int] = {
@@ -69,11 +95,18 @@ STATUS: dict[type[EngineError], int] = {
     SequenceConflict: CONFLICT,  # a ván number someone else took; the state comes with it
     SittingClosed: CONFLICT,
     ResultsFinal: CONFLICT,
-    ReviewRefused: 403,
+    ReviewRefused: NOT_ALLOWED,
     ReviewConflict: CONFLICT,
-    NoSuchVan: 404,
+    NoSuchVan: NOT_FOUND,
     BadVan: KEY_REUSED,  # a replayed ván the engine refuses: the request was read, its content is not
     ReplayConflict: CONFLICT,
+    # refusals: the request is turned away before what it sent is looked at
+    Refusal: NOT_ALLOWED,
+    NotSignedIn: NOT_SIGNED_IN,
+    NotAllowed: NOT_ALLOWED,
+    Missing: NOT_FOUND,
+    BodyTooLarge: TOO_LARGE,
+    QuotaExceeded: THROTTLED,  # an account over its hourly quota, with ``Retry-After``
 }
 
 #: Extra fields of an error's JSON body, by class (the first of the error's MRO listed wins).

@@ -22,12 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
-from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
+from scoring.refusals import Missing
+from scoring.respond import respond
 from scoring.services.idempotency import serving
 from scoring.services.quotas import QuotaExceeded, settle
 
@@ -110,12 +111,8 @@ class IdRangeMiddleware:
             ):
                 message = gettext("Không có mục mang số %(n)s: mọi mã số đều nhỏ hơn 2^63.") % {"n": value}
                 if request.path.startswith("/api/"):
-                    return JsonResponse(
-                        {"error": message, "code": "not_found"},
-                        status=404,
-                        json_dumps_params={"ensure_ascii": False},
-                    )
-                raise Http404(message)
+                    return respond(Missing(message), request)
+                raise Http404(message)  # a page: Django's 404 page
         return None
 
 
@@ -138,9 +135,4 @@ class QuotaMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, QuotaExceeded):
             return None
-        template = "accounts/quota.html"
-        if request.headers.get("HX-Request") == "true":
-            template += "#quota"
-        response = render(request, template, {"message": exception.message}, status=429)
-        response["Retry-After"] = str(exception.retry_after)
-        return response
+        return respond(exception, request, page=True)  # the quota page, 429 with Retry-After

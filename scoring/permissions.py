@@ -29,14 +29,18 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import rules
 from django.db.models import Q, QuerySet
+from django.db.models.signals import post_delete, post_save
 
 from scoring.models import ClubRole, ClubRoleKind, Player, Seat, Sitting
+from scoring.services import rows
 from scoring.services.people import EntryVia
 
 __all__ = [
@@ -58,6 +62,7 @@ __all__ = [
     "review_via",
     "register_request_grant",
     "register_sitting_grant",
+    "roles_read_once",
     "visible_sittings",
 ]
 
@@ -137,11 +142,51 @@ def _signed_in(user: Any) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
 
 
+#: Inside :func:`roles_read_once` (an API request): each account's roles in each club, read once
+#: for the request's predicates (the permission, then the quota's own-village check); emptied
+#: when a role is granted or revoked meanwhile. None outside: every predicate reads.
+_ROLES_SEEN: ContextVar[dict[tuple[Any, int], frozenset[str]] | None] = ContextVar(
+    "club_roles_seen", default=None
+)
+
+
+@contextmanager
+def roles_read_once() -> Iterator[None]:
+    """Read an account's roles in a club once for what runs inside (one request)."""
+    token = _ROLES_SEEN.set({})
+    try:
+        yield
+    finally:
+        _ROLES_SEEN.reset(token)
+
+
+def _roles_changed(sender: Any, **kwargs: Any) -> None:
+    seen = _ROLES_SEEN.get()
+    if seen:
+        seen.clear()
+
+
+post_save.connect(_roles_changed, sender=ClubRole, dispatch_uid="scoring.permissions.roles_changed")
+post_delete.connect(_roles_changed, sender=ClubRole, dispatch_uid="scoring.permissions.roles_deleted")
+
+
 def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = None) -> bool:
     if club_id is None or not _signed_in(user):
         return False
     found = ClubRole.objects.filter(user=user, club_id=club_id)
-    return (found.filter(role__in=list(roles)) if roles is not None else found).exists()
+    seen = _ROLES_SEEN.get()
+    if seen is None:
+        return (found.filter(role__in=list(roles)) if roles is not None else found).exists()
+    held = seen.get((user.pk, club_id))
+    if held is None:  # on every ván: plain SQL, as the rest of the ván path (scoring.services.rows)
+        held = seen[(user.pk, club_id)] = frozenset(
+            rows.column(
+                f"SELECT role FROM {ClubRole._meta.db_table} WHERE user_id = %s AND club_id = %s",
+                [user.pk, club_id],
+                orm=lambda: found.values_list("role", flat=True),
+            )
+        )
+    return bool(held) if roles is None else not held.isdisjoint(roles)
 
 
 def _granted(user: Any, sitting: Sitting, what: str) -> bool:

@@ -5,8 +5,9 @@
   ledger and the events app) has its own status in the table and its own stable code;
 * no module outside the table chooses a 4xx status: the source is read (its syntax tree, so
   comments and docstrings are not counted) for the numbers 400–499 and DRF's ``HTTP_4xx`` names;
-  the few left are refusals that are not user errors (not signed in, not allowed, no such page, a
-  throttle) or documentation, each listed below with why;
+  refusals (not signed in, not allowed, no such thing, a quota, a table's PIN) are error classes
+  too (``scoring/refusals.py``); the few numbers left are Django's own handlers, reading a status,
+  documentation and numbers that are not statuses, each listed below with why;
 * the API and the pages answer the same error with the same status, the API's body carrying the code.
 """
 
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import pkgutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,22 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Where a status may be written down: the table itself, and the events app's entries in it.
 TABLE = {"scoring/errors.py", "tournaments/errors.py"}
 
-#: (module, function or <module>, status) of a 4xx that is not a user error's, and why.
+#: (module, function or <module>, status) of a 4xx that is not chosen for an error, and why. A
+#: refusal (not signed in, not allowed, no such thing, a body too large, a quota, a table's PIN)
+#: is an error class of ``scoring/refusals.py`` in the table like any other.
 ALLOWED = {
-    # Not signed in / not allowed / no such thing: access refusals, worded by scoring.access.
-    ("scoring/access.py", "denied", 403): "a sitting the request may not see",
-    ("scoring/access.py", "refuse_json", 401): "not signed in (JSON)",
-    ("scoring/access.py", "refuse_json", 403): "not allowed (JSON)",
-    ("scoring/views/book.py", "book_chart", 401): "not signed in",
-    ("scoring/views/book.py", "book_chart", 403): "not a member of the club's book",
-    ("scoring/views/sitting/review.py", "_review", 401): "not signed in (htmx follows HX-Redirect)",
-    ("scoring/views/sitting/pages.py", "sitting_new", 403): "a club the user may not open sittings in",
-    ("tournaments/views/table.py", "table_page", 403): "a table the visitor may not keep score at",
-    ("tournaments/views/table.py", "table_holder", 403): "a device without the table's token",
-    ("scoring/views/sitting/common.py", "wrapper", 404): "no such sitting or ván",
-    ("scoring/offline/views.py", "pack", 404): "no such sitting",
-    ("scoring/middleware.py", "process_view", 404): "an address of a closed feature",
-    # Django's and DRF's own refusals, answered site-wide.
+    # Django's own handlers, answering Http404 / PermissionDenied / a request refused before any view.
     ("scoring/views/errors.py", "not_found", 404): "Django's 404 handler",
     ("scoring/views/errors.py", "permission_denied", 403): "Django's 403 handler",
     (
@@ -52,15 +44,6 @@ ALLOWED = {
         "bad_request",
         400,
     ): "Django's 400 handler (a request refused before any view)",
-    ("scoring/api/parsers.py", "<module>", 413): "a body over the size limit, refused unread",
-    # Throttles (a quota, a phone locked out of a table's PIN).
-    ("scoring/middleware.py", "process_exception", 429): "an account over its quota",
-    ("tournaments/views/table.py", "table_pin", 429): "a phone locked out of the PIN",
-    (
-        "tournaments/views/table.py",
-        "table_pin",
-        422,
-    ): "a wrong PIN: a refused credential, counted to the lock-out",
     # Reading a status, not choosing one.
     ("scoring/middleware.py", "__call__", 400): "a refused answer gives its quota back",
     # Documentation: the statuses an operation lists in the OpenAPI schema.
@@ -239,3 +222,45 @@ def test_services_answer_what_they_did_not_an_http_status() -> None:
     assert not numbered, "a service answering an HTTP status: " + ", ".join(numbered)
     assert set(OUTCOME_STATUS) == set(Outcome)
     assert "status" not in Answer.__dataclass_fields__
+
+
+@pytest.mark.sqlite
+def test_a_refusal_is_answered_by_respond_with_its_status_and_code(rf: Any) -> None:
+    """Refusals (``scoring/refusals.py`` and the events app's PIN) are answered like any error: the
+    JSON body's code and the table's status; on a page, the sign-in redirect (htmx: HX-Redirect)."""
+    from scoring.engine import N_
+    from scoring.refusals import BodyTooLarge, Missing, NotAllowed, NotSignedIn
+    from scoring.respond import respond
+    from scoring.services.quotas import QuotaExceeded
+    from tournaments.services.tokens import PinLocked, WrongPin
+
+    request = rf.get("/so-diem/1/bieu-do.json")
+    answers = {
+        kind.__name__: (answer.status_code, json.loads(answer.content)["code"])
+        for kind in (NotSignedIn, NotAllowed, Missing, BodyTooLarge, WrongPin, PinLocked)
+        for answer in [respond(kind(N_("Không được.")), request)]
+    }
+    assert answers == {
+        "NotSignedIn": (401, "not_authenticated"),
+        "NotAllowed": (403, "permission_denied"),
+        "Missing": (404, "not_found"),
+        "BodyTooLarge": (413, "too_large"),
+        "WrongPin": (422, "wrong_pin"),
+        "PinLocked": (429, "pin_locked"),
+    }
+    assert (
+        respond(NotSignedIn(N_("Hãy đăng nhập trước.")), request)["WWW-Authenticate"]
+        == 'Session realm="so-tom"'
+    )
+    quota = respond(QuotaExceeded(N_("Chờ {minutes} phút."), retry_after=90, minutes=2), request)
+    assert (quota.status_code, quota["Retry-After"], json.loads(quota.content)) == (
+        429,
+        "90",
+        {"error": "Chờ 2 phút.", "code": "over_quota"},
+    )
+    login = respond(NotSignedIn(N_("Hãy đăng nhập trước."), back="/so-diem/1/"), request, page=True)
+    assert (login.status_code, login["Location"]) == (302, "/dang-nhap/?next=/so-diem/1/")
+    htmx = rf.post("/so-diem/1/van/")
+    htmx.htmx = True
+    told = respond(NotSignedIn(N_("Hãy đăng nhập trước.")), htmx, page=True)
+    assert (told.status_code, told["HX-Redirect"]) == (401, "/dang-nhap/?next=/so-diem/1/van/")

@@ -3,7 +3,7 @@ which the ledger keeps without importing this app); registered from ``Tournament
 
 from __future__ import annotations
 
-from scoring.errors import BAD_INPUT, CONFLICT, register
+from scoring.errors import BAD_INPUT, CONFLICT, THROTTLED, WRONG_CREDENTIAL, register
 from tournaments.console.dealer import DealerError
 from tournaments.console.services.errors import ConsoleError
 from tournaments.online.netguard import DeliveryError, UnsafeUrl
@@ -11,6 +11,7 @@ from tournaments.online.services.webhooks import WebhookLimit
 from tournaments.seating import SeatingError
 from tournaments.services.events import EventFinished
 from tournaments.services.rounds import PreviousRoundOpen
+from tournaments.services.tokens import PinLocked, WrongPin
 from tournaments.services.van import CanhMoved
 from tournaments.services.van import EventFinished as VanAfterFinish
 
@@ -23,7 +24,9 @@ def register_all() -> None:
     register(ConsoleError, BAD_INPUT)
     register(UnsafeUrl, BAD_INPUT)
     register(DeliveryError, BAD_INPUT)
-    register(WebhookLimit, 429)  # over a per-owner cap: ``Retry-After`` when waiting helps
+    register(WebhookLimit, THROTTLED)  # over a per-owner cap: ``Retry-After`` when waiting helps
+    register(WrongPin, WRONG_CREDENTIAL)  # a table's wrong PIN, counted to the phone's lock-out
+    register(PinLocked, THROTTLED)  # a phone locked out of the table's PIN
     register(EventFinished, CONFLICT)  # the results are final
     register(VanAfterFinish, CONFLICT)
     register(CanhMoved, CONFLICT)  # a stale page: the table moved on to another canh

@@ -40,7 +40,7 @@ from scoring.api.errors import AUTHENTICATE, ApiErrors
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
-from scoring.permissions import KEEP, VIEW, can, credential_scope
+from scoring.permissions import KEEP, VIEW, can, credential_scope, roles_read_once
 from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
@@ -150,3 +150,8 @@ class LedgerView(ApiErrors, APIView):
 
     def get_authenticate_header(self, request: Request) -> str:
         return AUTHENTICATE
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        # The account's roles in the sitting's club are read once for the permission and the quota.
+        with roles_read_once():
+            return super().dispatch(request, *args, **kwargs)

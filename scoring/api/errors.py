@@ -3,7 +3,9 @@ project's API views is ``{"error": "<message>", "code": "<code>", …}`` in the 
 
 A user error (:class:`scoring.engine.EngineError`) is answered by :func:`scoring.respond.body_of`
 with its status from the one table (:func:`scoring.errors.status_of`): its message in the active
-language, its stable code, its extra fields (``state`` of a 409 ván conflict…). For DRF's refusals
+language, its stable code, its extra fields (``state`` of a 409 ván conflict…); so is a refusal of
+:mod:`scoring.refusals` (a body too large, 413; an account over its quota, 429 ``over_quota`` with
+``Retry-After``), on any view. For DRF's refusals
 DRF's own handler decides the status and the headers (``WWW-Authenticate`` with a 401, 403 when a
 view has no challenge) and the code is DRF's (``not_authenticated``, ``throttled``…); this one words
 the message: a body that is not JSON, a media type or
@@ -31,7 +33,6 @@ from rest_framework.views import set_rollback
 from scoring.api.parsers import UnsafeJSON
 from scoring.engine import EngineError
 from scoring.errors import body_of, status_of
-from scoring.services.quotas import QuotaExceeded
 
 __all__ = [
     "AUTHENTICATE",
@@ -85,15 +86,6 @@ def _wait(exc: exceptions.Throttled) -> int:
     return max(1, math.ceil(exc.wait or 1))
 
 
-class OverQuota(exceptions.Throttled):
-    """An account over its hourly quota (:mod:`scoring.services.quotas`): DRF's 429 with
-    ``Retry-After``, worded by the quota."""
-
-    def __init__(self, exc: QuotaExceeded) -> None:
-        super().__init__(wait=exc.retry_after)
-        self.quota = exc
-
-
 class ApiErrors:
     """Mixed into the project's API base views: their refusals are ``{"error": …}``."""
 
@@ -111,7 +103,6 @@ WORDING: Mapping[type[Exception], Wording] = {
     exceptions.ParseError: bad_json,
     exceptions.UnsupportedMediaType: BAD_MEDIA,
     exceptions.MethodNotAllowed: lambda _exc, request: NO_SUCH_METHOD.format(method=request.method),
-    OverQuota: lambda exc, _request: exc.quota.message,
     exceptions.Throttled: lambda exc, _request: TOO_MANY.format(seconds=_wait(exc)),
 }
 
@@ -128,17 +119,15 @@ def _wording(exc: Exception, view: ApiErrors) -> Wording | None:
 def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's answer to ``exc`` (status, headers), worded as the project's API words its refusals."""
     view = context.get("view")
-    if isinstance(exc, QuotaExceeded):
-        exc = OverQuota(exc)
-    if not isinstance(view, ApiErrors):
-        return drf_exception_handler(exc, context)  # type: ignore[arg-type]
-    if isinstance(exc, EngineError):  # a user error: its status and body from the one table
+    if isinstance(exc, EngineError):  # a user error or a refusal: status and body from the one table
         set_rollback()  # as DRF does for the refusals it answers
         answer = Response(body_of(exc), status=status_of(exc))
         retry_after = getattr(exc, "retry_after", None)
-        if retry_after:
+        if retry_after:  # an account over its quota (``over_quota``)…
             answer["Retry-After"] = str(retry_after)
         return answer
+    if not isinstance(view, ApiErrors):
+        return drf_exception_handler(exc, context)  # type: ignore[arg-type]
     response = drf_exception_handler(exc, context)  # type: ignore[arg-type]
     if response is None:
         return None  # not a refusal: a bug, a 500 as Django answers it
@@ -159,10 +148,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
 
 
 def _code(exc: Exception) -> str:
-    """A DRF refusal's stable code: the quota's name for an account over its quota, else DRF's
-    (``not_authenticated``, ``permission_denied``, ``not_found``, ``throttled``…)."""
-    if isinstance(exc, OverQuota):
-        return "over_quota"
+    """A DRF refusal's stable code: DRF's (``not_authenticated``, ``permission_denied``,
+    ``not_found``, ``throttled``…)."""
     detail = getattr(exc, "detail", None)
     code = getattr(detail, "code", None) or getattr(exc, "default_code", None)
     return str(code or "error")

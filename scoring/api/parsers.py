@@ -22,8 +22,11 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from scoring.engine import N_
+from scoring.refusals import BodyTooLarge
 
 __all__ = ["INT_MAX", "INT_MIN", "MAX_DEPTH", "BodyTooLarge", "SafeJSONParser", "UnsafeJSON", "unsafe_json"]
 
@@ -38,7 +41,7 @@ SURROGATE = gettext_lazy(
     "JSON có ký tự không hợp lệ (%(escape)s: nửa cặp UTF-16 đứng một mình); hãy gửi văn bản UTF-8 đúng."
 )
 TOO_BIG = gettext_lazy("Số %(number)s quá lớn: mọi số nguyên phải nằm trong khoảng %(low)d đến %(high)d.")
-TOO_LARGE = gettext_lazy("Yêu cầu quá lớn: tối đa %(most)d KiB.")
+TOO_LARGE = N_("Yêu cầu quá lớn: tối đa {most} KiB.")
 NOT_FINITE = gettext_lazy("Số thực %(number)s không dùng được: chỉ nhận số hữu hạn.")
 
 
@@ -84,13 +87,6 @@ def unsafe_json(data: Any) -> str | None:
     return None
 
 
-class BodyTooLarge(APIException):
-    """A body longer than ``settings.API_MAX_BODY_BYTES`` (HTTP 413), refused unread."""
-
-    status_code = 413
-    default_code = "too_large"
-
-
 class SafeJSONParser(JSONParser):
     """DRF's JSON parser, refusing what :func:`unsafe_json` finds (and a body too deep to decode)."""
 
@@ -101,8 +97,8 @@ class SafeJSONParser(JSONParser):
             length = int(meta.get("CONTENT_LENGTH") or 0)
         except (TypeError, ValueError):
             length = 0
-        if length > settings.API_MAX_BODY_BYTES:  # before reading it (bounded input)
-            raise BodyTooLarge(gettext(TOO_LARGE) % {"most": settings.API_MAX_BODY_BYTES // 1024})
+        if length > settings.API_MAX_BODY_BYTES:  # before reading it (bounded input): 413, ``too_large``
+            raise BodyTooLarge(TOO_LARGE, most=settings.API_MAX_BODY_BYTES // 1024)
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError as exc:

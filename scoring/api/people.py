@@ -26,6 +26,7 @@ from scoring.api.ledger import (
     _write,
     visible_players,
 )
+from scoring.api.pagination import CURSOR, LINK, page_of
 from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, get_game
 from scoring.models import Club
 from scoring.selectors import ledger as sel
@@ -68,11 +69,12 @@ class ClubsView(LedgerView):
 
     @extend_schema(
         operation_id="clubs_list",
-        summary="Các làng và câu lạc bộ",
-        responses=sc.answers({200: sc.Club.__class__(many=True)}, 401),
+        summary="Các làng và câu lạc bộ (theo tên, mỗi trang 100; trang sau: tiêu đề Link)",
+        parameters=[CURSOR, LINK],
+        responses=sc.answers({200: sc.Club.__class__(many=True)}, 400, 401),
     )
     def get(self, request: Request) -> Response:
-        return Response([sel.club_json(c) for c in Club.objects.all()])
+        return page_of(Club.objects.all(), request, self, sel.club_json)
 
     @extend_schema(
         operation_id="clubs_create",
@@ -104,8 +106,8 @@ class PlayersView(LedgerView):
 
     @extend_schema(
         operation_id="players_list",
-        summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã)",
-        parameters=[OpenApiParameter("club", str, description="Mã làng / câu lạc bộ")],
+        summary="Người chơi mà tài khoản được biết (lọc theo ?club=mã; mỗi trang 100, trang sau: tiêu đề Link)",
+        parameters=[OpenApiParameter("club", str, description="Mã làng / câu lạc bộ"), CURSOR, LINK],
         responses=sc.answers({200: sc.Player.__class__(many=True)}, 400, 401, 403),
     )
     def get(self, request: Request) -> Response:
@@ -113,7 +115,7 @@ class PlayersView(LedgerView):
         club = _query(request, "club")
         if club:
             players = players.filter(club__slug=club)
-        return Response([sel.player_json(p) for p in players])
+        return page_of(players, request, self, sel.player_json)
 
     @extend_schema(
         operation_id="players_create",

@@ -20,11 +20,14 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scoring.access import NotAllowed, refuse_json, sitting_for
+from scoring.access import Refusal, sitting_for
+from scoring.engine import N_
 from scoring.middleware import trustworthy
 from scoring.offline.pack import offline_pack
 from scoring.permissions import VIEW
+from scoring.refusals import Missing
 from scoring.reports.qr import qr_svg
+from scoring.respond import respond
 
 #: Static files the service worker caches at install: the app shell of the scorekeeper pages.
 SHELL = (
@@ -145,9 +148,9 @@ def pack(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         sitting = sitting_for(request, pk, VIEW)
     except Http404:
-        return JsonResponse({"error": f"Không có canh bài số {pk}.", "code": "not_found"}, status=404)
-    except NotAllowed as refusal:
-        return refuse_json(request, refusal)
+        return respond(Missing(N_("Không có canh bài số {pk}."), pk=pk), request)
+    except Refusal as refusal:  # 401 / 403 JSON
+        return respond(refusal, request)
     response = JsonResponse(offline_pack(sitting), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-cache"
     return response

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from scoring.access import NotAllowed, refuse, refuse_json, sitting_for
+from scoring.access import Refusal, refuse, sitting_for
 from scoring.backup import sitting_document
 from scoring.models import Sitting
 from scoring.permissions import VIEW
@@ -22,6 +22,7 @@ from scoring.reports.jobs import XLSX, report_or_job, sitting_size_version
 from scoring.reports.pdf import pdf_response
 from scoring.reports.sheets import score_sheet
 from scoring.reports.tabular import sheet_response, sheet_stream_response
+from scoring.respond import respond
 from scoring.text import vi_slugify
 
 FORMATS = ("csv", "xlsx")
@@ -39,7 +40,7 @@ def _guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except NotAllowed as refusal:
+        except Refusal as refusal:
             return refuse(request, refusal)
 
     return wrapper
@@ -192,7 +193,7 @@ def chart_json(request: HttpRequest, pk: int) -> JsonResponse:
     """Each player's balance after every ván: the data of the chart (Chart.js line datasets)."""
     try:
         sitting = _sitting(request, pk)
-    except NotAllowed as refusal:
-        return refuse_json(request, refusal)
+    except Refusal as refusal:  # 401 / 403 JSON
+        return respond(refusal, request)
     series: dict[str, Any] = data.balance_series(sitting)
     return JsonResponse(series, json_dumps_params={"ensure_ascii": False})

@@ -130,6 +130,20 @@ def van_transfers(sitting: Sitting, vans: Iterable[Van] | None = None) -> dict[i
     return dict(out)
 
 
+#: Each choice field's labels by value, as ``get_<field>_display`` finds them (it builds this map
+#: again on every call): the labels stay lazy, translated when shown.
+_LABELS: dict[str, dict[Any, Any]] = {}
+
+
+def _display(van: Van, name: str) -> str:
+    """``van.get_<name>_display()``, its map of choices built once per process."""
+    labels = _LABELS.get(name)
+    if labels is None:
+        labels = _LABELS[name] = dict(Van._meta.get_field(name).flatchoices)
+    value = getattr(van, name)
+    return str(labels.get(value, value))
+
+
 def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A ván as the API shows it (``transfers``: from :func:`van_transfers`, else queried)."""
     if transfers is None:
@@ -139,7 +153,7 @@ def van_json(van: Van, transfers: Sequence[dict[str, Any]] | None = None) -> dic
         "seq": van.seq,
         "record": van.record,
         "outcome": van.outcome,
-        "outcome_label": pgettext("outcome", van.get_outcome_display()),
+        "outcome_label": pgettext("outcome", _display(van, "outcome")),
         "winner": van.winner.name if van.winner_id else None,
         "fault": van.fault or None,
         "cuoc": van.cuoc,
@@ -172,7 +186,7 @@ def review_json(van: Van) -> dict[str, Any]:
         )
     return {
         "status": van.status,
-        "status_label": van.get_status_display(),
+        "status_label": _display(van, "status"),
         "confirmed_by": user_name(van.confirmed_by) if van.confirmed_by_id else None,
         "confirmed_at": iso(van.confirmed_at),
         "rejected_reason": reason,

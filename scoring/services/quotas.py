@@ -27,11 +27,11 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from scoring.engine import N_
 from scoring.models import Club, Sitting
 from scoring.permissions import event_audits, organises, organises_club
+from scoring.refusals import Refusal
 from scoring.services.throttle import refund, spend
 
 __all__ = ["CLUBS", "IMPORTS", "VAN", "Quota", "QuotaExceeded", "charge", "charge_import", "settle"]
@@ -85,17 +85,15 @@ VAN = Quota(
 )
 
 
-class QuotaExceeded(Exception):
-    """An account asked for more than its quota: answered 429 with ``Retry-After``."""
+class QuotaExceeded(Refusal):
+    """An account asked for more than its quota: answered 429 (``scoring/errors.py``) with
+    ``Retry-After``; the message is the quota's, in the request's language."""
 
-    def __init__(self, code: str, *, retry_after: int, **params: Any) -> None:
-        super().__init__(code)
-        self.code, self.params, self.retry_after = code, params, retry_after
+    code = "over_quota"
 
-    @property
-    def message(self) -> str:
-        """In the active language (the request's)."""
-        return gettext(self.code).format(**self.params)
+    def __init__(self, template: str, /, *, retry_after: int, **params: Any) -> None:
+        super().__init__(template, **params)
+        self.retry_after = retry_after
 
 
 def _owns(user: Any, *, club: Club | None, sitting: Sitting | None) -> bool:
@@ -126,9 +124,11 @@ def charge(
         sitting = Sitting.objects.filter(pk=sitting).first()
     own = quota.own_higher and _owns(user, club=club, sitting=sitting)
     factor = settings.QUOTA_OWN_FACTOR if own else 1
-    with transaction.atomic():  # both or neither: a refusal takes nothing from the account
+    if imported_van is None:  # one quota: one statement, no transaction of its own (throttle.spend)
         taken = [_take(user, quota, amount=amount, factor=factor, own=own)]
-        if imported_van is not None:
+    else:
+        with transaction.atomic():  # both or neither: a refusal takes nothing from the account
+            taken = [_take(user, quota, amount=amount, factor=factor, own=own)]
             taken.append(
                 _take(user, IMPORTED_VAN, amount=imported_van, factor=factor, own=own, count=imported_van)
             )

@@ -335,6 +335,67 @@ def request_ratings_update(club_id: int) -> bool:
     return bool(claimed)
 
 
+_CLAIMS: dict[str, str] = {}
+
+
+def _claim_sql() -> str:
+    """The one statement of :func:`_claim` (written once per database vendor): the sitting's club's
+    board created with its due time, or its due time claimed when none is pending; the club's id
+    when this call claimed it."""
+    sql = _CLAIMS.get(connection.vendor)
+    if sql is None:
+        qn = connection.ops.quote_name
+        meta, table = ClubRatingBoard._meta, qn(ClubRatingBoard._meta.db_table)
+        fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+        due = qn(meta.get_field("recompute_due_at").column)
+        picks = [
+            "s.club_id" if f.name == "club" else "%s"
+            for f in fields  # the due time and the other fields' defaults are parameters
+        ]
+        sql = _CLAIMS[connection.vendor] = (
+            f"INSERT INTO {table} ({', '.join(qn(f.column) for f in fields)}) "
+            f"SELECT {', '.join(picks)} FROM {qn(Sitting._meta.db_table)} s "
+            "WHERE s.id = %s AND s.club_id IS NOT NULL "
+            f"ON CONFLICT ({qn(meta.get_field('club').column)}) DO UPDATE SET {due} = excluded.{due} "
+            f"WHERE {table}.{due} IS NULL OR {table}.{due} <= %s "
+            f"RETURNING {qn(meta.get_field('club').column)}"
+        )
+    return sql
+
+
+def _claim(sitting_id: int) -> tuple[int | None, Any]:
+    """:func:`request_ratings_update`'s claim for the club of ``sitting_id`` in one statement (the
+    club's id read, the board created if it has none, its due time claimed): after every ván.
+    Answers the club's id when this call claimed the board (else None), and the due time."""
+    now = timezone.now()
+    due = now + DEBOUNCE
+    meta = ClubRatingBoard._meta
+
+    def on_the_orm() -> list[tuple[int]]:
+        club_id = Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first()
+        if club_id is None:
+            return []
+        ClubRatingBoard.objects.get_or_create(club_id=club_id)
+        claimed = (
+            ClubRatingBoard.objects.filter(club_id=club_id)
+            .filter(Q(recompute_due_at__isnull=True) | Q(recompute_due_at__lte=now))
+            .update(recompute_due_at=due)
+        )
+        return [(club_id,)] if claimed else []
+
+    if not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35: no RETURNING
+        claimed = on_the_orm()
+        return (claimed[0][0] if claimed else None), due
+    params = [
+        f.get_db_prep_save(due if f.name == "recompute_due_at" else f.get_default(), connection)
+        for f in meta.concrete_fields
+        if f is not meta.auto_field and f.name != "club"
+    ]
+    lookup = meta.get_field("recompute_due_at").get_db_prep_value(now, connection)
+    claimed = rows.values(_claim_sql(), [*params, sitting_id, lookup], orm=on_the_orm)
+    return (claimed[0][0] if claimed else None), due
+
+
 #: The writes that change what is rated (a settle-up or a close does not).
 RATED_ACTIONS = frozenset({"van_record", "van_correct"})
 
@@ -343,14 +404,10 @@ def on_sitting_changed(sender: Any, *, sitting_id: int, action: str, **kwargs: A
     """After the commit of a ván recorded or corrected in a club's canh: ask for the club's update."""
     if action not in RATED_ACTIONS:
         return
-    # After every ván: plain SQL, as the rest of the ván path (scoring.services.rows).
-    club_id = rows.value(
-        f"SELECT club_id FROM {Sitting._meta.db_table} WHERE id = %s",
-        [sitting_id],
-        orm=lambda: Sitting.objects.filter(pk=sitting_id).values_list("club_id", flat=True).first(),
-    )
+    # After every ván: one statement, as the rest of the ván path (scoring.services.rows).
+    club_id, due = _claim(sitting_id)
     if club_id is not None:
-        request_ratings_update(club_id)
+        queue_update(club_id, eta=due)
 
 
 def club_ratings(club: Club) -> list[ClubRating]:

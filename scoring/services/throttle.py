@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -214,13 +214,56 @@ class Spent:
     until: datetime
 
 
-@transaction.atomic(savepoint=False)  # a part of the caller's transaction when there is one
 def spend(key: str, *, amount: int = 1, limit: int, window: timedelta) -> Spent:
     """Take ``amount`` from what ``key`` may spend in a fixed ``window`` (``limit`` in all), on the
     same row and under the same row lock as :func:`admit`, so concurrent requests from any number
     of app servers are all counted. Refused (nothing taken) when it does not fit; a window that has
     run out starts again at this call. The row's ``failures`` holds the amount spent and its
-    ``locked_until`` the end of the window (one row per key: the keys are bounded by the caller)."""
+    ``locked_until`` the end of the window (one row per key: the keys are bounded by the caller).
+
+    Nearly every call (the row exists, its window runs, the amount fits: every ván but an
+    account's first of the hour) is one conditional ``UPDATE … RETURNING``, whose row lock and
+    re-checked condition count concurrent calls as the locking read does; the others (a new key, a
+    window to start again, a refusal) take the row lock in a transaction."""
+    taken = _spend_at_once(key, amount=amount, limit=limit)
+    if taken is not None:
+        return taken
+    return _spend_locked(key, amount=amount, limit=limit, window=window)
+
+
+_AT_ONCE: dict[str, str] = {}
+
+
+def _spend_at_once(key: str, *, amount: int, limit: int) -> Spent | None:
+    """:func:`spend` in one statement when the key's window runs and the amount fits in it; None
+    (nothing written) otherwise."""
+    if not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35: no RETURNING
+        return None
+    meta, qn = AccessThrottle._meta, connection.ops.quote_name
+    spent, until, updated = (meta.get_field(name) for name in ("failures", "locked_until", "updated_at"))
+    sql = _AT_ONCE.get(connection.vendor)
+    if sql is None:
+        sql = _AT_ONCE[connection.vendor] = (
+            f"UPDATE {qn(meta.db_table)} SET {qn(spent.column)} = {qn(spent.column)} + %s, "
+            f"{qn(updated.column)} = %s WHERE {qn(meta.get_field('key').column)} = %s "
+            f"AND {qn(until.column)} > %s AND {qn(spent.column)} + %s <= %s "
+            f"RETURNING {qn(spent.column)}, {qn(until.column)}"
+        )
+    now = until.get_db_prep_value(timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [amount, now, key, now, amount, limit])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    col = until.get_col(meta.db_table)
+    ends = row[1]
+    for convert in [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]:
+        ends = convert(ends, col, connection)
+    return Spent(True, row[0], ends)
+
+
+@transaction.atomic(savepoint=False)  # a part of the caller's transaction when there is one
+def _spend_locked(key: str, *, amount: int, limit: int, window: timedelta) -> Spent:
     row, now = _row(key), timezone.now()
     if row.locked_until is None or row.locked_until <= now:
         row.failures, row.locked_until = 0, now + window

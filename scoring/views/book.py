@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.access import denied, to_login
+from scoring.access import SIGN_IN_FIRST, NotAllowed, NotSignedIn, denied, to_login
 from scoring.engine import EngineError
 from scoring.htmx import render_htmx
 from scoring.lunar import to_lunar
@@ -208,16 +208,14 @@ def book_chart(request: HttpRequest, slug: str) -> HttpResponse:
     """The season's chart: the chosen members' (``?nguoi=1,2``; the leaders by default) running
     points after each day with a canh. A member who sees only their own rows gets only theirs."""
     club = _club(slug)
-    if not request.user.is_authenticated:
-        response = JsonResponse({"error": _("Hãy đăng nhập trước."), "code": "not_authenticated"}, status=401)
-        response["WWW-Authenticate"] = 'Session realm="so-tom"'
-        return response
-    access = _access(request, club)
-    if access is None:
-        return JsonResponse({"error": _not_member(), "code": "permission_denied"}, status=403)
     try:
+        if not request.user.is_authenticated:
+            raise NotSignedIn(SIGN_IN_FIRST)
+        access = _access(request, club)
+        if access is None:
+            raise NotAllowed(_not_member())
         period = period_from(request.GET)
-    except PeriodError as exc:
+    except EngineError as exc:  # not signed in (401), not a member (403), a period not understood
         return respond(exc, request)
     the_book = book(club, period, with_ratings=False, with_closes=False)
     chosen = [int(x) for x in request.GET.get("nguoi", "").split(",") if x.strip().isdigit()][:24]

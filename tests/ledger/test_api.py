@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Club, ClubRole, ClubRoleKind, LedgerTransaction, Van
 from tests.factories import UserFactory, new_key
+from tests.ledger.helpers import on_postgres
 
 pytestmark = pytest.mark.django_db
 
@@ -254,14 +255,42 @@ def test_recording_a_van_takes_the_same_statements_however_many_came_before(
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
     # The account's hourly quota of ván (scoring/services/quotas.py): whether the sitting is an
     # event's canh it organises (the club's roles come with the permission's read), then its counter
-    # row, locked and updated in a transaction of its own (a savepoint here).
+    # row counted in one conditional UPDATE (scoring/services/throttle.py, spend).
     # The permission's read of the sitting; the savepoint (a transaction outside tests); the row
     # lock; the idempotency key; the current ván ids (the seats come with the stored state); the
     # ván, its ledger transaction, its postings; the stored state; whether the sitting is an
     # event's canh (sitting_written: the events app bumps its leaderboard in this transaction, a
     # look-up made after commit before); the key; the savepoint's end.
     # The answer is built from what was posted: nothing read back, no earlier ván replayed.
-    with django_assert_num_queries(12 + 5):
+    with django_assert_num_queries(12 + 2):
+        answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
+    assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
+
+
+@on_postgres
+@pytest.mark.parametrize("n_van", [2, 12])
+def test_a_van_in_the_keeper_s_own_village_takes_a_fixed_number_of_statements(
+    django_assert_num_queries: Any,
+    django_capture_on_commit_callbacks: Any,
+    keeper_api: APIClient,
+    n_van: int,
+) -> None:
+    """The ván POST as a festival's phones send it (bench/keepers.py: an organiser of the village,
+    its token, a key), everything it sends counted, after-commit receivers included: its cost once
+    doubled unnoticed (issue 32), so any statement more must change this number on purpose."""
+    client = keeper_api
+    assert post(client, "/api/v1/clubs", {"name": "Làng Đo"}).status_code == 201
+    pk = open_via_api(client, club="lang-do")
+    for seq in range(1, n_van):
+        post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
+    # Before the write: the token with its account; the permission's read of the sitting and the
+    # account's roles in its club (read once: whether it organises the club, for the quota's
+    # higher limit in its own village, reads nothing more); the quota counted (one UPDATE).
+    # The write, in its transaction (a savepoint here): the sitting locked, the key, the current
+    # ván ids, the ván, its ledger transaction, its postings, the stored state, whether it is an
+    # event's canh, the key stored.
+    # After commit: the club's ratings claimed (one statement), the live webhooks looked up.
+    with django_assert_num_queries(4 + 11 + 2), django_capture_on_commit_callbacks(execute=True):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 
@@ -283,3 +312,49 @@ def test_cards_given_with_a_win_are_checked_and_kept(keeper_api: APIClient) -> N
         client, f"/api/v1/sittings/{pk}/van", {"seq": 2, "winner": "An", "cuoc": ["tom"], "cards": "7v x9"}
     )
     assert bad.status_code == 400 and "Ván 2: kiểm bài" in bad.json()["error"]
+
+
+def _pages(client: APIClient, url: str) -> list[list[dict[str, Any]]]:
+    """Every page of a list, following the ``Link`` header's rel="next" to the end."""
+    pages = []
+    while url:
+        answer = client.get(url)
+        assert answer.status_code == 200, answer.content
+        pages.append(answer.json())
+        links = dict(
+            (part.split(";")[1].strip(), part.split(";")[0].strip(" <>"))
+            for part in answer.headers.get("Link", "").split(",")
+            if part.strip()
+        )
+        url = links.get('rel="next"', "")
+    return pages
+
+
+def test_clubs_and_players_come_a_page_at_a_time(keeper_api: APIClient, keeper: Any) -> None:
+    """GET /api/v1/clubs and /api/v1/players answer at most a page (100) by name; the ``Link``
+    header names the next page, and following it reaches every row once (names repeat)."""
+    from scoring.api.pagination import PAGE_SIZE
+    from scoring.models import Player
+
+    more = PAGE_SIZE + 7
+    Club.objects.bulk_create(Club(name=f"Làng {i:03d}", slug=f"lang-{i:03d}") for i in range(more))
+    home = Club.objects.get(slug="lang-000")
+    ClubRole.objects.create(user=keeper, club=home, role=ClubRoleKind.ORGANISER)
+    Player.objects.bulk_create(Player(name=f"Cụ {i // 3:03d}", club=home) for i in range(more))
+
+    first = keeper_api.get("/api/v1/clubs")
+    assert len(first.json()) == PAGE_SIZE
+    assert [c["slug"] for c in first.json()[:2]] == ["lang-000", "lang-001"]  # by name
+    assert 'rel="next"' in first["Link"] and "cursor=" in first["Link"]
+    clubs = _pages(keeper_api, "/api/v1/clubs")
+    assert [len(p) for p in clubs] == [PAGE_SIZE, 7]
+    assert sorted(c["slug"] for p in clubs for c in p) == sorted(f"lang-{i:03d}" for i in range(more))
+
+    players = _pages(keeper_api, "/api/v1/players?club=lang-000")
+    assert [len(p) for p in players] == [PAGE_SIZE, 7]
+    seen = [p["id"] for page in players for p in page]
+    assert sorted(seen) == sorted(Player.objects.filter(club=home).values_list("pk", flat=True))
+    assert "Link" not in keeper_api.get("/api/v1/players?club=lang-001")  # one page: no link
+
+    wrong = keeper_api.get("/api/v1/clubs?cursor=khong-phai")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "bad_cursor")

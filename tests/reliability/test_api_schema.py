@@ -101,6 +101,12 @@ def _known() -> dict[tuple[str, str], str]:
     )
     add(
         "ST202",
+        ["GET /api/v1/clubs", "GET /api/v1/players"],
+        "'cursor' must be one a Link header gave (an encoded position in the list): any other string "
+        "is a 400 bad_cursor",
+    )
+    add(
+        "ST202",
         ["POST /api/v1/players", "POST /api/v1/sittings"],
         "'club' must be the slug of an existing club",
     )

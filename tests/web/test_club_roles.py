@@ -134,3 +134,25 @@ def test_only_organisers_change_roles_and_only_members_see_them(people: dict[str
     assert roles(club) == {("chu-so", "to_chuc"), ("thu-ky", "ghi_diem")}
     assert Client().get("/lang/khong-co/").status_code == 302
     assert signed_in(people["chu-so"]).get("/lang/khong-co/").status_code == 404
+
+
+def test_roles_read_once_in_a_request_still_see_a_role_granted_or_revoked_in_it(
+    people: dict[str, Any], club: Club, django_assert_num_queries: Any
+) -> None:
+    """An API request reads an account's roles in a club once (scoring.permissions.roles_read_once:
+    the permission, then the quota's own-village check); a role granted or revoked meanwhile is
+    seen by the next check, not the roles read before it."""
+    from scoring.permissions import organises, organises_club, roles_read_once
+    from scoring.services.roles import role_grant, role_revoke
+
+    sitting = club.sittings.get()
+    with roles_read_once():
+        assert not organises_club.test(people["thu-ky"], sitting)
+        with django_assert_num_queries(0):  # read once
+            assert not organises.test(people["thu-ky"], club)
+        role, _ = role_grant(
+            club=club, username="thu-ky", role=ClubRoleKind.ORGANISER, granted_by=people["chu-so"]
+        )
+        assert organises_club.test(people["thu-ky"], sitting)
+        role_revoke(club=club, role_id=role.pk, revoked_by=people["chu-so"])
+        assert not organises.test(people["thu-ky"], club)

@@ -36,6 +36,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.engine import N_, EngineError
 from scoring.models import AccessThrottle
+from scoring.refusals import Refusal
 from scoring.services import throttle
 from scoring.services.people import User, acting_user
 from tournaments.models import ScorekeeperToken, Table, new_pin
@@ -43,6 +44,8 @@ from tournaments.services.events import ensure_running
 
 __all__ = [
     "PinAttempt",
+    "PinLocked",
+    "WrongPin",
     "pin_key",
     "pin_lock",
     "pin_login",
@@ -138,6 +141,20 @@ def _table_keys(table: Table) -> Any:
     return AccessThrottle.objects.filter(key__startswith=f"pin:{table.pk}:")
 
 
+class WrongPin(Refusal):
+    """A PIN that opens none of the table's live tokens: a refused credential, counted towards
+    this phone's lock-out (answered 422, as the load tests count them)."""
+
+    code = "wrong_pin"
+
+
+class PinLocked(Refusal):
+    """A phone locked out of the table's PIN, or one the table does not know asked to wait: a
+    throttle (429); the message says how long."""
+
+    code = "pin_locked"
+
+
 @dataclass(frozen=True, slots=True)
 class PinAttempt:
     #: The token the PIN opened (None: refused).
@@ -146,6 +163,14 @@ class PinAttempt:
     error: str = ""
     #: Refused unchecked: this phone is locked out of the table's PIN, or must wait.
     locked: bool = False
+
+    @property
+    def refusal(self) -> Refusal | None:
+        """The refusal to answer with (None: let in): a phone locked out (:class:`PinLocked`), or
+        a wrong PIN (:class:`WrongPin`)."""
+        if self.token is not None:
+            return None
+        return (PinLocked if self.locked else WrongPin)(self.error)
 
 
 def pin_login(

@@ -24,7 +24,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import devices
 from scoring.engine import N_, EngineError, get_game
 from scoring.permissions import device_of, remember_device
+from scoring.refusals import NotAllowed
 from scoring.reports.qr import qr_svg
+from scoring.respond import respond
 from scoring.selectors.rules import chips
 from scoring.services.people import EntryVia, acting_user
 from scoring.services.quotas import VAN, charge
@@ -41,6 +43,7 @@ from tournaments.permissions import (
 from tournaments.selectors.pages import TableView, table_view
 from tournaments.services.tables import table_close, table_substitute
 from tournaments.services.tokens import (
+    WrongPin,
     pin_lock,
     pin_login,
     pin_unlock,
@@ -53,6 +56,8 @@ from tournaments.services.van import event_van_record
 from tournaments.views.common import error_status, page
 
 ORGANISER, SCOREKEEPER, TOKEN = "organiser", "scorekeeper", "token"
+#: Why the PIN form answers 403 (not shown: the form itself says what to do).
+NO_KEEPING = N_("Thiết bị này chưa được ghi điểm ở chiếu này: hãy nhập mã PIN của chiếu.")
 
 
 def _scorekeeper_url(table: Table) -> str | None:
@@ -219,10 +224,10 @@ def table_page(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     # nobody may keep score at), so the answer and the work to reach it are those of a private table.
     event, table = (found.event, found) if found is not None else (NO_EVENT, Table(pk=0, event=NO_EVENT))
     access = _access(request, event, table)
-    if found is None or access is None:
-        return _pin_page(request, slug, table_id, found, seen=seen, error=None, status=403)
+    if found is None or access is None:  # the PIN form, refused (403)
+        return _pin_page(request, slug, table_id, found, seen=seen, refusal=NotAllowed(NO_KEEPING))
     if _needs_holder(request, table, access):
-        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=200, holder_step=True)
+        return _pin_page(request, slug, table_id, table, seen=seen, holder_step=True)
     error, status = _record(request, table, access) if request.method == "POST" else (None, 200)
     table.refresh_from_db(fields=["sitting", "closed_at"])
     view = table_view(table)
@@ -252,10 +257,12 @@ def _pin_page(
     table: Table | None,
     *,
     seen: bool,
-    error: str | None,
-    status: int,
+    error: str | None = None,
+    refusal: EngineError | None = None,
     holder_step: bool = False,
 ) -> HttpResponse:
+    """The PIN form (200), or the form answering ``refusal`` with its status (``error``: the
+    message shown above the form, if any)."""
     table_url = reverse("tournaments:table", args=[slug, table_id])
     login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': table_url})}"
     # A private event's name, table and scoreboard stay hidden from whoever may not see the event,
@@ -277,7 +284,9 @@ def _pin_page(
         "holder": session_holder(request, table.pk) if table is not None else None,
     }
     devices.device_id(request)  # the device cookie the PIN's lock-out counts phones by
-    return page(request, "tournaments/table_pin.html", context, status=status)
+    if refusal is not None:
+        return respond(refusal, request, "tournaments/table_pin.html", context, render=page)
+    return page(request, "tournaments/table_pin.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -288,7 +297,7 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     no table the visitor may see answers exactly as a private event's table does."""
     table, seen = _named_table(request, slug, table_id)
     if request.method == "GET":
-        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=200)
+        return _pin_page(request, slug, table_id, table, seen=seen)
     place = _place(slug, table_id)
     attempt = pin_login(
         table,
@@ -297,18 +306,9 @@ def table_pin(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
         known=devices.is_known(request, f"table:{place}"),
         place=place,
     )
-    if attempt.token is None or table is None:
-        return _pin_page(
-            request,
-            slug,
-            table_id,
-            table,
-            seen=seen,
-            error=attempt.error,
-            # a refused credential, not a user error: a phone locked out of the PIN is throttled
-            # (429); a wrong PIN counts towards that lock-out (422, as the load tests count them)
-            status=429 if attempt.locked else 422,
-        )
+    if attempt.refusal is not None or table is None:  # a phone locked out of the PIN (429), a wrong PIN (422)
+        refusal = attempt.refusal or WrongPin(attempt.error)
+        return _pin_page(request, slug, table_id, table, seen=seen, error=attempt.error, refusal=refusal)
     devices.remember_sign_in(request, f"table:{place}")
     _remember(request, table, attempt.token)
     if request.POST.get("holder"):
@@ -321,12 +321,18 @@ def table_holder(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
     """A device holding the table's token names who holds it: one of the seated players."""
     table, seen = _named_table(request, slug, table_id)
     if table is None or _access(request, table.event, table) != TOKEN:
-        return _pin_page(request, slug, table_id, table, seen=seen, error=None, status=403)
+        return _pin_page(request, slug, table_id, table, seen=seen, refusal=NotAllowed(NO_KEEPING))
     if not _name_holder(request, table, request.POST.get("holder", "")):
-        error = gettext("Hãy chọn tên mình trong số người ngồi chiếu này.")
-        status = error_status(None, invalid=True)
+        unnamed = EngineError(N_("Hãy chọn tên mình trong số người ngồi chiếu này."))
         return _pin_page(
-            request, slug, table_id, table, seen=seen, error=error, status=status, holder_step=True
+            request,
+            slug,
+            table_id,
+            table,
+            seen=seen,
+            error=unnamed.message,
+            refusal=unnamed,
+            holder_step=True,
         )
     return redirect("tournaments:table", slug=table.event.slug, table_id=table.pk)
 

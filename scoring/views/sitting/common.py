@@ -12,10 +12,10 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from scoring.access import NotAllowed, refuse
+from scoring.access import Refusal
 from scoring.engine import N_, EngineError, Msg, parse_van
-from scoring.htmx import render_htmx
-from scoring.respond import status_of
+from scoring.refusals import Missing
+from scoring.respond import respond, status_of
 from scoring.selectors.cards import deck_of, picker_cards
 from scoring.selectors.rules import DEFAULT_PRESET, chip_conflicts, chip_rows, chips
 from scoring.selectors.sitting import (
@@ -42,10 +42,9 @@ def missing_in_vietnamese(view: Callable[..., HttpResponse]) -> Callable[..., Ht
         try:
             return view(request, *args, **kwargs)
         except Http404 as exc:
-            context = {"nav": "sitting", "message": str(exc)}
-            return render_htmx(request, "scoring/sitting_missing.html", context, status=404)
-        except NotAllowed as refusal:
-            return refuse(request, refusal)
+            return respond(Missing(str(exc)), request, page=True)
+        except Refusal as refusal:  # not signed in (the sign-in page), not allowed (403)
+            return respond(refusal, request, page=True)
 
     return wrapper
 

@@ -8,13 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from scoring.engine import GAMES, EngineError, Game, get_game
+from scoring.engine import GAMES, N_, EngineError, Game, get_game
 from scoring.htmx import render_htmx
 from scoring.models import Club, Mode, Player, Seat
 from scoring.permissions import visible_sittings
+from scoring.refusals import NotAllowed
 from scoring.respond import respond
 from scoring.selectors.rules import DEFAULT_PRESET, applied_rules_names, rules_choices
 from scoring.services.idempotency import IdempotencyMismatch
@@ -124,11 +124,14 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
         return render_htmx(request, NEW, _form_state(request.GET, request.user), partial="new-form")
     state = _form_state(request.POST, request.user)
     if state["club_refused"]:
-        state["error"] = gettext(
-            "Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
-            "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống."
+        refused = NotAllowed(
+            N_(
+                "Bạn không mở được canh bài trong làng hoặc câu lạc bộ này: chỉ chủ sổ và thư ký "
+                "ghi điểm của nơi đó mới mở được. Hãy chọn nơi khác hoặc để trống."
+            )
         )
-        return render_htmx(request, NEW, state, partial="new-form", status=403)
+        state["error"] = refused.message
+        return respond(refused, request, NEW, state, partial="new-form")
     try:
         written = sitting_open(
             game=state["game"].slug.value,

@@ -16,20 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.access import get_sitting
+from scoring.access import SIGN_IN_FIRST, NotSignedIn, get_sitting, sitting_url
 from scoring.engine import EngineError
 from scoring.htmx import is_htmx
 from scoring.models import Sitting, Van
 from scoring.permissions import REVIEW, can, review_via
-from scoring.respond import status_of
+from scoring.respond import respond, status_of
 from scoring.selectors.ledger import van_json
 from scoring.services.review import NoSuchVan, van_confirm, van_reject
 from scoring.views.sitting.common import missing_in_vietnamese, posted_key
@@ -62,13 +60,8 @@ def _answer(request: HttpRequest, sitting: Sitting, seq: int, message: str, stat
 
 def _review(request: HttpRequest, pk: int, seq: int, *, reject: bool) -> HttpResponse:
     sitting = get_sitting(pk)
-    if not request.user.is_authenticated:
-        login = redirect_to_login(reverse("scoring:sitting", args=[pk]))
-        if is_htmx(request):  # htmx follows HX-Redirect rather than a 302
-            response = HttpResponse(status=401)
-            response["HX-Redirect"] = login.url
-            return response
-        return login
+    if not request.user.is_authenticated:  # the sign-in page, then back to the sitting (htmx: HX-Redirect)
+        return respond(NotSignedIn(SIGN_IN_FIRST, back=sitting_url(sitting)), request, page=True)
     if not can(request, REVIEW, sitting):
         raise PermissionDenied(
             gettext(
