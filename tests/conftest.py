@@ -41,6 +41,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = first + [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A test's measured figures (``tests.reliability.harness.figure``) travel in its report, so the
+    end-of-run summary has them under xdist too, where the test ran in a worker process."""
+    from tests.reliability.harness import FIGURES
+
+    outcome = yield
+    if FIGURES:
+        outcome.get_result().user_properties.extend(("figure", tuple(f)) for f in FIGURES)
+        FIGURES.clear()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Where the summary is printed (the only process, or xdist's controller), keep the figures."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from tests.reliability.harness import FIGURES
+
+    FIGURES.extend(tuple(value) for key, value in report.user_properties if key == "figure")
+
+
 def load_cases(name: str) -> list[dict[str, Any]]:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from asgiref.sync import SyncToAsync
@@ -59,6 +59,7 @@ def _scope(
 
 
 Response = tuple[int, dict[bytes, bytes], bytes]
+T = TypeVar("T")
 
 
 async def _get(
@@ -86,11 +87,27 @@ async def _get(
     return start["status"], answered, body
 
 
-def _run(request: Coroutine[Any, Any, Response]) -> Response:
+def _run(request: Coroutine[Any, Any, T]) -> T:
     """Run ``request`` on a new event loop in its own thread (a browser test of the same session
     may keep a loop running in this one)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, request).result()
+    answer: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(asyncio.run(request))
+        except BaseException as error:  # handed to the test's thread
+            failed.append(error)
+
+    # A daemon thread, waited for 60 s at most: an application task that ignored its cancellation
+    # would hold asyncio.run's shutdown, and the whole run with it; this test fails instead.
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(60)
+    if failed:
+        raise failed[0]
+    assert answer, "the request's event loop did not end within 60 s"
+    return answer[0]
 
 
 def test_pages_run_on_the_wsgi_threads_with_no_hand_over(handovers: list[str]) -> None:
@@ -144,11 +161,7 @@ def test_lifespan_is_answered() -> None:
         second = await talk.receive_output(5)
         return [first["type"], second["type"]]
 
-    with ThreadPoolExecutor(1) as thread:
-        assert thread.submit(asyncio.run, lifespan()).result() == [
-            "lifespan.startup.complete",
-            "lifespan.shutdown.complete",
-        ]
+    assert _run(lifespan()) == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
 def test_a_post_body_is_read_when_receive_is_not_a_coroutine() -> None:
