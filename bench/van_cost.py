@@ -262,9 +262,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     rounds, per_round = (1, QUICK_PER_ROUND) if args.quick else (args.rounds, PER_ROUND)
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        sys.exit("bench/van_cost.py needs DATABASE_URL=postgres://… (PostgreSQL).")
+    url = os.environ.get("DATABASE_URL", "")  # PostgreSQL: bench_database refuses anything else
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     os.environ["CELERY_BROKER_URL"] = "memory://"
     os.environ["DJANGO_DEBUG"] = "false"

@@ -34,20 +34,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from benchdb import bench_database  # noqa: E402 (bench/ is the script's own folder)
+from load import FIVE, VAN_PER_SITTING  # noqa: E402
+from load import _record as _load_record  # noqa: E402
 
-FIVE = ["An", "Bình", "Chi", "Dũng", "Em"]
-CUOC = ["tom", "leo", "thap_dieu", "chi_nay", "bach_thu", "kinh_cu"]
-VAN_PER_SITTING = 40
 #: The CPU per ván is the median (and the least) of this many rounds: the machine is shared.
 ROUNDS = 6
 
 
 def _record(rng: random.Random) -> dict[str, object]:
-    winner = rng.choice(FIVE)
-    record: dict[str, object] = {"winner": winner, "cuoc": [rng.choice(CUOC)]}
-    if rng.random() < 0.5:
-        record["discarder"] = rng.choice([n for n in FIVE if n != winner])
-    return record
+    """A ván as bench/load.py's scorekeepers post them (a winner, a cước, half with a discarder)."""
+    return _load_record(rng, FIVE)
 
 
 def main() -> None:
@@ -67,9 +63,7 @@ def main() -> None:
     warm_up = 50
     if args.quick:
         args.van, args.top, warm_up = 30, 15, 10
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        sys.exit("bench/van_profile.py needs DATABASE_URL=postgres://… (PostgreSQL).")
+    url = os.environ.get("DATABASE_URL", "")  # PostgreSQL: bench_database refuses anything else
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
     os.environ["CELERY_BROKER_URL"] = "memory://"
     os.environ["DJANGO_DEBUG"] = "false"
