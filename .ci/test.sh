@@ -38,14 +38,12 @@ if [ -z "${CI_CHECKS_DONE:-}" ]; then
 fi
 
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
-# PYTEST_WORKERS=2 runs pytest in two xdist workers, a test file each at a time (tests/xdist_env.py
-# gives each its own test database, Redis databases and broker folder): under load the PostgreSQL
-# pass took about half the time. Not the default yet: Redis pub/sub channels (the displays' events)
-# are not per database, and one audience-stream test (test_asgi_handler) hung in a worker: not yet
-# understood.
+# Two xdist workers (PYTEST_WORKERS, 0 = one process), a test file each at a time: the PostgreSQL
+# pass took about 0.6 × its serial time. tests/xdist_env.py gives each worker its own test database,
+# Redis server and broker folder.
 workers=()
-if (( ${PYTEST_WORKERS:-0} > 0 )); then
-  workers=(-n "$PYTEST_WORKERS" --dist loadfile)
+if (( ${PYTEST_WORKERS:-2} > 0 )); then
+  workers=(-n "${PYTEST_WORKERS:-2}" --dist loadfile)
 fi
 if [ -n "$slow" ]; then
   # --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default

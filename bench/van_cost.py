@@ -126,7 +126,10 @@ FLOOR_SQL = {
     '"scoring_rulesetsnapshot" t1 ON t1."id" = t0."rules_id" WHERE t0."id" = %s FOR UPDATE OF t0',
     "key": 'SELECT t0."id", t0."scope", t0."key", t0."operation", t0."request_hash", t0."status", t0."response", '
     't0."created_at" FROM "scoring_idempotencykey" t0 WHERE t0."scope" = %s AND t0."key" = %s',
-    "ids": "SELECT id FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq",
+    "snapshot_key": (
+        "SELECT (SELECT seq FROM scoring_van WHERE sitting_id = %s AND is_current ORDER BY seq DESC LIMIT 1),"
+        " (SELECT id FROM scoring_van WHERE sitting_id = %s ORDER BY id DESC LIMIT 1)"
+    ),
     "van": 'INSERT INTO "scoring_van" ("sitting_id", "seq", "record", "outcome", "winner_id", "fault", "cuoc", '
     '"declared", "streak", "points", "cards", "kiem_bai", "entered_by_id", "created_at", "is_current", '
     '"replaces_id", "correction_reason", "status", "confirmed_by_id", "confirmed_at", "entered_grant", '
@@ -191,8 +194,8 @@ def _sql_alone(database: str, keeper: dict[str, Any], user_id: int) -> dict[str,
         cur.fetchone()
         cur.execute(FLOOR_SQL["key"], [scope, key])
         cur.fetchone()
-        cur.execute(FLOOR_SQL["ids"], [sitting])
-        ids = [row[0] for row in cur.fetchall()]
+        cur.execute(FLOOR_SQL["snapshot_key"], [sitting, sitting])
+        cur.fetchone()
         record = {"winner": "An", "cuoc": ["kinh_cu"], "discarder": "Bình"}
         van_id = cur.execute(
             FLOOR_SQL["van"], [sitting, seq, Jsonb(record), winner, Jsonb(["kinh_cu"]), 18, user_id]
@@ -213,7 +216,7 @@ def _sql_alone(database: str, keeper: dict[str, Any], user_id: int) -> dict[str,
         )
         cur.fetchall()
         snapshot = {
-            "van": [*ids, van_id],
+            "key": [seq, van_id],
             "state": answer["sitting"],
             "seats": [[s, "An", 1, None] for s in seat],
         }

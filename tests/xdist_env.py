@@ -1,39 +1,85 @@
 """Loaded first (``-p tests.xdist_env``): under pytest-xdist (``make test`` runs two workers) each
 worker gets services of its own before Django reads its settings, so the two never see each
 other's work. pytest-django already gives each worker its own test database (``test_sotom_gw0``);
-this gives each its own Redis databases (the cache and throttle, the Celery broker) and its own
-filesystem broker folder, and the servers and Celery workers a test starts inherit them through
-the environment. Without xdist (one process) nothing changes.
+this gives each its own Redis server and its own filesystem broker folder, and the servers and
+Celery workers a test starts inherit them through the environment. Without xdist (one process)
+nothing changes.
 
-Redis databases: 0 and 1 are the suite's (``.ci/services.sh``); worker ``gwN`` uses 2 + 3N (cache),
-3 + 3N (broker) and 4 + 3N (the journeys' own stack), so two workers use 2–7 of Redis's 16."""
+A Redis server each, not a Redis database each: the live displays' events travel on Redis pub/sub
+(django-eventstream's one ``events_channel``), which is shared by every database of a server, and
+the two workers' test databases number their festival tables alike, so one worker's displays
+would receive the other's signals. The server is started here, on a free port, with no
+persistence, and stopped when the worker ends."""
 
 from __future__ import annotations
 
+import atexit
 import os
-import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 NUMBER = int(WORKER.removeprefix("gw")) if WORKER.startswith("gw") else None
 
 
-def redis_db(offset: int) -> int:
-    """The Redis database number this process uses for one purpose (0 cache, 1 broker, 2 journeys)."""
-    return offset if NUMBER is None else 2 + 3 * NUMBER + offset
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
-def _own_redis_db(name: str, offset: int) -> None:
-    url = os.environ.get(name, "")
-    if url.startswith("redis://"):
-        os.environ[name] = re.sub(r"(/\d*)?$", f"/{redis_db(offset)}", url.rstrip("/"), count=1)
+def _start_redis() -> str:
+    """A Redis server of this worker's own; its ``host:port``."""
+    port = _free_port()
+    folder = tempfile.mkdtemp(prefix=f"sotom-redis-{WORKER}-")
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def stop() -> None:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(stop)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return f"127.0.0.1:{port}"
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{WORKER}'s own Redis server did not start on port {port}")
+        time.sleep(0.05)
+
+
+def _moved(url: str, netloc: str) -> str:
+    """``url`` (``redis://host:port/db``) on the server at ``netloc``, the same database number."""
+    return urlunsplit(urlsplit(url)._replace(netloc=netloc))
 
 
 if NUMBER is not None:
-    _own_redis_db("REDIS_URL", 0)
-    _own_redis_db("CELERY_BROKER_URL", 1)
+    if os.environ.get("REDIS_URL", "").startswith("redis://"):
+        own = _start_redis()
+        for name in ("REDIS_URL", "CELERY_BROKER_URL"):
+            if os.environ.get(name, "").startswith("redis://"):
+                os.environ[name] = _moved(os.environ[name], own)
     if folder := os.environ.get("CELERY_FS_BROKER_DIR"):
-        own = Path(folder) / WORKER
+        broker = Path(folder) / WORKER
         for part in ("queue", "processed", "control"):
-            (own / part).mkdir(parents=True, exist_ok=True)
-        os.environ["CELERY_FS_BROKER_DIR"] = str(own)
+            (broker / part).mkdir(parents=True, exist_ok=True)
+        os.environ["CELERY_FS_BROKER_DIR"] = str(broker)

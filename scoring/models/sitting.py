@@ -80,9 +80,10 @@ class Sitting(models.Model):
     #: confirms it (see :class:`VanStatus`).
     needs_confirmation = models.BooleanField("cần người thứ hai xác nhận ván", default=False)
     #: The engine's state after the current ván, and which ván it was folded from
-    #: (``{"van": [ids…], "state": SittingState JSON}``): the next ván starts from it instead of
-    #: replaying every ván. Valid only while the current ván are exactly those ids (a correction
-    #: makes new ids, so it is simply refolded); derived data, never the record.
+    #: (``{"key": [count, newest ván id], "state": SittingState JSON, "seats": …}``): the next ván
+    #: starts from it instead of replaying every ván. Valid only while the key still matches (any
+    #: new ván or correction makes a newer id, so it is simply refolded); derived data, never the
+    #: record.
     state_snapshot = models.JSONField(
         "trạng thái sau ván cuối (tính sẵn)", null=True, blank=True, editable=False
     )
@@ -175,7 +176,8 @@ class VanStatus(models.TextChoices):
 class Van(models.Model):
     """One ván as recorded; a correction supersedes it by a new version (``replaces``)."""
 
-    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="van")
+    # Indexed with the id (``scoring_van_sitting_newest``), which also serves the foreign key.
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="van", db_index=False)
     seq = models.PositiveIntegerField("ván số")
     record = models.JSONField("ghi nhận")
     outcome = models.CharField("kết quả", max_length=12, choices=VanOutcome.choices)
@@ -275,6 +277,8 @@ class Van(models.Model):
         verbose_name = "ván"
         verbose_name_plural = "ván"
         ordering = ("sitting", "seq", "id")
+        # The sitting's ván, and its newest row, for the state snapshot's key (services/ledger.py).
+        indexes = [models.Index(fields=["sitting", "id"], name="scoring_van_sitting_newest")]
         constraints = [
             models.UniqueConstraint(
                 fields=["sitting", "seq"], condition=models.Q(is_current=True), name="scoring_van_current_seq"

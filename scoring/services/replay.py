@@ -34,6 +34,7 @@ from scoring.engine import (
 )
 from scoring.models import Club, Sitting, Van
 from scoring.selectors.ledger import balances, van_transfers
+from scoring.services.ledger import snapshots_written_once
 from scoring.services.people import User
 from scoring.services.rules import resolve_rules
 from scoring.services.sittings import sitting_open, van_record
@@ -200,9 +201,10 @@ def sitting_replay(
     # Only what the answer needs of each ván, not the ván: each holds the sitting row it was written
     # under, with the engine's state after it (a long replay kept them all: gigabytes at 10,000 ván).
     written = []
-    for seq, van in enumerate(request["van"], start=1):
-        v = write(sitting, seq, van)
-        written.append((v.pk, v.points, v.streak))
+    with snapshots_written_once():  # one transaction: the snapshot is written once, at the end
+        for seq, van in enumerate(request["van"], start=1):
+            v = write(sitting, seq, van)
+            written.append((v.pk, v.points, v.streak))
     result = replay_answer(sitting=sitting, written=written)
     del written
     expected = replay(request, resolve_rules=resolve_rules)

@@ -271,8 +271,8 @@ def van_record(
         _open_for_play(s)
         seats = seats_by_name(sitting=s)
         table = sitting_terms(sitting=s)
-        ids, before = state_after(sitting=s, table=table, names=list(seats))
-        expected = len(ids) + 1
+        count, before = state_after(sitting=s, table=table, names=list(seats))
+        expected = count + 1
         if seq != expected:
             raise SequenceConflict.for_seq(s, seq, expected)
         parsed = parse_van(record, list(seats), seq)
@@ -303,7 +303,7 @@ def van_record(
         )
         if settled.state.hoi != before.hoi:
             sync_hoi(sitting=s, state=settled.state, before=before)
-        store_state(sitting=s, ids=[*ids, van.pk], state=settled.state, seats=seats)
+        store_state(sitting=s, count=seq, newest=van.pk, state=settled.state, seats=seats)
         announce(sitting_ids=[s.pk], action="van_record", van_id=van.pk)
         box["van"] = van
         # The answer from what was just posted (no read-back: equal by the ledger's invariant).
@@ -499,7 +499,7 @@ def _supersede(
     Van.objects.bulk_update(changed, ["streak", "points"], batch_size=500)
     write_planned(planned=planned)
     sync_hoi(sitting=s, state=state)
-    store_state(sitting=s, ids=[new.pk if v.pk == old.pk else v.pk for v in vans], state=state, seats=seats)
+    store_state(sitting=s, count=len(vans), newest=new.pk, state=state, seats=seats)
     return new, transfers, state
 
 

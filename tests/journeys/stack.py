@@ -32,7 +32,6 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.subprocesses import HOST, free_port
-from tests.xdist_env import NUMBER, redis_db
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_APP = ROOT / ".ci" / "run-app.sh"
@@ -43,7 +42,7 @@ CONFIGS = {
     "postgres": "PostgreSQL + Redis (Celery on Redis)",
 }
 #: The Redis database the postgres configuration's broker uses (the suite's own use 0 and 1).
-BROKER_DB = 11 if NUMBER is None else redis_db(2)  # its own under xdist (tests/xdist_env.py)
+BROKER_DB = 11  # under xdist on the worker's own Redis server (tests/xdist_env.py)
 #: The demo account that `make run` makes (scoring/services/demo.py).
 DEMO_USER, DEMO_PASSWORD = "thu-ky", "so-tom-demo"
 #: Environment the suite sets for itself that `make run` would not have.

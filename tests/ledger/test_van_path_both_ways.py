@@ -96,7 +96,8 @@ def _dump(sitting: Sitting) -> dict[str, list[dict[str, Any]]]:
                 row[field.attname] = value
             out[model.__name__].append(row)
     snapshot = out["Sitting"][0]["state_snapshot"]
-    snapshot["van"] = [place[(Van, i)] for i in snapshot["van"]]
+    count, newest = snapshot["key"]
+    snapshot["key"] = [count, place[(Van, newest)]]
     snapshot["seats"] = [[place[(Seat, s[0])], *s[1:]] for s in snapshot["seats"]]
     return out
 

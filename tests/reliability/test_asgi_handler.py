@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import traceback
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
@@ -92,10 +93,15 @@ def _run(request: Coroutine[Any, Any, T]) -> T:
     may keep a loop running in this one)."""
     answer: list[T] = []
     failed: list[BaseException] = []
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    async def on_its_loop() -> T:
+        loops.append(asyncio.get_running_loop())
+        return await request
 
     def run() -> None:
         try:
-            answer.append(asyncio.run(request))
+            answer.append(asyncio.run(on_its_loop()))
         except BaseException as error:  # handed to the test's thread
             failed.append(error)
 
@@ -106,7 +112,12 @@ def _run(request: Coroutine[Any, Any, T]) -> T:
     thread.join(60)
     if failed:
         raise failed[0]
-    assert answer, "the request's event loop did not end within 60 s"
+    if not answer:  # which tasks held the loop, for the failure's report
+        held = [
+            f"{task!r}\n" + "".join(traceback.format_stack(task.get_stack()[-1]) if task.get_stack() else [])
+            for task in (asyncio.all_tasks(loops[0]) if loops else ())
+        ]
+        pytest.fail("the request's event loop did not end within 60 s; its tasks:\n" + "\n".join(held))
     return answer[0]
 
 

@@ -39,6 +39,7 @@ from scoring.engine import MAX_PLAYER_NAME, N_, EngineError, InvariantError, rep
 from scoring.errors import body_of, status_of
 from scoring.models import Club, Player, Seat, Sitting, Van
 from scoring.services.idempotency import Answer, Outcome, run_once
+from scoring.services.ledger import snapshots_written_once
 from scoring.services.people import Written, acting_user, player_for_name
 from scoring.services.ratings import request_ratings_update
 from scoring.services.replay import replay_answer, replay_check, replay_shape
@@ -305,7 +306,7 @@ def _write_chunks(job: ImportJob, sitting: Sitting, request: Mapping[str, Any]) 
     while done < len(vans):
         end = min(done + size, len(vans))
         began = time.monotonic()
-        with transaction.atomic():
+        with transaction.atomic(), snapshots_written_once():
             for seq in range(done + 1, end + 1):
                 van_record(
                     sitting=sitting.pk,
