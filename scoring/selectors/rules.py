@@ -19,6 +19,7 @@ from scoring.engine import (
     ScoringFamily,
     conflict_table,
     cuoc_for_game,
+    family_of,
     load_rules,
 )
 from scoring.models import RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
@@ -86,14 +87,18 @@ class Chip:
 
 
 def rules_choices(game: Game) -> list[RulesChoice]:
-    """Presets and saved village rule sets that fit the game's scoring family (one query: the
-    village sets are picked by the family their snapshot stores, their slugs and names only)."""
-    villages = (
-        VillageRuleSet.objects.filter(snapshot__spec__family=game.family.value)
-        .order_by("name")
-        .values_list("slug", "name")
-    )
-    return [*_preset_choices(game.family), *(RulesChoice(slug, name, saved=True) for slug, name in villages)]
+    """Presets and saved village rule sets that fit the game's scoring family (one query of the
+    sets' slugs, names, presets and overrides: their family is read from those, never from each
+    set's whole rules)."""
+    villages = VillageRuleSet.objects.order_by("name").values_list("slug", "name", "preset", "overrides")
+    return [
+        *_preset_choices(game.family),
+        *(
+            RulesChoice(slug, name, saved=True)
+            for slug, name, preset, overrides in villages
+            if family_of({**overrides, "preset": preset}) is game.family
+        ),
+    ]
 
 
 @cache

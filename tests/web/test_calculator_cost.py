@@ -48,17 +48,22 @@ def test_the_calculator_reads_one_query_however_many_village_rule_sets(client: A
     for n in range(6):
         village_rules_save(name=f"Làng {n}", preset="luat-2005", overrides={"stake": 10 + n})
     village_rules_save(name="Chắn làng Đông", preset="chan", overrides={})
+    # built on Phỏm's preset, its rules are Tài Bàn's: offered with Tài Bàn, as its rules say
+    village_rules_save(name="Tài Bàn xóm Bắc", preset="phom", overrides={"family": "tai_ban"})
     for path in ("/", "/", "/en/", "/?game=chan"):  # fresh, then from the kept fragments
         with CaptureQueriesContext(connection) as queries:
             html = page(Client(), path)
         assert len(queries) == 1, [q["sql"] for q in queries.captured_queries]
         selected = queries.captured_queries[0]["sql"].split(" FROM ")[0]
         assert '"spec"' not in selected  # slugs and names, not every set's rules
+        assert "JOIN" not in queries.captured_queries[0]["sql"]
     to_tom = rules_offered(page(client, "/"))
     assert to_tom[:4] == ["luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50"]
     assert to_tom[4:] == [f"lang-{n}" for n in range(6)]  # the village's own, by name, after the presets
     assert rules_offered(html) == ["chan", "chan-lang-dong"]  # each game offers the sets of its family
     assert "Chắn làng Đông ★" in html
+    assert rules_offered(page(client, "/?game=tai-ban")) == ["tai-ban", "tai-ban-xom-bac"]
+    assert "tai-ban-xom-bac" not in rules_offered(page(client, "/?game=phom"))
 
 
 def test_the_kept_fragments_are_the_page_rendered_fresh() -> None:
