@@ -112,3 +112,16 @@ def test_nothing_of_the_request_comes_from_a_kept_fragment(client: Any, keeper: 
     client.force_login(keeper)
     mine = page(client, "/")
     assert "Đăng xuất (thu-ky-test)" in mine and "Đăng nhập" not in mine
+
+
+def test_a_csp_nonce_given_to_the_frame_is_the_request_s() -> None:
+    """htmx's script tag carries the context's ``csp_nonce`` when there is one: it is never kept."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    for nonce in ("nonce-one", "nonce-two"):
+        frame = render_to_string("base.html", {"csp_nonce": nonce, "nav": "calculator"}, request=request)
+        assert f'nonce="{nonce}"' in frame
