@@ -193,6 +193,16 @@ elif env.str("REDIS_URL", default=""):
     }
 else:
     CACHES["throttle"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+# Rendered template fragments ({% cache … using="fragments" %}: the page frame, the calculator's
+# chips): each is a function of its key (the language and what it shows), the code and the
+# catalogues, so it is kept in the memory of the process that rendered it, never in a shared cache:
+# a deploy starts empty, no other release's markup is ever served, and a hit costs no round trip.
+CACHES["fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fragments",
+    "TIMEOUT": None,
+    "OPTIONS": {"MAX_ENTRIES": 1000},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

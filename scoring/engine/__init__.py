@@ -59,6 +59,7 @@ from scoring.engine.rules import (
     MainTie,
     Repeat,
     RuleSet,
+    family_of,
     load_rules,
     merge_overrides,
 )
@@ -169,6 +170,7 @@ __all__ = [
     "combination_problem",
     "conflict_table",
     "cuoc_for_game",
+    "family_of",
     "get_cuoc",
     "get_game",
     "initial_state",

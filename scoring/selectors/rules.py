@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext
@@ -18,6 +19,7 @@ from scoring.engine import (
     ScoringFamily,
     conflict_table,
     cuoc_for_game,
+    family_of,
     load_rules,
 )
 from scoring.models import RuleSetSnapshot, VillageRuleSet, VillageRuleSetVersion
@@ -85,16 +87,28 @@ class Chip:
 
 
 def rules_choices(game: Game) -> list[RulesChoice]:
-    """Presets and saved village rule sets that fit the game's scoring family."""
-    choices = []
-    for slug in PRESETS:
-        rules = load_rules(slug)
-        if rules.family == game.family:
-            choices.append(RulesChoice(slug, rules.name, saved=False))
-    for village in VillageRuleSet.objects.select_related("snapshot").order_by("name"):
-        if village.rules().family == game.family:
-            choices.append(RulesChoice(village.slug, village.name, saved=True))
-    return choices
+    """Presets and saved village rule sets that fit the game's scoring family (one query of the
+    sets' slugs, names, presets and overrides: their family is read from those, never from each
+    set's whole rules)."""
+    villages = VillageRuleSet.objects.order_by("name").values_list("slug", "name", "preset", "overrides")
+    return [
+        *_preset_choices(game.family),
+        *(
+            RulesChoice(slug, name, saved=True)
+            for slug, name, preset, overrides in villages
+            if family_of({**overrides, "preset": preset}) is game.family
+        ),
+    ]
+
+
+@cache
+def _preset_choices(family: ScoringFamily) -> tuple[RulesChoice, ...]:
+    """The presets of a scoring family (presets are the engine's data: fixed for the process)."""
+    return tuple(
+        RulesChoice(slug, load_rules(slug).name, saved=False)
+        for slug in PRESETS
+        if load_rules(slug).family == family
+    )
 
 
 def chips(game: Game, rules: RuleSet) -> list[Chip]:

@@ -15,6 +15,7 @@ from scoring.engine.rules import (
     GaTrongRegime,
     KinhTuCoPolicy,
     RuleSet,
+    family_of,
     load_rules,
 )
 
@@ -149,6 +150,26 @@ def test_override_changes_the_fingerprint_but_not_the_preset():
 
 def test_same_value_as_the_preset_keeps_the_fingerprint():
     assert load_rules({"preset": "luat-2005", "suong": 4}).fingerprint == load_rules("luat-2005").fingerprint
+
+
+@pytest.mark.parametrize("slug", PRESETS)
+def test_family_of_a_spec_is_its_rules_family(slug):
+    """family_of reads a saved set's family from its preset and overrides (the calculator's list
+    of rule sets): it is the family of the rules load_rules builds, an overriding family included
+    (Phỏm's cước are Tài Bàn's and Tổ Tôm's too, so a set built on it may be either)."""
+    specs = [{"preset": slug}, {"preset": slug, "stake": 7}]
+    specs += [{"preset": slug, "family": family.value} for family in ScoringFamily]
+    built = 0
+    for spec in specs:
+        try:
+            rules = load_rules(spec)
+        except RuleError:
+            continue
+        built += 1
+        assert family_of(spec) is rules.family
+    assert built >= 2
+    if slug == "phom":
+        assert family_of({"preset": "phom", "family": "tai_ban"}) is ScoringFamily.TAI_BAN
 
 
 @pytest.mark.parametrize(

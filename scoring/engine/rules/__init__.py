@@ -22,7 +22,7 @@ from scoring.engine.rules.enums import (
     Repeat,
 )
 from scoring.engine.rules.model import TU_TRU_TIENG, CuocValue, CustomCuoc, RuleSet, wrong_family
-from scoring.engine.rules.presets import PRESETS, load_rules, merge_overrides, preset_data
+from scoring.engine.rules.presets import PRESETS, family_of, load_rules, merge_overrides, preset_data
 
 __all__ = [
     "PRESETS",
@@ -44,6 +44,7 @@ __all__ = [
     "Repeat",
     "RuleSet",
     "wrong_family",
+    "family_of",
     "load_rules",
     "merge_overrides",
     "preset_data",

@@ -9,9 +9,10 @@ from importlib import resources
 from typing import Any
 
 from scoring.engine.errors import N_, RuleError, shown
+from scoring.engine.games import ScoringFamily
 from scoring.engine.rules.model import RuleSet
 
-__all__ = ["PRESETS", "load_rules", "merge_overrides", "preset_data"]
+__all__ = ["PRESETS", "family_of", "load_rules", "merge_overrides", "preset_data"]
 
 #: Slugs of the shipped presets (docs/rules.md §6, §11, §12, §13).
 PRESETS: tuple[str, ...] = ("luat-2005", "suong4-dich2", "suong2-dich1", "hoi-50", "chan", "tai-ban", "phom")
@@ -39,6 +40,20 @@ def preset_data(slug: str) -> dict[str, Any]:
     if slug not in PRESETS:
         raise _unknown_preset(slug)
     return _preset(slug).to_dict()
+
+
+def family_of(spec: Mapping[str, Any]) -> ScoringFamily:
+    """The scoring family of ``load_rules(spec)`` for a ``{"preset": slug, ...overrides}`` already
+    validated (a saved village set's), without building the rules: the family the overrides name
+    (a top-level field replaces the preset's), else the preset's. A page listing every saved set
+    reads it from the stored overrides instead of each set's whole rules."""
+    family = spec.get("family")
+    if family is not None:
+        return ScoringFamily(family)
+    slug = spec.get("preset")
+    if not isinstance(slug, str) or slug not in PRESETS:
+        raise _unknown_preset(slug)
+    return _preset(slug).family
 
 
 def _merge_cuoc_entry(base: Any, override: Any) -> Any:
