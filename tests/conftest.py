@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import weakref
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,19 @@ RUN_FIRST = ("tests/reliability/test_worker_kill.py",)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run :data:`RUN_FIRST` before everything else, whatever the directories' name order."""
+    """Run :data:`RUN_FIRST` before everything else, whatever the directories' name order.
+
+    Under xdist (``.ci/test.sh`` passes ``--no-loadscope-reorder``, so files are handed to the
+    workers in this order) the other files follow by their number of tests, most first, as
+    xdist's own reordering would put them: the long files start early and the run ends on short
+    ones. xdist's reordering itself would put :data:`RUN_FIRST` late, after a worker had started
+    the session's Celery workers."""
     first = [item for item in items if item.nodeid.startswith(RUN_FIRST)]
-    if first:
-        items[:] = first + [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
+    rest = [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        sizes = Counter(item.nodeid.split("::")[0] for item in rest)
+        rest.sort(key=lambda item: -sizes[item.nodeid.split("::")[0]])  # stable: in-file order kept
+    items[:] = first + rest
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -419,6 +419,7 @@ def test_the_live_path_holds_its_budget_while_the_other_lanes_are_saturated(conf
 
 
 @pytest.mark.slow
+@pytest.mark.measuring
 @pytest.mark.parametrize("config", list(stacks.CONFIGS))
 def test_the_live_path_holds_its_budget_at_the_issue_s_sizes(config: str) -> None:
     """The issue's acceptance, whole: a 10,000-ván import, a dripping and a silent receiver, the PDF

@@ -19,7 +19,7 @@ from django.conf import settings
 from tests.reliability.harness import figure
 from tests.subprocesses import shared_database_url
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+pytestmark = [pytest.mark.slow, pytest.mark.measuring, pytest.mark.postgres]
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(
