@@ -38,13 +38,14 @@ if [ -z "${CI_CHECKS_DONE:-}" ]; then
 fi
 
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
-# Two xdist workers (PYTEST_WORKERS, 0 = one process), a test file each at a time, in the order
-# tests/conftest.py gives them (the worker-kill tests first): the PostgreSQL pass took 1,078 s where
-# it took 1,697 s in one process. tests/xdist_env.py gives each worker its own test database, Redis
-# server and broker folder.
+# Three xdist workers (PYTEST_WORKERS, 0 = one process), a test file each at a time, in the order
+# tests/conftest.py gives them (the worker-kill tests first). On this 2-core machine many tests wait
+# on servers, workers and browsers they started: the PostgreSQL pass took 1,697 s in one process,
+# 1,295 s in two workers, 1,029 s in three (make test: 2,028 s, 1,592 s, 1,230 s). tests/xdist_env.py
+# gives each worker its own test database, Redis server and broker folder.
 workers=()
-if (( ${PYTEST_WORKERS:-2} > 0 )); then
-  workers=(-n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder)
+if (( ${PYTEST_WORKERS:-3} > 0 )); then
+  workers=(-n "${PYTEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder)
 fi
 if [ -n "$slow" ]; then
   # --slow runs here only, on PostgreSQL + Redis; the tests that must also hold on the embedded default

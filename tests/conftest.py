@@ -47,7 +47,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     rest = [item for item in items if not item.nodeid.startswith(RUN_FIRST)]
     if os.environ.get("PYTEST_XDIST_WORKER"):
         sizes = Counter(item.nodeid.split("::")[0] for item in rest)
-        rest.sort(key=lambda item: -sizes[item.nodeid.split("::")[0]])  # stable: in-file order kept
+        last = "tests/reliability/test_zz_"  # after every probe (tests/xdist_env.py)
+        rest.sort(  # stable: each file's own order kept
+            key=lambda item: (item.nodeid.startswith(last), -sizes[item.nodeid.split("::")[0]])
+        )
     items[:] = first + rest
 
 

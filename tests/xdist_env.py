@@ -1,4 +1,4 @@
-"""Loaded first (``-p tests.xdist_env``): under pytest-xdist (``make test`` runs two workers) each
+"""Loaded first (``-p tests.xdist_env``): under pytest-xdist (``make test`` runs three workers) each
 worker gets services of its own before Django reads its settings, so the two never see each
 other's work. pytest-django already gives each worker its own test database (``test_sotom_gw0``);
 this gives each its own Redis server and its own filesystem broker folder, and the servers and
@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
@@ -83,3 +84,24 @@ if NUMBER is not None:
         for part in ("queue", "processed", "control"):
             (broker / part).mkdir(parents=True, exist_ok=True)
         os.environ["CELERY_FS_BROKER_DIR"] = str(broker)
+
+
+def pytest_xdist_make_scheduler(config: Any, log: Any) -> Any:
+    """``--dist loadfile``, except that the probe files of ``tests/reliability`` and the check of
+    their table (``test_zz_probes_table.py``, last) are one unit, run by one worker: the table is
+    what one process counted over all of them (``tests/reliability/probes.py``), so split between
+    workers it could not be checked."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    from tests.reliability.probes import probe_files
+
+    together = {f"tests/reliability/{name}" for name in [*probe_files(), "test_zz_probes_table.py"]}
+
+    class ProbesTogether(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/reliability/probes" if path in together else str(super()._split_scope(nodeid))
+
+    return ProbesTogether(config, log)
