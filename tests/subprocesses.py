@@ -7,7 +7,6 @@ from the test settings: PostgreSQL, or SQLite when its test database is a file (
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
+from tests.xdist_env import free_port as free_port  # the port helper, shared (re-exported)
 from totom_site.celery import QUEUES
 
 HOST = "127.0.0.1"
@@ -56,12 +56,6 @@ def shared_database_url(who: str) -> str:
     if db.get("PASSWORD"):
         auth += ":" + quote(db["PASSWORD"], safe="")
     return f"postgres://{auth}@{db['HOST'] or HOST}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 def stop_process(proc: subprocess.Popen[bytes] | None) -> None:

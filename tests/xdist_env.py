@@ -1,6 +1,6 @@
 """Loaded first (``-p tests.xdist_env``): under pytest-xdist (``make test`` runs three workers) each
-worker gets services of its own before Django reads its settings, so the two never see each
-other's work. pytest-django already gives each worker its own test database (``test_sotom_gw0``);
+worker gets services of its own before Django reads its settings, so no worker sees another's
+work. pytest-django already gives each worker its own test database (``test_sotom_gw0``);
 this gives each its own Redis server and its own filesystem broker folder, and the servers and
 Celery workers a test starts inherit them through the environment. Without xdist (one process)
 nothing changes.
@@ -28,7 +28,9 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 NUMBER = int(WORKER.removeprefix("gw")) if WORKER.startswith("gw") else None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1 (also ``tests.subprocesses``'s: this module imports nothing of
+    the project, as it runs before Django's settings are read)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -36,7 +38,7 @@ def _free_port() -> int:
 
 def _start_redis() -> str:
     """A Redis server of this worker's own; its ``host:port``."""
-    port = _free_port()
+    port = free_port()
     folder = tempfile.mkdtemp(prefix=f"sotom-redis-{WORKER}-")
     server = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
