@@ -173,9 +173,9 @@ post_delete.connect(_roles_changed, sender=ClubRole, dispatch_uid="scoring.permi
 def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = None) -> bool:
     if club_id is None or not _signed_in(user):
         return False
-    found = ClubRole.objects.filter(user=user, club_id=club_id)
     seen = _ROLES_SEEN.get()
     if seen is None:
+        found = ClubRole.objects.filter(user=user, club_id=club_id)
         return (found.filter(role__in=list(roles)) if roles is not None else found).exists()
     held = seen.get((user.pk, club_id))
     if held is None:  # on every ván: plain SQL, as the rest of the ván path (scoring.services.rows)
@@ -183,7 +183,10 @@ def _club_roles(user: Any, club_id: int | None, roles: Iterable[str] | None = No
             rows.column(
                 sql=f"SELECT role FROM {ClubRole._meta.db_table} WHERE user_id = %s AND club_id = %s",
                 params=[user.pk, club_id],
-                orm=lambda: found.values_list("role", flat=True),
+                # The ORM's queryset is built only on that path: building it costs more than the read.
+                orm=lambda: ClubRole.objects.filter(user=user, club_id=club_id).values_list(
+                    "role", flat=True
+                ),
             )
         )
     return bool(held) if roles is None else not held.isdisjoint(roles)
