@@ -95,11 +95,20 @@ def main() -> None:
     parser.add_argument(
         "--save", type=Path, metavar="DIR", help="also copy every script's JSON here (for --reuse)"
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DOC,
+        metavar="FILE",
+        help="where the page is written (docs/performance.md)",
+    )
     args = parser.parse_args()
     if args.reuse:
         runs = f" ({args.runs})" if args.runs else ""
         write(
-            args.reuse, f"from the JSON of separate runs of the same scripts{runs} (`bench/all.py --reuse`)"
+            args.reuse,
+            f"from the JSON of separate runs of the same scripts{runs} (`bench/all.py --reuse`)",
+            args.out,
         )
         return
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -124,28 +133,32 @@ def main() -> None:
             subprocess.run(["uv", "sync", "--locked", "--quiet"], cwd=old, check=True)
             shutil.copy(ROOT / "totom_site" / "asgi.py", old / "totom_site" / "asgi.py")
             variants = ["--layouts", "--variant", f"orm={old}"]
-        _bench(["bench/serving.py", *quick, *variants, "--json", str(out / "serving.json")])
-        _bench(["bench/openloop.py", *quick, "--json", str(out / "openloop.json")])
-        for name, script in OPTIONAL:
-            _optional(name, script, out, quick)
-        if args.quick:
-            print_targets(issue32(out))
-            return
-        _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
-        _bench(["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""})
-        _bench(["bench/replay_memory.py", "--json", str(out / "replay-pg.json")])
-        _bench(
-            ["bench/replay_memory.py", "--json", str(out / "replay-lite.json")],
-            {**os.environ, "DATABASE_URL": ""},
-        )
-        for name, env in (("club-pg.txt", None), ("club-lite.txt", {**os.environ, "DATABASE_URL": ""})):
-            (out / name).write_text(_bench(["bench/club_book.py"], env))
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            for found in out.iterdir():
-                if found.is_file():
-                    shutil.copy(found, args.save / found.name)
-        write(out, "by `make bench-all` (`bench/all.py`)")
+        try:
+            _bench(["bench/serving.py", *quick, *variants, "--json", str(out / "serving.json")])
+            _bench(["bench/openloop.py", *quick, "--json", str(out / "openloop.json")])
+            for name, script in OPTIONAL:
+                _optional(name, script, out, quick)
+            if args.quick:
+                print_targets(issue32(out))
+                return
+            _bench(["bench/corrections.py", "--json", str(out / "pg.json")])
+            _bench(
+                ["bench/corrections.py", "--json", str(out / "lite.json")], {**os.environ, "DATABASE_URL": ""}
+            )
+            _bench(["bench/replay_memory.py", "--json", str(out / "replay-pg.json")])
+            _bench(
+                ["bench/replay_memory.py", "--json", str(out / "replay-lite.json")],
+                {**os.environ, "DATABASE_URL": ""},
+            )
+            for name, env in (("club-pg.txt", None), ("club-lite.txt", {**os.environ, "DATABASE_URL": ""})):
+                (out / name).write_text(_bench(["bench/club_book.py"], env))
+        finally:  # what ran is kept even when a later script fails (for --reuse)
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                for found in out.iterdir():
+                    if found.is_file():
+                        shutil.copy(found, args.save / found.name)
+        write(out, "by `make bench-all` (`bench/all.py`)", args.out)
 
 
 def _load(folder: Path, name: str) -> dict | None:
@@ -255,7 +268,7 @@ def print_targets(found: dict) -> None:
     print("Tết season sizing: " + "; ".join(found["sizing"]))
 
 
-def write(folder: Path, how: str) -> None:
+def write(folder: Path, how: str, page: Path = DOC) -> None:
     summary = issue32(folder)
     print_targets(summary)
     serving = json.loads((folder / "serving.json").read_text())
@@ -274,10 +287,10 @@ def write(folder: Path, how: str) -> None:
     books = [
         (folder / name).read_text() for name in ("club-pg.txt", "club-lite.txt") if (folder / name).exists()
     ]
-    DOC.write_text(
+    page.write_text(
         render(serving, corrections, how, replays, display, books, summary, _load(folder, "openloop.json"))
     )
-    print(f"wrote {DOC.relative_to(ROOT)}")
+    print(f"wrote {page.resolve().relative_to(ROOT) if page.resolve().is_relative_to(ROOT) else page}")
 
 
 def _replay_targets(replays: list[dict]) -> list[dict]:
