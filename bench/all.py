@@ -203,6 +203,8 @@ def sizing(van_ms: float | None, signal_ms: float | None, page_ms: float | None)
         f"total {total:.1f} cores busy; at {UTILISATION:.0%} utilisation {need:.1f} app cores"
         + ("" if known else " (a figure is missing: not judged)")
     )
+    if known:  # what reaches the target outside the app's code (docs/scaling.md)
+        rows.append(_levers(van_ms, signal_ms, page_ms))  # type: ignore[arg-type]
     return {
         "lines": rows,
         "cores": round(need, 1) if known else None,
@@ -212,6 +214,21 @@ def sizing(van_ms: float | None, signal_ms: float | None, page_ms: float | None)
             "met": known and need <= CORES_TARGET,
         },
     }
+
+
+def _levers(van_ms: float, signal_ms: float, page_ms: float) -> str:
+    """The season's app cores with the levers outside the app's code (docs/scaling.md): the
+    scoreboard reloads served by an HTTP cache in front, half the signals a ván, both."""
+
+    def cores(signals: float, pages: float) -> float:
+        busy = SEASON["van"] * van_ms + signals * signal_ms + pages * page_ms + SEASON["connects"] * page_ms
+        return busy / 1000 / UTILISATION
+
+    half = SEASON["signals"] / 2
+    return (
+        f"with the reloads from an HTTP cache {cores(SEASON['signals'], 0):.1f} app cores, "
+        f"with 10 signals a ván {cores(half, SEASON['pages']):.1f}, with both {cores(half, 0):.1f}"
+    )
 
 
 def issue32(folder: Path) -> dict:
@@ -431,7 +448,8 @@ def render(
         "",
         "Peak resident memory (`ru_maxrss`) of a child process each: `manage.py replay` of the whole",
         "sitting (rolled back), then each export of the same sitting saved, rendered by its view and read",
-        "to the end (CSV streamed as its rows are read; XLSX written row by row to a temporary file).",
+        "to the end (CSV streamed as its rows are read; a big sitting's XLSX rendered by the bulk lane's task,",
+        "row by row to a temporary file, which the child runs itself before the view serves the stored file).",
         "",
         "```",
         replays_out.strip() or "(not run)",
@@ -481,10 +499,10 @@ def render(
         "  it was due. The closed-loop p99 of `bench/serving.py` (50 connections posting without a pause:",
         "  latency = 50 ÷ throughput) is only printed. An open-loop p99 is the server's queue: it stays low",
         "  while the arrival rate is below what the app and PostgreSQL can answer on the cores they get, and",
-        "  grows without bound above it (the steps above the highest rate sustained). On this shared 2-core",
-        "  machine the client, the app, PostgreSQL and seven other developers' work share the two cores: the",
-        "  app CPU a ván (`app ms`) times the rate says how much of a core the app needs, and the rest of the",
-        "  latency is waiting for a core.",
+        "  grows without bound above it (the steps above the highest rate sustained). On this 2-core machine",
+        "  the client, the app and PostgreSQL share the two cores: the app CPU a ván (`app ms`) times the",
+        "  rate says how much of a core the app needs, and the rest of the latency is waiting for a core.",
+        *_van_ratio(serving),
         "* **Signals and the display** are `bench/signal_cost.py`'s and `bench/display.py`'s targets when this",
         '  checkout has them (a row says "not measured" otherwise); the display fan-out off the app (Pushpin)',
         "  is what `docs/scaling.md` sizes.",
@@ -494,6 +512,26 @@ def render(
         "",
     ]
     return "\n".join(lines)
+
+
+def _van_ratio(serving: dict) -> list[str]:
+    """Why the ván's ratio is what it is, from this run's CPU figures."""
+    cpu = serving.get("cpu_ms", {})
+    van, create = cpu.get("van", {}), cpu.get("create", {})
+    if not van.get("server") or not create.get("server"):
+        return []
+    need = create["server"] / 0.6
+    return [
+        "* **Ván entry against the minimal create**: the served rate follows the app process's CPU (one",
+        "  process, one interpreter lock; PostgreSQL works on the other core). A ván costs the app",
+        f"  {van['server']:.2f} ms and PostgreSQL {van['postgres']:.2f} ms; the create {create['server']:.2f} ms and",
+        f"  {create['postgres']:.2f} ms. 0.6 × needs at most {need:.2f} ms of app CPU a ván: the token, the sitting's",
+        "  permission and hourly quota, the lock, the idempotency key, the engine's settlement, the ván, its",
+        "  ledger transaction and postings (the database's ledger checks), the state snapshot, the key's full",
+        f"  answer and the after-commit claims, in {need - create['server']:.2f} ms more than one row's insert with a",
+        "  token and a key. `bench/van_profile.py` lists the ván's statements and where its Python time goes:",
+        "  it is spread over those steps (the largest, posting the ledger, is about a sixth of it).",
+    ]
 
 
 def _openloop_section(openloop: dict | None) -> list[str]:

@@ -82,7 +82,6 @@ def test_the_statement_s_xem_button_keeps_its_size_at_1280_px(
         assert abs((box["y"] + box["height"]) - (select["y"] + select["height"])) < 12  # beside the select
         found = axe_violations(page)
         assert not found, describe(found)
-        page.screenshot(path="/tmp/x/walk-statement-1280.png")
     finally:
         page.context.close()
 

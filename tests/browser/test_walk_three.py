@@ -50,7 +50,6 @@ def test_at_200_percent_zoom_the_menu_folds_and_the_content_is_on_the_first_scre
     assert bar and bar["height"] < 80, bar
     found = axe_violations(page)
     assert not found, describe(found)
-    page.screenshot(path="/tmp/x/walk-zoom-folded.png")
 
     toggle.click()
     assert toggle.get_attribute("aria-expanded") == "true"

@@ -72,7 +72,6 @@ def test_the_form_ticks_the_last_u_claimant_and_shows_its_winner_row(screens: An
     assert _in_view(console, console.get_by_test_id("winner-row")), console.get_by_test_id(
         "winner-row"
     ).bounding_box()
-    console.screenshot(path="/tmp/x/walk-console-1024.png")
 
 
 def test_a_fresh_form_at_1024_opens_with_its_winner_row_in_sight(screens: Any, festival: Any) -> None:
@@ -101,7 +100,6 @@ def test_the_next_vans_first_signal_takes_the_result_off_the_seats(screens: Any)
     banner.filter(has_text="Ù! Bình").wait_for()
     note = console.get_by_test_id("announcement-covers")
     assert "đến khi bấm “Bắt đầu ván” hoặc có hiệu đầu tiên của ván mới" in note.inner_text()
-    display.screenshot(path="/tmp/x/walk-display-1920-banner.png")
 
     # Before "Bắt đầu ván": Chi eats a card. The seats come back into sight with it.
     console.locator('[data-seat="3"]').get_by_role("button", name="Tùng: Ăn").tap()
@@ -111,4 +109,3 @@ def test_the_next_vans_first_signal_takes_the_result_off_the_seats(screens: Any)
     # The console's own answer to the tap may land after the display heard the signal (the event
     # is sent at the commit, before the answer leaves): wait for it, the notice goes with it.
     console.get_by_test_id("console-announcement").wait_for(state="detached")
-    display.screenshot(path="/tmp/x/walk-display-1920-seats.png")

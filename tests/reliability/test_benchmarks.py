@@ -276,6 +276,8 @@ def test_bench_all_writes_its_page_from_what_the_scripts_wrote(tmp_path: Path) -
     sizing = next(line for line in out.splitlines() if line.startswith("Tết season sizing: "))
     assert re.search(r"ván: 83/s × [\d.]+ ms = [\d.]+ cores", sizing), sizing
     assert re.search(r"signals: 1,667/s × [\d.]+ ms = [\d.]+ cores", sizing), sizing
-    assert re.search(r"at 60% utilisation [\d.]+ app cores$", sizing), sizing
+    assert re.search(
+        r"at 60% utilisation [\d.]+ app cores; with the reloads from an HTTP cache [\d.]+ app cores", sizing
+    ), sizing
     written = page.read_text()
     assert "## Targets (issue 32), this run" in written and "## Display fan-out" in written, written[:2000]

@@ -39,7 +39,6 @@ def test_the_table_page_colours_no_seat_and_says_there_is_no_van_yet(
             assert len(colours) == 5 and len(set(colours)) == 1, colours  # seat 1 like the others
             found = axe_violations(page)
             assert not found, describe(found)
-            page.screenshot(path=f"/tmp/x/walk-table-{width}.png", full_page=True)
         finally:
             context.close()
 
@@ -104,4 +103,3 @@ def test_check_in_everyone_after_a_confirmation(
     expect(phone.get_by_test_id("present")).to_have_text("10/10 có mặt")
     expect(phone.get_by_test_id("check-in-all")).to_have_count(0)
     assert Registration.objects.filter(event=event, status=RegistrationStatus.CHECKED_IN).count() == 10
-    phone.screenshot(path="/tmp/x/walk-check-in-all-390.png")
