@@ -20,10 +20,23 @@ import pytest
 from tests.reliability.harness import request
 from tests.subprocesses import HOST, ROOT, free_port, shared_database_url, stop_process
 
+#: Each running app server's output, by port: a test that fails on what a server answered says why.
+LOGS: dict[int, Path] = {}
+
+
+def logs_of(ports: list[int]) -> str:
+    """The end of each running server's output (its tracebacks), for a failure's message."""
+    return "\n".join(
+        f"--- app server on {port} ---\n{LOGS[port].read_text(errors='replace')[-4000:]}"
+        for port in ports
+        if port in LOGS
+    )
+
 
 @contextmanager
 def served_app(*, application_name: str = "", **env_extra: str) -> Iterator[int]:
-    """One app server (granian, its pool on PostgreSQL) on the test database; yields its port."""
+    """One app server (granian, its pool on PostgreSQL) on the test database; yields its port
+    (its output in :data:`LOGS` while it runs)."""
     port = free_port()
     url = shared_database_url("Ứng dụng chạy như make run")
     if url.startswith("postgres") and application_name:
@@ -51,8 +64,10 @@ def served_app(*, application_name: str = "", **env_extra: str) -> Iterator[int]
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the app server did not start:\n{log.read_text()[-3000:]}", pytrace=False)
             time.sleep(0.2)
+        LOGS[port] = log
         yield port
     finally:
+        LOGS.pop(port, None)
         stop_process(proc)
         log.unlink(missing_ok=True)
 
@@ -65,6 +80,7 @@ class Screen:
         self.opened = asyncio.Event()
         self.signals: list[int] = []
         self.last_id = ""  #: the last event id read (what a browser sends back as Last-Event-ID)
+        self.refusal = ""  #: an answer other than 200: its headers and the start of its body
 
 
 async def watch(port: int, path: str, screen: Screen, last_event_id: str = "") -> None:
@@ -79,6 +95,11 @@ async def watch(port: int, path: str, screen: Screen, last_event_id: str = "") -
     while (line := await reader.readline()) not in (b"\r\n", b""):
         headers += line.lower()
     if " 200 " not in screen.status:
+        try:  # who answered it (the app or the proxy) and why
+            body = await asyncio.wait_for(reader.read(2000), timeout=2)
+        except (TimeoutError, OSError):
+            body = b""
+        screen.refusal = (headers + body).decode(errors="replace")
         screen.opened.set()
         writer.close()
         return

@@ -37,7 +37,7 @@ import pytest
 
 from tests.reliability.festival import CUOC, festival, seat_names
 from tests.reliability.harness import Tally, figure, post_until_answered, wait_for
-from tests.reliability.served import Screen, post_signal, served_app, until_heard, watch
+from tests.reliability.served import Screen, logs_of, post_signal, served_app, until_heard, watch
 from tests.reliability.workers import Worker
 from totom_site import pushpin
 from tournaments.models import Event, Leaderboard
@@ -187,7 +187,7 @@ def _check_displays(shown: tuple[list[Screen], list[int], list[int], Screen], si
     ids the POSTs answered, in the order they were posted)."""
     screens, statuses, ids, late = shown
     assert statuses == [201] * signals
-    assert [s.status for s in screens] == ["HTTP/1.1 200 OK"] * len(screens)
+    assert [s.status for s in screens] == ["HTTP/1.1 200 OK"] * len(screens), [s.refusal for s in screens]
     assert [s.signals for s in screens] == [ids] * len(screens)
     assert late.status == "HTTP/1.1 200 OK" and late.signals == ids  # the missed ones replayed, none twice
 
@@ -218,7 +218,10 @@ def test_displays_through_pushpin_in_front_of_two_servers_hear_every_signal_once
             shown = own.submit(
                 asyncio.run, _displays(ports, front, chieu.pk, token, displays=6, signals=9)
             ).result()
-    _check_displays(shown, 9)
+        try:  # while the servers run: a failure shows what they logged
+            _check_displays(shown, 9)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{logs_of(ports)}") from None
     figure(
         "displays through Pushpin, 2 servers",
         f"6 displays + 1 that reconnected heard 9 signals each, none twice, in {time.monotonic() - started:.1f} s",
