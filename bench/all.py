@@ -42,6 +42,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from serving import TARGETS as SERVING_TARGETS  # bench/ is the script's own folder
+
 ROOT = Path(__file__).resolve().parent.parent
 ORM_COMMIT = "7598b3a"  # the last commit whose ván path ran on the ORM (before rows.py came back)
 DOC = ROOT / "docs" / "performance.md"
@@ -179,18 +181,29 @@ UTILISATION = 0.6  # head-room for the start of a round
 CORES_TARGET = 12
 
 
+def _loads(season: dict, van_ms: float | None, signal_ms: float | None, page_ms: float | None) -> list:
+    """Each of the season's kinds of app work: (what, a second, app CPU ms of one)."""
+    return [
+        ("ván", season["van"], van_ms),
+        ("signals", season["signals"], signal_ms),
+        ("pages and reads", season["pages"], page_ms),
+        ("display (re)connections, answered once then held by Pushpin", season["connects"], page_ms),
+    ]
+
+
+def _app_cores(season: dict, van_ms: float, signal_ms: float, page_ms: float) -> float:
+    """The app cores a season needs at :data:`UTILISATION`."""
+    busy = sum(rate * ms for _, rate, ms in _loads(season, van_ms, signal_ms, page_ms)) / 1000
+    return busy / UTILISATION
+
+
 def sizing(van_ms: float | None, signal_ms: float | None, page_ms: float | None) -> dict:
     """The Tết season's app cores from per-request app CPU (ms), displays held by Pushpin (the app
     answers a display's connection once, at a page's cost, and none of its deliveries)."""
     rows = []
     total = 0.0
     known = True
-    for what, rate, ms in (
-        ("ván", SEASON["van"], van_ms),
-        ("signals", SEASON["signals"], signal_ms),
-        ("pages and reads", SEASON["pages"], page_ms),
-        ("display (re)connections, answered once then held by Pushpin", SEASON["connects"], page_ms),
-    ):
+    for what, rate, ms in _loads(SEASON, van_ms, signal_ms, page_ms):
         if ms is None:
             known = False
             rows.append(f"{what}: {rate:,.0f}/s × (not measured)")
@@ -219,15 +232,13 @@ def sizing(van_ms: float | None, signal_ms: float | None, page_ms: float | None)
 def _levers(van_ms: float, signal_ms: float, page_ms: float) -> str:
     """The season's app cores with the levers outside the app's code (docs/scaling.md): the
     scoreboard reloads served by an HTTP cache in front, half the signals a ván, both."""
-
-    def cores(signals: float, pages: float) -> float:
-        busy = SEASON["van"] * van_ms + signals * signal_ms + pages * page_ms + SEASON["connects"] * page_ms
-        return busy / 1000 / UTILISATION
-
-    half = SEASON["signals"] / 2
+    cached = {**SEASON, "pages": 0}
+    half = {**SEASON, "signals": SEASON["signals"] / 2}
+    both = {**half, "pages": 0}
     return (
-        f"with the reloads from an HTTP cache {cores(SEASON['signals'], 0):.1f} app cores, "
-        f"with 10 signals a ván {cores(half, SEASON['pages']):.1f}, with both {cores(half, 0):.1f}"
+        f"with the reloads from an HTTP cache {_app_cores(cached, van_ms, signal_ms, page_ms):.1f} app cores, "
+        f"with 10 signals a ván {_app_cores(half, van_ms, signal_ms, page_ms):.1f}, "
+        f"with both {_app_cores(both, van_ms, signal_ms, page_ms):.1f}"
     )
 
 
@@ -520,12 +531,13 @@ def _van_ratio(serving: dict) -> list[str]:
     van, create = cpu.get("van", {}), cpu.get("create", {})
     if not van.get("server") or not create.get("server"):
         return []
-    need = create["server"] / 0.6
+    least = next(ratio for _, name, _, ratio in SERVING_TARGETS if name == "van")
+    need = create["server"] / least
     return [
         "* **Ván entry against the minimal create**: the served rate follows the app process's CPU (one",
         "  process, one interpreter lock; PostgreSQL works on the other core). A ván costs the app",
         f"  {van['server']:.2f} ms and PostgreSQL {van['postgres']:.2f} ms; the create {create['server']:.2f} ms and",
-        f"  {create['postgres']:.2f} ms. 0.6 × needs at most {need:.2f} ms of app CPU a ván: the token, the sitting's",
+        f"  {create['postgres']:.2f} ms. {least} × needs at most {need:.2f} ms of app CPU a ván: the token, the sitting's",
         "  permission and hourly quota, the lock, the idempotency key, the engine's settlement, the ván, its",
         "  ledger transaction and postings (the database's ledger checks), the state snapshot, the key's full",
         f"  answer and the after-commit claims, in {need - create['server']:.2f} ms more than one row's insert with a",
