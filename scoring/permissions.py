@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import rules
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.db.models.signals import post_delete, post_save
 
@@ -158,6 +159,28 @@ def roles_read_once() -> Iterator[None]:
         yield
     finally:
         _ROLES_SEEN.reset(token)
+
+
+def roles_with_sitting(user: Any) -> tuple[str, list[Any]]:
+    """The SQL expression, on a sitting's row (``t0``), of ``user``'s roles in its club (joined
+    by commas; empty for none), to be read with the sitting (:func:`rows.select_one_with`) and
+    handed to :func:`remember_roles`: the permission then reads no more. ``("", [])`` when there
+    is nothing to read them for (no account, or outside :func:`roles_read_once`)."""
+    if _ROLES_SEEN.get() is None or not _signed_in(user):
+        return "", []
+    concat = "string_agg" if connection.vendor == "postgresql" else "group_concat"
+    return (
+        f"COALESCE((SELECT {concat}(role, ',') FROM {ClubRole._meta.db_table} "
+        "WHERE user_id = %s AND club_id = t0.club_id), '')",
+        [user.pk],
+    )
+
+
+def remember_roles(user: Any, club_id: int | None, joined: str | None) -> None:
+    """Keep ``user``'s roles in ``club_id`` read by :func:`roles_with_sitting` for this request."""
+    seen = _ROLES_SEEN.get()
+    if seen is not None and joined is not None and club_id is not None:
+        seen[(user.pk, club_id)] = frozenset(joined.split(",")) if joined else frozenset()
 
 
 def _roles_changed(sender: Any, **kwargs: Any) -> None:

@@ -40,7 +40,15 @@ from scoring.api.errors import AUTHENTICATE, ApiErrors
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schemas import WHY, ContractSchema, Error
 from scoring.models import Sitting
-from scoring.permissions import KEEP, VIEW, can, credential_scope, roles_read_once
+from scoring.permissions import (
+    KEEP,
+    VIEW,
+    can,
+    credential_scope,
+    remember_roles,
+    roles_read_once,
+    roles_with_sitting,
+)
 from scoring.services import rows
 
 __all__ = ["KEEP", "PUBLIC", "SIGNED_IN", "VIEW", "CanKeepScore", "LedgerView", "signed_in"]
@@ -96,11 +104,15 @@ class CanKeepScore(BasePermission):
             return signed_in(request)
         pk = view.kwargs.get("pk")
         related = getattr(view, "loads", {}).get(method, READS if method in SAFE_METHODS else WRITES)
-        sitting = rows.select_one(model=Sitting, where={"pk": pk}, related=related)
+        # The account's roles in the sitting's club come with it (the permission reads no more).
+        sitting, roles = rows.select_one_with(
+            model=Sitting, where={"pk": pk}, related=related, extra=roles_with_sitting(request.user)
+        )
         if sitting is None:
             if not signed_in(request):
                 return False
             raise exceptions.NotFound(gettext("Không có canh bài số {pk}.").format(pk=pk))
+        remember_roles(request.user, sitting.club_id, roles)
         if not can(request, need, sitting):
             self.message = REFUSALS[need]
             return False

@@ -32,7 +32,7 @@ from enum import StrEnum
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 
 from scoring.engine import N_, EngineError
 from scoring.models import IdempotencyKey
@@ -165,11 +165,20 @@ def run_once(
     action: Callable[[], Answer],
     lock: Callable[[], object] | None = None,
     undo_lock: bool = False,
+    read_key_first: bool = True,
 ) -> Answer:
     """Run ``action`` once per key, in one transaction (after ``lock``, if given).
 
     ``undo_lock``: ``lock`` writes (an UPDATE that locks the row and numbers the write), so a
     repeat rolls the transaction back instead of committing it.
+
+    ``read_key_first=False`` (the busiest writes: a ván, a signal) skips the key's read before
+    ``action``: the key's unique index catches a repeat when its row goes in, and a repeat that
+    ``action`` refuses (the ván's number is taken now) is looked up after the refusal. Either way
+    the transaction rolls back and the stored answer is given, as when the key is read first; a
+    first call saves a statement, a repeat costs ``action`` once more. Only for actions whose
+    effects outside the database wait for the commit (``transaction.on_commit``) and that are
+    cheap to run again.
 
     ``target`` and ``payload`` identify the request (their hash is compared on a repeat); the key
     is the caller's (:func:`caller_scope`).
@@ -183,7 +192,7 @@ def run_once(
             with transaction.atomic():
                 if lock is not None:
                     lock()
-                if key is not None:
+                if key is not None and (read_key_first or attempt == 2):
                     stored = _stored(scope, key, operation, digest)
                     if stored is not None:
                         if undo_lock:
@@ -205,11 +214,17 @@ def run_once(
                         ]
                     )
                 return answer
-        except IntegrityError:
-            # Lost a race on the key's unique index: answer from the winner's row.
+        except Exception as exc:
+            # Lost a race on the key's unique index, or (key not read first) a repeat: answer from
+            # the stored row, read in the second attempt.
+            # (A database error other than the index's is not a repeat: the connection may be gone.)
+            repeat_possible = isinstance(exc, IntegrityError) or (
+                not read_key_first and not isinstance(exc, DatabaseError)
+            )
             if (
                 attempt == 2
                 or key is None
+                or not repeat_possible
                 or not IdempotencyKey.objects.filter(scope=scope, key=key).exists()
             ):
                 raise

@@ -35,7 +35,17 @@ from typing import Any, TypeVar
 from django.db import connection, models
 from django.db.models.signals import post_save, pre_save
 
-__all__ = ["AT_ONCE", "column", "insert", "on_the_orm", "select_one", "update", "value", "values"]
+__all__ = [
+    "AT_ONCE",
+    "column",
+    "insert",
+    "on_the_orm",
+    "select_one",
+    "select_one_with",
+    "update",
+    "value",
+    "values",
+]
 
 #: Inside :func:`on_the_orm`: every call runs through the ORM instead of plain SQL.
 _ORM: ContextVar[bool] = ContextVar("rows_on_the_orm", default=False)
@@ -78,9 +88,9 @@ def _converters(field: models.Field, alias: str) -> tuple[list[Any], Any]:
 
 
 def _select_sql(
-    model: type[models.Model], where: Sequence[str], related: Sequence[str], for_update: bool
+    model: type[models.Model], where: Sequence[str], related: Sequence[str], for_update: bool, extra: str = ""
 ) -> tuple[str, list[_Part]]:
-    shape = (connection.vendor, model, tuple(where), tuple(related), for_update)
+    shape = (connection.vendor, model, tuple(where), tuple(related), for_update, extra)
     cached = _SELECTS.get(shape)
     if cached is not None:
         return cached
@@ -107,6 +117,8 @@ def _select_sql(
                 f"LEFT OUTER JOIN {qn(target._meta.db_table)} {table} "
                 f"ON {table}.{qn(target._meta.pk.column)} = t0.{qn(fk.column)}"
             )
+    if extra:
+        columns.append(extra)
     conditions = " AND ".join(f"t0.{qn(meta.get_field(name).column)} = %s" for name in where)
     sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins)} WHERE {conditions}"
     if for_update and connection.features.has_select_for_update:
@@ -125,23 +137,41 @@ def select_one(
     only, as ``select_for_update(of=("self",), no_key=True)``: writers of the row wait for each
     other, a foreign key check on it does not wait, so a worker's cache write that references the
     row never waits on a ván while holding what the ván needs). ``None`` when there is no such row."""
+    return select_one_with(model=model, where=where, related=related, for_update=for_update)[0]
+
+
+def select_one_with(
+    *,
+    model: type[M],
+    where: Mapping[str, Any],
+    related: Sequence[str] = (),
+    for_update: bool = False,
+    extra: tuple[str, Sequence[Any]] = ("", ()),
+) -> tuple[M | None, Any]:
+    """:func:`select_one`, and in the same statement ``extra``: a scalar SQL expression on the
+    row (``t0``; a subquery, e.g. the account's roles in the row's club) with its parameters.
+    Gives the instance (or ``None``) and the expression's value (``None`` inside
+    :func:`on_the_orm`, where the caller reads it its own way)."""
     if _ORM.get():
         query = model._default_manager.filter(**where).select_related(*related)
         if for_update:
             query = query.select_for_update(of=("self",), no_key=True)
-        return next(iter(query), None)
+        return next(iter(query), None), None
     meta = model._meta
     names = [meta.pk.name if name == "pk" else name for name in where]
-    sql, parts = _select_sql(model, names, related, for_update)
+    sql, parts = _select_sql(model, names, related, for_update, extra[0])
     params = [
-        meta.get_field(name).get_db_prep_value(value, connection)
-        for name, value in zip(names, where.values(), strict=True)
+        *extra[1],
+        *(
+            meta.get_field(name).get_db_prep_value(value, connection)
+            for name, value in zip(names, where.values(), strict=True)
+        ),
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
-        return None
+        return None, None
     instances: list[models.Model | None] = []
     start = 0
     for target, attnames, converters, pk_index in parts:
@@ -157,7 +187,7 @@ def select_one(
     assert found is not None
     for name, related_obj in zip(related, instances[1:], strict=True):
         meta.get_field(name).set_cached_value(found, related_obj)  # type: ignore[union-attr]
-    return found  # type: ignore[return-value]
+    return found, (row[start] if extra[0] else None)  # type: ignore[return-value]
 
 
 def values(

@@ -322,6 +322,7 @@ def van_record(
         payload={"seq": seq, "record": record, "cards": cards or ""},
         action=action,
         lock=lock,
+        read_key_first=False,  # a repeat's ván number is taken: refused, then answered from its key
     )
     if answer.replayed:  # answered from the key: this call wrote nothing
         return Written(None, answer, load=lambda: Van.objects.get(pk=answer.body["van"]["id"]))

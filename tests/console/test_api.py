@@ -245,12 +245,13 @@ def test_a_display_whose_missed_events_are_gone_gets_a_snapshot(
 
 @pytest.mark.sqlite
 @pytest.mark.parametrize("key", [None, "trong-1"])
-def test_a_signal_is_one_transaction_of_at_most_five_statements(
+def test_a_signal_is_one_transaction_of_at_most_four_statements(
     festival: Any, key: str | None, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The POST's own writes: lock and number (one UPDATE), the key's look-up, the signal, its
-    display event, the key's answer; before them the request reads its token, then its table (with
-    who may run it) and the signal (with the seat's name) in one SELECT, nothing else."""
+    """The POST's own writes: lock and number (one UPDATE), the signal, its display event, the
+    key's answer (its unique index catches a repeat: no look-up first); before them the request
+    reads its token, then its table (with who may run it) and the signal (with the seat's name) in
+    one SELECT, nothing else."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -264,7 +265,7 @@ def test_a_signal_is_one_transaction_of_at_most_five_statements(
     begin, end = sql.index("SAVEPOINT"), sql.index("RELEASE")
     assert sql.count("SAVEPOINT") == 1, sql
     assert sql[begin + 1 : end] == (
-        ["UPDATE", "SELECT", "INSERT", "INSERT", "INSERT"] if key else ["UPDATE", "INSERT", "INSERT"]
+        ["UPDATE", "INSERT", "INSERT", "INSERT"] if key else ["UPDATE", "INSERT", "INSERT"]
     ), sql
     assert sql[:begin] == ["SELECT", "SELECT"], sql  # the token; the table with the signal
     assert sql[end + 1 :] == [], sql  # nothing after the commit (the display event is stored)

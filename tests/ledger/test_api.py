@@ -257,12 +257,13 @@ def test_recording_a_van_takes_the_same_statements_however_many_came_before(
     # event's canh it organises (the club's roles come with the permission's read), then its counter
     # row counted in one conditional UPDATE (scoring/services/throttle.py, spend).
     # The permission's read of the sitting; the savepoint (a transaction outside tests); the row
-    # lock; the idempotency key; the current ván ids (the seats come with the stored state); the
-    # ván, its ledger transaction, its postings; the stored state; whether the sitting is an
-    # event's canh (sitting_written: the events app bumps its leaderboard in this transaction, a
-    # look-up made after commit before); the key; the savepoint's end.
+    # lock; the current ván ids (the seats come with the stored state); the ván, its ledger
+    # transaction, its postings; the stored state; whether the sitting is an event's canh
+    # (sitting_written: the events app bumps its leaderboard in this transaction, a look-up made
+    # after commit before); the key (its unique index catches a repeat: it is not read first);
+    # the savepoint's end.
     # The answer is built from what was posted: nothing read back, no earlier ván replayed.
-    with django_assert_num_queries(12 + 2):
+    with django_assert_num_queries(11 + 2):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 
@@ -283,14 +284,14 @@ def test_a_van_in_the_keeper_s_own_village_takes_a_fixed_number_of_statements(
     pk = open_via_api(client, club="lang-do")
     for seq in range(1, n_van):
         post(client, f"/api/v1/sittings/{pk}/van", {"seq": seq, "winner": FIVE[seq % 5], "cuoc": ["tom"]})
-    # Before the write: the token with its account; the permission's read of the sitting and the
-    # account's roles in its club (read once: whether it organises the club, for the quota's
-    # higher limit in its own village, reads nothing more); the quota counted (one UPDATE).
-    # The write, in its transaction (a savepoint here): the sitting locked, the key, the current
+    # Before the write: the token with its account; the permission's read of the sitting with the
+    # account's roles in its club (one statement; read once: whether it organises the club, for
+    # the quota's higher limit in its own village, reads nothing more); the quota counted (one
+    # UPDATE). The write, in its transaction (a savepoint here): the sitting locked, the current
     # ván ids, the ván, its ledger transaction, its postings, the stored state, whether it is an
-    # event's canh, the key stored.
+    # event's canh, the key stored (not read first: its unique index catches a repeat).
     # After commit: the club's ratings claimed (one statement), the live webhooks looked up.
-    with django_assert_num_queries(4 + 11 + 2), django_capture_on_commit_callbacks(execute=True):
+    with django_assert_num_queries(3 + 10 + 2), django_capture_on_commit_callbacks(execute=True):
         answer = post(client, f"/api/v1/sittings/{pk}/van", {"seq": n_van, "winner": "An", "cuoc": ["tom"]})
     assert answer.status_code == 201 and answer.json()["sitting"]["next_seq"] == n_van + 1
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from scoring.engine.errors import EngineError
 from scoring.models import IdempotencyKey, LedgerTransaction, Player, Sitting, Van
 from scoring.services.idempotency import IdempotencyMismatch
-from scoring.services.sittings import SequenceConflict, van_correct, van_record
+from scoring.services.sittings import SequenceConflict, sitting_settle_up, van_correct, van_record
 from tests.factories import new_key, open_sitting
 
 pytestmark = pytest.mark.django_db
@@ -121,3 +121,26 @@ def test_services_follow_the_same_contract() -> None:
     assert (repeat.obj, repeat.answer.replayed) == (fixed.obj, True)
     with pytest.raises(SequenceConflict, match="đã được sửa"):
         van_correct(van=first.obj, record=TOM, reason="lại", corrected_by=None, idempotency_key=new_key())
+
+
+def test_a_van_repeated_after_the_table_moved_on_answers_its_first_answer() -> None:
+    """A phone that lost the answer resends its ván after the next ván and after the settle-up:
+    the ván's number is taken and the sitting has ended, yet the repeat answers as the first time
+    (the key is looked up once the write is refused) and writes nothing."""
+    sitting = open_sitting()
+    key = new_key()
+    first = van_record(sitting=sitting, seq=1, record=TOM, idempotency_key=key)
+    van_record(sitting=sitting, seq=2, record={"result": "hoa"}, idempotency_key=new_key())
+    again = van_record(sitting=sitting, seq=1, record=TOM, idempotency_key=key)
+    assert (again.obj, again.answer.body, again.answer.replayed) == (first.obj, first.answer.body, True)
+    sitting_settle_up(sitting=sitting, settled_by=None, idempotency_key=new_key())
+    written = counts()
+    late = van_record(sitting=sitting, seq=1, record=TOM, idempotency_key=key)
+    assert (late.obj, late.answer.body, late.answer.replayed) == (first.obj, first.answer.body, True)
+    assert counts() == written
+    # The same key with another ván is still refused, though the table has ended.
+    with pytest.raises(IdempotencyMismatch):
+        van_record(sitting=sitting, seq=3, record=TOM, idempotency_key=key)
+    # A refusal without a stored key stays the refusal.
+    with pytest.raises(EngineError, match="đã thanh toán và kết thúc"):
+        van_record(sitting=sitting, seq=3, record=TOM, idempotency_key=new_key())

@@ -310,6 +310,7 @@ def signal_send(
             action=action,
             lock=lock,
             undo_lock=True,
+            read_key_first=False,
         )
     except _Moved:
         return signal_send(table=t.pk, seat=seat, signal=signal, by=by, idempotency_key=idempotency_key)
