@@ -328,12 +328,18 @@ def test_a_big_import_gives_the_bulk_lane_back_between_slices(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_festival_s_van_is_not_kept_waiting_by_an_import_job_s_chunks(
-    club: Any, organiser: Any, small_threshold: Any
+    club: Any, organiser: Any, small_threshold: Any, monkeypatch: Any
 ) -> None:
     """While a job writes a 400-ván import chunk after chunk, another sitting's ván (a festival
     table's) is recorded within a second each time. On SQLite a job that took the write lock back
     as soon as it committed would keep a waiting writer out for the whole import (its busy
-    handler sleeps between tries): a ván waited 8 s in the 10,000-ván acceptance run."""
+    handler sleeps between tries): a ván waited 8 s in the 10,000-ván acceptance run.
+
+    The job runs in a thread of this test, its only run: the task the POST queues is kept here,
+    not sent. Sent, it reached the session's Celery worker when one was running (started by an
+    earlier test of this process: test_a_job_runs_on_a_worker_of_the_bulk_lane, or another
+    directory's), and whichever run claimed the job first left the other ``Busy`` (the thread
+    lost in a loaded full run, where the test process stalled between the POST and its claim)."""
     import threading
 
     from django.db import connection
@@ -346,7 +352,10 @@ def test_a_festival_s_van_is_not_kept_waiting_by_an_import_job_s_chunks(
     if connection.vendor != "sqlite":
         pytest.skip("PostgreSQL queues lock waiters, and the chunks lock only the staged sitting's rows")
     table = open_sitting(players=FIVE)
+    queued: list[int] = []
+    monkeypatch.setattr(import_jobs, "_queue", queued.append)
     job_id = post(signed_in(organiser), request(400, club)).json()["id"]
+    assert queued == [job_id]  # queued on commit, as the app does; run below, by this test alone
     outcome: dict[str, Any] = {}
 
     def run() -> None:
