@@ -186,7 +186,9 @@ def shown_label(start: date, end: date, stored: str) -> str:
     """A stored period label (a close's, written in Vietnamese as the ledger records it) in the
     active language, when it is the label of the period from ``start`` to ``end``; else as stored."""
     period = period_between(start, end)
-    return period.label if stored == in_vietnamese(period).label else stored
+    # Not the named period's label: the dates' own ("Từ 23/08/2025 đến 21/09/2025", a close made
+    # from dates that happen to be a lunar month), or any other computed label, or as written.
+    return period.label if stored == in_vietnamese(period).label else stored_label_shown(stored)
 
 
 #: A period's label as :func:`in_vietnamese` writes it (what a close stores), read back into its parts.

@@ -7,6 +7,7 @@ it was written in both languages."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -14,9 +15,11 @@ from django.test import Client
 from django.utils import translation
 
 from scoring.i18n import LEDGER, reason
-from scoring.models import Player
+from scoring.models import PeriodClose, Player
 from scoring.periods import Period, dates, in_vietnamese, lunar_month, lunar_year, season, stored_label_shown
+from tests.book.conftest import FIVE_C, canh
 from tests.book.conftest import season as a_season
+from tests.factories import new_key
 
 pytestmark = [pytest.mark.sqlite]
 
@@ -141,3 +144,36 @@ def test_the_audit_trail_shows_the_close_in_the_reader_s_language(
     english = client.get(f"/en/so-diem/{tet}/nhat-ky/").content.decode()
     assert EN in english and "Tháng Giêng" not in english
     assert VI in client.get(f"/so-diem/{tet}/nhat-ky/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_refused_close_names_its_period_in_the_reader_s_language(
+    world: dict[str, Any], club: Any, treasurer: Any
+) -> None:
+    client = _as(treasurer)
+    again = {"ky": "thang-2025-01", "key": new_key()}
+    english = client.post(f"/en/lang/{club.slug}/so/chot/", again).content.decode()
+    assert "Nothing to close in 1st month of Ất Tỵ" in english and "Tháng Giêng" not in english
+    vietnamese = client.post(f"/lang/{club.slug}/so/chot/", {**again, "key": new_key()}).content.decode()
+    assert "Không có gì để chốt trong kỳ Tháng Giêng năm Ất Tỵ" in vietnamese
+    undone = f"/lang/{club.slug}/so/chot/{world['undone'].pk}/dao/"
+    english = client.post(f"/en{undone}", {"reason": "Lại", "key": new_key()}, follow=True).content.decode()
+    assert "The close of 5th month of Ất Tỵ has already been undone." in english
+    vietnamese = client.post(undone, {"reason": "Lại", "key": new_key()}, follow=True).content.decode()
+    assert "Lần chốt sổ Tháng Năm năm Ất Tỵ đã được đảo rồi." in vietnamese
+
+
+@pytest.mark.django_db
+def test_a_close_made_from_dates_reads_in_the_reader_s_language(club: Any, treasurer: Any) -> None:
+    """The close page posts dates when its period has no key: the label stored is the dates' own,
+    even when those dates are a lunar month's."""
+    canh(club, dt.date(2025, 9, 5), FIVE_C, [{"winner": "Anh Bảy", "cuoc": ["chi_nay"]}])
+    client = _as(treasurer)
+    form = {"from": "2025-08-23", "to": "2025-09-21", "key": new_key()}
+    assert client.post(f"/lang/{club.slug}/so/chot/", form).status_code == 302
+    assert PeriodClose.objects.get().label == "Từ 23/08/2025 đến 21/09/2025"
+    english = client.get(f"/en/lang/{club.slug}/so/?ky=nam-2025").content.decode()
+    closes = re.search(r'data-testid="closes">(.*?)</ul>', english, re.S).group(1)
+    assert "<b>From 23/08/2025 to 21/09/2025</b>" in closes and "Từ" not in closes
+    vietnamese = client.get(f"/lang/{club.slug}/so/?ky=nam-2025").content.decode()
+    assert "<b>Từ 23/08/2025 đến 21/09/2025</b>" in vietnamese
