@@ -1,7 +1,7 @@
 """A close's period label inside the ledger's reasons ("Chốt sổ Tháng Giêng năm Ất Tỵ", stored in
 Vietnamese) reads in the reader's language where a reason is shown: the member's statement page and
-its CSV on /en/, the sổ điểm's history and the statement on the API with ``Accept-Language: en``,
-the audit trail. Vietnamese stays as stored; a label that is not a period's computed one stays as
+its CSV on /en/, the sổ điểm's history, its audit trail and its ledger CSV, the sổ điểm's history
+and the statement on the API with ``Accept-Language: en``, a close's refusals. Vietnamese stays as stored; a label that is not a period's computed one stays as
 it was written in both languages."""
 
 from __future__ import annotations
@@ -97,6 +97,11 @@ def _as(user: Any, **headers: str) -> Client:
     return client
 
 
+def _text(response: Any) -> str:
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return body.decode("utf-8-sig")
+
+
 @pytest.mark.django_db
 def test_the_statement_page_and_its_csv_show_the_close_in_the_reader_s_language(
     world: dict[str, Any], club: Any, treasurer: Any
@@ -136,14 +141,15 @@ def test_the_api_shows_the_close_in_the_language_asked_for(
 
 
 @pytest.mark.django_db
-def test_the_audit_trail_shows_the_close_in_the_reader_s_language(
+def test_the_so_diem_its_audit_trail_and_its_ledger_export_show_the_close_in_the_reader_s_language(
     world: dict[str, Any], club: Any, organiser: Any
 ) -> None:
     tet = world["canh"]["tet"].pk
     client = _as(organiser)
-    english = client.get(f"/en/so-diem/{tet}/nhat-ky/").content.decode()
-    assert EN in english and "Tháng Giêng" not in english
-    assert VI in client.get(f"/so-diem/{tet}/nhat-ky/").content.decode()
+    for page in (f"/so-diem/{tet}/", f"/so-diem/{tet}/nhat-ky/", f"/so-diem/{tet}/xuat/so-cai.csv"):
+        english = _text(client.get(f"/en{page}"))
+        assert EN in english and "Tháng Giêng" not in english, page
+        assert VI in _text(client.get(page)), page
 
 
 @pytest.mark.django_db
