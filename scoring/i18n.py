@@ -10,7 +10,9 @@ locale/en/LC_MESSAGES/django.po like every other string of the app.
 The ledger's words (a transaction's reason, a posting's why) are stored in Vietnamese, as they were
 written (the ledger is append-only): :func:`reason` shows one in the active language, matching it
 back to the engine's or the ledger's template (:class:`scoring.engine.Vocabulary`). Their English
-is in the same catalogue under the context ``reason``.
+is in the same catalogue under the context ``reason``. A close's label inside one ("Chốt sổ {close}")
+reads in the active language too when it is the computed label of its period
+(:func:`scoring.periods.stored_label_shown`); a label written otherwise stays as written.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
 from scoring.engine import ENGINE_WORDS, Vocabulary, set_translator
+from scoring.periods import stored_label_shown
 
 __all__ = ["KIND_LABELS", "LEDGER", "WORDS", "ApiLanguageMiddleware", "install_engine_translator", "reason"]
 
@@ -60,6 +63,10 @@ WORDS: Vocabulary = ENGINE_WORDS + Vocabulary.of(LEDGER.values(), phrases=KIND_L
 #: The gettext context of the ledger's words (a word such as "ù" reads otherwise elsewhere).
 REASON_CONTEXT = "reason"
 
+#: The placeholders of the ledger's words that hold a name the app renders in the reader's
+#: language: a close's period label ("Chốt sổ {close}"), when it is the computed one.
+SHOWN_NAMES: Mapping[str, Callable[[str], str]] = MappingProxyType({"close": stored_label_shown})
+
 
 def _translate(msgid: str) -> str:
     return translation.pgettext(REASON_CONTEXT, msgid)
@@ -70,7 +77,7 @@ def reason(text: str) -> str:
     language = translation.get_language() or settings.LANGUAGE_CODE
     if not text or language.split("-")[0] == settings.LANGUAGE_CODE:
         return text
-    return WORDS.shown(text, _translate)
+    return WORDS.shown(text, _translate, names=SHOWN_NAMES)
 
 
 def install_engine_translator() -> None:

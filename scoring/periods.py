@@ -11,11 +11,13 @@ Bad input raises :class:`PeriodError` with a message in the active language.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -32,6 +34,7 @@ __all__ = [
     "lunar_shown",
     "period_between",
     "shown_label",
+    "stored_label_shown",
     "lunar_month",
     "lunar_year",
     "month_choices",
@@ -158,8 +161,6 @@ def dates(start: date, end: date) -> Period:
 
 def in_vietnamese(period: Period) -> Period:
     """The same period labelled in Vietnamese (what the ledger records, whatever the page's language)."""
-    from django.utils import translation
-
     with translation.override("vi"):
         return _from_key(period.key) if period.key else dates(period.start, period.end)
 
@@ -185,7 +186,86 @@ def shown_label(start: date, end: date, stored: str) -> str:
     """A stored period label (a close's, written in Vietnamese as the ledger records it) in the
     active language, when it is the label of the period from ``start`` to ``end``; else as stored."""
     period = period_between(start, end)
-    return period.label if stored == in_vietnamese(period).label else stored
+    # Not the named period's label: the dates' own ("Từ 23/08/2025 đến 21/09/2025", a close made
+    # from dates that happen to be a lunar month), or any other computed label, or as written.
+    return period.label if stored == in_vietnamese(period).label else stored_label_shown(stored)
+
+
+#: A period's label as :func:`in_vietnamese` writes it (what a close stores), read back into its parts.
+_STORED = re.compile(
+    r"Năm (?P<y_name>.+) \((?P<year>\d{4})\)"
+    r"|Tháng (?P<month>\S+)(?P<leap> nhuận)? năm (?P<m_name>.+)"
+    r"|Mùa (?P<season>\S+) năm (?P<s_name>.+)"
+    r"|Từ (?P<start>\d{2}/\d{2}/\d{4}) đến (?P<end>\d{2}/\d{2}/\d{4})"
+)
+
+
+def _years_named(name: str) -> list[int]:
+    """The lunar years the calendar converts that bear ``name`` (Ất Tỵ: 1965, 2025, 2085), this
+    year's nearest first."""
+    now = to_lunar(timezone.localdate()).year
+    return sorted(
+        (y for y in range(FIRST_DAY.year, LAST_DAY.year) if _year_name(y) == name), key=lambda y: abs(y - now)
+    )
+
+
+def _stored_period(stored: str) -> Period | None:
+    """The period whose Vietnamese label is ``stored``; None when no period's is."""
+    found = _STORED.fullmatch(stored)
+    if found is None:
+        return None
+    parts = found.groupdict()
+    candidates: list[Callable[[], Period]] = []
+    if parts["year"]:
+        candidates.append(lambda: lunar_year(int(parts["year"])))
+    elif parts["month"]:
+        if parts["month"] not in MONTH_NAMES:
+            return None
+        month = MONTH_NAMES.index(parts["month"]) + 1
+        leap = bool(parts["leap"])
+        candidates += [lambda y=y: lunar_month(y, month, leap=leap) for y in _years_named(parts["m_name"])]
+    elif parts["season"]:
+        key = next((k for k, (_first, title) in SEASONS.items() if title == parts["season"]), None)
+        if key is None:
+            return None
+        candidates += [lambda y=y: season(y, key) for y in _years_named(parts["s_name"])]
+    else:
+        try:
+            start, end = (datetime.strptime(parts[k], "%d/%m/%Y").date() for k in ("start", "end"))
+        except ValueError:
+            return None
+        candidates.append(lambda: dates(start, end))
+    for candidate in candidates:
+        try:
+            period = candidate()
+        except (PeriodError, ValueError):
+            continue
+        if in_vietnamese(period).label == stored:
+            return period
+    return None
+
+
+def stored_label_shown(stored: str) -> str:
+    """A period's label as the ledger stored it (in Vietnamese), in the active language when it is
+    the computed label of a lunar year, season or month or of dates; any other text as stored.
+
+    For a label met without its dates (a close's, inside a stored reason: "Chốt sổ {close}"): a
+    month's or a season's label names its year only by its name (Ất Tỵ comes back every 60 years),
+    and so does its rendering in any language. Where the dates are at hand, :func:`shown_label`."""
+    if not stored:
+        return stored
+    return _stored_label_shown(stored, translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@lru_cache(maxsize=1024)
+def _stored_label_shown(stored: str, language: str) -> str:
+    if language.split("-")[0] == settings.LANGUAGE_CODE:
+        return stored
+    period = _stored_period(stored)
+    if period is None:
+        return stored
+    with translation.override(language):
+        return _from_key(period.key).label if period.key else dates(period.start, period.end).label
 
 
 def lunar_shown(day: date, stored: str) -> str:

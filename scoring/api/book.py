@@ -9,7 +9,8 @@ The club's organisers and treasurers (thủ quỹ) see every member; a member wi
 linked to it) sees their own row, the transfers they are part of and their own statement; anyone
 else signed in gets 403, a visitor 401. Without ``from`` and ``to`` the period is this lunar year;
 with one of them, the other end's lunar year bounds it. Errors are ``{"error": …}`` in Vietnamese,
-in English with ``Accept-Language: en``.
+in English with ``Accept-Language: en``; so are the statement's ``reason`` and ``why`` (the ledger's
+words, stored in Vietnamese: :func:`scoring.i18n.reason`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rest_framework.response import Response
 from scoring.api import schemas as sc
 from scoring.api.access import SIGNED_IN, LedgerView
 from scoring.engine import N_, EngineError
+from scoring.i18n import reason
 from scoring.models import Club, Player, Sitting
 from scoring.names import name_key
 from scoring.periods import Period, period_from
@@ -258,18 +260,22 @@ def statement_json(st: Statement) -> dict[str, Any]:
                         "delta": v.delta,
                         "running": v.running,
                         "corrected": v.corrected or None,
-                        "lines": [{"amount": x.amount, "other": x.other, "why": x.why} for x in v.lines],
+                        "lines": [
+                            {"amount": x.amount, "other": x.other, "why": reason(x.why)} for x in v.lines
+                        ],
                     }
                     for v in part.van
                 ],
                 "settlements": [
                     {
                         "at": x.at.isoformat(),
-                        "reason": x.reason,
+                        "reason": reason(x.reason),
                         "delta": x.delta,
                         "running": x.running,
                         "reversal": x.reversal,
-                        "lines": [{"amount": y.amount, "other": y.other, "why": y.why} for y in x.lines],
+                        "lines": [
+                            {"amount": y.amount, "other": y.other, "why": reason(y.why)} for y in x.lines
+                        ],
                     }
                     for x in part.settled
                 ],

@@ -205,8 +205,18 @@ class Vocabulary:
                 return template, found.groupdict()
         return None
 
-    def shown(self, text: str, translate: Translate, *, depth: int = 4) -> str:
-        """``text`` (made by this vocabulary, or anything else) in ``translate``'s language."""
+    def shown(
+        self,
+        text: str,
+        translate: Translate,
+        *,
+        names: Mapping[str, Translate] | None = None,
+        depth: int = 4,
+    ) -> str:
+        """``text`` (made by this vocabulary, or anything else) in ``translate``'s language.
+
+        ``names``: how to show the placeholders (by name) that hold a name the caller can render
+        in the language (a period's label inside "Chốt sổ {close}"); the others are kept as written."""
         if not text or depth <= 0:
             return text
         if text in self.phrases:
@@ -215,8 +225,13 @@ class Vocabulary:
         if found is None:
             return text
         template, fields = found
+        names = names or {}
         values = {
-            name: self.shown(value, translate, depth=depth - 1) if name in PHRASES_IN else value
+            name: names[name](value)
+            if name in names
+            else self.shown(value, translate, names=names, depth=depth - 1)
+            if name in PHRASES_IN
+            else value
             for name, value in fields.items()
         }
         try:

@@ -23,6 +23,7 @@ from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from scoring.i18n import reason
 from scoring.models import (
     Club,
     ClubRole,
@@ -175,7 +176,11 @@ def _settled(sitting: Sitting) -> tuple[str, str]:
     """Who settled the sitting up (the settlement transactions' author) and what was paid."""
     txns = list(sitting.settlements)  # type: ignore[attr-defined]
     who = next((person(t.created_by) for t in txns if t.created_by_id), NOBODY)
-    lines = [_("%(reason)s (%(n)s khoản)") % {"reason": t.reason, "n": t.lines // 2} for t in txns if t.lines]
+    lines = [
+        _("%(reason)s (%(n)s khoản)") % {"reason": reason(t.reason), "n": t.lines // 2}
+        for t in txns
+        if t.lines
+    ]
     return who, "; ".join(lines) or _("Không còn khoản nào phải trả.")
 
 

@@ -27,11 +27,12 @@ import json
 from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import lazy
 
 from scoring.engine import N_, EngineError, Transfer, settle_up
 from scoring.i18n import LEDGER
 from scoring.models import Club, PeriodClose, PeriodCloseEntry, Sitting, TransactionKind
-from scoring.periods import Period, in_vietnamese
+from scoring.periods import Period, in_vietnamese, stored_label_shown
 from scoring.selectors.book import Book, Canh, book, member_open
 from scoring.services.idempotency import Answer, Outcome, run_once
 from scoring.services.ledger import post_transfers, reverse_transaction, seats_by_name
@@ -39,6 +40,11 @@ from scoring.services.people import User, Written
 from scoring.services.sittings import announce
 
 __all__ = ["CloseChanged", "CloseError", "close_json", "fingerprint", "period_close", "period_close_reverse"]
+
+
+#: A close's label (stored in Vietnamese) as a message's parameter: in the language the message is
+#: read in, when it is its period's computed label.
+label_shown = lazy(stored_label_shown, str)
 
 
 class CloseError(EngineError):
@@ -135,7 +141,7 @@ def period_close(
         if not touched:
             raise CloseError(
                 N_("Không có gì để chốt trong kỳ {label}: mọi canh đã kết thúc và không còn số dư nào."),
-                label=period.label,
+                label=label_shown(period.label),
             )
         balances = member_open(the_book.canh)
         plan = [
@@ -224,7 +230,7 @@ def period_close_reverse(
     def action() -> Answer:
         entries = list(found.entries.select_related("transaction").order_by("-id"))
         if any(e.reversal for e in entries):
-            raise CloseError(N_("Lần chốt sổ {label} đã được đảo rồi."), label=found.label)
+            raise CloseError(N_("Lần chốt sổ {label} đã được đảo rồi."), label=label_shown(found.label))
         for entry in entries:
             reversal = reverse_transaction(
                 txn=entry.transaction,

@@ -53,6 +53,26 @@ def test_public_events_are_listed_and_read_by_anyone(make_event: Any) -> None:
     assert client.get(f"/api/v1/events/{event.slug}/tables").json() == []
 
 
+def test_an_event_s_lunar_date_is_in_the_language_asked_for_unless_the_organiser_typed_it(
+    make_event: Any,
+) -> None:
+    """``lunar_label`` keeps its name and type: the computed default (stored in Vietnamese) reads in
+    English with ``Accept-Language: en``; a date the organiser typed is answered as typed."""
+    make_event()  # 3 February 2025: the computed "mùng 6 tháng Giêng năm Ất Tỵ"
+    make_event(name="Hội đền", lunar="mồng sáu Tết")
+    client = Client()
+    for language, computed in (
+        ("en", "day 6 of the 1st month of Ất Tỵ"),
+        ("vi", "mùng 6 tháng Giêng năm Ất Tỵ"),
+        (None, "mùng 6 tháng Giêng năm Ất Tỵ"),
+    ):
+        headers = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+        listed = {e["name"]: e["lunar_label"] for e in client.get("/api/v1/events", **headers).json()}
+        assert listed == {"Hội làng trực tuyến": computed, "Hội đền": "mồng sáu Tết"}, language
+        detail = client.get("/api/v1/events/hoi-lang-truc-tuyen", **headers).json()
+        assert detail["lunar_label"] == computed
+
+
 def test_a_private_event_is_404_to_others_as_on_its_pages(
     make_event: Any, organiser: Any, django_user_model: Any
 ) -> None:

@@ -201,7 +201,7 @@ def names_in_data() -> list[str]:
     """What people typed or the demo seeded (names, titles, reasons, descriptions): data, not the
     site's words. Longest first, so a name is taken out before a word inside it."""
     from scoring.lunar import lunar_label
-    from scoring.models import Club, PeriodClose, Player, Seat, Sitting, Van, VanReview, VillageRuleSet
+    from scoring.models import Club, Player, Seat, Sitting, Van, VanReview, VillageRuleSet
     from tournaments.console.models import FestivalTable
     from tournaments.models import Event, Registration, ScorekeeperToken
 
@@ -215,9 +215,8 @@ def names_in_data() -> list[str]:
     found.update(  # a typed lunar date (the computed default is shown in English)
         label for day, label in Event.objects.values_list("date", "lunar_label") if label != lunar_label(day)
     )
-    # A close's label reads in English where it is shown alone, but stays as stored inside the ledger's
-    # reasons ("Chốt sổ {close}": the reason's parameter, stored in Vietnamese).
-    found.update(PeriodClose.objects.values_list("label", flat=True))
+    # A close's label (stored in Vietnamese) is not data: it reads in English, alone and inside the
+    # ledger's reasons ("Chốt sổ {close}"), being its period's computed label.
     found.update(Registration.objects.values_list("team", flat=True))
     found.update(FestivalTable.objects.values_list("name", flat=True))
     found.update(ScorekeeperToken.objects.values_list("label", flat=True))

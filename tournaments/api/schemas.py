@@ -40,7 +40,11 @@ EVENT_FIELDS = {
     "name": s.CharField(),
     "kind": s.ChoiceField(choices=EventKind.choices),
     "date": s.DateField(),
-    "lunar_label": s.CharField(allow_blank=True),
+    "lunar_label": s.CharField(
+        allow_blank=True,
+        help_text="Ngày âm lịch: ngày tự tính theo ngôn ngữ của yêu cầu (Accept-Language: en), "
+        "ngày ban tổ chức tự ghi thì giữ nguyên",
+    ),
     "game": s.ChoiceField(choices=sc.GAMES),
     "mode": s.ChoiceField(choices=MODES),
     "rules": Rules,

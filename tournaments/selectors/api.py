@@ -44,7 +44,8 @@ def event_json(event: Event) -> dict[str, Any]:
         "name": event.name,
         "kind": event.kind,
         "date": event.date.isoformat(),
-        "lunar_label": event.lunar_label,
+        # In the request's language when it is the computed default; as the organiser typed it otherwise.
+        "lunar_label": event.lunar_shown,
         "game": event.game,
         "mode": event.mode,
         "rules": {
