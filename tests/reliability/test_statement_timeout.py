@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from tests.reliability.harness import request
 from tests.reliability.served import logs_of, served_app
-from tests.subprocesses import HOST, ROOT, celery_worker, shared_database_url
+from tests.subprocesses import HOST, ROOT, celery_worker, shared_database_url, stop_process
 
 #: The request bound the served app and the workers are started with (milliseconds).
 BOUND_MS = 1000
@@ -219,3 +219,40 @@ def test_a_celery_worker_does_not_get_the_request_bound(worker_bound: int | None
             assert waiting == []  # cancelled by the worker's own bound
             time.sleep(1)
             assert events.count() == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_session_left_idle_in_a_transaction_gives_its_row_locks_back(django_user_model: Any) -> None:
+    """A process with the app servers' idle bound locks a row, then stops talking to the database
+    mid-transaction (a request's thread hung or died): the database ends its session after the
+    bound, and a writer waiting for that row gets it then, not when the process wakes up."""
+    user = django_user_model.objects.create_user("khoa-dong")
+    code = (
+        "import sys, time, django; django.setup()\n"
+        "from django.db import connection, transaction\n"
+        "with transaction.atomic():\n"
+        "    with connection.cursor() as c:\n"
+        f"        c.execute('SELECT id FROM auth_user WHERE id = %s FOR UPDATE', [{user.pk}])\n"
+        "    print('locked', flush=True)\n"
+        "    time.sleep(8)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "totom_site.settings",
+        "DATABASE_URL": shared_database_url("the idle-in-transaction test"),
+        "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS": str(BOUND_MS),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"locked"
+        started = time.monotonic()
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '6s'")  # without the bound: held 8 s, refused at 6
+            cursor.execute("SELECT id FROM auth_user WHERE id = %s FOR UPDATE", [user.pk])
+            waited = time.monotonic() - started
+        assert waited < 4, waited
+    finally:
+        stop_process(proc)
