@@ -1,4 +1,4 @@
-"""Four checks every request passes through.
+"""Four checks every request passes through, and the answer to a statement out of time.
 
 :class:`TrustworthyOriginMiddleware` sends no header the request's origin cannot honour: on plain
 HTTP to another host than this machine (``make run HOST=0.0.0.0``: phones at
@@ -13,17 +13,24 @@ every page's console; it is sent on HTTPS and on localhost / 127.0.0.1, which ar
 A path converter ``<int:pk>`` takes any run of digits. PostgreSQL compares a bigint with a larger
 number and finds nothing; the embedded default (SQLite) cannot bind an integer beyond 64 bits at
 all (``OverflowError``), so ``/api/v1/sittings/9223372036854775808`` was a 500 there. One check for every URL, before any view runs: no object has such an id.
+
+:class:`StatementTimeoutMiddleware`: a view's PostgreSQL statement cancelled by its time bound
+(``DATABASE_STATEMENT_TIMEOUT_MS``, ``totom_site/dbtime.py``) answers 503 with a message, logged,
+instead of a bare 500 (pages and API alike: the API's handler leaves it to Django).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
+from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
@@ -36,10 +43,20 @@ __all__ = [
     "CallerMiddleware",
     "IdRangeMiddleware",
     "QuotaMiddleware",
+    "StatementTimeoutMiddleware",
     "TrustworthyOriginMiddleware",
     "origin",
+    "too_slow",
     "trustworthy",
 ]
+
+logger = logging.getLogger(__name__)
+
+#: PostgreSQL's code of a statement cancelled (by ``statement_timeout``, or by an operator's
+#: ``pg_cancel_backend``): psycopg's ``QueryCanceled``.
+QUERY_CANCELED = "57014"
+#: The status of a request whose statement ran out of time: the server could not answer it now.
+UNAVAILABLE = 503
 
 #: Headers a browser honours only in a secure context (and logs as ignored elsewhere).
 SECURE_CONTEXT_HEADERS = (
@@ -136,3 +153,50 @@ class QuotaMiddleware:
         if not isinstance(exception, QuotaExceeded):
             return None
         return respond(exception, request, page=True)  # the quota page, 429 with Retry-After
+
+
+class StatementTimeoutMiddleware:
+    """503 with a message (:func:`too_slow`) when a view's statement was cancelled for running
+    longer than ``DATABASE_STATEMENT_TIMEOUT_MS``; logged with the request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError):
+            return None
+        if getattr(exception.__cause__, "sqlstate", None) != QUERY_CANCELED:
+            return None  # another database failure: Django's 500, as before
+        user = getattr(request, "user", None)
+        logger.warning(
+            "statement cancelled (time bound %s ms): %s %s, account %s: %s",
+            settings.DATABASE_STATEMENT_TIMEOUT_MS,
+            request.method,
+            request.path,
+            getattr(user, "pk", None),
+            str(exception).strip().splitlines()[0] if str(exception).strip() else type(exception).__name__,
+        )
+        return too_slow(request)
+
+
+def too_slow(request: HttpRequest) -> HttpResponse:
+    """A request whose database statement was cancelled for running longer than its bound: 503,
+    the message in the request's language; under ``/api/`` JSON ``{"error", "code"}`` as every API
+    error, elsewhere ``templates/503.html``."""
+    message = gettext(
+        "Yêu cầu này chạy quá lâu nên máy chủ đã dừng nó. Hãy thử lại sau ít phút; nếu vẫn không được, "
+        "hãy báo người quản trị trang."
+    )
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"error": message, "code": "statement_timeout"},
+            status=UNAVAILABLE,
+            json_dumps_params={"ensure_ascii": False},
+        )
+    try:
+        return render(request, "503.html", {"message": message}, status=UNAVAILABLE)
+    except Exception:  # the page itself needs the database (the signed-in user…): the message alone
+        return HttpResponse(message, status=UNAVAILABLE, content_type="text/plain; charset=utf-8")

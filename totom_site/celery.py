@@ -13,6 +13,7 @@ from typing import Any
 
 from celery import Celery
 from celery.exceptions import SecurityWarning
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
 
@@ -49,6 +50,18 @@ logging.getLogger("kombu.connection").addFilter(_NoDefaultHostname())
 warnings.filterwarnings(
     "ignore", message=r"You're running the worker with superuser privileges", category=SecurityWarning
 )
+
+
+@worker_init.connect
+def _worker_bounds(**_: Any) -> None:
+    """A worker's PostgreSQL statements are not held to the request's time bound (settings
+    ``DATABASE_STATEMENT_TIMEOUT_MS``, which a worker sharing the app servers' environment reads
+    too): they get ``DATABASE_WORKER_STATEMENT_TIMEOUT_MS`` (none by default), before any task
+    runs. Why: :func:`totom_site.dbtime.unbound_worker`."""
+    from totom_site.dbtime import unbound_worker
+
+    unbound_worker()
+
 
 app = Celery("totom_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")

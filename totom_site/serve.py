@@ -10,6 +10,8 @@ measurements).
 On PostgreSQL each process keeps its connections in psycopg's pool (``DATABASE_POOL_SIZE``, by
 default ``SOTOM_THREADS`` + 2: one per thread and two for the event streams) instead of opening one
 per request; ``DATABASE_POOL_SIZE=0`` turns it off. SQLite (``make run``) opens a file: no pool.
+There a statement runs at most ``DATABASE_STATEMENT_TIMEOUT_MS`` (default 30 s; the request answers
+503) and a session idles in a transaction at most ``DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`` (60 s).
 
 ``SOTOM_WORKERS`` processes (default 1). More than one needs ``REDIS_URL``: django-eventstream then
 carries events between processes; without it a display would only hear the signals posted to its
@@ -95,11 +97,31 @@ def start_https(host: str, port: int, https: int) -> subprocess.Popen[bytes] | N
     )
 
 
+#: The app servers' time bounds of a PostgreSQL statement and of a session idle in a transaction
+#: (milliseconds; settings.py, totom_site/dbtime.py): a request's query cannot hold a database core
+#: long after its client has given up (30 s is longer than a phone waits for a page; the long work,
+#: a report above REPORT_JOB_MIN_VAN ván or a big import, is a job on the bulk lane, not a request).
+STATEMENT_TIMEOUT_MS = 30_000
+IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000
+
+
+def app_server_bounds() -> None:
+    """The app server's defaults of ``DATABASE_STATEMENT_TIMEOUT_MS`` and
+    ``DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS``, unless the environment or ``.env`` sets them."""
+    import environ
+
+    if (ROOT / ".env").exists():  # as settings.py reads it: the environment first
+        environ.Env.read_env(ROOT / ".env", overwrite=False)
+    os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", str(STATEMENT_TIMEOUT_MS))
+    os.environ.setdefault("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS", str(IDLE_IN_TRANSACTION_TIMEOUT_MS))
+
+
 def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit("usage: python -m totom_site.serve HOST PORT")
     os.chdir(ROOT)
     os.environ.setdefault("DATABASE_POOL_SIZE", str(int(os.environ.get("SOTOM_THREADS", "4")) + 2))
+    app_server_bounds()
     host, port = sys.argv[1], int(sys.argv[2])
     argv = command(host, port)
     https = https_port(host, port)  # totom_site/lan.py

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import environ
 from csp import constants as csp
 
+from totom_site.dbtime import bounded
 from totom_site.install import install_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -84,6 +85,8 @@ MIDDLEWARE = [
     "scoring.middleware.QuotaMiddleware",
     # The device cookie the sign-in lock-out counts clients by (scoring/devices.py).
     "scoring.devices.DeviceCookieMiddleware",
+    # A view's statement cancelled by its time bound (DATABASE_STATEMENT_TIMEOUT_MS): 503, logged.
+    "scoring.middleware.StatementTimeoutMiddleware",
 ]
 
 ROOT_URLCONF = "totom_site.urls"
@@ -146,6 +149,25 @@ elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
         "max_size": env.int("DATABASE_POOL_SIZE"),
         "timeout": 10,
     }
+# Time bounds of PostgreSQL statements (totom_site/dbtime.py), in milliseconds, 0 = none: a request's
+# statement running longer is cancelled (the request answers 503: scoring/middleware.py), a session
+# idle inside a transaction longer is ended (its row locks released). Set on the connection's startup
+# options, so psycopg's pool opens every connection with them. Off unless set: the app servers that
+# totom_site/serve.py starts set 30000 and 60000 (management commands, such as a migration on a big
+# table, stay unbounded); a Celery worker replaces them with DATABASE_WORKER_STATEMENT_TIMEOUT_MS
+# (none by default; totom_site/celery.py, dbtime.unbound_worker says why).
+DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=0)
+DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = env.int("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS", default=0)
+DATABASE_WORKER_STATEMENT_TIMEOUT_MS = env.int("DATABASE_WORKER_STATEMENT_TIMEOUT_MS", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and (
+    DATABASE_STATEMENT_TIMEOUT_MS or DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS
+):
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = bounded(
+        _options.get("options", ""),
+        statement_ms=DATABASE_STATEMENT_TIMEOUT_MS,
+        idle_ms=DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
