@@ -28,14 +28,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import OperationalError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
-from django.shortcuts import render
 from django.utils.translation import gettext
 
 from scoring.api.parsers import INT_MAX
 from scoring.refusals import Missing
-from scoring.respond import respond
+from scoring.respond import respond, site_error
 from scoring.services.idempotency import serving
 from scoring.services.quotas import QuotaExceeded, settle
 
@@ -190,13 +189,9 @@ def too_slow(request: HttpRequest) -> HttpResponse:
         "Yêu cầu này chạy quá lâu nên máy chủ đã dừng nó. Hãy thử lại sau ít phút; nếu vẫn không được, "
         "hãy báo người quản trị trang."
     )
-    if request.path.startswith("/api/"):
-        return JsonResponse(
-            {"error": message, "code": "statement_timeout"},
-            status=UNAVAILABLE,
-            json_dumps_params={"ensure_ascii": False},
-        )
     try:
-        return render(request, "503.html", {"message": message}, status=UNAVAILABLE)
+        return site_error(
+            request, message=message, code="statement_timeout", status=UNAVAILABLE, template="503.html"
+        )
     except Exception:  # the page itself needs the database (the signed-in user…): the message alone
         return HttpResponse(message, status=UNAVAILABLE, content_type="text/plain; charset=utf-8")

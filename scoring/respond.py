@@ -26,7 +26,15 @@ from scoring.refusals import Missing, NotAllowed, NotSignedIn, Refusal
 from scoring.services.idempotency import Answer, Outcome
 from scoring.services.quotas import QuotaExceeded
 
-__all__ = ["OUTCOME_STATUS", "REFUSAL_PAGES", "answer_status", "respond", "status_of", "with_retry_after"]
+__all__ = [
+    "OUTCOME_STATUS",
+    "REFUSAL_PAGES",
+    "answer_status",
+    "respond",
+    "site_error",
+    "status_of",
+    "with_retry_after",
+]
 
 #: The challenge sent with a JSON 401 of the pages (their session is the credential).
 SESSION_CHALLENGE = 'Session realm="so-tom"'
@@ -94,6 +102,18 @@ def _refusal_page(refusal: Refusal, request: HttpRequest, status: int) -> HttpRe
     if partial and is_htmx(request):
         template = f"{template}#{partial}"
     return render_page(request, template, context, status=status)
+
+
+def site_error(request: HttpRequest, *, message: str, code: str, status: int, template: str) -> HttpResponse:
+    """The answer to a failure no view answered (a request Django refused, a statement out of
+    time): under ``/api/`` the API's JSON ``{"error": message, "code": code}``, elsewhere the site's
+    ``template`` with the message. Rendering the page may itself fail (it needs the request's host,
+    the signed-in account…): the caller keeps its own last resort."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"error": message, "code": code}, status=status, json_dumps_params={"ensure_ascii": False}
+        )
+    return render_page(request, template, {"message": message}, status=status)
 
 
 def with_retry_after(answer: HttpResponse, error: EngineError) -> HttpResponse:

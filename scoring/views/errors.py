@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views import defaults
+
+from scoring.respond import site_error
 
 __all__ = ["bad_request", "not_found", "permission_denied"]
 
@@ -47,11 +48,8 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         if too_big
         else gettext("Yêu cầu không hợp lệ; hãy tải lại trang rồi thử lại.")
     )
-    if _api(request):
-        return JsonResponse(
-            {"error": message, "code": "request_too_large" if too_big else "bad_request"}, status=400
-        )
+    code = "request_too_large" if too_big else "bad_request"
     try:
-        return render(request, "400.html", {"message": message}, status=400)
+        return site_error(request, message=message, code=code, status=400, template="400.html")
     except Exception:  # a request too broken for the site's page (its host refused): Django's own
         return defaults.bad_request(request, exception)  # type: ignore[arg-type]
