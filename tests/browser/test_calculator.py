@@ -82,3 +82,31 @@ def test_phom_is_settled_by_the_places_tapped(live_server, phone) -> None:
     assert balances.locator("tr[data-player='4'] td.num").inner_text() == "−15"
     assert balances.locator("tr[data-player='2'] td.num").inner_text() == "+15"
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_chip_tapped_while_the_last_answer_is_on_its_way_is_kept(live_server, phone) -> None:
+    """On a slow network the redraw answering the first tap must not wipe the taps after it: the
+    form's newest state is what the server is asked about, and what the page ends on."""
+    held: list = []
+
+    def hold_the_first_answer(route) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)  # answered only after the other taps, below
+        else:
+            route.continue_()
+
+    phone.goto(live_server.url + "/")
+    phone.route("**/*", hold_the_first_answer)
+    for slug in ("xuyen_bi_tu", "thap_dieu", "chi_nay"):
+        phone.locator(f"label.chip[data-cuoc={slug}] span").tap()
+        phone.wait_for_selector(f"label.chip[data-cuoc={slug}] input:checked", state="attached")
+    phone.wait_for_timeout(100)  # the later taps' requests are out (or, before the fix, queued)
+    try:
+        held[0].continue_()  # the first answer arrives last
+    except Exception:  # the page gave up on it: nothing to answer
+        pass
+    phone.locator("[data-testid=points]").filter(has_text="46").wait_for()
+    phone.wait_for_timeout(300)  # any later redraw has landed
+    assert phone.locator("[data-testid=points]").inner_text().split()[0] == "46"
+    for slug in ("xuyen_bi_tu", "thap_dieu", "chi_nay"):
+        assert phone.locator(f"label.chip[data-cuoc={slug}] input").is_checked()

@@ -140,3 +140,17 @@ def test_the_offline_preview_refuses_what_the_engine_refuses_with_its_reason(
     phone.get_by_test_id("preview-error").filter(has_text="Bạch Định cần cả 21 quân đen").wait_for()
     assert phone.evaluate("SoTomOutbox.all().then(a => a.length)") == 0
     phone.context.set_offline(False)
+
+
+def test_a_keyboard_user_keeps_their_place_when_the_calculator_is_redrawn(live_server, phone) -> None:
+    """Space on a chip redraws the form from the server: focus stays on that chip, so the next Tab
+    goes on from there instead of from the top of the page."""
+    phone.goto(live_server.url + "/")
+    chip(phone, "thap_dieu").locator("input").focus()
+    with phone.expect_response(lambda r: r.request.method == "POST"):
+        phone.keyboard.press("Space")
+    phone.locator("[data-testid=points]").filter(has_text="18").wait_for()
+    phone.locator("#calc-form[hx-swap='outerHTML']").wait_for(state="attached")
+    phone.wait_for_timeout(200)  # htmx settles it (20 ms)
+    assert phone.evaluate("document.activeElement.value") == "thap_dieu"
+    assert phone.evaluate("document.activeElement.checked") is True
