@@ -24,6 +24,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+# Boards are not pushed (tournaments/board.py) unless a test asks: pytest-django's live server is a
+# WSGI server, which cannot stream, so a board page under it would open a stream that never answers
+# and wait a minute for its poll. The tests of the push start an ASGI server that asks for it.
+os.environ.setdefault("BOARD_PUSH", "false")
+
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 NUMBER = int(WORKER.removeprefix("gw")) if WORKER.startswith("gw") else None
 

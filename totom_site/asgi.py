@@ -1,11 +1,12 @@
 """ASGI entry point: what ``make run`` serves (``totom_site/serve.py``: granian) and what daphne or
 any ASGI server can serve.
 
-Pages and the API are synchronous Django views; the audience display's event stream is the only
-asynchronous one. So, as Django apps are usually deployed (Tabbycat splits HTTP and websockets
+Pages and the API are synchronous Django views; the event streams are the only asynchronous
+ones. So, as Django apps are usually deployed (Tabbycat splits HTTP and websockets
 the same way), the requests go two ways behind one address:
 
-* the audience display's streams (``/su-kien/ban/<id>/``) to Django's stock ASGI handler, which
+* the event streams (``/su-kien/``: an audience display's, ``ban/<id>/``; a public board's,
+  ``bang/<event>/<page>/<language>/``) to Django's stock ASGI handler, which
   sends their async stream from the event loop, open-ended, without holding a thread;
 * everything else to Django's **WSGI** handler in a pool of ``SOTOM_THREADS`` threads (a2wsgi):
   the middleware and the view run in one thread, no hand-over per middleware hook, and each
@@ -28,7 +29,7 @@ from django.core.handlers.wsgi import WSGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "totom_site.settings")
 
-STREAMS = "/su-kien/ban/"  # the audience display's SSE view (totom_site/urls.py)
+STREAMS = "/su-kien/"  # the SSE views, and only they (totom_site/urls.py)
 
 
 class Application:

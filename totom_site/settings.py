@@ -377,6 +377,10 @@ elif env.str("REDIS_URL", default=""):
         "db": int(_redis_url.path.strip("/") or 0),
         **({"password": _redis_url.password} if _redis_url.password else {}),
     }
+# An event's public board is pushed to its pages (tournaments/board.py) wherever a push can travel
+# from the Celery worker that makes the board to the viewers (Pushpin, or Redis to every app
+# process); without either (`make run`) the pages ask every 2 s.
+BOARD_PUSH = env.bool("BOARD_PUSH", default=bool(GRIP_URL or env.str("REDIS_URL", default="")))
 
 # Content-Security-Policy (django-csp 4) on every answer: scripts, styles, images, fonts and
 # connections from this site only; the few inline <style> blocks (a console's flag colours, Swagger

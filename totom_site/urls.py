@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from scoring.views import accounts, site
 from tournaments.console.views import display
+from tournaments.views import public
 
 # The admin's sign-in goes through the site's lock-out after too many wrong passwords.
 admin.site.login_form = accounts.AdminSignInForm
@@ -21,6 +22,11 @@ urlpatterns = [
     # Live audience display of a festival table: one SSE channel per table (django-eventstream),
     # as visible as the table's event.
     path("su-kien/ban/<int:table_id>/", display.events, name="console-events"),
+    # An event's public board, pushed to its pages (tournaments/board.py): one channel per page and
+    # language, as visible as the event. Every stream, and nothing else, is under su-kien/ (asgi.py).
+    path(
+        "su-kien/bang/<slug:slug>/<slug:page_slug>/<str:language>/", public.board_events, name="board-events"
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI with its start-up script served as a file (no inline script: Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
         from scoring.backup import register_part
         from scoring.services.sittings import sitting_written
         from tournaments import (
+            board,
             permissions,  # noqa: F401  (registers the object-level rules)
             reports,  # noqa: F401  (the big event reports the bulk lane renders)
         )
@@ -22,3 +23,4 @@ class TournamentsConfig(AppConfig):
         sitting_written.connect(on_sitting_written, dispatch_uid="tournaments.on_sitting_written")
         register_part(PART)  # the ``event`` kind of backup file
         register_all()  # the app's error classes in the one status table (scoring/errors.py)
+        board.connect()  # each new board, and the event's end, pushed to its pages

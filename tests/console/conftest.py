@@ -15,6 +15,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,14 +65,21 @@ def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     pytest.fail(f"daphne did not start:\n{log.read_text()}", pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def daphne_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    """The base URL of a daphne (ASGI) server on the test database."""
+@contextmanager
+def daphne(**extra_env: str) -> Iterator[str]:
+    """A daphne (ASGI) server on the test database, its base URL; ``extra_env`` on top of this
+    process's environment (settings read from it)."""
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise serves var/staticfiles
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": _database_url(), "DJANGO_DEBUG": "false", "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DJANGO_DEBUG": "false",
+        "PYTHONUNBUFFERED": "1",
+        **extra_env,
+    }
     log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "totom_site.asgi:application"],
@@ -88,3 +96,10 @@ def daphne_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         stop_process(proc)
         log.close()
         os.unlink(log.name)
+
+
+@pytest.fixture(scope="session")
+def daphne_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    """The base URL of a daphne (ASGI) server on the test database."""
+    with daphne() as base:
+        yield base

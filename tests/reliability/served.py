@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,6 +80,7 @@ class Screen:
         self.status = ""
         self.opened = asyncio.Event()
         self.signals: list[int] = []
+        self.boards: list[dict[str, Any]] = []  #: the event boards pushed to it (tournaments/board.py)
         self.last_id = ""  #: the last event id read (what a browser sends back as Last-Event-ID)
         self.refusal = ""  #: an answer other than 200: its headers and the start of its body
 
@@ -130,6 +132,8 @@ async def watch(port: int, path: str, screen: Screen, last_event_id: str = "") -
                     screen.last_id = line[4:].strip()
                 elif line.startswith("data: ") and event == "signal":
                     screen.signals.append(json.loads(line[6:])["signal"]["id"])
+                elif line.startswith("data: ") and event == "board":
+                    screen.boards.append(json.loads(line[6:]))
     finally:
         writer.close()
 

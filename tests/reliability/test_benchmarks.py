@@ -278,7 +278,7 @@ def test_bench_all_writes_its_page_from_what_the_scripts_wrote(tmp_path: Path) -
     assert re.search(r"ván: 83/s × [\d.]+ ms = [\d.]+ cores", sizing), sizing
     assert re.search(r"signals: 1,667/s × [\d.]+ ms = [\d.]+ cores", sizing), sizing
     assert re.search(
-        r"at 60% utilisation [\d.]+ app cores; with the reloads from an HTTP cache [\d.]+ app cores", sizing
+        r"at 60% utilisation [\d.]+ app cores; were the boards reloaded every 30 s [\d.]+ app cores", sizing
     ), sizing
     written = page.read_text()
     assert "## Targets (issue 32), this run" in written and "## Display fan-out" in written, written[:2000]

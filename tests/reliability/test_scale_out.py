@@ -228,6 +228,82 @@ def test_displays_through_pushpin_in_front_of_two_servers_hear_every_signal_once
     )
 
 
+@contextmanager
+def publishing_to(grip_url: str) -> Iterator[None]:
+    """This process publishes to Pushpin (``GRIP_URL``), as a Celery worker of the production layout
+    does: django-grip reads its proxies once, so its publisher is rebuilt for the block."""
+    import django_grip
+    from django.test import override_settings
+
+    with override_settings(GRIP_URL=grip_url, BOARD_PUSH=True):
+        saved = django_grip._pubcontrol
+        django_grip._pubcontrol = None
+        try:
+            yield
+        finally:
+            django_grip._pubcontrol = saved
+
+
+def test_a_board_pushed_through_pushpin_reaches_every_viewer_in_their_language(django_db_setup: Any) -> None:
+    """An event's new board, published once to Pushpin (tournaments/board.py), reaches the phones
+    Pushpin holds for both app servers, each in the language of its page's stream."""
+    import datetime as dt
+
+    from django.db import connections
+
+    from tournaments import board
+    from tournaments.services.events import event_create, registration_add
+    from tournaments.services.leaderboard import rebuild_leaderboard
+
+    event = event_create(
+        name="Giải trước Pushpin", date=dt.date(2026, 2, 17), game="to-tom-5", rules="luat-2005"
+    )
+    for name in ("An", "Bình", "Chi", "Dũng", "Em"):
+        registration_add(event=event, name=name)
+    rebuilt = rebuild_leaderboard(event_id=event.pk)
+    if not pushpin.installed():
+        pytest.fail("Pushpin is not installed (Debian package: make system-deps-test)", pytrace=False)
+    proxy = pushpin.plan()
+    with ExitStack() as stack:
+        ports = [
+            stack.enter_context(served_app(GRIP_URL=proxy.grip_url, BOARD_PUSH="true")) for _ in range(2)
+        ]
+        stack.enter_context(pushpin.running(proxy, [f"127.0.0.1:{p}" for p in ports]))
+
+        async def viewers() -> list[Screen]:
+            screens = [Screen() for _ in range(4)]
+            languages = ["vi", "vi", "vi", "en"]
+            tasks = [
+                asyncio.create_task(watch(proxy.port, f"/su-kien/bang/{event.slug}/bang/{lang}/", screen))
+                for screen, lang in zip(screens, languages, strict=True)
+            ]
+            try:
+                await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in screens)), timeout=20)
+                assert all(" 200 " in s.status for s in screens), [s.refusal for s in screens]
+                with publishing_to(proxy.grip_url):
+                    assert board.push_board(event.pk) == 6  # three pages, two languages
+                connections.close_all()  # this thread's own connection (the test database is dropped at the end)
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline and any(not s.boards for s in screens):
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.3)  # a second copy would have come by now
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+            return screens
+
+        with concurrent.futures.ThreadPoolExecutor(1) as own:
+            screens = own.submit(asyncio.run, viewers()).result()
+        try:
+            assert [len(s.boards) for s in screens] == [1, 1, 1, 1]
+            assert {s.boards[0]["version"] for s in screens} == {rebuilt.version}
+            assert all("Bảng xếp hạng" in s.boards[0]["html"] for s in screens[:3])
+            assert "Standings" in screens[3].boards[0]["html"]
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{logs_of(ports)}") from None
+
+
 @pytest.mark.slow
 @pytest.mark.celery
 def test_two_servers_two_workers_phones_displays_and_coalesced_recomputes_match_a_replay(

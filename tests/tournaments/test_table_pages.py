@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from tests.tournaments.conftest import seat_names
+from tournaments import board
 from tournaments.models import Registration, ScorekeeperToken, Table
 from tournaments.services import leaderboard as leaderboard_module
 from tournaments.services.leaderboard import rebuild_leaderboard
 from tournaments.services.rounds import round_seat
 from tournaments.services.tokens import token_issue, token_revoke
-from tournaments.views import public
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +136,7 @@ def test_check_in_cards_and_the_registration_list_draw_qr_codes(client, own, org
 def test_the_scoreboard_shows_the_top_and_links_to_the_whole_table(client, seated, monkeypatch) -> None:
     event, _tables = seated
     rebuild_leaderboard(event_id=event.pk)
-    monkeypatch.setattr(public, "SCOREBOARD_ROWS", 3)
+    monkeypatch.setattr(board, "SCOREBOARD_ROWS", 3)
     top = client.get(f"/giai/{event.slug}/").content.decode()
     assert top.count("<tr data-player=") == 3 and 'data-testid="see-all"' in top
     whole = client.get(f"/giai/{event.slug}/bang-day-du/").content.decode()

@@ -189,17 +189,28 @@ class DisplayEventStorage(StorageBase):
 class DisplayChannels(DefaultChannelManager):
     """django-eventstream's channel permission hook (``EVENTSTREAM_CHANNELMANAGER_CLASS``): a
     table's channel is readable by whoever may see the table
-    (:func:`tournaments.permissions.visible`: public unless its event is private); any other
-    channel name is refused. Asked when a stream opens and again whenever it re-reads the storage."""
+    (:func:`tournaments.permissions.visible`: public unless its event is private), an event
+    board's by whoever may see the event; any other channel name is refused. Asked when a stream opens and again whenever it re-reads the storage."""
+
+    def is_channel_reliable(self, channel: str) -> bool:
+        """A table's events are stored and numbered (a display resumes from the last it had); an
+        event board's are not (each is the whole board, :mod:`tournaments.board`)."""
+        return CHANNEL.match(channel) is not None
 
     def can_read_channel(self, user: Any, channel: str) -> bool:
+        from tournaments.board import CHANNEL as BOARD
+        from tournaments.models import Event
         from tournaments.permissions import visible
 
+        board = BOARD.match(channel)
         found = CHANNEL.match(channel)
-        if found is None:
+        if board is None and found is None:
             return False
         reads = stream_reads.get()
         if reads is not None:
             reads[0] = True
+        if board is not None:
+            event = Event.objects.filter(pk=int(board[1])).first()
+            return event is not None and visible(user, event)
         table = FestivalTable.objects.select_related("event_table__event").filter(pk=int(found[1])).first()
         return table is not None and visible(user, table)

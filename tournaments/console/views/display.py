@@ -22,7 +22,7 @@ from tournaments.console.models import FestivalTable
 from tournaments.console.permissions import seen
 from tournaments.console.selectors import recent_signals, timeline
 
-__all__ = ["display", "events", "timeline_page"]
+__all__ = ["display", "events", "stream", "timeline_page"]
 
 
 def _table(request: HttpRequest, pk: int) -> FestivalTable:
@@ -79,7 +79,13 @@ def events(request: HttpRequest, table_id: int) -> HttpResponse:
     its server's pooled connections for as long as it stayed open, and with more displays than
     the pool holds the next display, and every page and API request, waited for one and failed."""
     _table(request, table_id)
-    response = event_stream(request, channels=[channel_for(table_id)])
+    return stream(request, channel_for(table_id))
+
+
+def stream(request: HttpRequest, channel: str) -> HttpResponse:
+    """django-eventstream's stream of ``channel`` (a table's, an event board's), holding no database
+    connection while it waits."""
+    response = event_stream(request, channels=[channel])
     if isinstance(response, StreamingHttpResponse) and response.is_async:
         response.streaming_content = _releasing(response.streaming_content)
     return response
