@@ -46,7 +46,9 @@ def test_a_pushed_board_names_its_stream_and_asks_only_every_10_minutes(client, 
 def test_a_new_board_is_sent_once_for_each_page_in_each_language(seated, monkeypatch) -> None:
     event, tables = seated
     sent: list[tuple[str, str, Any]] = []
-    monkeypatch.setattr(board, "send_event", lambda channel, kind, body, **kw: sent.append((channel, kind, body)))
+    monkeypatch.setattr(
+        board, "send_event", lambda channel, kind, body, **kw: sent.append((channel, kind, body))
+    )
     winner = seat_names(tables[0])[0]
     record(tables[0], 1, winner, ["chi_nay"])
     rebuilt = rebuild_leaderboard(event_id=event.pk)
@@ -55,7 +57,9 @@ def test_a_new_board_is_sent_once_for_each_page_in_each_language(seated, monkeyp
     standings_changed.send(sender=None, event_id=event.pk, version=rebuilt.version)  # as the task does
     channels = sorted(channel for channel, _, _ in sent)
     assert channels == sorted(
-        f"bxh-{event.pk}-{page}-{language}" for page in ("bang", "tat-ca", "chieu") for language in ("vi", "en")
+        f"bxh-{event.pk}-{page}-{language}"
+        for page in ("bang", "tat-ca", "chieu")
+        for language in ("vi", "en")
     )
     assert {kind for _, kind, _ in sent} == {"board"}
     by_channel = {channel: body for channel, _, body in sent}
