@@ -43,6 +43,7 @@ SKIP = {
     "schema": "the OpenAPI schema (YAML), not a page",
     "javascript-catalog": "a script: the pages' translations",
     "console-events": "the live display's Server-Sent Events stream, opened by the display page",
+    "board-events": "a public board's Server-Sent Events stream, opened by the scoreboard and projector pages",
     "tournaments:register": "a form action (POST) of the organiser's page",
     "tournaments:register_list": "a form action (POST) of the organiser's page (a pasted or uploaded list)",
     "tournaments:check_in": "a form action (POST) of the organiser's page",
