@@ -384,6 +384,9 @@ EXEMPT = {
     "console-events": "the SSE stream never ends (a test client would hang); the display's public "
     "stream carries only what the public display shows, tested in tests/console; a "
     "private event's stream: test_probe_private_event.py",
+    "board-events": "an event board's SSE stream never ends (a test client would hang); it carries only "
+    "the public board its pages show; a private event's, an unknown page's or language's stream is 404: "
+    "tests/tournaments/test_board_push.py::test_a_private_events_board_stream_is_not_found_for_a_stranger",
     "events-api:job": "an import job is its owner's alone: anyone else, signed in or not, gets the "
     "404 of a job that does not exist (no 403 that would confirm its id): "
     "tests/online/test_import_jobs.py::test_a_job_is_its_owner_s_alone",
