@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 from tournaments.models import Event, Registration
 from tournaments.permissions import visible
+from tournaments.selectors.pages import events_with_board_state
 
 __all__ = ["NO_EVENT", "STATE_SECONDS", "organised_event", "public_event", "statement_access"]
 
@@ -72,12 +73,7 @@ def public_event(request: HttpRequest, slug: str, *, fresh: bool = False) -> Eve
     key = f"tournaments:event:{slug}"
     event = None if fresh else cache.get(key)
     if event is None:
-        event = (
-            Event.objects.select_related("leaderboard")
-            .defer("leaderboard__rows", "leaderboard__teams")
-            .filter(slug=slug)
-            .first()
-        )
+        event = events_with_board_state().filter(slug=slug).first()
         if event is not None and event.is_public:
             cache.set(key, event, STATE_SECONDS)
     if not visible(request.user, event if event is not None else NO_EVENT) or event is None:

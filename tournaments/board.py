@@ -33,16 +33,18 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django_eventstream import send_event
 
-from tournaments.models import Event, Leaderboard
-from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers
+from tournaments.console.broadcast import encode
+from tournaments.models import Leaderboard
+from tournaments.selectors.pages import BoardState, board_state, cuoc_scorers, events_with_board_state
 
 __all__ = [
     "CHANNEL",
-    "PAGES",
     "BoardPage",
     "channel_for",
     "connect",
+    "languages",
     "page_named",
+    "pages",
     "poll_every",
     "push_board",
     "render_board",
@@ -75,17 +77,22 @@ SCOREBOARD_ROWS = 50
 PROJECTOR_ROWS = 12
 
 
-#: The board pages' slugs (in their stream's channel and address).
-PAGES = ("bang", "tat-ca", "chieu")
+def pages() -> list[BoardPage]:
+    """The board pages (built when asked, so a test may change a limit)."""
+    return [
+        BoardPage("bang", "tournaments/scoreboard.html", "tournaments:scoreboard", SCOREBOARD_ROWS),
+        BoardPage("tat-ca", "tournaments/scoreboard.html", "tournaments:scoreboard_all", None),
+        BoardPage("chieu", "tournaments/projector.html", "tournaments:projector", PROJECTOR_ROWS),
+    ]
 
 
 def page_named(slug: str) -> BoardPage | None:
-    """The board page named ``slug`` (built when asked, so a test may change a limit)."""
-    return {
-        "bang": BoardPage("bang", "tournaments/scoreboard.html", "tournaments:scoreboard", SCOREBOARD_ROWS),
-        "tat-ca": BoardPage("tat-ca", "tournaments/scoreboard.html", "tournaments:scoreboard_all", None),
-        "chieu": BoardPage("chieu", "tournaments/projector.html", "tournaments:projector", PROJECTOR_ROWS),
-    }.get(slug)
+    return next((page for page in pages() if page.slug == slug), None)
+
+
+def languages() -> list[str]:
+    """The languages the site speaks, each board rendered and pushed in every one."""
+    return [code for code, _ in settings.LANGUAGES]
 
 
 def channel_for(event_id: int, page: str, language: str) -> str:
@@ -130,37 +137,28 @@ def render_board(state: BoardState, page: BoardPage, language: str) -> SafeStrin
     return mark_safe(html)  # noqa: S308 - our own template's output
 
 
-def _languages() -> list[str]:
-    return [code for code, _ in settings.LANGUAGES]
-
-
 def push_board(event_id: int) -> int:
     """Send the event's board, as it now stands, on every page's channel in every language; the
     number of pushes (0 when boards are not pushed, or no such event)."""
     if not settings.BOARD_PUSH:
         return 0
-    event = Event.objects.select_related("leaderboard").defer("leaderboard__rows", "leaderboard__teams")
-    found = event.filter(pk=event_id).first()
-    if found is None:
+    event = events_with_board_state().filter(pk=event_id).first()
+    if event is None:
         return 0
-    from tournaments.console.broadcast import encode
-
-    state = board_state(found)
+    state = board_state(event)
     sent = 0
-    for slug in PAGES:
-        page = page_named(slug)
-        assert page is not None
-        for language in _languages():
+    for page in pages():
+        for language in languages():
             html = render_board(state, page, language)
             body = encode({"tag": state.tag, "version": state.board.version, "html": str(html)})
-            send_event(channel_for(event_id, slug, language), "board", body, json_encode=False)
+            send_event(channel_for(event_id, page.slug, language), "board", body, json_encode=False)
             sent += 1
     return sent
 
 
 def _on_board_changed(sender: Any, *, event_id: int, **kwargs: Any) -> None:
     """A new version of the board, or the event's end: push it (a failure to push is logged, never
-    raised: the board is stored, and the pages' minute poll brings it)."""
+    raised: the board is stored, and the pages' 10-minute poll brings it)."""
     try:
         push_board(event_id)
     except Exception:

@@ -190,7 +190,8 @@ class DisplayChannels(DefaultChannelManager):
     """django-eventstream's channel permission hook (``EVENTSTREAM_CHANNELMANAGER_CLASS``): a
     table's channel is readable by whoever may see the table
     (:func:`tournaments.permissions.visible`: public unless its event is private), an event
-    board's by whoever may see the event; any other channel name is refused. Asked when a stream opens and again whenever it re-reads the storage."""
+    board's by whoever may see the event; any other channel name is refused. Asked when a stream
+    opens and again whenever it re-reads the storage."""
 
     def is_channel_reliable(self, channel: str) -> bool:
         """A table's events are stored and numbered (a display resumes from the last it had); an

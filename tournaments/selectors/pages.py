@@ -93,6 +93,12 @@ class BoardState:
         return f"{self.board.version}.{int(self.pending)}.{int(self.event.finished_at is not None)}"
 
 
+def events_with_board_state() -> QuerySet[Event]:
+    """Events with their stored leaderboard's state (version, ledger number), not its rows or teams:
+    what a board page or a push needs to know whether, and what, to render."""
+    return Event.objects.select_related("leaderboard").defer("leaderboard__rows", "leaderboard__teams")
+
+
 def board_state(event: Event) -> BoardState:
     """The stored leaderboard of an event (already loaded with ``select_related``: no query)."""
     board = getattr(event, "leaderboard", None) or Leaderboard(event=event)

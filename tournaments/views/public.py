@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.engine import EngineError
 from scoring.htmx import is_htmx
 from tournaments.access import public_event, statement_access
-from tournaments.board import BOARD_CACHE_SECONDS, channel_for, page_named, render_board
+from tournaments.board import BOARD_CACHE_SECONDS, channel_for, languages, page_named, render_board
 from tournaments.console.views.display import stream
 from tournaments.exports import standings_csv, statement_csv
 from tournaments.models import Registration
@@ -98,7 +98,7 @@ def board_events(request: HttpRequest, slug: str, page_slug: str, language: str)
     request may not see, a page that is not a board's or a language the site does not speak; the
     channel manager asks the same rule again when the stream opens."""
     event = public_event(request, slug)
-    if page_named(page_slug) is None or language not in dict(settings.LANGUAGES) or not settings.BOARD_PUSH:
+    if page_named(page_slug) is None or language not in languages() or not settings.BOARD_PUSH:
         raise Http404(gettext("Không có giải này."))
     return stream(request, channel_for(event.pk, page_slug, language))
 
